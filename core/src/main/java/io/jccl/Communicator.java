@@ -1,0 +1,118 @@
+package io.jccl;
+
+/**
+ * A group of ranks (separate JVM processes) that exchange data through shared memory.
+ * <p>
+ * Obtain one with {@link Jccl#connect()} inside a rank started by the launcher ({@code ./jccl run}). Every rank of
+ * the group must call the same collectives in the same order with matching arguments. Counts follow MPI: a
+ * {@link Buf} carries its element count and {@link DataType}; collectives check that the views are large enough
+ * before any byte moves and throw {@link IllegalArgumentException} otherwise, leaving the communicator usable.
+ * <p>
+ * Threading: a communicator is used by one thread at a time. Calls from a second thread while one is in progress
+ * are refused with {@link IllegalStateException}.
+ * <p>
+ * Failures: a peer that dies or stops responding turns every wait into a {@link PeerFailedException} naming the
+ * peer, the operation and its sequence number; waits are bounded by the operation timeout
+ * ({@code JCCL_TIMEOUT_MS}).
+ */
+public interface Communicator extends AutoCloseable
+{
+    /** This process's rank, 0 to {@link #size()} - 1. */
+    int rank();
+
+    /** Number of ranks in the group. */
+    int size();
+
+    // ---------------------------------------------------------------------------------------------------------------
+    // Point-to-point. Messages from one source with one tag arrive in the order they were sent.
+    // ---------------------------------------------------------------------------------------------------------------
+
+    /** Sends the whole view to {@code dest}; returns when the buffer may be reused. Tags are {@code >= 0}. */
+    void send(Buf buf, int dest, int tag);
+
+    /**
+     * Receives the next message from {@code source} with {@code tag} into {@code buf} and returns its length in
+     * bytes, which may be shorter than the view. A message longer than the view is an error (truncation).
+     */
+    long recv(Buf buf, int source, int tag);
+
+    /** Sends and receives at once; never deadlocks against a matching sendRecv on the peer. Returns bytes received. */
+    long sendRecv(Buf sendBuf, int dest, int sendTag, Buf recvBuf, int source, int recvTag);
+
+    /** Starts a send; the buffer must not be modified until the request completes. */
+    Request isend(Buf buf, int dest, int tag);
+
+    /** Posts a receive; the buffer must not be read until the request completes. */
+    Request irecv(Buf buf, int source, int tag);
+
+    // ---------------------------------------------------------------------------------------------------------------
+    // Collectives. "In place" means the send and receive views are the same memory (pass the same Buf).
+    // ---------------------------------------------------------------------------------------------------------------
+
+    /** Returns once every rank has entered the barrier. */
+    void barrier();
+
+    /** Copies {@code buf} of rank {@code root} into {@code buf} of every other rank. */
+    void broadcast(Buf buf, int root);
+
+    /** Reduces every rank's {@code send} element-wise into {@code recv} of {@code root} ({@code recv} may be null elsewhere). */
+    void reduce(Buf send, Buf recv, ReduceOp op, int root);
+
+    /** Reduces every rank's {@code send} element-wise into every rank's {@code recv} (same count). */
+    void allreduce(Buf send, Buf recv, ReduceOp op);
+
+    /** In-place allreduce. */
+    default void allreduce(final Buf buf, final ReduceOp op)
+    {
+        allreduce(buf, buf, op);
+    }
+
+    /** Concatenates every rank's {@code send} (n elements each) into {@code recv} of {@code root} (size × n). */
+    void gather(Buf send, Buf recv, int root);
+
+    /** Splits {@code send} of {@code root} (size × n) into n-element blocks, block i to rank i's {@code recv}. */
+    void scatter(Buf send, Buf recv, int root);
+
+    /** Concatenates every rank's {@code send} (n elements each) into every rank's {@code recv} (size × n). */
+    void allgather(Buf send, Buf recv);
+
+    /**
+     * Allgather with a count per rank: rank i contributes {@code counts[i]} elements, placed in {@code recv} at
+     * {@code displs[i]} (in elements). {@code displs} may be null: blocks are then packed in rank order.
+     */
+    void allgatherv(Buf send, Buf recv, int[] counts, int[] displs);
+
+    /** Reduces {@code send} (size × n elements) and leaves block i of the result in rank i's {@code recv} (n). */
+    void reduceScatter(Buf send, Buf recv, ReduceOp op);
+
+    /** Reduce-scatter with a count per rank: rank i receives {@code counts[i]} elements of the reduced vector. */
+    void reduceScatterv(Buf send, Buf recv, int[] counts, ReduceOp op);
+
+    /** Block j of {@code send} (n elements) goes to rank j, landing in block i (this rank) of its {@code recv}. */
+    void alltoall(Buf send, Buf recv);
+
+    /** Alltoall with per-peer counts and displacements (in elements); null displacements mean packed blocks. */
+    void alltoallv(Buf send, int[] sendCounts, int[] sendDispls, Buf recv, int[] recvCounts, int[] recvDispls);
+
+    // ---------------------------------------------------------------------------------------------------------------
+    // Shared memory and algorithm control.
+    // ---------------------------------------------------------------------------------------------------------------
+
+    /**
+     * Allocates {@code count} elements in this rank's part of the job segment ("symmetric memory"): collectives on
+     * such buffers skip staging copies, because peers can read them directly. Every rank must allocate the same
+     * sequence of sizes. The memory lives until the communicator closes.
+     */
+    Buf allocateShared(long count, DataType type);
+
+    /**
+     * A view of this communicator whose collectives use the named algorithms, e.g. {@code "ring"} or
+     * {@code "allreduce:ring,broadcast:binomial"}; a collective that a named algorithm cannot serve throws,
+     * saying why. The view shares state with this communicator; closing it does nothing.
+     */
+    Communicator withAlgorithm(String algorithms);
+
+    /** Leaves the group. Peers still waiting on this rank get an error; the segment disappears with the last rank. */
+    @Override
+    void close();
+}

@@ -1,0 +1,249 @@
+package io.jccl;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Every setting of jccl in one place, Aeron-style: a {@code *_PROP_NAME} and a {@code *_DEFAULT} per setting.
+ * A setting is read from the system property ({@code jccl.ring.bytes}) first, then from the environment variable
+ * of the same name in upper case with underscores ({@code JCCL_RING_BYTES}), then the default. Sizes accept
+ * suffixes k, m, g (powers of 1024). Programmatic use: {@link #builder()}.
+ */
+public final class Configuration
+{
+    /** This process's rank. Set by the launcher. */
+    public static final String RANK_PROP_NAME = "jccl.rank";
+    /** Number of ranks in the job. Set by the launcher. */
+    public static final String WORLD_SIZE_PROP_NAME = "jccl.world.size";
+    /** Job identifier: names the job's segment. Set by the launcher. */
+    public static final String JOB_ID_PROP_NAME = "jccl.job.id";
+
+    /** Directory holding job segments; when it is missing or not writable, {@code java.io.tmpdir} is used. */
+    public static final String SHM_DIR_PROP_NAME = "jccl.shm.dir";
+    public static final String SHM_DIR_DEFAULT = "/dev/shm";
+
+    /** Capacity of each point-to-point ring (one per ordered pair of ranks); a power of two, at least 4 KiB. */
+    public static final String RING_BYTES_PROP_NAME = "jccl.ring.bytes";
+    public static final long RING_BYTES_DEFAULT = 1L << 20;
+
+    /** Per-rank staging area that peers read and write directly (shared-memory collectives). */
+    public static final String STAGING_BYTES_PROP_NAME = "jccl.staging.bytes";
+    public static final long STAGING_BYTES_DEFAULT = 4L << 20;
+
+    /** Per-rank symmetric memory for {@link Communicator#allocateShared}. */
+    public static final String SYMMETRIC_BYTES_PROP_NAME = "jccl.symmetric.bytes";
+    public static final long SYMMETRIC_BYTES_DEFAULT = 8L << 20;
+
+    /** Longest a single operation may wait for its peers before it fails with a timeout. */
+    public static final String TIMEOUT_MS_PROP_NAME = "jccl.timeout.ms";
+    public static final long TIMEOUT_MS_DEFAULT = 300_000;
+
+    /** A peer whose heartbeat is older than this is reported as stuck (stopped, hung). GC pauses must fit under it. */
+    public static final String PEER_TIMEOUT_MS_PROP_NAME = "jccl.peer.timeout.ms";
+    public static final long PEER_TIMEOUT_MS_DEFAULT = 3_000;
+
+    /** How often each rank's heartbeat thread stamps its record. */
+    public static final String HEARTBEAT_INTERVAL_MS_PROP_NAME = "jccl.heartbeat.interval.ms";
+    public static final long HEARTBEAT_INTERVAL_MS_DEFAULT = 100;
+
+    /** How often a waiting rank looks at its peers' liveness (pid, state, heartbeat). */
+    public static final String LIVENESS_CHECK_MS_PROP_NAME = "jccl.liveness.check.ms";
+    public static final long LIVENESS_CHECK_MS_DEFAULT = 20;
+
+    /** Longest the ranks may take to find each other at start. */
+    public static final String BOOTSTRAP_TIMEOUT_MS_PROP_NAME = "jccl.bootstrap.timeout.ms";
+    public static final long BOOTSTRAP_TIMEOUT_MS_DEFAULT = 60_000;
+
+    /** Busy-spin iterations before a waiting rank starts yielding (0 when ranks outnumber cores, unless set). */
+    public static final String IDLE_SPINS_PROP_NAME = "jccl.idle.spins";
+    public static final long IDLE_SPINS_DEFAULT = 20_000;
+
+    /** Yields before a waiting rank starts parking. */
+    public static final String IDLE_YIELDS_PROP_NAME = "jccl.idle.yields";
+    public static final long IDLE_YIELDS_DEFAULT = 2_000;
+
+    /** Longest park of a waiting rank, in microseconds. */
+    public static final String IDLE_MAX_PARK_US_PROP_NAME = "jccl.idle.max.park.us";
+    public static final long IDLE_MAX_PARK_US_DEFAULT = 200;
+
+    /** Forced algorithms, e.g. {@code allreduce:ring,broadcast:binomial}. */
+    public static final String ALGO_PROP_NAME = "jccl.algo";
+
+    /** Log level: WARN (default), INFO, TRACE. */
+    public static final String DEBUG_PROP_NAME = "jccl.debug";
+    public static final String DEBUG_DEFAULT = "WARN";
+
+    private final Map<String, String> values;
+
+    private Configuration(final Map<String, String> values)
+    {
+        this.values = values;
+    }
+
+    /** Settings from system properties and environment variables. */
+    public static Configuration fromEnvironment()
+    {
+        return new Configuration(new TreeMap<>());
+    }
+
+    public static Builder builder()
+    {
+        return new Builder();
+    }
+
+    /** The environment variable that carries {@code propName}: {@code jccl.ring.bytes} → {@code JCCL_RING_BYTES}. */
+    public static String envName(final String propName)
+    {
+        return propName.toUpperCase(Locale.ROOT).replace('.', '_');
+    }
+
+    /** The raw value of a setting, or null. Explicit values win over system properties, then the environment. */
+    public String get(final String propName)
+    {
+        final String explicit = values.get(propName);
+        if (explicit != null)
+        {
+            return explicit;
+        }
+        final String property = System.getProperty(propName);
+        if (property != null)
+        {
+            return property;
+        }
+        return System.getenv(envName(propName));
+    }
+
+    public String get(final String propName, final String defaultValue)
+    {
+        final String value = get(propName);
+        return value == null || value.isBlank() ? defaultValue : value.trim();
+    }
+
+    public long getLong(final String propName, final long defaultValue)
+    {
+        final String value = get(propName);
+        if (value == null || value.isBlank())
+        {
+            return defaultValue;
+        }
+        try
+        {
+            return parseSize(value);
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new IllegalArgumentException("setting " + propName + " (" + envName(propName) + ") = '" + value +
+                "' is not a number", ex);
+        }
+    }
+
+    public int rank()
+    {
+        return requiredInt(RANK_PROP_NAME);
+    }
+
+    public int worldSize()
+    {
+        return requiredInt(WORLD_SIZE_PROP_NAME);
+    }
+
+    public String jobId()
+    {
+        final String id = get(JOB_ID_PROP_NAME);
+        if (id == null || id.isBlank())
+        {
+            throw new JcclException("no job id: start ranks with './jccl run' or set " + envName(JOB_ID_PROP_NAME));
+        }
+        if (!id.matches("[A-Za-z0-9_.-]{1,64}"))
+        {
+            throw new IllegalArgumentException("job id '" + id + "' must be 1-64 characters of [A-Za-z0-9_.-]");
+        }
+        return id;
+    }
+
+    public long timeoutMs()
+    {
+        return getLong(TIMEOUT_MS_PROP_NAME, TIMEOUT_MS_DEFAULT);
+    }
+
+    /** A copy with one more explicit value. */
+    public Configuration with(final String propName, final String value)
+    {
+        final Map<String, String> copy = new TreeMap<>(values);
+        copy.put(propName, value);
+        return new Configuration(copy);
+    }
+
+    /** Parses "4096", "64k", "1M", "2g" (powers of 1024). */
+    public static long parseSize(final String text)
+    {
+        final String s = text.trim().toLowerCase(Locale.ROOT);
+        final char last = s.isEmpty() ? ' ' : s.charAt(s.length() - 1);
+        final int shift = switch (last)
+        {
+            case 'k' -> 10;
+            case 'm' -> 20;
+            case 'g' -> 30;
+            default -> 0;
+        };
+        final String digits = shift == 0 ? s : s.substring(0, s.length() - 1);
+        return Long.parseLong(digits.endsWith("i") || digits.endsWith("b") ? digits.substring(0,
+            digits.length() - 1) : digits) << shift;
+    }
+
+    private int requiredInt(final String propName)
+    {
+        final String value = get(propName);
+        if (value == null || value.isBlank())
+        {
+            throw new JcclException("setting " + envName(propName) + " is missing: start ranks with './jccl run -n N'");
+        }
+        try
+        {
+            return Integer.parseInt(value.trim());
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new IllegalArgumentException(envName(propName) + "='" + value + "' is not a number", ex);
+        }
+    }
+
+    @Override
+    public String toString()
+    {
+        return "Configuration" + values;
+    }
+
+    /** Programmatic configuration; unset values fall back to properties and environment. */
+    public static final class Builder
+    {
+        private final Map<String, String> values = new TreeMap<>();
+
+        public Builder rank(final int rank)
+        {
+            return set(RANK_PROP_NAME, Integer.toString(rank));
+        }
+
+        public Builder worldSize(final int worldSize)
+        {
+            return set(WORLD_SIZE_PROP_NAME, Integer.toString(worldSize));
+        }
+
+        public Builder jobId(final String jobId)
+        {
+            return set(JOB_ID_PROP_NAME, jobId);
+        }
+
+        public Builder set(final String propName, final String value)
+        {
+            values.put(propName, value);
+            return this;
+        }
+
+        public Configuration build()
+        {
+            return new Configuration(new TreeMap<>(values));
+        }
+    }
+}

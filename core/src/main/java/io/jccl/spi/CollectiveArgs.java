@@ -1,0 +1,95 @@
+package io.jccl.spi;
+
+import io.jccl.Collective;
+import io.jccl.DataType;
+import io.jccl.ReduceOp;
+
+/**
+ * The arguments of one collective call, validated by the communicator before an algorithm sees them. One instance
+ * per communicator is reused for every call (no allocation). Counts are in elements, offsets in bytes.
+ *
+ * <pre>
+ * collective       send (count)                  recv (count)
+ * BARRIER          -                             -
+ * BROADCAST        -                             n on every rank (root's holds the data)
+ * REDUCE           n                             n on root (recvBase/offset unset elsewhere)
+ * ALLREDUCE        n                             n
+ * GATHER           n                             size × n on root
+ * SCATTER          size × n on root              n
+ * ALLGATHER        n                             size × n
+ * ALLGATHERV       counts[rank]                  counts[i] at displs[i] for each rank i
+ * REDUCE_SCATTER   size × n                      n
+ * REDUCE_SCATTERV  sum(counts)                   counts[rank]; block i of send starts at displs[i]
+ * ALLTOALL         size × n (block j to rank j)  size × n (block i from rank i)
+ * ALLTOALLV        sendCounts/sendDispls         recvCounts/recvDispls
+ * </pre>
+ * {@link #count} is n: the whole vector for BROADCAST/REDUCE/ALLREDUCE, one rank's block otherwise (unused by the
+ * v forms). In place: send and receive describe the same memory; algorithms copy send to recv first (a no-op
+ * when they are the same) and then read only recv and scratch — except where the table says otherwise.
+ * Operator AVG reaches algorithms as SUM: the communicator divides afterwards.
+ */
+public final class CollectiveArgs
+{
+    public Collective collective;
+    public DataType type;
+    public ReduceOp op;
+    public int root;
+    public long count;
+
+    public Object sendBase;
+    public long sendOffset;
+    public Object recvBase;
+    public long recvOffset;
+
+    /** Segment offsets when the views lie in symmetric memory ({@link io.jccl.Buf#segmentOffset()}), else -1. */
+    public long sendSegmentOffset = -1;
+    public long recvSegmentOffset = -1;
+
+    /** v forms: per-rank counts and displacements in elements (recv side for ALLGATHERV and REDUCE_SCATTERV). */
+    public int[] counts;
+    public int[] displs;
+    public int[] sendCounts;
+    public int[] sendDispls;
+    public int[] recvCounts;
+    public int[] recvDispls;
+
+    /** Bytes of the whole vector as nccl-tests count them (see DESIGN.md section 7). */
+    public long elementSize()
+    {
+        return type == null ? 1 : type.size();
+    }
+
+    public boolean inPlace()
+    {
+        return sendBase == recvBase && sendOffset == recvOffset;
+    }
+
+    public CollectiveArgs clear()
+    {
+        collective = null;
+        type = null;
+        op = null;
+        root = 0;
+        count = 0;
+        sendBase = null;
+        sendOffset = 0;
+        recvBase = null;
+        recvOffset = 0;
+        sendSegmentOffset = -1;
+        recvSegmentOffset = -1;
+        counts = null;
+        displs = null;
+        sendCounts = null;
+        sendDispls = null;
+        recvCounts = null;
+        recvDispls = null;
+        return this;
+    }
+
+    @Override
+    public String toString()
+    {
+        return collective.label() + "(count=" + count + ", " + (type == null ? "-" : type.label()) +
+            (op == null ? "" : ", " + op.label()) + ", root=" + root + ")";
+    }
+}

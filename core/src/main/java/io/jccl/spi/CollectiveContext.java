@@ -1,0 +1,103 @@
+package io.jccl.spi;
+
+/**
+ * What an algorithm runs on: the ranks, blocking messages on the collective channel, the shared segment's staging
+ * areas and flags, and local scratch memory. Memory is addressed as {@code (base, offset)}: a Java array and a
+ * byte offset from {@code Unsafe.arrayBaseOffset}, or {@code null} and an absolute address.
+ * <p>
+ * Every wait is bounded by the operation timeout and watches the peers: a dead or stuck peer makes it throw
+ * {@link io.jccl.PeerFailedException}. Implementations allocate nothing on these paths.
+ *
+ * <h2>Message passing</h2>
+ * Messages on the collective channel never mix with user point-to-point messages; between two ranks they arrive
+ * in the order sent. A receive must name exactly the byte count that the matching send sent.
+ *
+ * <h2>Shared memory</h2>
+ * Each rank owns a staging area of {@link #stagingBytes()} bytes that every rank can read and write, and
+ * {@link #FLAG_SLOTS} flags that only the owner writes ({@link #setFlag}, a release store) and everybody reads
+ * ({@link #getFlag}, {@link #waitFlag}, acquire loads). Flag values must only grow: use {@link #token(int)}, which
+ * is unique per (operation, step) and larger than every token of earlier operations, so a flag never needs a reset.
+ * <p>
+ * Staging protocol, followed by every algorithm that touches staging areas:
+ * <ol>
+ *   <li>call {@link #acquireStaging()} before the first write to any staging area: it returns once every rank has
+ *       released the staging areas from earlier operations;</li>
+ *   <li>call {@link #releaseStaging()} once this rank will neither read nor write any staging area again in this
+ *       operation (it publishes {@link #SLOT_STAGING_RELEASED}).</li>
+ * </ol>
+ * Reuse of staging inside one operation (chunk loops) is the algorithm's own business, with flags and tokens.
+ */
+public interface CollectiveContext
+{
+    /** Flags per rank. */
+    int FLAG_SLOTS = 8;
+
+    /** Reserved by {@link #releaseStaging()}; algorithms use slots 1 to {@link #FLAG_SLOTS} - 1. */
+    int SLOT_STAGING_RELEASED = 0;
+
+    /** Steps per operation that {@link #token(int)} can tell apart. */
+    int MAX_STEPS = 1 << 20;
+
+    int rank();
+
+    int size();
+
+    // ------------------------------------------------------------------------------------------------ messages
+
+    void send(int peer, Object base, long offset, long bytes);
+
+    void recv(int peer, Object base, long offset, long bytes);
+
+    /** Sends to {@code dest} and receives from {@code source} at once; safe when both sides call it together. */
+    void sendRecv(
+        int dest, Object sendBase, long sendOffset, long sendBytes,
+        int source, Object recvBase, long recvOffset, long recvBytes);
+
+    // ------------------------------------------------------------------------------------------- shared memory
+
+    /** Absolute address of {@code rank}'s staging area (base {@code null}). 64-byte aligned. */
+    long stagingAddress(int rank);
+
+    /** Size of each staging area. */
+    long stagingBytes();
+
+    /**
+     * Absolute address, in {@code peer}'s symmetric memory, of the buffer that sits at {@code segmentOffset} in this
+     * rank's ({@link io.jccl.Buf#segmentOffset()}): buffers from {@code allocateShared} are symmetric, so a peer's
+     * twin of a local shared buffer lies at the same distance from the start of the peer's region.
+     */
+    long symmetricAddress(int peer, long segmentOffset);
+
+    /** Release-stores {@code value} into this rank's flag {@code slot}. */
+    void setFlag(int slot, long value);
+
+    /** Acquire-loads {@code peer}'s flag {@code slot}. */
+    long getFlag(int peer, int slot);
+
+    /** Waits until {@code peer}'s flag {@code slot} is at least {@code atLeast}; returns the value seen. */
+    long waitFlag(int peer, int slot, long atLeast);
+
+    /** Sequence number of the current collective, identical on every rank and growing by one per collective. */
+    long sequence();
+
+    /** A flag value for {@code step} (0 to {@link #MAX_STEPS} - 1) of the current operation. */
+    default long token(final int step)
+    {
+        return sequence() * MAX_STEPS + step;
+    }
+
+    /** Waits until every rank has released the staging areas used by earlier operations. */
+    void acquireStaging();
+
+    /** Tells the peers this rank is done with all staging areas for the current operation. */
+    void releaseStaging();
+
+    // ------------------------------------------------------------------------------------------------- scratch
+
+    /**
+     * Off-heap scratch memory private to this rank, at least {@code bytes} long and 64-byte aligned; {@code index}
+     * (0 to 3) selects one of four independent areas. Contents are undefined; valid until the next call with the
+     * same index. Grows on demand, so only the first large call allocates.
+     */
+    long scratch(int index, long bytes);
+}

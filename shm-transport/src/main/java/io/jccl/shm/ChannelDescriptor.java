@@ -1,0 +1,99 @@
+package io.jccl.shm;
+
+/**
+ * A single-producer, single-consumer channel from one rank to another: a ring of records followed by the
+ * consumer's trailer.
+ * <pre>
+ *   0 +---------------------------------------------------------------+
+ *     | ring: records, each 64-byte aligned, written by the producer   |
+ *     +---------------------------------------------------------------+ capacity
+ *     | padding (128) — keeps the consumer's line two lines away       |
+ *     | consumer head: bytes consumed, monotonic, release-stored (8)   | capacity + HEAD_OFFSET
+ *     | padding to TRAILER_LENGTH                                      |
+ *     +---------------------------------------------------------------+ capacity + TRAILER_LENGTH
+ * </pre>
+ * Record:
+ * <pre>
+ *   0                   1                   2                   3
+ *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *  +-------------------------------+-------------------------------+
+ *  |      chunk length (bytes)     |   record sequence (low 32)    |  0: header word, release-stored last
+ *  +-------------------------------+-------------------------------+
+ *  |              tag              |             flags             |  8: FIRST, LAST, PADDING
+ *  +-------------------------------+-------------------------------+
+ *  |                 message length (FIRST record)                 | 16
+ *  +---------------------------------------------------------------+
+ *  |                        payload ...                            | 24
+ *  +---------------------------------------------------------------+
+ * </pre>
+ * The header word carries the record's sequence number, so the consumer polls the one word where the next record
+ * must appear and needs no separate flag: a message of up to {@link #INLINE_PAYLOAD} bytes travels in one cache
+ * line. Sequence numbers grow forever (they are never reset), so stale records from earlier laps never match and
+ * the consumer never clears the ring. A message larger than one chunk streams as several records, back-pressured
+ * by the consumer head.
+ */
+public final class ChannelDescriptor
+{
+    public static final int HEADER_WORD_OFFSET = 0;
+    public static final int TAG_OFFSET = 8;
+    public static final int FLAGS_OFFSET = 12;
+    public static final int MESSAGE_LENGTH_OFFSET = 16;
+    public static final int PAYLOAD_OFFSET = 24;
+    public static final int RECORD_ALIGNMENT = 64;
+    /** Payload bytes that share the header's cache line. */
+    public static final int INLINE_PAYLOAD = RECORD_ALIGNMENT - PAYLOAD_OFFSET;
+
+    public static final int FLAG_FIRST = 1;
+    public static final int FLAG_LAST = 2;
+    public static final int FLAG_PADDING = 4;
+
+    public static final int HEAD_OFFSET = 128;
+    public static final int TRAILER_LENGTH = 384;
+
+    public static final long MIN_CAPACITY = 4096;
+    public static final long MAX_CAPACITY = 1L << 30;
+
+    private ChannelDescriptor()
+    {
+    }
+
+    public static long length(final long capacity)
+    {
+        return capacity + TRAILER_LENGTH;
+    }
+
+    public static long headOffset(final long capacity)
+    {
+        return capacity + HEAD_OFFSET;
+    }
+
+    /** Bytes a record with {@code payload} bytes occupies in the ring. */
+    public static int recordLength(final int payload)
+    {
+        return (PAYLOAD_OFFSET + payload + RECORD_ALIGNMENT - 1) & -RECORD_ALIGNMENT;
+    }
+
+    public static long headerWord(final long sequence, final int chunkLength)
+    {
+        return (sequence << 32) | (chunkLength & 0xFFFF_FFFFL);
+    }
+
+    public static int chunkLength(final long headerWord)
+    {
+        return (int) headerWord;
+    }
+
+    public static int sequence(final long headerWord)
+    {
+        return (int) (headerWord >>> 32);
+    }
+
+    public static void checkCapacity(final long capacity)
+    {
+        if (capacity < MIN_CAPACITY || capacity > MAX_CAPACITY || Long.bitCount(capacity) != 1)
+        {
+            throw new IllegalArgumentException("ring capacity must be a power of two between " + MIN_CAPACITY +
+                " and " + MAX_CAPACITY + " bytes, not " + capacity + " (setting jccl.ring.bytes / JCCL_RING_BYTES)");
+        }
+    }
+}

@@ -1,0 +1,229 @@
+package io.jccl.shm;
+
+import io.jccl.spi.CollectiveContext;
+
+/**
+ * Layout of a job segment: one file per job, mapped by every rank.
+ * <pre>
+ *   0 +---------------------------------------------------------------+
+ *     | Header (HEADER_LENGTH): magic, version, layout, creator pid,   |
+ *     | job id; the magic is written last, with a release store        |
+ *     +---------------------------------------------------------------+  rankRecordsOffset
+ *     | Rank record 0 .. N-1 (RankRecordDescriptor.LENGTH each):       |
+ *     | pid, state, heartbeat, flags — each written only by its rank   |
+ *     +---------------------------------------------------------------+  channelsOffset
+ *     | Channel (src, dst) for every ordered pair, src-major:          |
+ *     | ring of ringCapacity bytes + consumer trailer                  |
+ *     | (ChannelDescriptor); the channel (r, r) is absent              |
+ *     +---------------------------------------------------------------+  stagingOffset
+ *     | Staging area of rank 0 .. N-1 (stagingBytes each): peers read  |
+ *     | and write these directly in shared-memory collectives          |
+ *     +---------------------------------------------------------------+  symmetricOffset
+ *     | Symmetric memory of rank 0 .. N-1 (symmetricBytes each):       |
+ *     | Communicator.allocateShared hands out slices of these          |
+ *     +---------------------------------------------------------------+  totalLength
+ * </pre>
+ * Header fields (byte offsets):
+ * <pre>
+ *   0                   1                   2                   3
+ *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *  +---------------------------------------------------------------+
+ *  |                        magic (8 bytes)                         |  0
+ *  +-------------------------------+-------------------------------+
+ *  |            version            |          world size           |  8
+ *  +-------------------------------+-------------------------------+
+ *  |                      total length (8)                          | 16
+ *  |                      creator pid (8)                           | 24
+ *  |                      ring capacity (8)                         | 32
+ *  |                      staging bytes (8)                         | 40
+ *  |                      symmetric bytes (8)                       | 48
+ *  |                      creation time, epoch ms (8)               | 56
+ *  +-------------------------------+-------------------------------+
+ *  |        job id length          |   job id (up to 64 bytes)  ...  | 64
+ *  +---------------------------------------------------------------+
+ *  |            bootstrap word (8) at BOOTSTRAP_OFFSET, own lines   | 256
+ *  +---------------------------------------------------------------+
+ * </pre>
+ * All regions start on 128-byte boundaries (staging and symmetric regions on 4 KiB pages).
+ */
+public final class SegmentDescriptor
+{
+    /** "JCCLSEG1" as a little-endian long. */
+    public static final long MAGIC = 0x314745534C43434AL;
+    public static final int VERSION = 1;
+
+    public static final int MAGIC_OFFSET = 0;
+    public static final int VERSION_OFFSET = 8;
+    public static final int WORLD_SIZE_OFFSET = 12;
+    public static final int TOTAL_LENGTH_OFFSET = 16;
+    public static final int CREATOR_PID_OFFSET = 24;
+    public static final int RING_CAPACITY_OFFSET = 32;
+    public static final int STAGING_BYTES_OFFSET = 40;
+    public static final int SYMMETRIC_BYTES_OFFSET = 48;
+    public static final int CREATION_TIME_OFFSET = 56;
+    public static final int JOB_ID_LENGTH_OFFSET = 64;
+    public static final int JOB_ID_OFFSET = 68;
+    public static final int JOB_ID_MAX_LENGTH = 64;
+    /** Written by the creator when every rank has attached: the number of attached ranks, then READY. */
+    public static final int BOOTSTRAP_OFFSET = 256;
+    public static final long BOOTSTRAP_READY = Long.MAX_VALUE;
+    public static final int HEADER_LENGTH = 4096;
+
+    public static final int ALIGNMENT = 128;
+    public static final int PAGE = 4096;
+
+    private final int worldSize;
+    private final long ringCapacity;
+    private final long stagingBytes;
+    private final long symmetricBytes;
+    private final long rankRecordsOffset;
+    private final long channelsOffset;
+    private final long stagingOffset;
+    private final long symmetricOffset;
+    private final long totalLength;
+
+    public SegmentDescriptor(final int worldSize, final long ringCapacity, final long stagingBytes,
+        final long symmetricBytes)
+    {
+        if (worldSize < 1)
+        {
+            throw new IllegalArgumentException("world size must be at least 1, not " + worldSize);
+        }
+        ChannelDescriptor.checkCapacity(ringCapacity);
+        if (stagingBytes < 0 || stagingBytes % PAGE != 0)
+        {
+            throw new IllegalArgumentException("staging bytes must be a multiple of 4096, not " + stagingBytes);
+        }
+        if (symmetricBytes < 0 || symmetricBytes % PAGE != 0)
+        {
+            throw new IllegalArgumentException("symmetric bytes must be a multiple of 4096, not " + symmetricBytes);
+        }
+        this.worldSize = worldSize;
+        this.ringCapacity = ringCapacity;
+        this.stagingBytes = stagingBytes;
+        this.symmetricBytes = symmetricBytes;
+        this.rankRecordsOffset = HEADER_LENGTH;
+        this.channelsOffset = align(rankRecordsOffset + (long) worldSize * RankRecordDescriptor.LENGTH, PAGE);
+        final long channelCount = (long) worldSize * (worldSize - 1);
+        this.stagingOffset = align(channelsOffset + channelCount * ChannelDescriptor.length(ringCapacity), PAGE);
+        this.symmetricOffset = stagingOffset + worldSize * stagingBytes;
+        this.totalLength = symmetricOffset + worldSize * symmetricBytes;
+    }
+
+    public int worldSize()
+    {
+        return worldSize;
+    }
+
+    public long ringCapacity()
+    {
+        return ringCapacity;
+    }
+
+    public long stagingBytes()
+    {
+        return stagingBytes;
+    }
+
+    public long symmetricBytes()
+    {
+        return symmetricBytes;
+    }
+
+    public long totalLength()
+    {
+        return totalLength;
+    }
+
+    public long rankRecordOffset(final int rank)
+    {
+        return rankRecordsOffset + (long) rank * RankRecordDescriptor.LENGTH;
+    }
+
+    /** Offset of the channel carrying messages from {@code source} to {@code dest} (source != dest). */
+    public long channelOffset(final int source, final int dest)
+    {
+        if (source == dest)
+        {
+            throw new IllegalArgumentException("no channel from rank " + source + " to itself");
+        }
+        final long index = (long) source * (worldSize - 1) + (dest < source ? dest : dest - 1);
+        return channelsOffset + index * ChannelDescriptor.length(ringCapacity);
+    }
+
+    public long stagingOffset(final int rank)
+    {
+        return stagingOffset + rank * stagingBytes;
+    }
+
+    public long symmetricOffset(final int rank)
+    {
+        return symmetricOffset + rank * symmetricBytes;
+    }
+
+    public static long align(final long value, final long alignment)
+    {
+        return (value + alignment - 1) & -alignment;
+    }
+
+    /**
+     * Per-rank record: written only by its rank, read by all.
+     * <pre>
+     *   0 +------------------------------+
+     *     | pid (8)                      |
+     *     | state (8): ATTACHED, ...     |
+     *     +------------------------------+ 128
+     *     | heartbeat: System.nanoTime   |   own lines: stamped every
+     *     | (8), written by a daemon     |   heartbeat interval
+     *     +------------------------------+ 256
+     *     | operation: sequence (8),     |   what this rank is doing, for
+     *     | collective/type/op (8),      |   diagnostics and mismatch checks
+     *     | count (8)                    |
+     *     +------------------------------+ 384
+     *     | flag 0 .. FLAG_SLOTS-1,      |   one 64-byte line each
+     *     | monotonic, release-stored    |
+     *     +------------------------------+ LENGTH
+     * </pre>
+     */
+    public static final class RankRecordDescriptor
+    {
+        public static final int PID_OFFSET = 0;
+        public static final int STATE_OFFSET = 8;
+        public static final int HEARTBEAT_OFFSET = 128;
+        public static final int OP_SEQUENCE_OFFSET = 256;
+        public static final int OP_KIND_OFFSET = 264;
+        public static final int OP_COUNT_OFFSET = 272;
+        public static final int FLAGS_OFFSET = 384;
+        public static final int FLAG_STRIDE = 64;
+        public static final int LENGTH = FLAGS_OFFSET + CollectiveContext.FLAG_SLOTS * FLAG_STRIDE;
+
+        /** The rank has not attached yet. */
+        public static final long STATE_EMPTY = 0;
+        public static final long STATE_ATTACHED = 1;
+        /** Left normally through close(). */
+        public static final long STATE_CLOSED = 2;
+        /** Gave up: an error, an exception on the way out, System.exit during an operation. */
+        public static final long STATE_FAILED = 3;
+
+        private RankRecordDescriptor()
+        {
+        }
+
+        public static int flagOffset(final int slot)
+        {
+            return FLAGS_OFFSET + slot * FLAG_STRIDE;
+        }
+
+        public static String stateName(final long state)
+        {
+            return switch ((int) state)
+            {
+                case 0 -> "not attached";
+                case 1 -> "attached";
+                case 2 -> "closed";
+                case 3 -> "failed";
+                default -> "state " + state;
+            };
+        }
+    }
+}
