@@ -172,6 +172,8 @@ public final class SegmentDescriptor
      *   0 +------------------------------+
      *     | pid (8)                      |
      *     | state (8): ATTACHED, ...     |
+     *     | failed peer (8): the rank    |   set with STATE_FAILED when the
+     *     | blamed for this rank's error |   cause was a peer, else -1
      *     +------------------------------+ 128
      *     | heartbeat: System.nanoTime   |   own lines: stamped every
      *     | (8), written by a daemon     |   heartbeat interval
@@ -189,6 +191,7 @@ public final class SegmentDescriptor
     {
         public static final int PID_OFFSET = 0;
         public static final int STATE_OFFSET = 8;
+        public static final int FAILED_PEER_OFFSET = 16;
         public static final int HEARTBEAT_OFFSET = 128;
         public static final int OP_SEQUENCE_OFFSET = 256;
         public static final int OP_KIND_OFFSET = 264;

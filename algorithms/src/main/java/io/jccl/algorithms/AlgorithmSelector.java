@@ -1,0 +1,139 @@
+package io.jccl.algorithms;
+
+import io.jccl.Collective;
+import io.jccl.spi.CollectiveAlgorithm;
+import io.jccl.spi.CollectiveArgs;
+import io.jccl.spi.CollectiveContext;
+
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Chooses the algorithm for each call: a forced one (configuration {@code jccl.algo} / {@code JCCL_ALGO}, or a
+ * per-call view of the communicator), else the first algorithm of the collective's default preference list that
+ * can serve the call. A forced algorithm that cannot serve a call is an error that says why.
+ */
+public final class AlgorithmSelector
+{
+    /** Defaults, best first, by collective: shared-memory paths, then the message-passing classics. */
+    private static final Map<Collective, List<String>> PREFERENCES = new EnumMap<>(Map.ofEntries(
+        Map.entry(Collective.BARRIER, List.of("shm_flags", "dissemination")),
+        Map.entry(Collective.BROADCAST, List.of("shm_direct", "binomial", "chain")),
+        Map.entry(Collective.REDUCE, List.of("shm_direct", "binomial")),
+        Map.entry(Collective.ALLREDUCE, List.of("shm_oneshot", "shm_twoshot", "ring", "recursive_doubling")),
+        Map.entry(Collective.GATHER, List.of("linear", "binomial")),
+        Map.entry(Collective.SCATTER, List.of("linear", "binomial")),
+        Map.entry(Collective.ALLGATHER, List.of("shm_direct", "ring", "bruck")),
+        Map.entry(Collective.ALLGATHERV, List.of("ring")),
+        Map.entry(Collective.REDUCE_SCATTER, List.of("shm_direct", "ring", "recursive_halving")),
+        Map.entry(Collective.REDUCE_SCATTERV, List.of("ring")),
+        Map.entry(Collective.ALLTOALL, List.of("shm_direct", "pairwise", "bruck")),
+        Map.entry(Collective.ALLTOALLV, List.of("pairwise"))));
+
+    /** Above this size, two-shot allreduce beats one-shot: one-shot reads p times the vector on every rank. */
+    private static final long ONESHOT_MAX_BYTES = 64 * 1024;
+
+    private final AlgorithmRegistry registry;
+    private final Map<Collective, CollectiveAlgorithm> forced = new EnumMap<>(Collective.class);
+
+    public AlgorithmSelector(final AlgorithmRegistry registry, final String forcedSpec)
+    {
+        this.registry = registry;
+        if (forcedSpec != null && !forcedSpec.isBlank())
+        {
+            parse(forcedSpec);
+        }
+    }
+
+    /**
+     * Parses {@code "allreduce:ring,broadcast:binomial"}; a bare name ({@code "ring"}) applies to every collective
+     * that has an algorithm of that name.
+     */
+    private void parse(final String spec)
+    {
+        for (final String part : spec.split(","))
+        {
+            final String item = part.trim().toLowerCase(Locale.ROOT);
+            if (item.isEmpty())
+            {
+                continue;
+            }
+            final int colon = item.indexOf(':');
+            if (colon >= 0)
+            {
+                final Collective collective = Collective.parse(item.substring(0, colon));
+                forced.put(collective, registry.find(collective, item.substring(colon + 1).trim()));
+            }
+            else
+            {
+                boolean any = false;
+                for (final Collective c : Collective.values())
+                {
+                    final CollectiveAlgorithm algorithm = registry.of(c).get(item);
+                    if (algorithm != null)
+                    {
+                        forced.put(c, algorithm);
+                        any = true;
+                    }
+                }
+                if (!any)
+                {
+                    throw new IllegalArgumentException("no collective has an algorithm named '" + item + "'");
+                }
+            }
+        }
+    }
+
+    /** This selector with more forced choices on top. */
+    public AlgorithmSelector with(final String forcedSpec)
+    {
+        final AlgorithmSelector copy = new AlgorithmSelector(registry, null);
+        copy.forced.putAll(forced);
+        copy.parse(forcedSpec);
+        return copy;
+    }
+
+    public CollectiveAlgorithm forced(final Collective collective)
+    {
+        return forced.get(collective);
+    }
+
+    public CollectiveAlgorithm select(final CollectiveArgs args, final CollectiveContext context, final long bytes)
+    {
+        final CollectiveAlgorithm chosen = forced.get(args.collective);
+        if (chosen != null)
+        {
+            final String reason = chosen.unsupportedReason(args, context.size(), context);
+            if (reason != null)
+            {
+                throw new IllegalArgumentException(args.collective.label() + ":" + chosen.name() +
+                    " cannot serve this call: " + reason);
+            }
+            return chosen;
+        }
+        final Map<String, CollectiveAlgorithm> candidates = registry.of(args.collective);
+        final boolean large = args.collective == Collective.ALLREDUCE && bytes > ONESHOT_MAX_BYTES;
+        for (final String name : PREFERENCES.get(args.collective))
+        {
+            if (large && name.equals("shm_oneshot"))
+            {
+                continue;
+            }
+            final CollectiveAlgorithm algorithm = candidates.get(name);
+            if (algorithm != null && algorithm.unsupportedReason(args, context.size(), context) == null)
+            {
+                return algorithm;
+            }
+        }
+        for (final CollectiveAlgorithm algorithm : candidates.values())
+        {
+            if (algorithm.unsupportedReason(args, context.size(), context) == null)
+            {
+                return algorithm;
+            }
+        }
+        throw new IllegalStateException("no " + args.collective.label() + " algorithm can serve " + args);
+    }
+}

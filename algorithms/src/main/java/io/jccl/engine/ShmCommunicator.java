@@ -1,0 +1,709 @@
+package io.jccl.engine;
+
+import io.jccl.Buf;
+import io.jccl.Collective;
+import io.jccl.Communicator;
+import io.jccl.Configuration;
+import io.jccl.DataType;
+import io.jccl.ReduceOp;
+import io.jccl.Request;
+import io.jccl.algorithms.AlgorithmRegistry;
+import io.jccl.algorithms.AlgorithmSelector;
+import io.jccl.shm.ShmTransport;
+import io.jccl.spi.CollectiveAlgorithm;
+import io.jccl.spi.CollectiveArgs;
+import io.jccl.spi.Reductions;
+
+/**
+ * The communicator: validates every call before a byte moves, then runs point-to-point on the shared-memory
+ * transport and collectives through the algorithm the selector picks. Views made by {@link #withAlgorithm} share
+ * the transport and differ only in their forced algorithms.
+ */
+public final class ShmCommunicator implements Communicator
+{
+    private final ShmTransport transport;
+    private final AlgorithmSelector selector;
+    private final CollectiveArgs args;
+    private final Owner owner;
+    private final boolean view;
+
+    /** The thread inside a call, shared by a communicator and its views. */
+    private static final class Owner
+    {
+        Thread thread;
+    }
+
+    private ShmCommunicator(final ShmTransport transport, final AlgorithmSelector selector, final CollectiveArgs args,
+        final Owner owner, final boolean view)
+    {
+        this.transport = transport;
+        this.selector = selector;
+        this.args = args;
+        this.owner = owner;
+        this.view = view;
+    }
+
+    /** Joins the job described by {@code configuration}. */
+    public static ShmCommunicator connect(final Configuration configuration)
+    {
+        final AlgorithmSelector selector = new AlgorithmSelector(AlgorithmRegistry.instance(),
+            configuration.get(Configuration.ALGO_PROP_NAME));
+        return new ShmCommunicator(ShmTransport.connect(configuration), selector, new CollectiveArgs(), new Owner(),
+            false);
+    }
+
+    @Override
+    public int rank()
+    {
+        return transport.rank();
+    }
+
+    @Override
+    public int size()
+    {
+        return transport.size();
+    }
+
+    /** The transport underneath, for tools that measure it. */
+    public ShmTransport transport()
+    {
+        return transport;
+    }
+
+    // ====================================================================================== point-to-point
+
+    @Override
+    public void send(final Buf buf, final int dest, final int tag)
+    {
+        enter();
+        try
+        {
+            transport.send(buf, dest, tag);
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    @Override
+    public long recv(final Buf buf, final int source, final int tag)
+    {
+        enter();
+        try
+        {
+            return transport.recv(buf, source, tag);
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    @Override
+    public long sendRecv(final Buf sendBuf, final int dest, final int sendTag, final Buf recvBuf, final int source,
+        final int recvTag)
+    {
+        enter();
+        try
+        {
+            return transport.sendRecv(sendBuf, dest, sendTag, recvBuf, source, recvTag);
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    @Override
+    public Request isend(final Buf buf, final int dest, final int tag)
+    {
+        enter();
+        try
+        {
+            return transport.isend(buf, dest, tag);
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    @Override
+    public Request irecv(final Buf buf, final int source, final int tag)
+    {
+        enter();
+        try
+        {
+            return transport.irecv(buf, source, tag);
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    // ========================================================================================= collectives
+
+    @Override
+    public void barrier()
+    {
+        enter();
+        try
+        {
+            args.clear().collective = Collective.BARRIER;
+            run(0);
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    @Override
+    public void broadcast(final Buf buf, final int root)
+    {
+        enter();
+        try
+        {
+            checkRoot(root);
+            checkBuffer(buf, "buffer", true);
+            final CollectiveArgs a = args.clear();
+            a.collective = Collective.BROADCAST;
+            a.type = buf.type();
+            a.root = root;
+            a.count = buf.count();
+            setRecv(a, buf);
+            run(buf.bytes());
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    @Override
+    public void reduce(final Buf send, final Buf recv, final ReduceOp op, final int root)
+    {
+        enter();
+        try
+        {
+            checkRoot(root);
+            checkOp(op);
+            checkBuffer(send, "send buffer", false);
+            final boolean isRoot = rank() == root;
+            if (isRoot)
+            {
+                checkBuffer(recv, "receive buffer", true);
+                checkSameType(send, recv);
+                checkAtLeast(recv, send.count(), "receive buffer");
+                checkNoPartialOverlap(send, recv);
+            }
+            final CollectiveArgs a = args.clear();
+            a.collective = Collective.REDUCE;
+            a.type = send.type();
+            a.op = op == ReduceOp.AVG ? ReduceOp.SUM : op;
+            a.root = root;
+            a.count = send.count();
+            setSend(a, send);
+            if (isRoot)
+            {
+                setRecv(a, recv);
+            }
+            run(send.bytes());
+            if (isRoot && op == ReduceOp.AVG)
+            {
+                Reductions.divide(a.type, recv.base(), recv.offset(), a.count, size());
+            }
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    @Override
+    public void allreduce(final Buf send, final Buf recv, final ReduceOp op)
+    {
+        enter();
+        try
+        {
+            checkOp(op);
+            checkBuffer(send, "send buffer", false);
+            checkBuffer(recv, "receive buffer", true);
+            checkSameType(send, recv);
+            checkAtLeast(recv, send.count(), "receive buffer");
+            checkNoPartialOverlap(send, recv);
+            final CollectiveArgs a = args.clear();
+            a.collective = Collective.ALLREDUCE;
+            a.type = send.type();
+            a.op = op == ReduceOp.AVG ? ReduceOp.SUM : op;
+            a.count = send.count();
+            setSend(a, send);
+            setRecv(a, recv);
+            run(send.bytes());
+            if (op == ReduceOp.AVG)
+            {
+                Reductions.divide(a.type, recv.base(), recv.offset(), a.count, size());
+            }
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    @Override
+    public void gather(final Buf send, final Buf recv, final int root)
+    {
+        enter();
+        try
+        {
+            checkRoot(root);
+            checkBuffer(send, "send buffer", false);
+            final boolean isRoot = rank() == root;
+            if (isRoot)
+            {
+                checkBuffer(recv, "receive buffer", true);
+                checkSameType(send, recv);
+                checkAtLeast(recv, send.count() * size(), "receive buffer (size × send count)");
+            }
+            final CollectiveArgs a = args.clear();
+            a.collective = Collective.GATHER;
+            a.type = send.type();
+            a.root = root;
+            a.count = send.count();
+            setSend(a, send);
+            if (isRoot)
+            {
+                setRecv(a, recv);
+            }
+            run(send.bytes() * size());
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    @Override
+    public void scatter(final Buf send, final Buf recv, final int root)
+    {
+        enter();
+        try
+        {
+            checkRoot(root);
+            checkBuffer(recv, "receive buffer", true);
+            final boolean isRoot = rank() == root;
+            if (isRoot)
+            {
+                checkBuffer(send, "send buffer", false);
+                checkSameType(send, recv);
+                checkAtLeast(send, recv.count() * size(), "send buffer (size × receive count)");
+            }
+            final CollectiveArgs a = args.clear();
+            a.collective = Collective.SCATTER;
+            a.type = recv.type();
+            a.root = root;
+            a.count = recv.count();
+            if (isRoot)
+            {
+                setSend(a, send);
+            }
+            setRecv(a, recv);
+            run(recv.bytes() * size());
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    @Override
+    public void allgather(final Buf send, final Buf recv)
+    {
+        enter();
+        try
+        {
+            checkBuffer(send, "send buffer", false);
+            checkBuffer(recv, "receive buffer", true);
+            checkSameType(send, recv);
+            checkAtLeast(recv, send.count() * size(), "receive buffer (size × send count)");
+            final CollectiveArgs a = args.clear();
+            a.collective = Collective.ALLGATHER;
+            a.type = send.type();
+            a.count = send.count();
+            setSend(a, send);
+            setRecv(a, recv);
+            run(send.bytes() * size());
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    @Override
+    public void allgatherv(final Buf send, final Buf recv, final int[] counts, final int[] displs)
+    {
+        enter();
+        try
+        {
+            checkBuffer(send, "send buffer", false);
+            checkBuffer(recv, "receive buffer", true);
+            checkSameType(send, recv);
+            final int[] d = checkLayout(counts, displs, recv.count(), "counts", "receive buffer");
+            if (send.count() < counts[rank()])
+            {
+                throw new IllegalArgumentException("send buffer holds " + send.count() + " elements, counts[" +
+                    rank() + "] is " + counts[rank()]);
+            }
+            final CollectiveArgs a = args.clear();
+            a.collective = Collective.ALLGATHERV;
+            a.type = send.type();
+            a.counts = counts;
+            a.displs = d;
+            setSend(a, send);
+            setRecv(a, recv);
+            run(sum(counts) * send.type().size());
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    @Override
+    public void reduceScatter(final Buf send, final Buf recv, final ReduceOp op)
+    {
+        enter();
+        try
+        {
+            checkOp(op);
+            checkBuffer(send, "send buffer", false);
+            checkBuffer(recv, "receive buffer", true);
+            checkSameType(send, recv);
+            checkAtLeast(send, recv.count() * size(), "send buffer (size × receive count)");
+            checkNoPartialOverlap(send, recv);
+            final CollectiveArgs a = args.clear();
+            a.collective = Collective.REDUCE_SCATTER;
+            a.type = recv.type();
+            a.op = op == ReduceOp.AVG ? ReduceOp.SUM : op;
+            a.count = recv.count();
+            setSend(a, send);
+            setRecv(a, recv);
+            run(recv.bytes() * size());
+            if (op == ReduceOp.AVG)
+            {
+                Reductions.divide(a.type, recv.base(), recv.offset(), a.count, size());
+            }
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    @Override
+    public void reduceScatterv(final Buf send, final Buf recv, final int[] counts, final ReduceOp op)
+    {
+        enter();
+        try
+        {
+            checkOp(op);
+            checkBuffer(send, "send buffer", false);
+            checkBuffer(recv, "receive buffer", true);
+            checkSameType(send, recv);
+            final int[] d = checkLayout(counts, null, send.count(), "counts", "send buffer");
+            checkAtLeast(recv, counts[rank()], "receive buffer");
+            checkNoPartialOverlap(send, recv);
+            final CollectiveArgs a = args.clear();
+            a.collective = Collective.REDUCE_SCATTERV;
+            a.type = recv.type();
+            a.op = op == ReduceOp.AVG ? ReduceOp.SUM : op;
+            a.counts = counts;
+            a.displs = d;
+            setSend(a, send);
+            setRecv(a, recv);
+            run(sum(counts) * recv.type().size());
+            if (op == ReduceOp.AVG)
+            {
+                Reductions.divide(a.type, recv.base(), recv.offset(), counts[rank()], size());
+            }
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    @Override
+    public void alltoall(final Buf send, final Buf recv)
+    {
+        enter();
+        try
+        {
+            checkBuffer(send, "send buffer", false);
+            checkBuffer(recv, "receive buffer", true);
+            checkSameType(send, recv);
+            if (send.count() % size() != 0)
+            {
+                throw new IllegalArgumentException("alltoall send buffer of " + send.count() + " elements is not " +
+                    "divisible into " + size() + " equal blocks");
+            }
+            checkAtLeast(recv, send.count(), "receive buffer");
+            if (send.overlaps(recv))
+            {
+                throw new IllegalArgumentException("alltoall send and receive buffers overlap");
+            }
+            final CollectiveArgs a = args.clear();
+            a.collective = Collective.ALLTOALL;
+            a.type = send.type();
+            a.count = send.count() / size();
+            setSend(a, send);
+            setRecv(a, recv);
+            run(send.bytes());
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    @Override
+    public void alltoallv(final Buf send, final int[] sendCounts, final int[] sendDispls, final Buf recv,
+        final int[] recvCounts, final int[] recvDispls)
+    {
+        enter();
+        try
+        {
+            checkBuffer(send, "send buffer", false);
+            checkBuffer(recv, "receive buffer", true);
+            checkSameType(send, recv);
+            if (send.overlaps(recv))
+            {
+                throw new IllegalArgumentException("alltoallv send and receive buffers overlap");
+            }
+            final int[] sd = checkLayout(sendCounts, sendDispls, send.count(), "sendCounts", "send buffer");
+            final int[] rd = checkLayout(recvCounts, recvDispls, recv.count(), "recvCounts", "receive buffer");
+            final CollectiveArgs a = args.clear();
+            a.collective = Collective.ALLTOALLV;
+            a.type = send.type();
+            a.sendCounts = sendCounts;
+            a.sendDispls = sd;
+            a.recvCounts = recvCounts;
+            a.recvDispls = rd;
+            setSend(a, send);
+            setRecv(a, recv);
+            run(sum(sendCounts) * send.type().size());
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    // ============================================================================================ the rest
+
+    @Override
+    public Buf allocateShared(final long count, final DataType type)
+    {
+        enter();
+        try
+        {
+            return transport.allocateShared(count, type);
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    @Override
+    public Communicator withAlgorithm(final String algorithms)
+    {
+        if (algorithms == null || algorithms.isBlank())
+        {
+            throw new IllegalArgumentException("no algorithm named");
+        }
+        return new ShmCommunicator(transport, selector.with(algorithms), args, owner, true);
+    }
+
+    /** The algorithm a collective with these arguments would use now (for tools and tests). */
+    public CollectiveAlgorithm algorithmFor(final CollectiveArgs call, final long bytes)
+    {
+        return selector.select(call, transport, bytes);
+    }
+
+    @Override
+    public void close()
+    {
+        if (!view)
+        {
+            transport.close();
+        }
+    }
+
+    @Override
+    public String toString()
+    {
+        return "ShmCommunicator[rank " + rank() + " of " + size() + "]";
+    }
+
+    private void run(final long bytes)
+    {
+        final CollectiveArgs a = args;
+        final CollectiveAlgorithm algorithm = selector.select(a, transport, bytes);
+        transport.beginCollective(a.collective.label(), a.count, a.type);
+        algorithm.run(transport, a);
+    }
+
+    // ============================================================================================ validation
+
+    private void enter()
+    {
+        final Thread me = Thread.currentThread();
+        final Thread inside = owner.thread;
+        if (inside != null && inside != me)
+        {
+            throw new IllegalStateException("communicator of rank " + rank() + " is in use by thread '" +
+                inside.getName() + "': a communicator serves one thread at a time");
+        }
+        if (transport.isClosed())
+        {
+            throw new IllegalStateException("communicator of rank " + rank() + " is closed");
+        }
+        owner.thread = me;
+    }
+
+    private void exit()
+    {
+        owner.thread = null;
+    }
+
+    private void setSend(final CollectiveArgs a, final Buf buf)
+    {
+        a.sendBase = buf.base();
+        a.sendOffset = buf.offset();
+        a.sendSegmentOffset = segmentOffset(buf);
+    }
+
+    private void setRecv(final CollectiveArgs a, final Buf buf)
+    {
+        a.recvBase = buf.base();
+        a.recvOffset = buf.offset();
+        a.recvSegmentOffset = segmentOffset(buf);
+    }
+
+    /** The buffer's offset in this job's segment when it lies there, else -1. */
+    private long segmentOffset(final Buf buf)
+    {
+        return buf.isShared() && buf.base() == null &&
+            buf.offset() - transport.segmentAddress() == buf.segmentOffset() ? buf.segmentOffset() : -1;
+    }
+
+    private void checkRoot(final int root)
+    {
+        if (root < 0 || root >= size())
+        {
+            throw new IllegalArgumentException("root " + root + " is outside 0.." + (size() - 1));
+        }
+    }
+
+    private static void checkOp(final ReduceOp op)
+    {
+        if (op == null)
+        {
+            throw new IllegalArgumentException("reduction op is null");
+        }
+    }
+
+    private static void checkBuffer(final Buf buf, final String role, final boolean written)
+    {
+        if (buf == null)
+        {
+            throw new IllegalArgumentException(role + " is null");
+        }
+        if (written && buf.isReadOnly())
+        {
+            throw new IllegalArgumentException(role + " is read-only");
+        }
+    }
+
+    private static void checkSameType(final Buf send, final Buf recv)
+    {
+        if (send.type() != recv.type())
+        {
+            throw new IllegalArgumentException("send buffer holds " + send.type().label() + ", receive buffer " +
+                recv.type().label());
+        }
+    }
+
+    private static void checkAtLeast(final Buf buf, final long count, final String role)
+    {
+        if (buf.count() < count)
+        {
+            throw new IllegalArgumentException(role + " holds " + buf.count() + " elements, " + count +
+                " are needed");
+        }
+    }
+
+    private static void checkNoPartialOverlap(final Buf send, final Buf recv)
+    {
+        if (send.overlaps(recv) && !send.sameStart(recv))
+        {
+            throw new IllegalArgumentException("send and receive buffers overlap without being the same memory " +
+                "(in place means passing the same buffer)");
+        }
+    }
+
+    /** Validates per-rank counts and displacements against a buffer; returns the displacements (packed if null). */
+    private int[] checkLayout(final int[] counts, final int[] displs, final long capacity, final String name,
+        final String role)
+    {
+        if (counts == null || counts.length != size())
+        {
+            throw new IllegalArgumentException(name + " must have one entry per rank (" + size() + ")" +
+                (counts == null ? ", not null" : ", not " + counts.length));
+        }
+        if (displs != null && displs.length != size())
+        {
+            throw new IllegalArgumentException("displacements must have one entry per rank (" + size() + "), not " +
+                displs.length);
+        }
+        final int[] d = displs != null ? displs : new int[size()];
+        long packed = 0;
+        for (int r = 0; r < size(); r++)
+        {
+            if (counts[r] < 0)
+            {
+                throw new IllegalArgumentException(name + "[" + r + "] is negative: " + counts[r]);
+            }
+            if (displs == null)
+            {
+                d[r] = Math.toIntExact(packed);
+            }
+            else if (displs[r] < 0)
+            {
+                throw new IllegalArgumentException("displacement[" + r + "] is negative: " + displs[r]);
+            }
+            packed += counts[r];
+            if ((long) d[r] + counts[r] > capacity)
+            {
+                throw new IllegalArgumentException(role + " holds " + capacity + " elements; block " + r + " needs [" +
+                    d[r] + ", " + ((long) d[r] + counts[r]) + ")");
+            }
+        }
+        return d;
+    }
+
+    private static long sum(final int[] counts)
+    {
+        long total = 0;
+        for (final int c : counts)
+        {
+            total += c;
+        }
+        return total;
+    }
+}

@@ -1,0 +1,112 @@
+package io.jccl.shm;
+
+import org.agrona.UnsafeApi;
+
+import static io.jccl.shm.ChannelDescriptor.*;
+
+/**
+ * Consumer end of a channel ({@link ChannelDescriptor}), owned by the receiving rank. {@link #poll()} looks at the
+ * one header word where the next record must appear; a record is valid when that word carries the expected
+ * sequence number. {@link #consume()} publishes the new head so the producer may reuse the space.
+ */
+final class ChannelReader
+{
+    private final long ring;
+    private final long capacity;
+    private final long mask;
+    private final long headAddress;
+
+    private long head;
+    private long expected = 1;
+    private long record;
+    private int chunk;
+
+    ChannelReader(final long channelAddress, final long capacity)
+    {
+        this.ring = channelAddress;
+        this.capacity = capacity;
+        this.mask = capacity - 1;
+        this.headAddress = channelAddress + ChannelDescriptor.headOffset(capacity);
+    }
+
+    /** True when a record is ready; its fields are then available until {@link #consume()}. */
+    boolean poll()
+    {
+        while (true)
+        {
+            final long at = ring + (head & mask);
+            // Acquire: the record's fields and payload are read only after its header word.
+            final long word = UnsafeApi.getLongAcquire(null, at + HEADER_WORD_OFFSET);
+            if (sequence(word) != (int) expected)
+            {
+                return false;
+            }
+            if ((UnsafeApi.getInt(null, at + FLAGS_OFFSET) & FLAG_PADDING) != 0)
+            {
+                head += chunkLength(word);
+                expected++;
+                continue;
+            }
+            record = at;
+            chunk = chunkLength(word);
+            return true;
+        }
+    }
+
+    int tag()
+    {
+        return UnsafeApi.getInt(null, record + TAG_OFFSET);
+    }
+
+    int flags()
+    {
+        return UnsafeApi.getInt(null, record + FLAGS_OFFSET);
+    }
+
+    long messageLength()
+    {
+        return UnsafeApi.getLong(null, record + MESSAGE_LENGTH_OFFSET);
+    }
+
+    int chunk()
+    {
+        return chunk;
+    }
+
+    long payloadAddress()
+    {
+        return record + PAYLOAD_OFFSET;
+    }
+
+    /** Copies the current record's payload out. */
+    void copyPayload(final Object base, final long offset)
+    {
+        final int bytes = chunk;
+        final long from = record + PAYLOAD_OFFSET;
+        if (bytes <= 32)
+        {
+            int i = 0;
+            for (; i + 8 <= bytes; i += 8)
+            {
+                UnsafeApi.putLong(base, offset + i, UnsafeApi.getLong(null, from + i));
+            }
+            for (; i < bytes; i++)
+            {
+                UnsafeApi.putByte(base, offset + i, UnsafeApi.getByte(null, from + i));
+            }
+        }
+        else
+        {
+            UnsafeApi.copyMemory(null, from, base, offset, bytes);
+        }
+    }
+
+    /** Releases the current record to the producer. */
+    void consume()
+    {
+        head += recordLength(chunk);
+        expected++;
+        // Release: our reads of the record happen before the producer may overwrite it.
+        UnsafeApi.putLongRelease(null, headAddress, head);
+    }
+}

@@ -1,0 +1,99 @@
+package io.jccl.shm;
+
+import org.agrona.UnsafeApi;
+
+import static io.jccl.shm.ChannelDescriptor.*;
+
+/**
+ * Producer end of a channel ({@link ChannelDescriptor}), owned by the sending rank. The producer's position and
+ * sequence live in this object, not in shared memory: only the consumer head is shared, and it is read only when
+ * the cached head says the ring might be full.
+ */
+final class ChannelWriter
+{
+    private final long ring;
+    private final long capacity;
+    private final long mask;
+    private final long headAddress;
+    /** Largest chunk one record carries: a quarter of the ring, so the consumer drains while the producer fills. */
+    private final int maxChunk;
+
+    private long tail;
+    private long cachedHead;
+    private long sequence = 1;
+
+    ChannelWriter(final long channelAddress, final long capacity)
+    {
+        this.ring = channelAddress;
+        this.capacity = capacity;
+        this.mask = capacity - 1;
+        this.headAddress = channelAddress + ChannelDescriptor.headOffset(capacity);
+        this.maxChunk = (int) Math.min(capacity / 4 - PAYLOAD_OFFSET, Integer.MAX_VALUE);
+    }
+
+    int maxChunk()
+    {
+        return maxChunk;
+    }
+
+    /**
+     * Writes one record carrying {@code chunk} bytes from {@code (base, offset)}; false when the ring has no room yet
+     * (back-pressure: nothing was written).
+     */
+    boolean tryWrite(final int tag, final int flags, final long messageLength,
+        final Object base, final long offset, final int chunk)
+    {
+        final long position = tail & mask;
+        final int recordLength = recordLength(chunk);
+        final long toEnd = capacity - position;
+        final long padding = recordLength > toEnd ? toEnd : 0;
+        if (tail + padding + recordLength - cachedHead > capacity && !refreshHead(padding + recordLength))
+        {
+            return false;
+        }
+        if (padding > 0)
+        {
+            final long at = ring + position;
+            UnsafeApi.putInt(null, at + FLAGS_OFFSET, FLAG_PADDING);
+            // Release: the padding flag is visible before the header that makes the record valid.
+            UnsafeApi.putLongRelease(null, at + HEADER_WORD_OFFSET, headerWord(sequence++, (int) padding));
+            tail += padding;
+        }
+        final long at = ring + (tail & mask);
+        UnsafeApi.putInt(null, at + TAG_OFFSET, tag);
+        UnsafeApi.putInt(null, at + FLAGS_OFFSET, flags);
+        UnsafeApi.putLong(null, at + MESSAGE_LENGTH_OFFSET, messageLength);
+        copyPayload(base, offset, at + PAYLOAD_OFFSET, chunk);
+        // Release: tag, flags, length and payload are visible before the header word that publishes them.
+        UnsafeApi.putLongRelease(null, at + HEADER_WORD_OFFSET, headerWord(sequence++, chunk));
+        tail += recordLength;
+        return true;
+    }
+
+    private boolean refreshHead(final long needed)
+    {
+        cachedHead = UnsafeApi.getLongAcquire(null, headAddress);
+        return tail + needed - cachedHead <= capacity;
+    }
+
+    /** Small payloads move as words: cheaper than a call into the copy intrinsic. */
+    static void copyPayload(final Object base, final long offset, final long to, final int bytes)
+    {
+        if (bytes <= 32)
+        {
+            int i = 0;
+            for (; i + 8 <= bytes; i += 8)
+            {
+                UnsafeApi.putLong(null, to + i, UnsafeApi.getLong(base, offset + i));
+            }
+            for (; i < bytes; i++)
+            {
+                UnsafeApi.putByte(null, to + i, UnsafeApi.getByte(base, offset + i));
+            }
+        }
+        else
+        {
+            UnsafeApi.copyMemory(base, offset, null, to, bytes);
+        }
+    }
+}

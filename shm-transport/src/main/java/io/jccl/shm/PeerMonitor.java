@@ -1,0 +1,187 @@
+package io.jccl.shm;
+
+import io.jccl.Configuration;
+import io.jccl.PeerFailedException;
+import org.agrona.UnsafeApi;
+
+import java.util.concurrent.TimeUnit;
+
+import static io.jccl.shm.SegmentDescriptor.RankRecordDescriptor.*;
+
+/**
+ * Liveness: this rank's record (pid, state, heartbeat stamped by a daemon thread) and the checks of every peer's.
+ * A peer is dead when its process is gone without having closed; failed when it says so; stuck when its heartbeat
+ * is older than {@code jccl.peer.timeout.ms} (a stopped process). The heartbeat is {@link System#nanoTime()}, one
+ * monotonic clock for all processes of the machine; the thread keeps stamping while the application computes, and
+ * the peer timeout is set above ordinary GC pauses.
+ */
+final class PeerMonitor implements AutoCloseable
+{
+    private final long segment;
+    private final SegmentDescriptor layout;
+    private final int rank;
+    private final long peerTimeoutNs;
+    private final long heartbeatIntervalMs;
+    private final ProcessHandle[] peers;
+    private final int[] closedStrikes;
+    private Thread heartbeat;
+    private volatile boolean running;
+
+    PeerMonitor(final JobSegment segment, final int rank, final Configuration configuration)
+    {
+        this.segment = segment.address();
+        this.layout = segment.layout();
+        this.rank = rank;
+        this.peerTimeoutNs = TimeUnit.MILLISECONDS.toNanos(configuration.getLong(
+            Configuration.PEER_TIMEOUT_MS_PROP_NAME, Configuration.PEER_TIMEOUT_MS_DEFAULT));
+        this.heartbeatIntervalMs = configuration.getLong(Configuration.HEARTBEAT_INTERVAL_MS_PROP_NAME,
+            Configuration.HEARTBEAT_INTERVAL_MS_DEFAULT);
+        this.peers = new ProcessHandle[layout.worldSize()];
+        this.closedStrikes = new int[layout.worldSize()];
+    }
+
+    /** Publishes pid and heartbeat, then the ATTACHED state (release: the others read pid after state). */
+    void register()
+    {
+        final long record = record(rank);
+        UnsafeApi.putLong(null, record + PID_OFFSET, ProcessHandle.current().pid());
+        UnsafeApi.putLong(null, record + FAILED_PEER_OFFSET, -1);
+        UnsafeApi.putLongRelease(null, record + HEARTBEAT_OFFSET, System.nanoTime());
+        UnsafeApi.putLongRelease(null, record + STATE_OFFSET, STATE_ATTACHED);
+        running = true;
+        heartbeat = new Thread(this::stampHeartbeat, "jccl-heartbeat-" + rank);
+        heartbeat.setDaemon(true);
+        heartbeat.start();
+    }
+
+    long state(final int r)
+    {
+        return UnsafeApi.getLongAcquire(null, record(r) + STATE_OFFSET);
+    }
+
+    long pid(final int r)
+    {
+        return UnsafeApi.getLong(null, record(r) + PID_OFFSET);
+    }
+
+    /** Records how this rank ends; {@code blamed} is the peer that caused a failure, or -1. */
+    void setState(final long state, final int blamed)
+    {
+        UnsafeApi.putLong(null, record(rank) + FAILED_PEER_OFFSET, blamed);
+        UnsafeApi.putLongRelease(null, record(rank) + STATE_OFFSET, state);
+    }
+
+    /** Number of ranks whose state is ATTACHED or later. */
+    int attachedCount()
+    {
+        int count = 0;
+        for (int r = 0; r < peers.length; r++)
+        {
+            if (state(r) != STATE_EMPTY)
+            {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    /**
+     * Throws {@link PeerFailedException} when a peer is dead, failed or stuck, or when {@code awaited} (a rank, or
+     * -1 for any) has closed. Dead processes are reported before failures they caused elsewhere.
+     */
+    void check(final int awaited, final Waiter waiter)
+    {
+        final long now = System.nanoTime();
+        for (int r = 0; r < peers.length; r++)
+        {
+            if (r != rank && state(r) == STATE_ATTACHED && !isAlive(r))
+            {
+                throw new PeerFailedException(r, "rank " + r + " (pid " + pid(r) + ") died without closing " +
+                    "(killed or crashed) " + waiter.describe());
+            }
+        }
+        for (int r = 0; r < peers.length; r++)
+        {
+            if (r == rank)
+            {
+                continue;
+            }
+            final long state = state(r);
+            if (state == STATE_FAILED)
+            {
+                final long blamed = UnsafeApi.getLong(null, record(r) + FAILED_PEER_OFFSET);
+                final int culprit = blamed >= 0 && blamed != rank ? (int) blamed : r;
+                throw new PeerFailedException(culprit, culprit == r ?
+                    "rank " + r + " failed (error or exit during an operation) " + waiter.describe() :
+                    "rank " + culprit + " failed, as reported by rank " + r + ", " + waiter.describe());
+            }
+            if (state == STATE_CLOSED && (awaited == r || awaited < 0) && ++closedStrikes[r] > 1)
+            {
+                throw new PeerFailedException(r, "rank " + r + " closed its communicator " + waiter.describe());
+            }
+            if (state == STATE_ATTACHED)
+            {
+                final long age = now - UnsafeApi.getLongAcquire(null, record(r) + HEARTBEAT_OFFSET);
+                if (age > peerTimeoutNs)
+                {
+                    throw new PeerFailedException(r, "rank " + r + " (pid " + pid(r) + ") has not responded for " +
+                        TimeUnit.NANOSECONDS.toMillis(age) + " ms (stopped or hung; jccl.peer.timeout.ms = " +
+                        TimeUnit.NANOSECONDS.toMillis(peerTimeoutNs) + ") " + waiter.describe());
+                }
+            }
+        }
+    }
+
+    /** Clears the "closed" strikes once a wait completes. */
+    void resetStrikes()
+    {
+        java.util.Arrays.fill(closedStrikes, 0);
+    }
+
+    @Override
+    public void close()
+    {
+        running = false;
+        if (heartbeat != null)
+        {
+            heartbeat.interrupt();
+        }
+    }
+
+    private boolean isAlive(final int r)
+    {
+        ProcessHandle handle = peers[r];
+        if (handle == null)
+        {
+            handle = ProcessHandle.of(pid(r)).orElse(null);
+            if (handle == null)
+            {
+                return false;
+            }
+            peers[r] = handle;
+        }
+        return handle.isAlive();
+    }
+
+    private void stampHeartbeat()
+    {
+        final long stampAddress = record(rank) + HEARTBEAT_OFFSET;
+        while (running)
+        {
+            UnsafeApi.putLongRelease(null, stampAddress, System.nanoTime());
+            try
+            {
+                Thread.sleep(heartbeatIntervalMs);
+            }
+            catch (final InterruptedException ex)
+            {
+                return;
+            }
+        }
+    }
+
+    private long record(final int r)
+    {
+        return segment + layout.rankRecordOffset(r);
+    }
+}

@@ -1,0 +1,87 @@
+package io.jccl.shm;
+
+import io.jccl.JcclException;
+import io.jccl.Request;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A receive: posted by the application (a request), or created for a message that arrived before anybody asked
+ * for it (unexpected: buffered on the heap until a receive matches it).
+ */
+final class RecvOp implements Request
+{
+    private final ShmTransport transport;
+    int source;
+    int tag;
+    Object base;
+    long offset;
+    long capacity;
+    /** Message length; -1 until the first record arrives. */
+    long length;
+    long received;
+    boolean truncated;
+    boolean done;
+    /** An unexpected message this receive matched while it was still arriving. */
+    RecvOp pending;
+    JcclException error;
+    String operation;
+    long sequence;
+
+    RecvOp(final ShmTransport transport)
+    {
+        this.transport = transport;
+    }
+
+    RecvOp reset(final int source, final int tag, final Object base, final long offset, final long capacity)
+    {
+        this.source = source;
+        this.tag = tag;
+        this.base = base;
+        this.offset = offset;
+        this.capacity = capacity;
+        this.length = -1;
+        this.received = 0;
+        this.truncated = false;
+        this.done = false;
+        this.pending = null;
+        this.error = null;
+        return this;
+    }
+
+    @Override
+    public boolean test()
+    {
+        if (!done)
+        {
+            transport.progress();
+            if (pending != null && pending.done)
+            {
+                transport.completeFrom(this, pending);
+            }
+        }
+        if (done && error != null)
+        {
+            throw error;
+        }
+        return done;
+    }
+
+    @Override
+    public void await()
+    {
+        transport.await(this, source, operation, sequence, -1);
+    }
+
+    @Override
+    public boolean await(final long timeout, final TimeUnit unit)
+    {
+        return transport.await(this, source, operation, sequence, unit.toNanos(timeout));
+    }
+
+    @Override
+    public long bytes()
+    {
+        return length;
+    }
+}

@@ -1,0 +1,67 @@
+package io.jccl.shm;
+
+import io.jccl.Request;
+
+import java.util.concurrent.TimeUnit;
+
+/** A send in progress: the bytes not yet written to the channel, and the request the caller holds. */
+final class SendOp implements Request
+{
+    private final ShmTransport transport;
+    int dest;
+    int tag;
+    Object base;
+    long offset;
+    long bytes;
+    long sent;
+    boolean started;
+    boolean done;
+    String operation;
+    long sequence;
+
+    SendOp(final ShmTransport transport)
+    {
+        this.transport = transport;
+    }
+
+    SendOp reset(final int dest, final int tag, final Object base, final long offset, final long bytes)
+    {
+        this.dest = dest;
+        this.tag = tag;
+        this.base = base;
+        this.offset = offset;
+        this.bytes = bytes;
+        this.sent = 0;
+        this.started = false;
+        this.done = false;
+        return this;
+    }
+
+    @Override
+    public boolean test()
+    {
+        if (!done)
+        {
+            transport.progress();
+        }
+        return done;
+    }
+
+    @Override
+    public void await()
+    {
+        transport.await(this, dest, operation, sequence, -1);
+    }
+
+    @Override
+    public boolean await(final long timeout, final TimeUnit unit)
+    {
+        return transport.await(this, dest, operation, sequence, unit.toNanos(timeout));
+    }
+
+    @Override
+    public long bytes()
+    {
+        return bytes;
+    }
+}

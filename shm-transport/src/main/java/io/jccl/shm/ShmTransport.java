@@ -1,0 +1,957 @@
+package io.jccl.shm;
+
+import io.jccl.Buf;
+import io.jccl.Configuration;
+import io.jccl.DataType;
+import io.jccl.JcclException;
+import io.jccl.PeerFailedException;
+import io.jccl.Request;
+import io.jccl.spi.CollectiveContext;
+import io.jccl.spi.Memory;
+import org.agrona.BufferUtil;
+import org.agrona.UnsafeApi;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+import static io.jccl.shm.ChannelDescriptor.FLAG_FIRST;
+import static io.jccl.shm.ChannelDescriptor.FLAG_LAST;
+import static io.jccl.shm.SegmentDescriptor.BOOTSTRAP_OFFSET;
+import static io.jccl.shm.SegmentDescriptor.BOOTSTRAP_READY;
+import static io.jccl.shm.SegmentDescriptor.RankRecordDescriptor.*;
+
+/**
+ * One rank's end of the shared-memory transport: bootstrap through the job segment, point-to-point messages with
+ * tags over the per-pair channels, and the {@link CollectiveContext} that algorithms run on (collective messages,
+ * staging areas, flags, scratch).
+ * <p>
+ * Matching: a message from a source goes to the first posted receive with its tag, else it is buffered as
+ * unexpected; a receive takes the first unexpected message with its tag before it posts. Messages on one channel
+ * arrive in send order, so order per (source, tag) holds. Collective messages use {@link #COLLECTIVE_TAG}, which
+ * user tags (>= 0) can never match. Progress happens inside the calls of this rank (MPI style): a request advances
+ * when it, or any other operation of the transport, is tested or awaited.
+ * <p>
+ * Not thread-safe: one thread at a time (the communicator checks).
+ */
+public final class ShmTransport implements CollectiveContext, AutoCloseable
+{
+    /** Tag of collective traffic; user tags are >= 0. */
+    public static final int COLLECTIVE_TAG = -1;
+
+    private final Configuration configuration;
+    private final Log log;
+    private final int rank;
+    private final int size;
+    private final JobSegment segment;
+    private final SegmentDescriptor layout;
+    private final long base;
+    private final PeerMonitor monitor;
+    private final Waiter waiter;
+    private final ChannelWriter[] writers;
+    private final ChannelReader[] readers;
+    private final ArrayDeque<SendOp>[] sendQueues;
+    private final ArrayList<RecvOp>[] posted;
+    private final ArrayList<RecvOp>[] unexpected;
+    private final RecvOp[] current;
+    private final SendOp blockingSend;
+    private final RecvOp blockingRecv;
+    private final ByteBuffer[] scratch = new ByteBuffer[4];
+    private final Thread exitHook;
+
+    private int activeSendQueues;
+    private long operationSequence;
+    private long collectiveSequence;
+    private long lastStagingRelease;
+    private long symmetricUsed;
+    private JcclException broken;
+    private boolean closed;
+
+    @SuppressWarnings("unchecked")
+    private ShmTransport(final Configuration configuration, final Log log, final int rank, final JobSegment segment)
+    {
+        this.configuration = configuration;
+        this.log = log;
+        this.rank = rank;
+        this.segment = segment;
+        this.layout = segment.layout();
+        this.size = layout.worldSize();
+        this.base = segment.address();
+        this.monitor = new PeerMonitor(segment, rank, configuration);
+        final boolean oversubscribed = size > Runtime.getRuntime().availableProcessors();
+        final long spins = configuration.getLong(Configuration.IDLE_SPINS_PROP_NAME,
+            oversubscribed ? 50 : Configuration.IDLE_SPINS_DEFAULT);
+        this.waiter = new Waiter(rank, monitor, configuration.timeoutMs(),
+            configuration.getLong(Configuration.LIVENESS_CHECK_MS_PROP_NAME, Configuration.LIVENESS_CHECK_MS_DEFAULT),
+            spins,
+            configuration.getLong(Configuration.IDLE_YIELDS_PROP_NAME, Configuration.IDLE_YIELDS_DEFAULT),
+            TimeUnit.MICROSECONDS.toNanos(configuration.getLong(Configuration.IDLE_MAX_PARK_US_PROP_NAME,
+                Configuration.IDLE_MAX_PARK_US_DEFAULT)));
+        this.writers = new ChannelWriter[size];
+        this.readers = new ChannelReader[size];
+        this.sendQueues = new ArrayDeque[size];
+        this.posted = new ArrayList[size];
+        this.unexpected = new ArrayList[size];
+        this.current = new RecvOp[size];
+        for (int r = 0; r < size; r++)
+        {
+            if (r != rank)
+            {
+                writers[r] = new ChannelWriter(base + layout.channelOffset(rank, r), layout.ringCapacity());
+                readers[r] = new ChannelReader(base + layout.channelOffset(r, rank), layout.ringCapacity());
+            }
+            sendQueues[r] = new ArrayDeque<>();
+            posted[r] = new ArrayList<>();
+            unexpected[r] = new ArrayList<>();
+        }
+        this.blockingSend = new SendOp(this);
+        this.blockingRecv = new RecvOp(this);
+        this.exitHook = new Thread(this::exitWithoutClose, "jccl-exit-" + rank);
+        if (oversubscribed)
+        {
+            log.info(size + " ranks on " + Runtime.getRuntime().availableProcessors() + " cores: oversubscribed, " +
+                "waiting ranks yield early");
+        }
+    }
+
+    /**
+     * Joins the job: rank 0 creates the segment, the others attach; returns when every rank has arrived, and throws
+     * when they do not within {@code jccl.bootstrap.timeout.ms}.
+     */
+    public static ShmTransport connect(final Configuration configuration)
+    {
+        final int size = configuration.worldSize();
+        final int rank = configuration.rank();
+        if (size < 1)
+        {
+            throw new IllegalArgumentException("world size must be at least 1, not " + size);
+        }
+        if (rank < 0 || rank >= size)
+        {
+            throw new IllegalArgumentException("rank " + rank + " is outside a world of " + size + " ranks");
+        }
+        final String jobId = configuration.jobId();
+        final Log log = new Log(configuration, rank);
+        final Path path = SegmentFiles.path(configuration, jobId);
+        final long timeoutNs = TimeUnit.MILLISECONDS.toNanos(configuration.getLong(
+            Configuration.BOOTSTRAP_TIMEOUT_MS_PROP_NAME, Configuration.BOOTSTRAP_TIMEOUT_MS_DEFAULT));
+        final long deadline = System.nanoTime() + timeoutNs;
+
+        JobSegment segment;
+        if (rank == 0)
+        {
+            segment = JobSegment.create(path, JobSegment.layout(configuration, size), jobId, log);
+        }
+        else
+        {
+            while ((segment = JobSegment.tryAttach(path, size, jobId)) == null)
+            {
+                if (System.nanoTime() - deadline > 0)
+                {
+                    throw new JcclException("rank " + rank + ": the job segment " + path + " did not appear within " +
+                        TimeUnit.NANOSECONDS.toMillis(timeoutNs) + " ms (jccl.bootstrap.timeout.ms): is rank 0 of " +
+                        "job " + jobId + " running, with the same JCCL_SHM_DIR?");
+                }
+                LockSupport.parkNanos(200_000);
+            }
+        }
+        final ShmTransport transport = new ShmTransport(configuration, log, rank, segment);
+        try
+        {
+            transport.bootstrap(deadline, timeoutNs);
+        }
+        catch (final RuntimeException ex)
+        {
+            transport.monitor.setState(STATE_FAILED, ex instanceof PeerFailedException pf ? pf.peer() : -1);
+            transport.monitor.close();
+            if (rank == 0)
+            {
+                segment.unlink();
+            }
+            throw ex;
+        }
+        return transport;
+    }
+
+    private void bootstrap(final long deadline, final long timeoutNs)
+    {
+        monitor.register();
+        Runtime.getRuntime().addShutdownHook(exitHook);
+        waiter.operation("bootstrap", 0, -1, null);
+        if (rank == 0)
+        {
+            while (monitor.attachedCount() < size)
+            {
+                bootstrapIdle(deadline, timeoutNs, "only " + monitor.attachedCount() + " of " + size +
+                    " ranks arrived");
+            }
+            // Release: all attach-time writes are ordered before READY.
+            UnsafeApi.putLongRelease(null, base + BOOTSTRAP_OFFSET, BOOTSTRAP_READY);
+            // Every rank has mapped the file: remove it, so nothing of the job is left behind whatever happens.
+            segment.unlink();
+        }
+        else
+        {
+            while (UnsafeApi.getLongAcquire(null, base + BOOTSTRAP_OFFSET) != BOOTSTRAP_READY)
+            {
+                bootstrapIdle(deadline, timeoutNs, "rank 0 did not declare the job ready");
+            }
+        }
+        waiter.done();
+        log.info("joined job: rank " + rank + " of " + size + ", segment " + segment.path());
+    }
+
+    private void bootstrapIdle(final long deadline, final long timeoutNs, final String what)
+    {
+        if (System.nanoTime() - deadline > 0)
+        {
+            throw new JcclException("rank " + rank + ": bootstrap timed out after " +
+                TimeUnit.NANOSECONDS.toMillis(timeoutNs) + " ms (jccl.bootstrap.timeout.ms): " + what);
+        }
+        monitor.check(-1, waiter);
+        LockSupport.parkNanos(100_000);
+    }
+
+    @Override
+    public int rank()
+    {
+        return rank;
+    }
+
+    @Override
+    public int size()
+    {
+        return size;
+    }
+
+    public Configuration configuration()
+    {
+        return configuration;
+    }
+
+    public Log log()
+    {
+        return log;
+    }
+
+    /** The segment's mapped address (for symmetric buffers) and layout. */
+    public long segmentAddress()
+    {
+        return base;
+    }
+
+    public SegmentDescriptor layout()
+    {
+        return layout;
+    }
+
+    // ======================================================================================== point-to-point API
+
+    public void send(final Buf buf, final int dest, final int tag)
+    {
+        checkUsable();
+        checkPeer(dest, "destination");
+        checkTag(tag);
+        checkBuffer(buf, "send buffer", false);
+        waiter.operation("send", ++operationSequence, buf.count(), buf.type().label());
+        waiter.target(dest, tag, buf.bytes());
+        sendBlocking(dest, tag, buf.base(), buf.offset(), buf.bytes());
+    }
+
+    public long recv(final Buf buf, final int source, final int tag)
+    {
+        checkUsable();
+        checkPeer(source, "source");
+        checkTag(tag);
+        checkBuffer(buf, "receive buffer", true);
+        waiter.operation("recv", ++operationSequence, buf.count(), buf.type().label());
+        waiter.target(source, tag, buf.bytes());
+        return recvBlocking(source, tag, buf.base(), buf.offset(), buf.bytes());
+    }
+
+    public long sendRecv(final Buf sendBuf, final int dest, final int sendTag,
+        final Buf recvBuf, final int source, final int recvTag)
+    {
+        checkUsable();
+        checkPeer(dest, "destination");
+        checkPeer(source, "source");
+        checkTag(sendTag);
+        checkTag(recvTag);
+        checkBuffer(sendBuf, "send buffer", false);
+        checkBuffer(recvBuf, "receive buffer", true);
+        waiter.operation("sendRecv", ++operationSequence, sendBuf.count(), sendBuf.type().label());
+        waiter.target(source, recvTag, recvBuf.bytes());
+        return exchange(dest, sendTag, sendBuf.base(), sendBuf.offset(), sendBuf.bytes(),
+            source, recvTag, recvBuf.base(), recvBuf.offset(), recvBuf.bytes());
+    }
+
+    public Request isend(final Buf buf, final int dest, final int tag)
+    {
+        checkUsable();
+        checkPeer(dest, "destination");
+        checkTag(tag);
+        checkBuffer(buf, "send buffer", false);
+        final SendOp op = new SendOp(this).reset(dest, tag, buf.base(), buf.offset(), buf.bytes());
+        op.operation = "isend";
+        op.sequence = ++operationSequence;
+        startSend(op);
+        return op;
+    }
+
+    public Request irecv(final Buf buf, final int source, final int tag)
+    {
+        checkUsable();
+        checkPeer(source, "source");
+        checkTag(tag);
+        checkBuffer(buf, "receive buffer", true);
+        final RecvOp op = new RecvOp(this).reset(source, tag, buf.base(), buf.offset(), buf.bytes());
+        op.operation = "irecv";
+        op.sequence = ++operationSequence;
+        final RecvOp early = takeUnexpected(source, tag);
+        if (early == null)
+        {
+            posted[source].add(op);
+        }
+        else if (early.done)
+        {
+            completeFrom(op, early);
+        }
+        else
+        {
+            op.pending = early;
+        }
+        return op;
+    }
+
+    // ==================================================================================== collective context
+
+    /** Starts collective operation {@code name}: every rank's collective sequence grows by one. */
+    public long beginCollective(final String name, final long count, final DataType type)
+    {
+        checkUsable();
+        final long sequence = ++collectiveSequence;
+        waiter.operation(name, sequence, count, type == null ? null : type.label());
+        return sequence;
+    }
+
+    @Override
+    public long sequence()
+    {
+        return collectiveSequence;
+    }
+
+    @Override
+    public void send(final int peer, final Object base, final long offset, final long bytes)
+    {
+        waiter.target(peer, COLLECTIVE_TAG, bytes);
+        sendBlocking(peer, COLLECTIVE_TAG, base, offset, bytes);
+    }
+
+    @Override
+    public void recv(final int peer, final Object base, final long offset, final long bytes)
+    {
+        waiter.target(peer, COLLECTIVE_TAG, bytes);
+        expectLength(peer, bytes, recvBlocking(peer, COLLECTIVE_TAG, base, offset, bytes));
+    }
+
+    @Override
+    public void sendRecv(final int dest, final Object sendBase, final long sendOffset, final long sendBytes,
+        final int source, final Object recvBase, final long recvOffset, final long recvBytes)
+    {
+        waiter.target(source, COLLECTIVE_TAG, recvBytes);
+        expectLength(source, recvBytes, exchange(dest, COLLECTIVE_TAG, sendBase, sendOffset, sendBytes,
+            source, COLLECTIVE_TAG, recvBase, recvOffset, recvBytes));
+    }
+
+    @Override
+    public long stagingAddress(final int r)
+    {
+        return base + layout.stagingOffset(r);
+    }
+
+    @Override
+    public long stagingBytes()
+    {
+        return layout.stagingBytes();
+    }
+
+    @Override
+    public long symmetricAddress(final int peer, final long segmentOffset)
+    {
+        return base + segmentOffset + (layout.symmetricOffset(peer) - layout.symmetricOffset(rank));
+    }
+
+    @Override
+    public void setFlag(final int slot, final long value)
+    {
+        UnsafeApi.putLongRelease(null, flagAddress(rank, slot), value);
+    }
+
+    @Override
+    public long getFlag(final int peer, final int slot)
+    {
+        return UnsafeApi.getLongAcquire(null, flagAddress(peer, slot));
+    }
+
+    @Override
+    public long waitFlag(final int peer, final int slot, final long atLeast)
+    {
+        final long address = flagAddress(peer, slot);
+        long value;
+        // Acquire: what the peer wrote before its release store of the flag is visible after this load.
+        while ((value = UnsafeApi.getLongAcquire(null, address)) < atLeast)
+        {
+            idle(peer);
+        }
+        waiter.done();
+        return value;
+    }
+
+    @Override
+    public void acquireStaging()
+    {
+        final long needed = lastStagingRelease;
+        if (needed > 0)
+        {
+            for (int r = 0; r < size; r++)
+            {
+                if (r != rank)
+                {
+                    waitFlag(r, SLOT_STAGING_RELEASED, needed);
+                }
+            }
+        }
+    }
+
+    @Override
+    public void releaseStaging()
+    {
+        lastStagingRelease = collectiveSequence;
+        setFlag(SLOT_STAGING_RELEASED, collectiveSequence);
+    }
+
+    @Override
+    public long scratch(final int index, final long bytes)
+    {
+        ByteBuffer buffer = scratch[index];
+        if (buffer == null || buffer.capacity() < bytes)
+        {
+            if (bytes > Integer.MAX_VALUE - 64)
+            {
+                throw new JcclException("scratch of " + bytes + " bytes exceeds what one buffer holds");
+            }
+            final int capacity = (int) Math.min(Integer.MAX_VALUE - 64,
+                Math.max(4096, Long.highestOneBit(Math.max(1, bytes - 1)) << 1));
+            buffer = BufferUtil.allocateDirectAligned(capacity, 64);
+            scratch[index] = buffer;
+        }
+        return BufferUtil.address(buffer);
+    }
+
+    /**
+     * Allocates {@code count} elements of this rank's symmetric memory, 64-byte aligned. Every rank must allocate the
+     * same sequence of sizes, so a buffer and its twins lie at the same distance from each rank's region start.
+     */
+    public Buf allocateShared(final long count, final DataType type)
+    {
+        checkUsable();
+        if (type == null)
+        {
+            throw new IllegalArgumentException("type is null");
+        }
+        if (count < 0)
+        {
+            throw new IllegalArgumentException("negative count " + count);
+        }
+        final long bytes = count * type.size();
+        final long start = SegmentDescriptor.align(symmetricUsed, 64);
+        if (start + bytes > layout.symmetricBytes())
+        {
+            throw new IllegalArgumentException("symmetric memory exhausted: " + bytes + " bytes requested, " +
+                (layout.symmetricBytes() - start) + " of " + layout.symmetricBytes() + " left (set " +
+                "jccl.symmetric.bytes / JCCL_SYMMETRIC_BYTES)");
+        }
+        symmetricUsed = start + bytes;
+        final long segmentOffset = layout.symmetricOffset(rank) + start;
+        return Buf.ofShared(base + segmentOffset, segmentOffset, count, type, segment);
+    }
+
+    // ================================================================================================ engine
+
+    /** Advances every pending send and every receive in progress; returns the amount of work done. */
+    int progress()
+    {
+        int work = activeSendQueues > 0 ? progressSends() : 0;
+        for (int r = 0; r < size; r++)
+        {
+            if (current[r] != null || !posted[r].isEmpty())
+            {
+                work += progressSource(r, null);
+            }
+        }
+        return work;
+    }
+
+    boolean await(final Request request, final int peer, final String operation, final long sequence,
+        final long timeoutNs)
+    {
+        checkUsable();
+        waiter.operation(operation, sequence, -1, null);
+        waiter.target(peer, Integer.MIN_VALUE, request.bytes());
+        final long start = timeoutNs >= 0 ? System.nanoTime() : 0;
+        while (!request.test())
+        {
+            if (timeoutNs >= 0 && System.nanoTime() - start > timeoutNs)
+            {
+                waiter.done();
+                return false;
+            }
+            idle(peer);
+        }
+        waiter.done();
+        return true;
+    }
+
+    /** Finishes receive {@code op} from an unexpected message that has fully arrived. */
+    void completeFrom(final RecvOp op, final RecvOp early)
+    {
+        op.pending = null;
+        op.length = early.length;
+        if (early.length > op.capacity)
+        {
+            op.error = truncation(op.source, op.tag, early.length, op.capacity);
+        }
+        else
+        {
+            Memory.copy(early.base, early.offset, op.base, op.offset, early.length);
+            op.received = early.length;
+        }
+        op.done = true;
+    }
+
+    private void sendBlocking(final int dest, final int tag, final Object base, final long offset, final long bytes)
+    {
+        final SendOp op = blockingSend.reset(dest, tag, base, offset, bytes);
+        startSend(op);
+        while (!op.done)
+        {
+            idleUnless(progressSends(), dest);
+        }
+        waiter.done();
+    }
+
+    private long recvBlocking(final int source, final int tag, final Object base, final long offset,
+        final long capacity)
+    {
+        final RecvOp early = takeUnexpected(source, tag);
+        final RecvOp op = blockingRecv.reset(source, tag, base, offset, capacity);
+        if (early != null)
+        {
+            while (!early.done)
+            {
+                idleUnless(progressSource(source, null), source);
+            }
+            completeFrom(op, early);
+        }
+        else
+        {
+            while (!op.done)
+            {
+                int work = progressSource(source, op);
+                if (activeSendQueues > 0)
+                {
+                    work += progressSends();
+                }
+                if (!op.done)
+                {
+                    idleUnless(work, source);
+                }
+            }
+        }
+        waiter.done();
+        if (op.error != null)
+        {
+            throw op.error;
+        }
+        return op.length;
+    }
+
+    private long exchange(final int dest, final int sendTag, final Object sendBase, final long sendOffset,
+        final long sendBytes, final int source, final int recvTag, final Object recvBase, final long recvOffset,
+        final long recvBytes)
+    {
+        final SendOp send = blockingSend.reset(dest, sendTag, sendBase, sendOffset, sendBytes);
+        final RecvOp early = takeUnexpected(source, recvTag);
+        final RecvOp recv = blockingRecv.reset(source, recvTag, recvBase, recvOffset, recvBytes);
+        startSend(send);
+        while (true)
+        {
+            int work = 0;
+            if (!send.done)
+            {
+                work += progressSends();
+            }
+            if (!recv.done)
+            {
+                if (early == null)
+                {
+                    work += progressSource(source, recv);
+                }
+                else
+                {
+                    work += progressSource(source, null);
+                    if (early.done)
+                    {
+                        completeFrom(recv, early);
+                    }
+                }
+            }
+            if (send.done && recv.done)
+            {
+                break;
+            }
+            idleUnless(work, send.done ? source : dest);
+        }
+        waiter.done();
+        if (recv.error != null)
+        {
+            throw recv.error;
+        }
+        return recv.length;
+    }
+
+    private void startSend(final SendOp op)
+    {
+        if (op.dest == rank)
+        {
+            sendToSelf(op);
+            return;
+        }
+        final ArrayDeque<SendOp> queue = sendQueues[op.dest];
+        if (queue.isEmpty())
+        {
+            pushChunks(op);
+            if (op.done)
+            {
+                return;
+            }
+            activeSendQueues++;
+        }
+        queue.add(op);
+    }
+
+    private int progressSends()
+    {
+        int work = 0;
+        for (int d = 0; d < size; d++)
+        {
+            final ArrayDeque<SendOp> queue = sendQueues[d];
+            SendOp op;
+            while ((op = queue.peek()) != null)
+            {
+                work += pushChunks(op);
+                if (!op.done)
+                {
+                    break;
+                }
+                queue.poll();
+                if (queue.isEmpty())
+                {
+                    activeSendQueues--;
+                }
+            }
+        }
+        return work;
+    }
+
+    /** Writes as many chunks of {@code op} as the ring takes now; returns the number written. */
+    private int pushChunks(final SendOp op)
+    {
+        final ChannelWriter writer = writers[op.dest];
+        final long bytes = op.bytes;
+        int written = 0;
+        do
+        {
+            final int chunk = (int) Math.min(bytes - op.sent, writer.maxChunk());
+            final int flags = (op.started ? 0 : FLAG_FIRST) | (op.sent + chunk == bytes ? FLAG_LAST : 0);
+            if (!writer.tryWrite(op.tag, flags, bytes, op.base, op.offset + op.sent, chunk))
+            {
+                return written;
+            }
+            op.started = true;
+            op.sent += chunk;
+            written++;
+        }
+        while (op.sent < bytes);
+        op.done = true;
+        return written;
+    }
+
+    /** Moves whole records from {@code source}'s channel to their receives; stops after completing {@code wanted}. */
+    private int progressSource(final int source, final RecvOp wanted)
+    {
+        final ChannelReader reader = readers[source];
+        if (reader == null)
+        {
+            return 0;
+        }
+        int work = 0;
+        while (reader.poll())
+        {
+            RecvOp op = current[source];
+            if (op == null)
+            {
+                op = match(source, reader.tag(), wanted);
+                final long length = reader.messageLength();
+                op.length = length;
+                op.truncated = length > op.capacity;
+                current[source] = op;
+            }
+            if (!op.truncated)
+            {
+                reader.copyPayload(op.base, op.offset + op.received);
+            }
+            op.received += reader.chunk();
+            final boolean last = (reader.flags() & FLAG_LAST) != 0;
+            reader.consume();
+            work++;
+            if (last)
+            {
+                current[source] = null;
+                if (op.truncated)
+                {
+                    op.error = truncation(source, op.tag, op.length, op.capacity);
+                }
+                op.done = true;
+                if (op == wanted)
+                {
+                    return work;
+                }
+            }
+        }
+        return work;
+    }
+
+    /** The receive that a new message with {@code tag} from {@code source} goes to. */
+    private RecvOp match(final int source, final int tag, final RecvOp wanted)
+    {
+        final ArrayList<RecvOp> list = posted[source];
+        for (int i = 0, n = list.size(); i < n; i++)
+        {
+            if (list.get(i).tag == tag)
+            {
+                return list.remove(i);
+            }
+        }
+        if (wanted != null && wanted.tag == tag)
+        {
+            return wanted;
+        }
+        return newUnexpected(source, tag, readers[source].messageLength());
+    }
+
+    private RecvOp newUnexpected(final int source, final int tag, final long length)
+    {
+        if (length > Integer.MAX_VALUE - 16)
+        {
+            throw fail(new JcclException("rank " + rank + " must buffer an unexpected message of " + length +
+                " bytes from rank " + source + " (tag " + tag + "), more than a heap array holds: post the " +
+                "matching receive first"));
+        }
+        final byte[] data = new byte[(int) length];
+        final RecvOp op = new RecvOp(this).reset(source, tag, data, UnsafeApi.arrayBaseOffset(byte[].class), length);
+        unexpected[source].add(op);
+        if (log.enabled(Log.TRACE))
+        {
+            log.trace("buffering unexpected message from rank " + source + ", tag " + tag + ", " + length + " bytes");
+        }
+        return op;
+    }
+
+    private RecvOp takeUnexpected(final int source, final int tag)
+    {
+        final ArrayList<RecvOp> list = unexpected[source];
+        for (int i = 0, n = list.size(); i < n; i++)
+        {
+            if (list.get(i).tag == tag)
+            {
+                return list.remove(i);
+            }
+        }
+        return null;
+    }
+
+    private void sendToSelf(final SendOp op)
+    {
+        final ArrayList<RecvOp> list = posted[rank];
+        RecvOp target = null;
+        for (int i = 0, n = list.size(); i < n; i++)
+        {
+            if (list.get(i).tag == op.tag)
+            {
+                target = list.remove(i);
+                break;
+            }
+        }
+        if (target == null)
+        {
+            target = newUnexpected(rank, op.tag, op.bytes);
+        }
+        target.length = op.bytes;
+        if (op.bytes > target.capacity)
+        {
+            target.error = truncation(rank, op.tag, op.bytes, target.capacity);
+        }
+        else
+        {
+            Memory.copy(op.base, op.offset, target.base, target.offset, op.bytes);
+            target.received = op.bytes;
+        }
+        target.done = true;
+        op.sent = op.bytes;
+        op.done = true;
+    }
+
+    private void idleUnless(final int work, final int peer)
+    {
+        if (work > 0)
+        {
+            waiter.progressed();
+        }
+        else
+        {
+            idle(peer);
+        }
+    }
+
+    private void idle(final int peer)
+    {
+        try
+        {
+            waiter.idle(peer);
+        }
+        catch (final JcclException ex)
+        {
+            throw fail(ex);
+        }
+    }
+
+    /** Marks the transport broken: this rank's record says FAILED, and every later call rethrows the cause. */
+    private JcclException fail(final JcclException ex)
+    {
+        if (broken == null)
+        {
+            broken = ex;
+            monitor.setState(STATE_FAILED, ex instanceof PeerFailedException pf ? pf.peer() : -1);
+            log.warn(ex.getMessage());
+        }
+        return ex;
+    }
+
+    private void expectLength(final int peer, final long expected, final long actual)
+    {
+        if (expected != actual)
+        {
+            throw fail(new JcclException("collective mismatch: rank " + rank + " expected " + expected +
+                " bytes from rank " + peer + " but received " + actual + " " + waiter.describe() +
+                ": do all ranks call the same collective with the same count and datatype?"));
+        }
+    }
+
+    private JcclException truncation(final int source, final int tag, final long length, final long capacity)
+    {
+        return new JcclException("message truncated: rank " + source + " sent " + length + " bytes with tag " + tag +
+            ", the receive buffer of rank " + rank + " holds " + capacity + " bytes (the message was discarded)");
+    }
+
+    private long flagAddress(final int r, final int slot)
+    {
+        return base + layout.rankRecordOffset(r) + flagOffset(slot);
+    }
+
+    // ============================================================================================ validation
+
+    private void checkUsable()
+    {
+        if (closed)
+        {
+            throw new IllegalStateException("communicator of rank " + rank + " is closed");
+        }
+        if (broken != null)
+        {
+            throw broken instanceof PeerFailedException pf ?
+                new PeerFailedException(pf.peer(), "communicator is broken: " + pf.getMessage()) :
+                new JcclException("communicator is broken: " + broken.getMessage(), broken);
+        }
+    }
+
+    private void checkPeer(final int peer, final String role)
+    {
+        if (peer < 0 || peer >= size)
+        {
+            throw new IllegalArgumentException(role + " rank " + peer + " is outside 0.." + (size - 1));
+        }
+    }
+
+    private static void checkTag(final int tag)
+    {
+        if (tag < 0)
+        {
+            throw new IllegalArgumentException("tag " + tag + " is negative: user tags are >= 0");
+        }
+    }
+
+    private static void checkBuffer(final Buf buf, final String role, final boolean written)
+    {
+        if (buf == null)
+        {
+            throw new IllegalArgumentException(role + " is null");
+        }
+        if (written && buf.isReadOnly())
+        {
+            throw new IllegalArgumentException(role + " is read-only");
+        }
+    }
+
+    // ============================================================================================= lifecycle
+
+    public boolean isClosed()
+    {
+        return closed;
+    }
+
+    /** Leaves the job: peers that still wait on this rank get an error instead of a hang. */
+    @Override
+    public void close()
+    {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
+        monitor.setState(broken == null ? STATE_CLOSED : STATE_FAILED, -1);
+        monitor.close();
+        try
+        {
+            Runtime.getRuntime().removeShutdownHook(exitHook);
+        }
+        catch (final IllegalStateException ignore)
+        {
+            // the JVM is already shutting down
+        }
+        segment.unlink();
+        // The mapping is released by the GC with the last reference: shared buffers handed out stay valid.
+    }
+
+    private void exitWithoutClose()
+    {
+        if (!closed)
+        {
+            monitor.setState(STATE_FAILED, -1);
+            monitor.close();
+        }
+    }
+}

@@ -1,0 +1,158 @@
+package io.jccl.shm;
+
+import io.jccl.JcclException;
+import io.jccl.PeerFailedException;
+import org.agrona.concurrent.IdleStrategy;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Every blocking wait of a rank goes through here: spin, then yield, then park
+ * ({@link SpinYieldParkIdleStrategy}; few spins when ranks outnumber cores), with the operation's deadline and a look at
+ * the peers every {@code jccl.liveness.check.ms}. The first idle call of a wait starts its clock, so a wait that
+ * never idles costs nothing. Also holds what the rank is doing, for error messages.
+ */
+final class Waiter
+{
+    private final int rank;
+    private final IdleStrategy idle;
+    private final PeerMonitor monitor;
+    private final long timeoutNs;
+    private final long checkIntervalNs;
+
+    private boolean started;
+    private long deadline;
+    private long nextCheck;
+    private int idles;
+
+    private String operation = "startup";
+    private long sequence;
+    private int peer = -1;
+    private int tag = Integer.MIN_VALUE;
+    private long bytes = -1;
+    private long count = -1;
+    private String type;
+
+    Waiter(final int rank, final PeerMonitor monitor, final long timeoutMs, final long checkIntervalMs, final long spins,
+        final long yields, final long maxParkNs)
+    {
+        this.rank = rank;
+        this.monitor = monitor;
+        this.timeoutNs = TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        this.checkIntervalNs = TimeUnit.MILLISECONDS.toNanos(checkIntervalMs);
+        this.idle = new SpinYieldParkIdleStrategy(spins, yields, 1_000, Math.max(1_000, maxParkNs));
+    }
+
+    /** Names the operation the following waits belong to. */
+    void operation(final String name, final long sequence, final long count, final String type)
+    {
+        this.operation = name;
+        this.sequence = sequence;
+        this.count = count;
+        this.type = type;
+        this.peer = -1;
+        this.tag = Integer.MIN_VALUE;
+        this.bytes = -1;
+    }
+
+    /** Names the peer and message of the following waits (a point-to-point step). */
+    void target(final int peer, final int tag, final long bytes)
+    {
+        this.peer = peer;
+        this.tag = tag;
+        this.bytes = bytes;
+    }
+
+    /** Ends a wait that succeeded. */
+    void done()
+    {
+        if (started)
+        {
+            started = false;
+            idles = 0;
+            idle.reset();
+            monitor.resetStrikes();
+        }
+    }
+
+    /** Work was done during a wait: start backing off from the beginning again. */
+    void progressed()
+    {
+        if (started)
+        {
+            idle.reset();
+        }
+    }
+
+    /** One idle step of a wait on {@code awaited} (a rank, or -1 for any). */
+    void idle(final int awaited)
+    {
+        if (!started)
+        {
+            started = true;
+            final long now = System.nanoTime();
+            deadline = now + timeoutNs;
+            nextCheck = now + checkIntervalNs;
+        }
+        else if ((++idles & 31) == 0)
+        {
+            final long now = System.nanoTime();
+            if (now - nextCheck >= 0)
+            {
+                nextCheck = now + checkIntervalNs;
+                monitor.check(awaited, this);
+                if (now - deadline > 0)
+                {
+                    throw timeout(awaited);
+                }
+            }
+        }
+        idle.idle();
+    }
+
+    /** "while rank R was in OPERATION #SEQ (count, type, waiting on rank P, tag, bytes)". */
+    String describe()
+    {
+        final StringBuilder sb = new StringBuilder("while rank ").append(rank).append(" was in ").append(operation)
+            .append(" #").append(sequence);
+        final String sep = " (";
+        String next = sep;
+        if (count >= 0)
+        {
+            sb.append(next).append("count ").append(count);
+            next = ", ";
+        }
+        if (type != null)
+        {
+            sb.append(next).append(type);
+            next = ", ";
+        }
+        if (peer >= 0)
+        {
+            sb.append(next).append("waiting on rank ").append(peer);
+            next = ", ";
+        }
+        if (tag != Integer.MIN_VALUE && tag >= 0)
+        {
+            sb.append(next).append("tag ").append(tag);
+            next = ", ";
+        }
+        if (bytes >= 0)
+        {
+            sb.append(next).append(bytes).append(" bytes");
+            next = ", ";
+        }
+        if (next != sep)
+        {
+            sb.append(')');
+        }
+        return sb.toString();
+    }
+
+    private JcclException timeout(final int awaited)
+    {
+        final String message = "timed out after " + TimeUnit.NANOSECONDS.toMillis(timeoutNs) +
+             " ms (jccl.timeout.ms) " + describe();
+        return awaited >= 0 ? new PeerFailedException(awaited, message) : new JcclException(message);
+    }
+}
