@@ -1,0 +1,151 @@
+package io.jccl.shm;
+
+import org.agrona.BufferUtil;
+import org.agrona.UnsafeApi;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.nio.ByteBuffer;
+import java.util.Random;
+
+import static io.jccl.shm.ChannelDescriptor.*;
+import static org.junit.jupiter.api.Assertions.*;
+
+/** The ring's record logic in one JVM: sequencing, wrap-around padding, back-pressure, payload integrity. */
+@Timeout(30)
+class ChannelTest
+{
+    private static final long BYTE_BASE = UnsafeApi.arrayBaseOffset(byte[].class);
+    private static final long CAPACITY = 4096;
+
+    private final ByteBuffer memory = BufferUtil.allocateDirectAligned((int) length(CAPACITY), 128);
+    private final long address = BufferUtil.address(memory);
+    private final ChannelWriter writer = new ChannelWriter(address, CAPACITY);
+    private final ChannelReader reader = new ChannelReader(address, CAPACITY);
+
+    @Test
+    void emptyRingHasNothingToRead()
+    {
+        assertFalse(reader.poll());
+    }
+
+    @Test
+    void smallMessageTravelsInOneLine()
+    {
+        final byte[] payload = {1, 2, 3, 4, 5, 6, 7, 8};
+        assertTrue(writer.tryWrite(42, FLAG_FIRST | FLAG_LAST, 8, payload, BYTE_BASE, 8));
+        assertEquals(RECORD_ALIGNMENT, recordLength(8));
+        assertTrue(INLINE_PAYLOAD >= 8);
+        assertTrue(reader.poll());
+        assertEquals(42, reader.tag());
+        assertEquals(FLAG_FIRST | FLAG_LAST, reader.flags());
+        assertEquals(8, reader.messageLength());
+        assertEquals(8, reader.chunk());
+        final byte[] out = new byte[8];
+        reader.copyPayload(out, BYTE_BASE);
+        assertArrayEquals(payload, out);
+        reader.consume();
+        assertFalse(reader.poll());
+    }
+
+    @Test
+    void zeroLengthRecord()
+    {
+        assertTrue(writer.tryWrite(1, FLAG_FIRST | FLAG_LAST, 0, null, 0, 0));
+        assertTrue(reader.poll());
+        assertEquals(0, reader.chunk());
+        reader.consume();
+        assertFalse(reader.poll());
+    }
+
+    @Test
+    void backPressureWhenFullAndRelievedByConsumer()
+    {
+        final byte[] chunk = new byte[1000];
+        int written = 0;
+        while (writer.tryWrite(0, FLAG_FIRST | FLAG_LAST, chunk.length, chunk, BYTE_BASE, chunk.length))
+        {
+            written++;
+        }
+        assertEquals(CAPACITY / recordLength(1000), written, "records that fit the ring");
+        assertTrue(reader.poll());
+        reader.consume();
+        assertTrue(writer.tryWrite(0, FLAG_FIRST | FLAG_LAST, chunk.length, chunk, BYTE_BASE, chunk.length),
+            "space freed by the consumer is reused");
+    }
+
+    @Test
+    void wrapsWithPaddingAndKeepsOrderOverManyLaps()
+    {
+        final Random random = new Random(7);
+        final byte[] in = new byte[900];
+        final byte[] out = new byte[900];
+        long nextToWrite = 0;
+        long nextToRead = 0;
+        while (nextToRead < 5000)
+        {
+            // write a few records of varying size (forces padding at the ring's end), then drain a few
+            for (int k = random.nextInt(4); k >= 0; k--)
+            {
+                final int size = sizeOf(nextToWrite);
+                fill(in, size, nextToWrite);
+                if (!writer.tryWrite((int) nextToWrite, FLAG_FIRST | FLAG_LAST, size, in, BYTE_BASE, size))
+                {
+                    break;
+                }
+                nextToWrite++;
+            }
+            for (int k = random.nextInt(4); k >= 0 && reader.poll(); k--)
+            {
+                final int size = sizeOf(nextToRead);
+                assertEquals((int) nextToRead, reader.tag(), "records arrive in order");
+                assertEquals(size, reader.chunk());
+                reader.copyPayload(out, BYTE_BASE);
+                fill(in, size, nextToRead);
+                for (int i = 0; i < size; i++)
+                {
+                    assertEquals(in[i], out[i], "record " + nextToRead + " byte " + i);
+                }
+                reader.consume();
+                nextToRead++;
+            }
+        }
+    }
+
+    @Test
+    void staleRecordsOfEarlierLapsAreNotReadAgain()
+    {
+        final byte[] b = new byte[8];
+        for (int i = 0; i < 3 * CAPACITY / RECORD_ALIGNMENT; i++)
+        {
+            assertTrue(writer.tryWrite(i, FLAG_FIRST | FLAG_LAST, 8, b, BYTE_BASE, 8));
+            assertTrue(reader.poll());
+            assertEquals(i, reader.tag());
+            reader.consume();
+            assertFalse(reader.poll(), "after record " + i + " the old content of the next slot is not a record");
+        }
+    }
+
+    @Test
+    void headerWordPacksSequenceAndLength()
+    {
+        final long word = headerWord(0x1_2345_6789L, 4000);
+        assertEquals(0x2345_6789, sequence(word));
+        assertEquals(4000, chunkLength(word));
+        assertThrows(IllegalArgumentException.class, () -> checkCapacity(3000));
+        assertThrows(IllegalArgumentException.class, () -> checkCapacity(2048));
+    }
+
+    private static int sizeOf(final long index)
+    {
+        return (int) ((index * 37) % 900);
+    }
+
+    private static void fill(final byte[] b, final int size, final long seed)
+    {
+        for (int i = 0; i < size; i++)
+        {
+            b[i] = (byte) (seed * 31 + i);
+        }
+    }
+}
