@@ -46,7 +46,9 @@ public interface Communicator extends AutoCloseable
     Request irecv(Buf buf, int source, int tag);
 
     // ---------------------------------------------------------------------------------------------------------------
-    // Collectives. "In place" means the send and receive views are the same memory (pass the same Buf).
+    // Collectives. In place: for broadcast-like and reduce-like calls pass the same Buf as send and receive; for
+    // allgather and gather pass as send this rank's block of the receive buffer (recv.slice(rank × n, n)); for
+    // reduce_scatter and scatter pass as receive this rank's block of the send buffer (MPI_IN_PLACE semantics).
     // ---------------------------------------------------------------------------------------------------------------
 
     /** Returns once every rank has entered the barrier. */

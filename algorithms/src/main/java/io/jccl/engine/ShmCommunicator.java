@@ -329,6 +329,7 @@ public final class ShmCommunicator implements Communicator
             checkBuffer(recv, "receive buffer", true);
             checkSameType(send, recv);
             checkAtLeast(recv, send.count() * size(), "receive buffer (size × send count)");
+            checkOwnBlockOrApart(recv, send, send.count(), "allgather send buffer");
             final CollectiveArgs a = args.clear();
             a.collective = Collective.ALLGATHER;
             a.type = send.type();
@@ -384,7 +385,7 @@ public final class ShmCommunicator implements Communicator
             checkBuffer(recv, "receive buffer", true);
             checkSameType(send, recv);
             checkAtLeast(send, recv.count() * size(), "send buffer (size × receive count)");
-            checkNoPartialOverlap(send, recv);
+            checkOwnBlockOrApart(send, recv, recv.count(), "reduce_scatter receive buffer");
             final CollectiveArgs a = args.clear();
             a.collective = Collective.REDUCE_SCATTER;
             a.type = recv.type();
@@ -654,6 +655,21 @@ public final class ShmCommunicator implements Communicator
         {
             throw new IllegalArgumentException("send and receive buffers overlap without being the same memory " +
                 "(in place means passing the same buffer)");
+        }
+    }
+
+    /**
+     * In place for allgather and reduce_scatter means the small buffer is this rank's block of the large one
+     * (MPI_IN_PLACE); any other overlap is refused.
+     */
+    private void checkOwnBlockOrApart(final Buf whole, final Buf block, final long blockCount, final String role)
+    {
+        if (whole.overlaps(block) &&
+            !(block.base() == whole.base() && block.offset() == whole.offset() + rank() * blockCount *
+            whole.type().size()))
+        {
+            throw new IllegalArgumentException(role + " overlaps the other buffer without being exactly this " +
+                "rank's block of it (in place means passing that block)");
         }
     }
 

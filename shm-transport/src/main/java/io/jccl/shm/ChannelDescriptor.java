@@ -21,7 +21,7 @@ package io.jccl.shm;
  *  +-------------------------------+-------------------------------+
  *  |              tag              |             flags             |  8: FIRST, LAST, PADDING
  *  +-------------------------------+-------------------------------+
- *  |                 message length (FIRST record)                 | 16
+ *  |     message length (FIRST record of a multi-record message)   | 16
  *  +---------------------------------------------------------------+
  *  |                        payload ...                            | 24
  *  +---------------------------------------------------------------+
@@ -81,6 +81,12 @@ public final class ChannelDescriptor
     public static int chunkLength(final long headerWord)
     {
         return (int) headerWord;
+    }
+
+    /** Tag and flags as the one word written at {@link #TAG_OFFSET} (native little-endian order: tag first). */
+    public static long tagAndFlags(final int tag, final int flags)
+    {
+        return ((long) flags << 32) | (tag & 0xFFFF_FFFFL);
     }
 
     public static int sequence(final long headerWord)

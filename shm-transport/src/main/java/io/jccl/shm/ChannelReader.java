@@ -63,9 +63,11 @@ final class ChannelReader
         return UnsafeApi.getInt(null, record + FLAGS_OFFSET);
     }
 
+    /** Length of the whole message; valid on its first record. */
     long messageLength()
     {
-        return UnsafeApi.getLong(null, record + MESSAGE_LENGTH_OFFSET);
+        return (flags() & (FLAG_FIRST | FLAG_LAST)) == (FLAG_FIRST | FLAG_LAST) ?
+            chunk : UnsafeApi.getLong(null, record + MESSAGE_LENGTH_OFFSET);
     }
 
     int chunk()

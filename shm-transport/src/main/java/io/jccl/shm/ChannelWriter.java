@@ -54,15 +54,19 @@ final class ChannelWriter
         if (padding > 0)
         {
             final long at = ring + position;
-            UnsafeApi.putInt(null, at + FLAGS_OFFSET, FLAG_PADDING);
+            UnsafeApi.putLong(null, at + TAG_OFFSET, tagAndFlags(0, FLAG_PADDING));
             // Release: the padding flag is visible before the header that makes the record valid.
             UnsafeApi.putLongRelease(null, at + HEADER_WORD_OFFSET, headerWord(sequence++, (int) padding));
             tail += padding;
         }
         final long at = ring + (tail & mask);
-        UnsafeApi.putInt(null, at + TAG_OFFSET, tag);
-        UnsafeApi.putInt(null, at + FLAGS_OFFSET, flags);
-        UnsafeApi.putLong(null, at + MESSAGE_LENGTH_OFFSET, messageLength);
+        // Few stores into the line the consumer polls: tag and flags go as one word, and a message of one record
+        // needs no separate length (it is the chunk's).
+        UnsafeApi.putLong(null, at + TAG_OFFSET, tagAndFlags(tag, flags));
+        if ((flags & (FLAG_FIRST | FLAG_LAST)) != (FLAG_FIRST | FLAG_LAST))
+        {
+            UnsafeApi.putLong(null, at + MESSAGE_LENGTH_OFFSET, messageLength);
+        }
         copyPayload(base, offset, at + PAYLOAD_OFFSET, chunk);
         // Release: tag, flags, length and payload are visible before the header word that publishes them.
         UnsafeApi.putLongRelease(null, at + HEADER_WORD_OFFSET, headerWord(sequence++, chunk));

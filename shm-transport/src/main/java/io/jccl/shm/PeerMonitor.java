@@ -24,6 +24,7 @@ final class PeerMonitor implements AutoCloseable
     private final long heartbeatIntervalMs;
     private final ProcessHandle[] peers;
     private final int[] closedStrikes;
+    private boolean struck;
     private Thread heartbeat;
     private volatile boolean running;
 
@@ -115,7 +116,7 @@ final class PeerMonitor implements AutoCloseable
                     "rank " + r + " failed (error or exit during an operation) " + waiter.describe() :
                     "rank " + culprit + " failed, as reported by rank " + r + ", " + waiter.describe());
             }
-            if (state == STATE_CLOSED && (awaited == r || awaited < 0) && ++closedStrikes[r] > 1)
+            if (state == STATE_CLOSED && (awaited == r || awaited < 0) && strike(r) > 1)
             {
                 throw new PeerFailedException(r, "rank " + r + " closed its communicator " + waiter.describe());
             }
@@ -135,7 +136,11 @@ final class PeerMonitor implements AutoCloseable
     /** Clears the "closed" strikes once a wait completes. */
     void resetStrikes()
     {
-        java.util.Arrays.fill(closedStrikes, 0);
+        if (struck)
+        {
+            struck = false;
+            java.util.Arrays.fill(closedStrikes, 0);
+        }
     }
 
     @Override
@@ -146,6 +151,12 @@ final class PeerMonitor implements AutoCloseable
         {
             heartbeat.interrupt();
         }
+    }
+
+    private int strike(final int r)
+    {
+        struck = true;
+        return ++closedStrikes[r];
     }
 
     private boolean isAlive(final int r)
