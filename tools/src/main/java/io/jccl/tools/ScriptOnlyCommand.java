@@ -1,0 +1,39 @@
+package io.jccl.tools;
+
+import java.io.PrintStream;
+
+/** A command the {@code ./jccl} script runs itself (it needs Maven, not a JVM with jccl): listed in the help. */
+final class ScriptOnlyCommand implements Command
+{
+    private final String name;
+    private final String summary;
+    private final PrintStream err;
+
+    ScriptOnlyCommand(final String name, final String summary, final PrintStream err)
+    {
+        this.name = name;
+        this.summary = summary;
+        this.err = err;
+    }
+
+    public String name()
+    {
+        return name;
+    }
+
+    public String summary()
+    {
+        return summary;
+    }
+
+    public String usage()
+    {
+        return "usage: ./jccl " + name + " [maven arguments...]\n\n" + summary + "; run it from the ./jccl script.\n";
+    }
+
+    public int run(final String[] args)
+    {
+        err.println("jccl " + name + ": run by the ./jccl script itself: ./jccl " + name);
+        return 2;
+    }
+}
