@@ -39,6 +39,7 @@ final class RunningJob
     private final BlockingQueue<Integer> exitedRanks = new LinkedBlockingQueue<>();
     private final Charset charset = outputCharset();
 
+    private volatile boolean shuttingDown;
     private boolean stopping;
     private boolean forced;
     private long killAtNs;
@@ -153,8 +154,11 @@ final class RunningJob
             exitOrder.add(rank);
             if (exitCode != 0 && !stopping)
             {
-                // the first failure: the job cannot finish without this rank
-                failedRank = rank;
+                if (!shuttingDown)
+                {
+                    // the first failure: the job cannot finish without this rank
+                    failedRank = rank;
+                }
                 beginStop();
             }
         }
@@ -165,10 +169,15 @@ final class RunningJob
         {
             exits.add(new RankExit(rank, exitCodes[rank], wasStopped(rank)));
         }
-        final List<String> summary = summarize(exits, exitOrder, failedRank, timedOut, interrupted);
-        summary.forEach(sink::launcherLine);
-        final int exitCode = failedRank >= 0 ? exitCodes[failedRank] :
-            timedOut ? JobLauncher.TIMEOUT_EXIT_CODE : interrupted ? JobLauncher.INTERRUPTED_EXIT_CODE : 0;
+        final boolean stoppedFromOutside = interrupted || shuttingDown;
+        final List<String> summary = summarize(exits, exitOrder, failedRank, timedOut, stoppedFromOutside);
+        if (!shuttingDown)
+        {
+            // else the shutdown hook reports, before the JVM ends
+            summary.forEach(sink::launcherLine);
+        }
+        final int exitCode = failedRank >= 0 ? exitCodes[failedRank] : timedOut ? JobLauncher.TIMEOUT_EXIT_CODE :
+            stoppedFromOutside ? JobLauncher.INTERRUPTED_EXIT_CODE : 0;
         if (interrupted)
         {
             Thread.currentThread().interrupt();
@@ -186,6 +195,7 @@ final class RunningJob
     /** The JVM of the launcher is shutting down (Ctrl-C, SIGTERM): stop the job and remove its segment. */
     void shutDown()
     {
+        shuttingDown = true;
         final List<Integer> stopped = stopAndWait();
         if (!stopped.isEmpty())
         {
@@ -227,7 +237,8 @@ final class RunningJob
             {
                 stopRequested[rank] = true;
                 process.descendants().forEach(ProcessHandle::destroy);
-                process.destroy();
+                // through the handle: Process.destroy() would also close the pipes we still read the last lines from
+                process.toHandle().destroy();
                 alive.add(rank);
             }
         }
@@ -242,7 +253,7 @@ final class RunningJob
             if (process != null && process.isAlive())
             {
                 process.descendants().forEach(ProcessHandle::destroyForcibly);
-                process.destroyForcibly();
+                process.toHandle().destroyForcibly();
             }
         }
     }

@@ -12,10 +12,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -81,9 +83,12 @@ class JobLauncherTest
         {
             final RankExit exit = result.exits().get(other);
             assertTrue(exit.stoppedByLauncher(), exit.toString());
-            assertNotEquals(0, exit.exitCode(), exit.toString());
+            assertEquals(128 + 15, exit.exitCode(), exit.toString());
+            // what a rank prints while it is being stopped still comes through
+            assertTrue(result.output(other).contains("rank " + other + " stopping"), result.output(other).toString());
         }
-        assertTrue(String.join("\n", result.summary()).contains("ranks 0, 2"), result.summary().toString());
+        assertEquals("stopped ranks 0, 2 (SIGTERM)", result.summary().get(1));
+        assertEquals(2, result.summary().size(), result.summary().toString());
         assertSegmentRemoved(segment);
     }
 
@@ -120,6 +125,32 @@ class JobLauncherTest
         assertTrue(result.failedRank().isEmpty());
         assertEquals("job " + launcher.jobId() + " timed out after 1.5 s", result.summary().get(0));
         assertTrue(result.exits().stream().allMatch(RankExit::stoppedByLauncher), result.exits().toString());
+        assertSegmentRemoved(segment);
+    }
+
+    @Test
+    void interruptingTheLaunchingThreadStopsTheJob() throws Exception
+    {
+        final JobLauncher launcher = launcher(2, "sleep").build();
+        final Path segment = createDummySegment(launcher);
+        final AtomicReference<JobResult> result = new AtomicReference<>();
+        final AtomicBoolean interruptKept = new AtomicBoolean();
+        final Thread thread = new Thread(() ->
+        {
+            result.set(launcher.run());
+            interruptKept.set(Thread.currentThread().isInterrupted());
+        });
+        thread.start();
+        TimeUnit.MILLISECONDS.sleep(500);
+
+        thread.interrupt();
+        thread.join(Duration.ofSeconds(20));
+
+        assertFalse(thread.isAlive(), "the launcher did not return");
+        assertEquals(JobLauncher.INTERRUPTED_EXIT_CODE, result.get().exitCode());
+        assertEquals("job " + launcher.jobId() + " interrupted", result.get().summary().get(0));
+        assertTrue(result.get().exits().stream().allMatch(RankExit::stoppedByLauncher), result.get().toString());
+        assertTrue(interruptKept.get(), "the interrupt status was swallowed");
         assertSegmentRemoved(segment);
     }
 

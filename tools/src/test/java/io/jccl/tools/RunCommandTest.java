@@ -1,22 +1,28 @@
 package io.jccl.tools;
 
 import io.jccl.launch.OutputSink;
+import io.jccl.shm.SegmentFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.jar.Attributes;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
+import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -68,6 +74,45 @@ class RunCommandTest
 
         assertEquals(0, exitCode, errText());
         assertEquals("[0] rank 0 of 1 args x", outText().strip());
+    }
+
+    @Test
+    void launcherStoppedBySignalStopsItsRanksAndRemovesTheSegment() throws Exception
+    {
+        final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        final Process launcher = new ProcessBuilder(java, "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
+            "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), Main.class.getName(), "run",
+            "-n", "2", "--shm-dir", dir.toString(), "--jvm-arg", "-XX:TieredStopAtLevel=1", RankProgram.class.getName(),
+            "sleep").redirectErrorStream(true).start();
+        final BufferedReader output = new BufferedReader(new InputStreamReader(launcher.getInputStream(),
+            StandardCharsets.UTF_8));
+        String jobId = null;
+        int sleeping = 0;
+        for (String line; sleeping < 2 && (line = output.readLine()) != null; )
+        {
+            if (line.matches("\\[\\d] job .*"))
+            {
+                jobId = line.substring(line.lastIndexOf(' ') + 1);
+                sleeping++;
+            }
+        }
+        assertEquals(2, sleeping, "the ranks did not start");
+        final Path segment = dir.resolve(SegmentFiles.fileName(jobId));
+        Files.write(segment, new byte[4096]);
+        final List<ProcessHandle> ranks = launcher.descendants().toList();
+        assertEquals(2, ranks.size(), ranks.toString());
+
+        launcher.toHandle().destroy();
+
+        final String rest = output.lines().collect(Collectors.joining("\n"));
+        assertTrue(launcher.waitFor(20, TimeUnit.SECONDS), "the launcher did not exit");
+        assertTrue(rest.contains("jccl: launcher shutting down: stopped ranks 0, 1 of job " + jobId), rest);
+        for (final ProcessHandle rank : ranks)
+        {
+            rank.onExit().get(20, TimeUnit.SECONDS);
+            assertFalse(rank.isAlive(), rank + " still runs");
+        }
+        assertFalse(Files.exists(segment), segment + " left behind");
     }
 
     @Test
