@@ -74,17 +74,22 @@ final class RunningJob
             final ProcessBuilder builder = new ProcessBuilder(command);
             builder.environment().putAll(launcher.environment(rank));
             final Process process;
-            try
-            {
-                process = builder.start();
-            }
-            catch (final IOException ex)
-            {
-                throw new JcclException("cannot start rank " + rank + " with " + command.get(0) + ": " +
-                    ex.getMessage(), ex);
-            }
             synchronized (this)
             {
+                // under the lock of stopAll(): a shutdown hook either sees this rank or stops the start
+                if (shuttingDown)
+                {
+                    throw new JcclException("the launcher is shutting down: rank " + rank + " not started");
+                }
+                try
+                {
+                    process = builder.start();
+                }
+                catch (final IOException ex)
+                {
+                    throw new JcclException("cannot start rank " + rank + " with " + command.get(0) + ": " +
+                        ex.getMessage(), ex);
+                }
                 processes[rank] = process;
             }
             try
