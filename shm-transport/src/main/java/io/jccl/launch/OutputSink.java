@@ -44,9 +44,12 @@ public interface OutputSink
     {
         return new OutputSink()
         {
+            @Override
             public void rankLine(final int rank, final Source source, final String line)
             {
             }
+
+            @Override
 
             public void launcherLine(final String line)
             {
@@ -70,6 +73,8 @@ public interface OutputSink
             this.err = err;
         }
 
+        @Override
+
         public void rankLine(final int rank, final Source source, final String line)
         {
             final PrintStream stream = source == Source.STDOUT ? out : err;
@@ -80,6 +85,8 @@ public interface OutputSink
                 stream.flush();
             }
         }
+
+        @Override
 
         public void launcherLine(final String line)
         {

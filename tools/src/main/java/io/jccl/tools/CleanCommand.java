@@ -23,15 +23,21 @@ public final class CleanCommand implements Command
         this.out = out;
     }
 
+    @Override
+
     public String name()
     {
         return "clean";
     }
 
+    @Override
+
     public String summary()
     {
         return "remove the segments whose creator process is dead (and only those)";
     }
+
+    @Override
 
     public String usage()
     {
@@ -44,6 +50,8 @@ public final class CleanCommand implements Command
               --shm-dir DIR   clean DIR instead of the shm directory in use (JCCL_SHM_DIR, default /dev/shm)
             """;
     }
+
+    @Override
 
     public int run(final String[] args) throws IOException
     {

@@ -21,15 +21,21 @@ public final class InfoCommand implements Command
         this.out = out;
     }
 
+    @Override
+
     public String name()
     {
         return "info";
     }
 
+    @Override
+
     public String summary()
     {
         return "show the shm directory, its free space and the jccl segments in it";
     }
+
+    @Override
 
     public String usage()
     {
@@ -42,6 +48,8 @@ public final class InfoCommand implements Command
               --shm-dir DIR   look at DIR instead
             """;
     }
+
+    @Override
 
     public int run(final String[] args) throws IOException
     {

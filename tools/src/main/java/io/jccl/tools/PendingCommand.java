@@ -18,20 +18,28 @@ final class PendingCommand implements Command
         this.err = err;
     }
 
+    @Override
+
     public String name()
     {
         return name;
     }
+
+    @Override
 
     public String summary()
     {
         return summary;
     }
 
+    @Override
+
     public String usage()
     {
         return usage;
     }
+
+    @Override
 
     public int run(final String[] args)
     {

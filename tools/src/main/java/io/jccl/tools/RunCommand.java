@@ -29,15 +29,21 @@ public final class RunCommand implements Command
         this.sink = sink;
     }
 
+    @Override
+
     public String name()
     {
         return "run";
     }
 
+    @Override
+
     public String summary()
     {
         return "launch N ranks of a Java program (like mpirun)";
     }
+
+    @Override
 
     public String usage()
     {
@@ -58,6 +64,8 @@ public final class RunCommand implements Command
               --shm-dir DIR    directory of the job's segment (default: JCCL_SHM_DIR, else /dev/shm)
             """;
     }
+
+    @Override
 
     public int run(final String[] args)
     {

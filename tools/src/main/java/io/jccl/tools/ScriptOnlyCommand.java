@@ -16,20 +16,28 @@ final class ScriptOnlyCommand implements Command
         this.err = err;
     }
 
+    @Override
+
     public String name()
     {
         return name;
     }
+
+    @Override
 
     public String summary()
     {
         return summary;
     }
 
+    @Override
+
     public String usage()
     {
         return "usage: ./jccl " + name + " [maven arguments...]\n\n" + summary + "; run it from the ./jccl script.\n";
     }
+
+    @Override
 
     public int run(final String[] args)
     {
