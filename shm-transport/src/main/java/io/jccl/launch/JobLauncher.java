@@ -1,0 +1,396 @@
+package io.jccl.launch;
+
+import io.jccl.Configuration;
+import io.jccl.shm.SegmentFiles;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.jar.Attributes;
+import java.util.jar.JarFile;
+import java.util.jar.Manifest;
+
+/**
+ * Starts a job the way {@code mpirun} does: N rank JVMs on this machine, each told its rank, the world size and the
+ * job id through {@code JCCL_RANK}, {@code JCCL_WORLD_SIZE}, {@code JCCL_JOB_ID} (and {@code JCCL_SHM_DIR} when a
+ * segment directory is set), with the {@code --add-exports} every jccl JVM needs. Every line a rank writes is
+ * forwarded to the {@link OutputSink} with its rank. When a rank fails the launcher stops the others, reports who
+ * failed and how, and returns a non-zero result; whatever happens (success, failure, timeout, interrupt, or the
+ * launcher's own JVM shutting down on Ctrl-C) it removes the job's segment.
+ * <pre>
+ *   final JobResult result = JobLauncher.builder()
+ *       .ranks(4).mainClass("com.example.Train").args("--epochs", "3").timeout(Duration.ofMinutes(5))
+ *       .build().run();
+ * </pre>
+ */
+public final class JobLauncher
+{
+    /** Agrona 2 reaches {@code jdk.internal.misc.Unsafe}: every JVM that runs jccl needs this export. */
+    public static final List<String> REQUIRED_JVM_ARGS =
+        List.of("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED");
+    /** Result exit code when the job ran past its timeout (as {@code timeout(1)} reports it). */
+    public static final int TIMEOUT_EXIT_CODE = 124;
+    /** Result exit code when the launching thread was interrupted (as a shell reports SIGINT). */
+    public static final int INTERRUPTED_EXIT_CODE = 130;
+    /** How long stopped ranks get to exit after SIGTERM before they are killed with SIGKILL. */
+    public static final Duration DEFAULT_STOP_GRACE = Duration.ofSeconds(2);
+
+    private final int ranks;
+    private final String mainClass;
+    private final List<String> args;
+    private final List<String> jvmArgs;
+    private final String classPath;
+    private final Path javaExecutable;
+    private final Map<String, String> environment;
+    private final String jobId;
+    private final Path shmDir;
+    private final OutputSink sink;
+    private final boolean captureOutput;
+    private final Duration timeout;
+    private final Duration stopGrace;
+
+    private JobLauncher(final Builder builder, final String mainClass, final String classPath, final Path shmDir)
+    {
+        this.ranks = builder.ranks;
+        this.mainClass = mainClass;
+        this.args = List.copyOf(builder.args);
+        this.jvmArgs = List.copyOf(builder.jvmArgs);
+        this.classPath = classPath;
+        this.javaExecutable = builder.javaExecutable;
+        this.environment = Map.copyOf(builder.environment);
+        this.jobId = builder.jobId;
+        this.shmDir = shmDir;
+        this.sink = builder.sink;
+        this.captureOutput = builder.captureOutput;
+        this.timeout = builder.timeout;
+        this.stopGrace = builder.stopGrace;
+    }
+
+    public static Builder builder()
+    {
+        return new Builder();
+    }
+
+    /** A fresh job id: 8 random hex digits. */
+    public static String newJobId()
+    {
+        return String.format("%08x", new SecureRandom().nextInt());
+    }
+
+    public int ranks()
+    {
+        return ranks;
+    }
+
+    public String jobId()
+    {
+        return jobId;
+    }
+
+    public String mainClass()
+    {
+        return mainClass;
+    }
+
+    public String classPath()
+    {
+        return classPath;
+    }
+
+    /** The segment directory given to the ranks, or null when they use their default. */
+    public Path shmDir()
+    {
+        return shmDir;
+    }
+
+    /** The timeout of the whole job, or null for none. */
+    public Duration timeout()
+    {
+        return timeout;
+    }
+
+    Duration stopGrace()
+    {
+        return stopGrace;
+    }
+
+    OutputSink sink()
+    {
+        return sink;
+    }
+
+    boolean captureOutput()
+    {
+        return captureOutput;
+    }
+
+    /** The command line every rank is started with: java, JVM arguments, class path, main class, arguments. */
+    public List<String> command()
+    {
+        final List<String> command = new ArrayList<>();
+        command.add(javaExecutable.toString());
+        command.addAll(REQUIRED_JVM_ARGS);
+        command.addAll(jvmArgs);
+        command.add("-cp");
+        command.add(classPath);
+        command.add(mainClass);
+        command.addAll(args);
+        return command;
+    }
+
+    /** What the launcher adds to the inherited environment of {@code rank}. */
+    public Map<String, String> environment(final int rank)
+    {
+        final Map<String, String> env = new LinkedHashMap<>(environment);
+        env.put(Configuration.envName(Configuration.RANK_PROP_NAME), Integer.toString(rank));
+        env.put(Configuration.envName(Configuration.WORLD_SIZE_PROP_NAME), Integer.toString(ranks));
+        env.put(Configuration.envName(Configuration.JOB_ID_PROP_NAME), jobId);
+        if (shmDir != null)
+        {
+            env.put(Configuration.envName(Configuration.SHM_DIR_PROP_NAME), shmDir.toString());
+        }
+        return env;
+    }
+
+    /** The job's segment file, the one removed when the job ends. */
+    public Path segmentPath()
+    {
+        final Configuration configuration = shmDir == null ? Configuration.fromEnvironment() :
+            Configuration.builder().set(Configuration.SHM_DIR_PROP_NAME, shmDir.toString()).build();
+        return SegmentFiles.path(configuration, jobId);
+    }
+
+    /**
+     * Runs the job to its end and reports how it went; the failure summary has already gone to the output sink.
+     *
+     * @throws io.jccl.JcclException when a rank cannot be started (the ranks already started are stopped).
+     */
+    public JobResult run()
+    {
+        final RunningJob job = new RunningJob(this);
+        final Thread shutdownHook = new Thread(job::shutDown, "jccl-launcher-shutdown");
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+        try
+        {
+            job.start();
+            return job.await();
+        }
+        finally
+        {
+            job.cleanUp();
+            try
+            {
+                Runtime.getRuntime().removeShutdownHook(shutdownHook);
+            }
+            catch (final IllegalStateException ex)
+            {
+                // the JVM is already shutting down: the hook is running or has run
+            }
+        }
+    }
+
+    /** Settings of a job; {@link #ranks(int)} and either {@link #mainClass(String)} or {@link #jar(Path)} required. */
+    public static final class Builder
+    {
+        private int ranks;
+        private String mainClass;
+        private Path jar;
+        private final List<String> args = new ArrayList<>();
+        private final List<String> jvmArgs = new ArrayList<>();
+        private String classPath = System.getProperty("java.class.path");
+        private Path javaExecutable = Path.of(System.getProperty("java.home"), "bin", "java");
+        private final Map<String, String> environment = new LinkedHashMap<>();
+        private String jobId;
+        private Path shmDir;
+        private OutputSink sink = OutputSink.console();
+        private boolean captureOutput;
+        private Duration timeout;
+        private Duration stopGrace = DEFAULT_STOP_GRACE;
+
+        private Builder()
+        {
+        }
+
+        /** Number of ranks (JVMs) to start, at least 1. */
+        public Builder ranks(final int ranks)
+        {
+            this.ranks = ranks;
+            return this;
+        }
+
+        /** The class whose {@code main} every rank runs. */
+        public Builder mainClass(final String mainClass)
+        {
+            this.mainClass = mainClass;
+            return this;
+        }
+
+        /** A jar to run: its manifest's Main-Class is the main class, and the jar joins the class path. */
+        public Builder jar(final Path jar)
+        {
+            this.jar = jar;
+            return this;
+        }
+
+        /** Arguments of the main method, the same for every rank. */
+        public Builder args(final String... args)
+        {
+            return args(Arrays.asList(args));
+        }
+
+        public Builder args(final List<String> args)
+        {
+            this.args.addAll(args);
+            return this;
+        }
+
+        /** Extra JVM arguments (after the required {@code --add-exports}), e.g. {@code -Xmx2g}. */
+        public Builder jvmArgs(final String... jvmArgs)
+        {
+            return jvmArgs(Arrays.asList(jvmArgs));
+        }
+
+        public Builder jvmArgs(final List<String> jvmArgs)
+        {
+            this.jvmArgs.addAll(jvmArgs);
+            return this;
+        }
+
+        /** The ranks' class path; default: this JVM's {@code java.class.path}. */
+        public Builder classPath(final String classPath)
+        {
+            this.classPath = classPath;
+            return this;
+        }
+
+        /** The java launcher; default: the one of this JVM ({@code java.home/bin/java}). */
+        public Builder javaExecutable(final Path javaExecutable)
+        {
+            this.javaExecutable = javaExecutable;
+            return this;
+        }
+
+        /** An environment variable for every rank, on top of the inherited environment. */
+        public Builder environment(final String name, final String value)
+        {
+            this.environment.put(name, value);
+            return this;
+        }
+
+        /** Job id naming the job's segment: 1-64 of [A-Za-z0-9_.-]; default: {@link #newJobId()}. */
+        public Builder jobId(final String jobId)
+        {
+            this.jobId = jobId;
+            return this;
+        }
+
+        /**
+         * Directory of the job's segment, passed to the ranks as {@code JCCL_SHM_DIR}; default: the launcher's own
+         * {@code jccl.shm.dir} / {@code JCCL_SHM_DIR} when set, else the ranks' default (/dev/shm).
+         */
+        public Builder shmDir(final Path shmDir)
+        {
+            this.shmDir = shmDir;
+            return this;
+        }
+
+        /** Where the ranks' output and the launcher's report go; default: {@link OutputSink#console()}. */
+        public Builder outputSink(final OutputSink sink)
+        {
+            this.sink = sink;
+            return this;
+        }
+
+        /** Also keep every rank's output lines in the {@link JobResult} (for tests). */
+        public Builder captureOutput(final boolean captureOutput)
+        {
+            this.captureOutput = captureOutput;
+            return this;
+        }
+
+        /** Longest the whole job may run before it is stopped and reported; null or zero for no limit. */
+        public Builder timeout(final Duration timeout)
+        {
+            this.timeout = timeout == null || timeout.isZero() ? null : timeout;
+            return this;
+        }
+
+        /** How long stopped ranks get between SIGTERM and SIGKILL; default {@link #DEFAULT_STOP_GRACE}. */
+        public Builder stopGrace(final Duration stopGrace)
+        {
+            this.stopGrace = stopGrace;
+            return this;
+        }
+
+        /**
+         * Checks the settings and reads the jar's manifest.
+         *
+         * @throws IllegalArgumentException when a setting is missing or invalid.
+         */
+        public JobLauncher build()
+        {
+            if (ranks < 1)
+            {
+                throw new IllegalArgumentException("the number of ranks must be at least 1, not " + ranks);
+            }
+            if ((mainClass == null) == (jar == null))
+            {
+                throw new IllegalArgumentException("give either a main class or a jar to run");
+            }
+            if (timeout != null && timeout.isNegative())
+            {
+                throw new IllegalArgumentException("timeout must not be negative: " + timeout);
+            }
+            if (jobId == null)
+            {
+                jobId = newJobId();
+            }
+            // the same check every rank applies when it reads JCCL_JOB_ID
+            Configuration.builder().jobId(jobId).build().jobId();
+
+            final String runClass = jar == null ? mainClass : mainClassOf(jar);
+            final String runClassPath = jar == null ? classPath :
+                (classPath == null || classPath.isEmpty() ? "" : classPath + File.pathSeparator) + jar;
+            return new JobLauncher(this, runClass, runClassPath, effectiveShmDir());
+        }
+
+        private Path effectiveShmDir()
+        {
+            if (shmDir != null)
+            {
+                return shmDir;
+            }
+            final String fromEnv = environment.get(Configuration.envName(Configuration.SHM_DIR_PROP_NAME));
+            final String configured = fromEnv != null ? fromEnv :
+                Configuration.fromEnvironment().get(Configuration.SHM_DIR_PROP_NAME);
+            return configured == null || configured.isBlank() ? null : Path.of(configured.trim());
+        }
+
+        private static String mainClassOf(final Path jar)
+        {
+            try (JarFile file = new JarFile(jar.toFile()))
+            {
+                final Manifest manifest = file.getManifest();
+                final String name = manifest == null ? null :
+                    manifest.getMainAttributes().getValue(Attributes.Name.MAIN_CLASS);
+                if (name == null || name.isBlank())
+                {
+                    throw new IllegalArgumentException(jar + " has no Main-Class in its manifest: give the main " +
+                        "class instead, with the jar on the class path");
+                }
+                return name.trim();
+            }
+            catch (final IOException ex)
+            {
+                throw new IllegalArgumentException("cannot read jar " + jar + ": " + ex, ex);
+            }
+        }
+    }
+}

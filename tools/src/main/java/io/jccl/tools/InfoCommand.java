@@ -1,0 +1,115 @@
+package io.jccl.tools;
+
+import io.jccl.Configuration;
+import io.jccl.shm.SegmentFiles;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.FileStore;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+
+/** {@code ./jccl info}: the segment directory, its room, and every jccl segment in it with its creator's state. */
+public final class InfoCommand implements Command
+{
+    private final PrintStream out;
+
+    public InfoCommand(final PrintStream out)
+    {
+        this.out = out;
+    }
+
+    @Override
+
+    public String name()
+    {
+        return "info";
+    }
+
+    @Override
+
+    public String summary()
+    {
+        return "show the shm directory, its free space and the jccl segments in it";
+    }
+
+    @Override
+
+    public String usage()
+    {
+        return """
+            usage: ./jccl info [--shm-dir DIR]
+
+            Shows the directory job segments go to (JCCL_SHM_DIR, default /dev/shm), its capacity and free space,
+            and every jccl segment there: name, size, owner uid, creator pid, and whether the creator is alive.
+
+              --shm-dir DIR   look at DIR instead
+            """;
+    }
+
+    @Override
+
+    public int run(final String[] args) throws IOException
+    {
+        final Configuration configuration = ShmDirOption.parse(args);
+        final Path directory = SegmentFiles.directory(configuration);
+        final String configured = configuration.get(Configuration.SHM_DIR_PROP_NAME, Configuration.SHM_DIR_DEFAULT);
+
+        out.println("shm directory: " + directory);
+        if (!directory.equals(Path.of(configured)))
+        {
+            out.println("  (" + configured + " is missing or not writable, so jccl uses java.io.tmpdir)");
+        }
+        final FileStore store = Files.getFileStore(directory);
+        out.println("capacity: " + formatBytes(store.getTotalSpace()) + ", free: " +
+            formatBytes(store.getUsableSpace()) + " (" + store.type() + ")");
+
+        final List<ShmSegments.Segment> segments = ShmSegments.list(directory);
+        if (segments.isEmpty())
+        {
+            out.println("no jccl segments");
+            return 0;
+        }
+        out.println(segments.size() + (segments.size() == 1 ? " jccl segment:" : " jccl segments:"));
+        final int nameWidth = Math.max(4, segments.stream().mapToInt(s -> s.name().length()).max().orElse(0));
+        final String format = "  %-" + nameWidth + "s  %10s  %6s  %11s  %s%n";
+        out.printf(Locale.ROOT, format, "NAME", "SIZE", "UID", "CREATOR PID", "CREATOR");
+        for (final ShmSegments.Segment segment : segments)
+        {
+            out.printf(Locale.ROOT, format, segment.name(), formatBytes(segment.size()), segment.ownerUid(),
+                segment.creatorPid() < 0 ? "-" : Long.toString(segment.creatorPid()), creatorText(segment.creator()));
+        }
+        return 0;
+    }
+
+    private static String creatorText(final ShmSegments.Creator creator)
+    {
+        return switch (creator)
+        {
+            case ALIVE -> "alive";
+            case DEAD -> "dead";
+            case PID_REUSED -> "dead (pid reused)";
+            case UNKNOWN -> "unknown (header not written)";
+        };
+    }
+
+    /** "512 B", "4.0 KiB", "24.0 MiB", "1.5 GiB". */
+    static String formatBytes(final long bytes)
+    {
+        if (bytes < 1024)
+        {
+            return bytes + " B";
+        }
+        final String[] units = {"KiB", "MiB", "GiB", "TiB", "PiB"};
+        double value = bytes / 1024.0;
+        int unit = 0;
+        while (value >= 1024 && unit < units.length - 1)
+        {
+            value /= 1024;
+            unit++;
+        }
+        return String.format(Locale.ROOT, "%.1f %s", value, units[unit]);
+    }
+}
