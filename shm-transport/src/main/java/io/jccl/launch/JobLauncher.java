@@ -41,6 +41,8 @@ public final class JobLauncher
     public static final int INTERRUPTED_EXIT_CODE = 130;
     /** How long stopped ranks get to exit after SIGTERM before they are killed with SIGKILL. */
     public static final Duration DEFAULT_STOP_GRACE = Duration.ofSeconds(2);
+    /** After a rank fails, how long the others may take to notice and exit with their own error. */
+    public static final Duration DEFAULT_FAILURE_GRACE = Duration.ofSeconds(1);
 
     private final int ranks;
     private final String mainClass;
@@ -55,6 +57,7 @@ public final class JobLauncher
     private final boolean captureOutput;
     private final Duration timeout;
     private final Duration stopGrace;
+    private final Duration failureGrace;
 
     private JobLauncher(final Builder builder, final String mainClass, final String classPath, final Path shmDir)
     {
@@ -71,6 +74,7 @@ public final class JobLauncher
         this.captureOutput = builder.captureOutput;
         this.timeout = builder.timeout;
         this.stopGrace = builder.stopGrace;
+        this.failureGrace = builder.failureGrace;
     }
 
     public static Builder builder()
@@ -119,6 +123,11 @@ public final class JobLauncher
     Duration stopGrace()
     {
         return stopGrace;
+    }
+
+    Duration failureGrace()
+    {
+        return failureGrace;
     }
 
     OutputSink sink()
@@ -213,6 +222,7 @@ public final class JobLauncher
         private boolean captureOutput;
         private Duration timeout;
         private Duration stopGrace = DEFAULT_STOP_GRACE;
+        private Duration failureGrace = DEFAULT_FAILURE_GRACE;
 
         private Builder()
         {
@@ -326,6 +336,16 @@ public final class JobLauncher
         public Builder stopGrace(final Duration stopGrace)
         {
             this.stopGrace = stopGrace;
+            return this;
+        }
+
+        /**
+         * After the first rank fails, how long the others may take to exit on their own (jccl ranks report the
+         * failed peer within their liveness interval) before they are stopped. Default 1 s.
+         */
+        public Builder failureGrace(final Duration failureGrace)
+        {
+            this.failureGrace = failureGrace;
             return this;
         }
 

@@ -121,9 +121,11 @@ final class RunningJob
         boolean timedOut = false;
         boolean interrupted = false;
 
+        long reportUntilNs = Long.MAX_VALUE;
         while (exitOrder.size() < ranks)
         {
-            final long waitUntilNs = !stopping ? deadlineNs : forced ? Long.MAX_VALUE : killAtNs;
+            final long waitUntilNs = !stopping ? Math.min(deadlineNs, reportUntilNs) : forced ? Long.MAX_VALUE :
+                killAtNs;
             final Integer rank;
             try
             {
@@ -139,7 +141,12 @@ final class RunningJob
 
             if (rank == null)
             {
-                if (!stopping)
+                if (!stopping && reportUntilNs != Long.MAX_VALUE && System.nanoTime() - reportUntilNs >= 0)
+                {
+                    // the survivors had their chance to report the failure themselves
+                    beginStop();
+                }
+                else if (!stopping)
                 {
                     // the job ran past its timeout
                     timedOut = true;
@@ -157,14 +164,20 @@ final class RunningJob
             final int exitCode = processes[rank].exitValue();
             exitCodes[rank] = exitCode;
             exitOrder.add(rank);
-            if (exitCode != 0 && !stopping)
+            if (exitCode != 0 && !stopping && failedRank < 0)
             {
-                if (!shuttingDown)
+                if (shuttingDown)
                 {
-                    // the first failure: the job cannot finish without this rank
-                    failedRank = rank;
+                    beginStop();
                 }
-                beginStop();
+                else
+                {
+                    // The first failure: the job cannot finish without this rank. The survivors get a moment to
+                    // notice (jccl names the failed peer within its liveness interval) and exit with their own
+                    // error before they are stopped.
+                    failedRank = rank;
+                    reportUntilNs = System.nanoTime() + launcher.failureGrace().toNanos();
+                }
             }
         }
 

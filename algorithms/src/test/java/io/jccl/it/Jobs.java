@@ -1,0 +1,65 @@
+package io.jccl.it;
+
+import io.jccl.launch.JobLauncher;
+import io.jccl.launch.JobResult;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Launches test rank programs as real JVMs with this test's class path. */
+final class Jobs
+{
+    private static final java.util.Map<String, Path> SEGMENTS = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private Jobs()
+    {
+    }
+
+    /** Runs {@code main} on {@code ranks} JVMs; {@code env} entries are NAME=VALUE. */
+    static JobResult launch(final int ranks, final Class<?> main, final List<String> args, final List<String> env)
+    {
+        final JobLauncher.Builder builder = JobLauncher.builder()
+            .ranks(ranks)
+            .mainClass(main.getName())
+            .args(args)
+            .jvmArgs("-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")
+            .captureOutput(true)
+            .timeout(Duration.ofSeconds(90));
+        for (final String e : env)
+        {
+            final int eq = e.indexOf('=');
+            builder.environment(e.substring(0, eq), e.substring(eq + 1));
+        }
+        final JobLauncher launcher = builder.build();
+        final JobResult result = launcher.run();
+        SEGMENTS.put(result.jobId(), launcher.segmentPath());
+        return result;
+    }
+
+    static Path segment(final JobResult result)
+    {
+        return SEGMENTS.get(result.jobId());
+    }
+
+    static void assertSucceeded(final JobResult result)
+    {
+        assertTrue(result.succeeded(), () -> "job failed: " + String.join("\n", result.summary()) + "\n" +
+            allOutput(result));
+    }
+
+    static String allOutput(final JobResult result)
+    {
+        final StringBuilder sb = new StringBuilder();
+        for (int r = 0; r < result.exits().size(); r++)
+        {
+            for (final String line : result.output(r))
+            {
+                sb.append('[').append(r).append("] ").append(line).append('\n');
+            }
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,347 @@
+package io.jccl.it;
+
+import io.jccl.Buf;
+import io.jccl.Communicator;
+import io.jccl.DataType;
+import io.jccl.Jccl;
+import io.jccl.JcclException;
+import io.jccl.PeerFailedException;
+import io.jccl.Request;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+
+/**
+ * One rank of the point-to-point integration tests ({@link PointToPointIT}): runs the scenario named by its first
+ * argument and exits 0 when every check held. Prints "OK scenario" on success; failures throw (exit 1).
+ */
+public final class P2pRank
+{
+    private P2pRank()
+    {
+    }
+
+    public static void main(final String[] args)
+    {
+        final String scenario = args[0];
+        try (Communicator comm = Jccl.connect())
+        {
+            switch (scenario)
+            {
+                case "small" -> small(comm);
+                case "large" -> large(comm);
+                case "tags" -> tags(comm);
+                case "nonblocking" -> nonBlocking(comm);
+                case "buffers" -> buffers(comm);
+                case "badargs" -> badArguments(comm);
+                case "kill" -> killOne(comm, Integer.parseInt(args[1]));
+                default -> throw new IllegalArgumentException("unknown scenario " + scenario);
+            }
+            System.out.println("OK " + scenario + " rank " + comm.rank());
+        }
+    }
+
+    /** Every ordered pair exchanges messages of sizes around the one-line and chunk boundaries. */
+    private static void small(final Communicator comm)
+    {
+        final int[] sizes = {0, 1, 7, 8, 39, 40, 41, 64, 100, 1000, 4096, 65_537};
+        for (int peer = 0; peer < comm.size(); peer++)
+        {
+            if (peer == comm.rank())
+            {
+                continue;
+            }
+            for (final int n : sizes)
+            {
+                final byte[] out = pattern(n, comm.rank(), peer);
+                final byte[] in = new byte[n + 3];
+                final long got = comm.sendRecv(Buf.of(out), peer, 5, Buf.of(in), peer, 5);
+                check(got == n, "received " + got + " bytes, expected " + n);
+                check(Arrays.equals(Arrays.copyOf(in, n), pattern(n, peer, comm.rank())), "payload of " + n);
+            }
+        }
+    }
+
+    /** 64 MiB around the ring of ranks: streams through rings far smaller than the message. */
+    private static void large(final Communicator comm)
+    {
+        final int n = 64 << 20;
+        final int next = (comm.rank() + 1) % comm.size();
+        final int prev = (comm.rank() + comm.size() - 1) % comm.size();
+        final long[] out = new long[n / 8];
+        for (int i = 0; i < out.length; i++)
+        {
+            out[i] = mix(comm.rank(), i);
+        }
+        final long[] in = new long[n / 8];
+        comm.sendRecv(Buf.of(out), next, 1, Buf.of(in), prev, 1);
+        for (int i = 0; i < in.length; i++)
+        {
+            if (in[i] != mix(prev, i))
+            {
+                throw new AssertionError("word " + i + " of the 64 MiB message from rank " + prev + " is wrong");
+            }
+        }
+        // Blocking send and receive of a message larger than the ring, rank 0 to the last rank.
+        if (comm.rank() == 0)
+        {
+            comm.send(Buf.of(out), comm.size() - 1, 2);
+        }
+        else if (comm.rank() == comm.size() - 1)
+        {
+            Arrays.fill(in, 0);
+            comm.recv(Buf.of(in), 0, 2);
+            for (int i = 0; i < in.length; i++)
+            {
+                check(in[i] == mix(0, i), "blocking 64 MiB word " + i);
+            }
+        }
+    }
+
+    /** Order per (source, tag) holds when tags interleave and are received in another order. */
+    private static void tags(final Communicator comm)
+    {
+        final int last = comm.size() - 1;
+        final int perTag = 50;
+        if (comm.rank() == 0)
+        {
+            for (int i = 0; i < perTag; i++)
+            {
+                for (int tag = 1; tag <= 3; tag++)
+                {
+                    comm.send(Buf.of(new int[] {tag, i}), last, tag);
+                }
+            }
+            // a large message behind small ones of another tag
+            comm.send(Buf.of(new byte[3 << 20]), last, 9);
+            comm.send(Buf.of(new int[] {7, 7}), last, 7);
+        }
+        else if (comm.rank() == last)
+        {
+            final int[] m = new int[2];
+            comm.recv(Buf.of(m), 0, 7);
+            check(m[0] == 7, "tag 7 overtook the large tag 9 message");
+            for (int tag = 3; tag >= 1; tag--)
+            {
+                for (int i = 0; i < perTag; i++)
+                {
+                    comm.recv(Buf.of(m), 0, tag);
+                    check(m[0] == tag && m[1] == i, "tag " + tag + " message " + i + " arrived as " +
+                        Arrays.toString(m));
+                }
+            }
+            final byte[] big = new byte[3 << 20];
+            check(comm.recv(Buf.of(big), 0, 9) == big.length, "large message length");
+        }
+    }
+
+    /** Receives posted before sends, many in flight, completed while "computing"; no deadlock on big swaps. */
+    private static void nonBlocking(final Communicator comm)
+    {
+        final int peer = comm.rank() ^ 1;
+        if (peer >= comm.size())
+        {
+            return;
+        }
+        final int n = 16 << 20;
+        final float[] out = new float[n / 4];
+        final float[] in = new float[n / 4];
+        Arrays.fill(out, comm.rank() + 0.5f);
+        final Request recv = comm.irecv(Buf.of(in), peer, 3);
+        final Request send = comm.isend(Buf.of(out), peer, 3);
+        long spins = 0;
+        while (!(recv.test() & send.test()))
+        {
+            spins++;
+        }
+        check(recv.bytes() == n, "irecv length " + recv.bytes());
+        for (final float f : in)
+        {
+            check(f == peer + 0.5f, "irecv payload");
+        }
+        // many small requests in flight, completed out of order
+        final Request[] reqs = new Request[64];
+        final int[][] bufs = new int[32][1];
+        for (int i = 0; i < 32; i++)
+        {
+            reqs[i] = comm.irecv(Buf.of(bufs[i]), peer, 4);
+        }
+        for (int i = 0; i < 32; i++)
+        {
+            reqs[32 + i] = comm.isend(Buf.of(new int[] {i}), peer, 4);
+        }
+        for (int i = reqs.length - 1; i >= 0; i--)
+        {
+            reqs[i].await();
+        }
+        for (int i = 0; i < 32; i++)
+        {
+            check(bufs[i][0] == i, "request " + i + " got " + bufs[i][0]);
+        }
+        System.out.println("progress polls while overlapping: " + spins);
+    }
+
+    /** Every buffer kind, as sender and receiver. */
+    private static void buffers(final Communicator comm)
+    {
+        final int peer = comm.rank() ^ 1;
+        if (peer >= comm.size())
+        {
+            return;
+        }
+        final int n = 1000;
+        roundTrip(comm, peer, "byte[]", Buf.of(new byte[n]), Buf.of(new byte[n]));
+        roundTrip(comm, peer, "short[] fp16", Buf.of(new short[n], DataType.FLOAT16), Buf.of(new short[n],
+            DataType.FLOAT16));
+        roundTrip(comm, peer, "int[]", Buf.of(new int[n]), Buf.of(new int[n]));
+        roundTrip(comm, peer, "long[] slice", Buf.of(new long[n + 10], 5, n), Buf.of(new long[n + 10], 3, n));
+        roundTrip(comm, peer, "float[]", Buf.of(new float[n]), Buf.of(new float[n]));
+        roundTrip(comm, peer, "double[]", Buf.of(new double[n]), Buf.of(new double[n]));
+        roundTrip(comm, peer, "direct ByteBuffer", Buf.of(ByteBuffer.allocateDirect(4 * n).order(
+            ByteOrder.nativeOrder()), DataType.FLOAT32), Buf.of(ByteBuffer.allocateDirect(4 * n), DataType.FLOAT32));
+        roundTrip(comm, peer, "heap ByteBuffer", Buf.of(ByteBuffer.allocate(8 * n), DataType.INT64),
+            Buf.of(ByteBuffer.allocate(8 * n), DataType.INT64));
+        roundTrip(comm, peer, "Agrona UnsafeBuffer", Buf.of(new UnsafeBuffer(ByteBuffer.allocateDirect(4 * n)), 0,
+            4 * n, DataType.INT32), Buf.of(new UnsafeBuffer(new byte[4 * n + 16]), 16, 4 * n, DataType.INT32));
+        roundTrip(comm, peer, "shared (symmetric)", comm.allocateShared(n, DataType.FLOAT64),
+            comm.allocateShared(n, DataType.FLOAT64));
+    }
+
+    private static void roundTrip(final Communicator comm, final int peer, final String kind, final Buf out,
+        final Buf in)
+    {
+        final long bytes = out.bytes();
+        for (long i = 0; i < bytes; i++)
+        {
+            org.agrona.UnsafeApi.putByte(out.base(), out.offset() + i, (byte) (i * 7 + comm.rank()));
+        }
+        comm.sendRecv(out, peer, 11, in, peer, 11);
+        for (long i = 0; i < bytes; i++)
+        {
+            check(org.agrona.UnsafeApi.getByte(in.base(), in.offset() + i) == (byte) (i * 7 + peer),
+                kind + " byte " + i);
+        }
+    }
+
+    /** Each bad call throws IllegalArgumentException (or a truncation error) and the next exchange still works. */
+    private static void badArguments(final Communicator comm)
+    {
+        final int peer = comm.rank() ^ 1;
+        if (peer >= comm.size())
+        {
+            return;
+        }
+        final byte[] ok = new byte[16];
+        expect(IllegalArgumentException.class, () -> comm.send(null, peer, 0), "null");
+        expect(IllegalArgumentException.class, () -> comm.send(Buf.of(ok), comm.size(), 0), "outside");
+        expect(IllegalArgumentException.class, () -> comm.recv(Buf.of(ok), -1, 0), "outside");
+        expect(IllegalArgumentException.class, () -> comm.send(Buf.of(ok), peer, -3), "negative");
+        expect(IllegalArgumentException.class, () -> Buf.of(ok, 0, -1), "negative count");
+        expect(IllegalArgumentException.class, () -> Buf.of(ok, 4, 16), "does not fit");
+        expect(IllegalArgumentException.class, () -> comm.recv(Buf.of(ByteBuffer.allocateDirect(16)
+            .asReadOnlyBuffer(), DataType.INT8), peer, 0), "read-only");
+        exchange(comm, peer);
+        // a message longer than the receive buffer: both sides stay usable
+        if (comm.rank() < peer)
+        {
+            comm.send(Buf.of(new byte[100]), peer, 1);
+        }
+        else
+        {
+            expect(JcclException.class, () -> comm.recv(Buf.of(new byte[10]), peer, 1), "truncated");
+        }
+        exchange(comm, peer);
+    }
+
+    private static void exchange(final Communicator comm, final int peer)
+    {
+        final int[] in = new int[1];
+        comm.sendRecv(Buf.of(new int[] {comm.rank()}), peer, 2, Buf.of(in), peer, 2);
+        check(in[0] == peer, "exchange after an error");
+    }
+
+    /**
+     * The victim kills itself with SIGKILL while the others wait to receive from it; each survivor prints how long
+     * it took to get the error and what the error said.
+     */
+    private static void killOne(final Communicator comm, final int victim)
+    {
+        final byte[] token = new byte[8];
+        for (int r = 0; r < comm.size(); r++)
+        {
+            if (r != comm.rank())
+            {
+                comm.sendRecv(Buf.of(token), r, 0, Buf.of(new byte[8]), r, 0);
+            }
+        }
+        if (comm.rank() == victim)
+        {
+            try
+            {
+                System.out.println("KILLING at=" + System.currentTimeMillis());
+                System.out.flush();
+                new ProcessBuilder("kill", "-9", Long.toString(ProcessHandle.current().pid())).start().waitFor();
+                Thread.sleep(10_000);
+            }
+            catch (final Exception ex)
+            {
+                throw new AssertionError(ex);
+            }
+            throw new AssertionError("still alive after kill -9");
+        }
+        final long start = System.nanoTime();
+        try
+        {
+            comm.recv(Buf.of(new byte[64]), victim, 42);
+            throw new AssertionError("received from a dead rank");
+        }
+        catch (final PeerFailedException ex)
+        {
+            final long ms = (System.nanoTime() - start) / 1_000_000;
+            System.out.println("DETECTED peer=" + ex.peer() + " ms=" + ms + " message=" + ex.getMessage());
+            System.out.flush();
+            System.exit(3);
+        }
+    }
+
+    private static void expect(final Class<? extends Throwable> type, final Runnable call, final String words)
+    {
+        try
+        {
+            call.run();
+        }
+        catch (final Throwable t)
+        {
+            check(type.isInstance(t), "expected " + type.getSimpleName() + " but got " + t);
+            check(t.getMessage() != null && t.getMessage().contains(words), "message '" + t.getMessage() +
+                "' does not mention '" + words + "'");
+            return;
+        }
+        throw new AssertionError("expected " + type.getSimpleName() + " mentioning '" + words + "'");
+    }
+
+    private static byte[] pattern(final int n, final int from, final int to)
+    {
+        final byte[] b = new byte[n];
+        for (int i = 0; i < n; i++)
+        {
+            b[i] = (byte) (i * 13 + from * 31 + to * 7);
+        }
+        return b;
+    }
+
+    private static long mix(final int rank, final long i)
+    {
+        return i * 0x9E3779B97F4A7C15L + rank;
+    }
+
+    private static void check(final boolean condition, final String what)
+    {
+        if (!condition)
+        {
+            throw new AssertionError(what);
+        }
+    }
+}

@@ -1,0 +1,108 @@
+package io.jccl.it;
+
+import io.jccl.launch.JobResult;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Point-to-point between real rank JVMs started by the launcher. */
+@Timeout(120)
+class PointToPointTest
+{
+    @ParameterizedTest(name = "{0} on {1} ranks")
+    @CsvSource({
+        "small, 2", "small, 4",
+        "large, 2", "large, 4",
+        "tags, 2", "tags, 3",
+        "nonblocking, 2", "nonblocking, 4",
+        "buffers, 2", "buffers, 4",
+        "badargs, 2", "badargs, 4"})
+    void scenario(final String scenario, final int ranks)
+    {
+        final JobResult result = Jobs.launch(ranks, P2pRank.class, List.of(scenario),
+            List.of("JCCL_RING_BYTES=1m"));
+        Jobs.assertSucceeded(result);
+        for (int r = 0; r < ranks; r++)
+        {
+            final int rank = r;
+            assertTrue(result.output(r).stream().anyMatch(l -> l.contains("OK " + scenario + " rank " + rank)),
+                () -> "rank " + rank + " did not finish: " + result.output(rank));
+        }
+        assertFalse(Files.exists(Jobs.segment(result)), "segment left behind");
+    }
+
+    /** kill -9 of one rank of four: every survivor names it within 2 s; the job fails; nothing stays in /dev/shm. */
+    @ParameterizedTest(name = "kill -9 rank {0} of 4")
+    @CsvSource({"3", "0", "1"})
+    void killedRankIsNamedBySurvivors(final int victim)
+    {
+        final JobResult result = Jobs.launch(4, P2pRank.class, List.of("kill", Integer.toString(victim)),
+            List.of());
+        final long endMs = System.currentTimeMillis();
+        assertFalse(result.succeeded());
+        assertEquals(128 + 9, result.exitCode(victim), () -> String.join("\n", result.summary()));
+        assertTrue(String.join("\n", result.summary()).contains("rank " + victim),
+            () -> "summary does not name rank " + victim + ": " + result.summary());
+        final Pattern detected = Pattern.compile("DETECTED peer=(\\d+) ms=(\\d+) message=(.*)");
+        for (int r = 0; r < 4; r++)
+        {
+            if (r == victim)
+            {
+                continue;
+            }
+            final int rank = r;
+            final Matcher m = result.output(r).stream().map(detected::matcher).filter(Matcher::find).findFirst()
+                .orElseThrow(() -> new AssertionError("rank " + rank + " did not report the failure: " +
+                result.output(rank)));
+            assertEquals(victim, Integer.parseInt(m.group(1)), m.group(3));
+            assertTrue(Long.parseLong(m.group(2)) < 2000, "rank " + r + " took " + m.group(2) + " ms");
+            assertTrue(m.group(3).contains("rank " + victim) && m.group(3).contains("recv #"), m.group(3));
+        }
+        assertFalse(Files.exists(Jobs.segment(result)), "segment left behind");
+        final long killedAtMs = result.output(victim).stream().filter(l -> l.startsWith("KILLING at="))
+            .mapToLong(l -> Long.parseLong(l.substring("KILLING at=".length()))).findFirst()
+            .orElseThrow(() -> new AssertionError("victim did not announce its kill: " + result.output(victim)));
+        assertTrue(endMs - killedAtMs < 5000, "job ended " + (endMs - killedAtMs) + " ms after the kill");
+    }
+
+    /** A segment directory too small for the job: a clear error naming the size and the settings, no SIGBUS. */
+    @Test
+    void tooSmallShmGivesClearError() throws Exception
+    {
+        final Path dir = Files.createTempDirectory("jccl-small-shm");
+        final boolean mounted = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", dir.toString())
+            .inheritIO().start().waitFor() == 0;
+        org.junit.jupiter.api.Assumptions.assumeTrue(mounted, "needs root to mount a small tmpfs");
+        try
+        {
+            final JobResult result = Jobs.launch(2, P2pRank.class, List.of("small"),
+                List.of("JCCL_SHM_DIR=" + dir, "JCCL_RING_BYTES=4m"));
+            assertFalse(result.succeeded());
+            final String rank0 = String.join("\n", result.output(0));
+            assertTrue(rank0.contains("needs") && rank0.contains("MiB") && rank0.contains("JCCL_RING_BYTES") &&
+                rank0.contains("JCCL_SHM_DIR"), rank0);
+            assertFalse(rank0.contains("SIGBUS"), rank0);
+            try (var files = Files.list(dir))
+            {
+                assertTrue(files.findAny().isEmpty(), "files left in the small tmpfs");
+            }
+        }
+        finally
+        {
+            new ProcessBuilder("umount", dir.toString()).inheritIO().start().waitFor();
+            Files.deleteIfExists(dir);
+        }
+    }
+
+}
