@@ -1,0 +1,63 @@
+package io.jccl.jmh;
+
+import io.jccl.Buf;
+import io.jccl.DataType;
+
+import java.util.Arrays;
+
+/**
+ * Benchmark buffers: Java arrays of the element type (what applications pass), filled with ones, so reductions
+ * work on ordinary numbers rather than zeros or denormals.
+ */
+final class Buffers
+{
+    private static final short FLOAT16_ONE = 0x3C00;
+    private static final short BFLOAT16_ONE = 0x3F80;
+
+    private Buffers()
+    {
+    }
+
+    static Buf allocate(final DataType type, final int count)
+    {
+        return switch (type)
+        {
+            case INT8 ->
+            {
+                final byte[] a = new byte[count];
+                Arrays.fill(a, (byte)1);
+                yield Buf.of(a);
+            }
+            case INT32 ->
+            {
+                final int[] a = new int[count];
+                Arrays.fill(a, 1);
+                yield Buf.of(a);
+            }
+            case INT64 ->
+            {
+                final long[] a = new long[count];
+                Arrays.fill(a, 1L);
+                yield Buf.of(a);
+            }
+            case FLOAT16, BFLOAT16 ->
+            {
+                final short[] a = new short[count];
+                Arrays.fill(a, type == DataType.FLOAT16 ? FLOAT16_ONE : BFLOAT16_ONE);
+                yield Buf.of(a, type);
+            }
+            case FLOAT32 ->
+            {
+                final float[] a = new float[count];
+                Arrays.fill(a, 1.0f);
+                yield Buf.of(a);
+            }
+            case FLOAT64 ->
+            {
+                final double[] a = new double[count];
+                Arrays.fill(a, 1.0);
+                yield Buf.of(a);
+            }
+        };
+    }
+}
