@@ -19,13 +19,15 @@ import java.util.concurrent.TimeUnit;
 /**
  * A benchmark on a job of {@code ranks} separate JVMs: the JMH fork is rank 0 and starts the others at the start of
  * the trial ({@link LockstepJob}). Each benchmark method is one JMH invocation of
- * {@link LockstepJob#OPS_PER_INVOCATION} operations on every rank, reported per operation in µs.
+ * {@link LockstepJob#OPS_PER_INVOCATION} operations on every rank, reported per operation in µs. Iterations last
+ * 0.5 s: even at 64 MiB that is a few invocations, and the JVM starts (about 2 s per parameter combination) stay a
+ * small part of a run.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
+@Warmup(iterations = 3, time = 500, timeUnit = TimeUnit.MILLISECONDS)
+@Measurement(iterations = 5, time = 500, timeUnit = TimeUnit.MILLISECONDS)
 @Fork(value = 1, jvmArgsPrepend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"})
 @Threads(1)
 public abstract class JobBenchmark
