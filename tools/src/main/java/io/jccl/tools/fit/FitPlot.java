@@ -30,7 +30,7 @@ public final class FitPlot
     private static final int PANEL_HEIGHT = 400;
     private static final int LEFT = 74;
     private static final int RIGHT = 18;
-    private static final int TOP = 46;
+    private static final int TOP = 54;
     private static final int BOTTOM = 48;
     private static final int HEADER = 52;
     private static final int LINE_POINTS = 160;
@@ -139,7 +139,7 @@ public final class FitPlot
         {
             label.append(key.source()).append(", modelled as ").append(key.algorithm());
         }
-        if (!"float32".equals(key.dtype()) || !"sum".equals(key.op()))
+        if (!"pingpong".equals(key.collective()) && (!"float32".equals(key.dtype()) || !"sum".equals(key.op())))
         {
             label.append(' ').append(key.dtype()).append(' ').append(key.op());
         }
@@ -270,9 +270,9 @@ public final class FitPlot
             }
             if (to > from)
             {
-                // above the frame, where no data is
+                // above the frame, where no data is, on two rows so that narrow regimes do not overlap
                 final double middle = x.at((from + to) / 2);
-                canvas.text(middle, top - 5, "α " + Units.number(regime.alpha()) + " µs, " +
+                canvas.text(middle, top - (r % 2 == 0 ? 5 : 18), "α " + Units.number(regime.alpha()) + " µs, " +
                     Units.number(Units.gigabytesPerSecond(regime.beta())) + " GB/s", 10, "#555555",
                     PlotCanvas.Anchor.MIDDLE, false, false);
             }

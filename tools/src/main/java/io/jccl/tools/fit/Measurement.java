@@ -38,7 +38,7 @@ public record Measurement(
             {
                 label.append(", ").append(ranks).append(ranks == 1 ? " rank" : " ranks");
             }
-            if (!"float32".equals(dtype) || !"sum".equals(op))
+            if (!"pingpong".equals(collective) && (!"float32".equals(dtype) || !"sum".equals(op)))
             {
                 label.append(", ").append(dtype).append(' ').append(op);
             }

@@ -10,8 +10,10 @@ import java.util.List;
  * programming over the candidate breakpoints (between consecutive measured sizes, each regime holding at least
  * {@link #MIN_SIZES} sizes), each regime fitted by least squares weighted by relative error ({@code w = 1/T²}).
  * α and β are kept at 0 or above (a regime far from 0 bytes could otherwise extrapolate a negative latency).
- * K is chosen by the Bayesian information criterion on the relative residuals, with a noise floor of
- * {@link #NOISE_FLOOR} so that splitting stops once the fit is as good as the measurements. A regime starts at the
+ * K is chosen by the Bayesian information criterion on the relative residuals (with the extra penalty change-point
+ * searches need: a breakpoint is chosen among many candidates), with a noise floor of
+ * {@link #NOISE_FLOOR} so that splitting stops once the fit is as good as the measurements, and lowered while two
+ * neighbouring regimes do not differ significantly in α or β (noise alone can make such a split). A regime starts at the
  * power of two nearest the geometric middle of the two sizes around its breakpoint (protocol thresholds are powers
  * of two).
  */
@@ -40,10 +42,12 @@ public final class PiecewiseFit
      * @param ci95Factor   Student t quantile: the 95 % interval is ± factor × standard error.
      * @param r2           weighted R²: 1 − Σw·r² / Σw·(T − T̄w)², w = 1/T².
      * @param medianError  median |predicted − measured| / measured.
+     * @param rss          weighted residual sum of squares.
+     * @param dof          degrees of freedom of the regime's fit.
      */
     public record Segment(
         long fromBytes, long firstBytes, long lastBytes, int points, double alpha, double beta, double alphaError,
-        double betaError, double ci95Factor, double r2, double medianError)
+        double betaError, double ci95Factor, double r2, double medianError, double rss, int dof)
     {
         public double predict(final double bytes)
         {
@@ -169,7 +173,9 @@ public final class PiecewiseFit
                 }
             }
         }
-        // choose K: least BIC = N·ln(max(RSS/N, floor²)) + (3K − 1)·ln N
+        // choose K: least N·ln(max(RSS/N, floor²)) + (3K − 1)·ln N + (K − 1)·ln(G − 1), BIC with the extra
+        // penalty of change-point searches (each breakpoint is the best of G − 1 candidates, which makes noise look
+        // like a regime more often than one fixed extra parameter would)
         final int n = bytes.length;
         final double[] bic = new double[maxRegimes];
         int chosen = forcedRegimes > 0 ? forcedRegimes - 1 : 0;
@@ -177,29 +183,82 @@ public final class PiecewiseFit
         {
             final double rss = best[k][groups - 1];
             bic[k] = Double.isInfinite(rss) ? Double.NaN :
-                n * Math.log(Math.max(rss / n, NOISE_FLOOR * NOISE_FLOOR)) + (3.0 * (k + 1) - 1) * Math.log(n);
+                n * Math.log(Math.max(rss / n, NOISE_FLOOR * NOISE_FLOOR)) + (3.0 * (k + 1) - 1) * Math.log(n) +
+                k * Math.log(Math.max(2, groups - 1));
             if (forcedRegimes == 0 && !Double.isNaN(bic[k]) && bic[k] < bic[chosen])
             {
                 chosen = k;
             }
         }
-        // walk back the chosen split
-        final int[] firstGroups = new int[chosen + 1];
+        // walk back the chosen split; while two neighbouring regimes do not differ significantly, take one fewer
+        List<Segment> segments = split(chosen, from);
+        while (forcedRegimes == 0 && chosen > 0 && !allDistinct(segments))
+        {
+            chosen--;
+            segments = split(chosen, from);
+        }
+        return new Result(List.copyOf(segments), bic);
+    }
+
+    private List<Segment> split(final int lastRegime, final int[][] from)
+    {
+        final int groups = sizes.length;
+        final int[] firstGroups = new int[lastRegime + 1];
         int end = groups - 1;
-        for (int k = chosen; k >= 0; k--)
+        for (int k = lastRegime; k >= 0; k--)
         {
             firstGroups[k] = k == 0 ? 0 : from[k][end];
             end = firstGroups[k] - 1;
         }
         final List<Segment> segments = new ArrayList<>();
-        for (int k = 0; k <= chosen; k++)
+        for (int k = 0; k <= lastRegime; k++)
         {
             final int first = firstGroups[k];
-            final int last = k == chosen ? groups - 1 : firstGroups[k + 1] - 1;
+            final int last = k == lastRegime ? groups - 1 : firstGroups[k + 1] - 1;
             final long fromBytes = k == 0 ? 0 : boundary(sizes[first - 1], sizes[first]);
             segments.add(segment(fromBytes, first, last));
         }
-        return new Result(List.copyOf(segments), bic);
+        return segments;
+    }
+
+    /**
+     * True when every two neighbouring regimes differ in α or β by more than the 95 % interval of the difference.
+     * The standard errors use the noise of the whole fit, not each regime's own: the split that fits best is also
+     * the one whose regimes happen to have the smallest residuals, so their own would make noise look like a regime.
+     */
+    private static boolean allDistinct(final List<Segment> segments)
+    {
+        double rss = 0;
+        int dof = 0;
+        for (final Segment s : segments)
+        {
+            rss += s.rss();
+            dof += s.dof();
+        }
+        if (dof < 1)
+        {
+            return true;
+        }
+        final double pooled = rss / dof;
+        final double t = WeightedLeastSquares.t95(dof);
+        for (int i = 1; i < segments.size(); i++)
+        {
+            final Segment a = segments.get(i - 1);
+            final Segment b = segments.get(i);
+            final double scaleA = a.dof() > 0 && a.rss() > 0 ? Math.sqrt(pooled / (a.rss() / a.dof())) : Double.NaN;
+            final double scaleB = b.dof() > 0 && b.rss() > 0 ? Math.sqrt(pooled / (b.rss() / b.dof())) : Double.NaN;
+            if (!differ(a.alpha() - b.alpha(), t * Math.hypot(scaleA * a.alphaError(), scaleB * b.alphaError())) &&
+                !differ(a.beta() - b.beta(), t * Math.hypot(scaleA * a.betaError(), scaleB * b.betaError())))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean differ(final double difference, final double interval)
+    {
+        return !(interval >= 0) || Math.abs(difference) > interval;
     }
 
     /** The power of two nearest the geometric middle of {@code below} and {@code above}, within (below, above]. */
@@ -257,7 +316,7 @@ public final class PiecewiseFit
         final double r2 = total > 0 ? 1 - solution.rss() / total : 1;
         return new Segment(fromBytes, sizes[firstGroup], sizes[lastGroup], end - start, alpha, beta,
             solution.standardError(0), solution.standardError(1), WeightedLeastSquares.t95(solution.dof()), r2,
-            median(errors));
+            median(errors), solution.rss(), solution.dof());
     }
 
     /** Median of the values (the array is sorted in place). */

@@ -57,6 +57,22 @@ class PiecewiseFitTest
         assertTrue(result.segments().get(2).alpha() < 0.01 * 0.12e-3 * (4 << 20));
     }
 
+    /** Over many noisy sweeps (2 %), the three regimes are found exactly in at least 9 of 10. */
+    @Test
+    void breakpointsAreFoundInMostNoisySweeps()
+    {
+        int right = 0;
+        for (int seed = 100; seed < 140; seed++)
+        {
+            final double[][] points = points(new long[] {0, 4096, 4 << 20}, new double[] {0.2, 1.5, 0},
+                new double[] {0.1e-3, 0.05e-3, 0.12e-3}, 0.02, seed);
+            final long[] found = PiecewiseFit.fit(points[0], points[1], 0).segments().stream()
+                .mapToLong(PiecewiseFit.Segment::fromBytes).toArray();
+            right += java.util.Arrays.equals(new long[] {0, 4096, 4 << 20}, found) ? 1 : 0;
+        }
+        assertTrue(right >= 36, right + " of 40");
+    }
+
     @Test
     void oneLineIsOneRegime()
     {
