@@ -4,6 +4,7 @@ import io.jccl.model.CostModel;
 import io.jccl.model.Regime;
 
 import javax.imageio.ImageIO;
+import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -58,34 +59,58 @@ public final class FitPlot
         final Path path, final String title, final List<ModelFitter.Result> results, final long stagingBytes)
         throws IOException
     {
-        final List<Panel> panels = panels(results, stagingBytes);
-        if (panels.isEmpty())
-        {
-            throw new IllegalArgumentException("nothing to plot: no measurement has a formula");
-        }
-        final int columns = Math.min(2, panels.size());
-        final int rows = (panels.size() + columns - 1) / columns;
-        final int width = columns * PANEL_WIDTH;
-        final int height = HEADER + rows * PANEL_HEIGHT;
-        final String heading = "jccl fit: " + title;
         final Path parent = path.toAbsolutePath().getParent();
         Files.createDirectories(parent);
         if (path.toString().toLowerCase(Locale.ROOT).endsWith(".png"))
         {
             System.setProperty("java.awt.headless", "true");
-            final PngCanvas canvas = new PngCanvas(width, height, PNG_SCALE);
-            draw(canvas, heading, panels, columns);
-            ImageIO.write(canvas.finish(), "png", path.toFile());
+            ImageIO.write(png(title, results, stagingBytes, !PngCanvas.systemFontsWork()), "png", path.toFile());
         }
         else
         {
-            final SvgCanvas canvas = new SvgCanvas(width, height);
-            draw(canvas, heading, panels, columns);
+            final List<Panel> panels = panels(results, stagingBytes);
+            final SvgCanvas canvas = new SvgCanvas(width(panels), height(panels));
+            draw(canvas, "jccl fit: " + title, panels);
             Files.writeString(path, canvas.finish(), StandardCharsets.UTF_8);
         }
     }
 
+    /** The plot as an image; {@code bitmapText} draws text with the built-in font instead of the system's. */
+    static BufferedImage png(
+        final String title, final List<ModelFitter.Result> results, final long stagingBytes, final boolean bitmapText)
+    {
+        final List<Panel> panels = panels(results, stagingBytes);
+        final PngCanvas canvas = new PngCanvas(width(panels), height(panels), PNG_SCALE, bitmapText);
+        draw(canvas, "jccl fit: " + title, panels);
+        return canvas.finish();
+    }
+
+    private static int columns(final List<Panel> panels)
+    {
+        return Math.min(2, panels.size());
+    }
+
+    private static int width(final List<Panel> panels)
+    {
+        return columns(panels) * PANEL_WIDTH;
+    }
+
+    private static int height(final List<Panel> panels)
+    {
+        return HEADER + (panels.size() + columns(panels) - 1) / columns(panels) * PANEL_HEIGHT;
+    }
+
     private static List<Panel> panels(final List<ModelFitter.Result> results, final long stagingBytes)
+    {
+        final List<Panel> panels = collectPanels(results, stagingBytes);
+        if (panels.isEmpty())
+        {
+            throw new IllegalArgumentException("nothing to plot: no measurement has a formula");
+        }
+        return panels;
+    }
+
+    private static List<Panel> collectPanels(final List<ModelFitter.Result> results, final long stagingBytes)
     {
         final Map<String, List<Line>> linesByPanel = new LinkedHashMap<>();
         final Map<String, List<Regime>> regimesByPanel = new LinkedHashMap<>();
@@ -178,9 +203,9 @@ public final class FitPlot
         return new Line(label, color, bytes, measured, lineBytes, lineMicros);
     }
 
-    private static void draw(
-        final PlotCanvas canvas, final String heading, final List<Panel> panels, final int columns)
+    private static void draw(final PlotCanvas canvas, final String heading, final List<Panel> panels)
     {
+        final int columns = columns(panels);
         canvas.text(16, 26, heading, 17, TEXT, PlotCanvas.Anchor.START, true, false);
         canvas.text(16, 44, "points: measured;  lines: the alpha-beta model fitted to them;  log-log axes", 12,
             "#555555", PlotCanvas.Anchor.START, false, false);

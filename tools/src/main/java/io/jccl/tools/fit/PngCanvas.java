@@ -12,14 +12,25 @@ import java.awt.geom.Path2D;
 import java.awt.geom.Rectangle2D;
 import java.awt.image.BufferedImage;
 
-/** Draws the plot into an image with Java 2D (headless: no display needed), scaled for sharp text. */
+/**
+ * Draws the plot into an image with Java 2D (headless: no display needed), scaled for sharp text. Text uses the
+ * system's sans-serif font, or {@link BitmapFont} on machines where Java 2D has none.
+ */
 final class PngCanvas implements PlotCanvas
 {
     private final BufferedImage image;
     private final Graphics2D g;
+    private final boolean bitmapText;
 
     PngCanvas(final int width, final int height, final double scale)
     {
+        this(width, height, scale, !systemFontsWork());
+    }
+
+    /** {@code bitmapText} forces the built-in font (tests). */
+    PngCanvas(final int width, final int height, final double scale, final boolean bitmapText)
+    {
+        this.bitmapText = bitmapText;
         image = new BufferedImage((int)Math.ceil(width * scale), (int)Math.ceil(height * scale),
             BufferedImage.TYPE_INT_RGB);
         g = image.createGraphics();
@@ -103,6 +114,16 @@ final class PngCanvas implements PlotCanvas
         final double x, final double y, final String text, final double size, final String color,
         final Anchor anchor, final boolean bold, final boolean vertical)
     {
+        if (bitmapText)
+        {
+            g.setColor(Color.decode(color));
+            final double width = BitmapFont.width(text, size);
+            final double shift = anchor == Anchor.START ? 0 : anchor == Anchor.MIDDLE ? -width / 2 : -width;
+            final double dx = vertical ? 0 : shift;
+            final double dy = vertical ? -shift : 0;
+            BitmapFont.draw(g, text, x + dx, y + dy, size, bold, vertical);
+            return;
+        }
         final Font font = new Font(Font.SANS_SERIF, bold ? Font.BOLD : Font.PLAIN, 1).deriveFont((float)size);
         g.setFont(font);
         g.setColor(Color.decode(color));
@@ -121,6 +142,36 @@ final class PngCanvas implements PlotCanvas
         }
         g.drawString(text, (float)shift, 0f);
         g.setTransform(saved);
+    }
+
+    /**
+     * True when Java 2D can lay out and draw text here. Without fontconfig or any font it throws (an Error or a
+     * NullPointerException from deep inside the font system, depending on the JDK).
+     */
+    static boolean systemFontsWork()
+    {
+        try
+        {
+            final Graphics2D probe = new BufferedImage(8, 8, BufferedImage.TYPE_INT_RGB).createGraphics();
+            probe.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
+            probe.drawString("0 µs", 0, 8);
+            final boolean measurable = probe.getFontMetrics().stringWidth("0") > 0;
+            probe.dispose();
+            return measurable;
+        }
+        catch (final RuntimeException | LinkageError | InternalError ex)
+        {
+            return false;
+        }
+        catch (final Error ex)
+        {
+            // "Probable fatal error: No fonts found" is a plain java.lang.Error
+            if (ex.getClass() == Error.class)
+            {
+                return false;
+            }
+            throw ex;
+        }
     }
 
     /** The finished image. */

@@ -85,6 +85,33 @@ class FitCommandTest
         assertTrue(text(err).contains("wrote " + png), text(err));
     }
 
+    /** Without system fonts the PNG's text comes from the built-in font: the title row is drawn either way. */
+    @Test
+    void pngTextWithTheBuiltInFont() throws Exception
+    {
+        final Path results = SyntheticData.write(directory.resolve("results.csv"), 0.02, 34);
+        final List<ModelFitter.Result> fits = FitCommand.fit(results, 4L << 20, 0, null,
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+        final BufferedImage image = FitPlot.png("results.csv", fits, 4L << 20, true);
+        ImageIO.write(image, "png", directory.resolve("bitmap.png").toFile());
+        // the heading "jccl fit: results.csv" sits in the top left: dark pixels there, none in the top right
+        assertTrue(darkPixels(image, 20, 20, 200, 30) > 100);
+        assertEquals(0, darkPixels(image, image.getWidth() - 300, 0, 280, 60));
+    }
+
+    private static int darkPixels(final BufferedImage image, final int x0, final int y0, final int w, final int h)
+    {
+        int dark = 0;
+        for (int y = y0; y < y0 + h; y++)
+        {
+            for (int x = x0; x < x0 + w; x++)
+            {
+                dark += (image.getRGB(x, y) & 0xff) < 100 ? 1 : 0;
+            }
+        }
+        return dark;
+    }
+
     @Test
     void misuseIsAUsageError()
     {
