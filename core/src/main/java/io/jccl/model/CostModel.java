@@ -4,8 +4,9 @@ import io.jccl.Configuration;
 
 /**
  * Predicts the time of a call from the algorithms' formulas ({@link CostFormulas}) and a parameter set, and picks
- * the fastest of several algorithms. Allocation-free after construction, but not thread-safe (it reuses one
- * {@link CostTerms}); give each thread its own.
+ * the fastest of several algorithms. {@link #predict} allocates nothing, but the model is not thread-safe (it
+ * reuses one {@link CostTerms}); give each thread its own. Meant for start-up and tools: the engine's per-call path
+ * is {@link TuningTable#lookup}.
  */
 public final class CostModel
 {

@@ -113,7 +113,13 @@ public final class ModelParameters
     public double gamma(final String dtype, final String op)
     {
         final Double value = gamma.get(gammaKey(dtype, op));
-        return value != null ? value : gamma.get(DEFAULT_GAMMA_KEY);
+        return value != null ? value : defaultGamma();
+    }
+
+    /** γ of the datatype/operator pairs without a value of their own. */
+    public double defaultGamma()
+    {
+        return gamma.get(DEFAULT_GAMMA_KEY);
     }
 
     /** Every γ by key, the default included. */
@@ -137,7 +143,7 @@ public final class ModelParameters
         }
         if (parameter == Parameter.GAMMA)
         {
-            return gamma.get(DEFAULT_GAMMA_KEY);
+            return defaultGamma();
         }
         return regimes.get(regime).value(parameter);
     }

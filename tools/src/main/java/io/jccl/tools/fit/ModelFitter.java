@@ -219,7 +219,7 @@ public final class ModelFitter
             final List<Row> rows = all.stream()
                 .filter(r -> r.gamma() > 0 && !r.usesSharedMemory() && r.gammaKey().equals(key)).toList();
             final Joint joint = solve(parameters, rows, List.of(
-                new Unknown(Parameter.GAMMA, 0, key, parameters.gamma(ModelParameters.DEFAULT_GAMMA_KEY, ""))), false);
+                new Unknown(Parameter.GAMMA, 0, key, parameters.defaultGamma())), false);
             parameters = joint.parameters();
             estimates.addAll(joint.estimates());
         }
@@ -334,7 +334,7 @@ public final class ModelFitter
         }
         for (final String key : keys)
         {
-            unknowns.add(new Unknown(Parameter.GAMMA, 0, key, parameters.gamma(key, "")));
+            unknowns.add(new Unknown(Parameter.GAMMA, 0, key, parameters.defaultGamma()));
         }
         return unknowns;
     }

@@ -21,8 +21,9 @@ import java.util.Map;
  *   <li>the peers' CSV: {@code [impl,]collective,ranks,bytes,avg_us,...}: no algorithm, so each collective is
  *       modelled with its classic algorithm ({@link CostFormulas#reference}), float32 sum;</li>
  *   <li>JMH JSON ({@code -rf json}): params {@code bytes}, {@code ranks}, {@code algorithm}, {@code dtype} (and
- *       {@code collective} or {@code op} when present, else the collective is the benchmark method's name), the
- *       score converted to µs per operation.</li>
+ *       {@code collective}, or {@code op} when it names one, else the collective is the benchmark method's name; an
+ *       {@code op} or {@code reduceOp} that names a reduction operator is the operator), the score converted to µs
+ *       per operation.</li>
  * </ul>
  * Columns are found by name, in any order; pingpong rows are one-way latency.
  */
@@ -156,11 +157,10 @@ public final class ResultsReader
             throw new IllegalArgumentException("no primaryMetric.score");
         }
         final double micros = toMicros(score.doubleValue(), String.valueOf(metric.get("scoreUnit")));
-        String collective = param(params, "collective", null);
-        if (collective == null)
-        {
-            collective = param(params, "op", null);
-        }
+        // "op" names the collective as the bench's --op does, unless it is a reduction operator
+        final String op = param(params, "op", null);
+        final boolean opIsCollective = op != null && isOperation(normalise(op));
+        String collective = param(params, "collective", opIsCollective ? op : null);
         if (collective == null)
         {
             collective = benchmark.substring(benchmark.lastIndexOf('.') + 1);
@@ -170,7 +170,8 @@ public final class ResultsReader
         {
             throw new IllegalArgumentException("no bytes param");
         }
-        final String reduceOp = param(params, "reduceOp", param(params, "reduce_op", "sum"));
+        final String reduceOp = param(params, "reduceOp", param(params, "reduce_op",
+            op != null && !opIsCollective ? op : "sum"));
         return measurement("jmh", normalise(collective), param(params, "algorithm", ""),
             Integer.parseInt(param(params, "ranks", "1")), (long)parseDouble(bytes), param(params, "dtype", "float32"),
             reduceOp, (long)parseDouble(param(params, "chunkBytes", "0")), micros);
@@ -235,6 +236,12 @@ public final class ResultsReader
             return defaultValue;
         }
         return fields[index].strip();
+    }
+
+    /** True for DESIGN.md's operation names: pingpong, the collectives, and reduction (a local kernel). */
+    static boolean isOperation(final String name)
+    {
+        return "pingpong".equals(name) || "reduction".equals(name) || !CostFormulas.algorithms(name).isEmpty();
     }
 
     /** "Allreduce", "reduce-scatter", "ReduceScatter" → DESIGN.md's names; "pingPong"/"p2p" → "pingpong". */

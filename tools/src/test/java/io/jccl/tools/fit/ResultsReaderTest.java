@@ -55,6 +55,25 @@ class ResultsReaderTest
     }
 
     @Test
+    void jmhOpParamIsTheCollectiveOrTheOperator()
+    {
+        final String json = """
+            [
+              {"benchmark": "io.jccl.jmh.Collectives.run", "params": {"op": "reduce_scatter", "bytes": "64",
+               "ranks": "2", "algorithm": "ring"}, "primaryMetric": {"score": 1.0, "scoreUnit": "us/op"}},
+              {"benchmark": "io.jccl.jmh.Allreduce.allreduce", "params": {"op": "max", "bytes": "64",
+               "ranks": "2", "algorithm": "ring"}, "primaryMetric": {"score": 0.5, "scoreUnit": "ms/op"}}
+            ]
+            """;
+        final List<Measurement> m = ResultsReader.readJmh(json).measurements();
+        assertEquals("reduce_scatter", m.get(0).collective());
+        assertEquals("sum", m.get(0).op());
+        assertEquals("allreduce", m.get(1).collective());
+        assertEquals("max", m.get(1).op());
+        assertEquals(500.0, m.get(1).micros(), 1e-9);
+    }
+
+    @Test
     void jmhJsonScoresBecomeMicroseconds()
     {
         final String json = """
