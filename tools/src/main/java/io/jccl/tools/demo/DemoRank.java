@@ -76,8 +76,8 @@ public final class DemoRank
         {
             list.append(r == 0 ? "" : ", ").append((long)pids[r][0]);
         }
-        report.println("jccl demo: " + comm.size() + (comm.size() == 1 ? " rank" : " ranks") +
-            ", each its own JVM (pids " + list + "), exchanging data through shared memory");
+        report.println("jccl demo: " + (comm.size() == 1 ? "1 rank, one JVM (pid " : comm.size() +
+            " ranks, each its own JVM (pids ") + list + "), exchanging data through shared memory");
         report.println("Rank 0 prints everything; the other ranks send it their buffers with point-to-point " +
             "messages. Every result is checked.");
     }
