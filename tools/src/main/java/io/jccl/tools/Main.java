@@ -1,6 +1,7 @@
 package io.jccl.tools;
 
 import io.jccl.JcclException;
+import io.jccl.tools.demo.DemoCommand;
 import io.jccl.tools.fit.FitCommand;
 import io.jccl.tools.tune.TuneCommand;
 
@@ -39,8 +40,7 @@ public final class Main
     {
         return List.of(
             new RunCommand(),
-            new PendingCommand("demo", "run the collectives on N ranks and show each buffer before and after",
-                "./jccl demo [-n N]", err),
+            new DemoCommand(out, err),
             new PendingCommand("bench", "benchmark collectives across message sizes (table, OSU, nccl-tests, " +
                 "CSV, JSON)", "./jccl bench -n N --op OPS [--algo A] [--min-bytes B] [--max-bytes B] [--dtype T] " +
                 "[--format table|osu|nccl|csv|json] [--iters K] [--check]", err),
