@@ -1,6 +1,7 @@
 package io.jccl.tools;
 
 import io.jccl.JcclException;
+import io.jccl.tools.bench.BenchCommand;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -39,9 +40,7 @@ public final class Main
             new RunCommand(),
             new PendingCommand("demo", "run the collectives on N ranks and show each buffer before and after",
                 "./jccl demo [-n N]", err),
-            new PendingCommand("bench", "benchmark collectives across message sizes (table, OSU, nccl-tests, " +
-                "CSV, JSON)", "./jccl bench -n N --op OPS [--algo A] [--min-bytes B] [--max-bytes B] [--dtype T] " +
-                "[--format table|osu|nccl|csv|json] [--iters K] [--check]", err),
+            new BenchCommand(out, err),
             new PendingCommand("fit", "fit the alpha-beta cost model to benchmark results",
                 "./jccl fit RESULTS.csv|json [--plot FILE] [--format table|json]", err),
             new PendingCommand("tune", "choose algorithms and chunk sizes with the fitted model", "./jccl tune", err),

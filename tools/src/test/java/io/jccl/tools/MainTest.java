@@ -54,8 +54,8 @@ class MainTest
     @Test
     void commandsNotWrittenYetSaySo()
     {
-        assertEquals(2, main.run(new String[] {"bench", "-n", "2"}));
-        assertTrue(text(err).contains("jccl bench: not implemented yet"), text(err));
+        assertEquals(2, main.run(new String[] {"tune", "-n", "2"}));
+        assertTrue(text(err).contains("jccl tune: not implemented yet"), text(err));
     }
 
     private static String text(final ByteArrayOutputStream bytes)
