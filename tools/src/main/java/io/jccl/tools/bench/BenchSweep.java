@@ -289,8 +289,9 @@ public final class BenchSweep
         if (leader && now - startNanos >= PROGRESS_AFTER_NANOS && now - lastProgressNanos >= PROGRESS_EVERY_NANOS)
         {
             lastProgressNanos = now;
-            note(block.op().label() + " " + (block.algorithm() == null ? "default" : block.algorithm()) + " " +
-                BenchOptions.humanBytes(bytes) + " ... " + (rowsDone + 1) + "/" + plan.rows());
+            note(block.op().label() + " " + (block.algorithm() == null ? "default" : block.algorithm()) +
+                (block.op() == BenchOp.BARRIER ? "" : " " + BenchOptions.humanBytes(bytes)) + " ... " +
+                (rowsDone + 1) + "/" + plan.rows());
         }
     }
 

@@ -31,6 +31,10 @@ public final class PeerResults
     /** Reads {@code file}; throws {@link IllegalArgumentException} saying what is wrong with it. */
     public static PeerResults read(final Path file)
     {
+        if (!Files.isRegularFile(file) || !Files.isReadable(file))
+        {
+            throw new IllegalArgumentException(file + " is not a readable file");
+        }
         final List<String> lines;
         try
         {
