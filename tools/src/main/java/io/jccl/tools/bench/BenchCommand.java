@@ -70,7 +70,7 @@ public final class BenchCommand implements Command
                                 csv (collective,algorithm,ranks,bytes,dtype,avg_us,min_us,max_us,iters,
                                 algbw_GBps,busbw_GBps,wrong) or json
               --iters K         timed calls per size (default 20000 up to 8 KiB, 1000 up to 1 MiB, 50 above,
-                                fewer when a size would take over 0.3 s)
+                                fewer, down to a hundredth, when a size would take over 0.3 s)
               --warmup K        untimed calls before timing (default a tenth of the timed calls, within 0.1 s)
               --check           check one call per row against a locally computed reference (exact for
                                 integers, within rounding for floating point); fills the wrong column

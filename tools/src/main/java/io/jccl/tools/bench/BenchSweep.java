@@ -33,7 +33,6 @@ public final class BenchSweep
     public static final long SEED = 0x6A63636C_62656E63L;
     private static final long PROGRESS_AFTER_NANOS = 3_000_000_000L;
     private static final long PROGRESS_EVERY_NANOS = 1_000_000_000L;
-    private static final int WARMUP_CHUNKS = 4;
 
     private final Communicator comm;
     private final BenchOptions options;
@@ -167,7 +166,7 @@ public final class BenchSweep
             Iterations.warmup(Iterations.defaultWarmup(defaultIters), secondsPerCall);
         if (warmup > 0)
         {
-            secondsPerCall = agreeMax(warmUp(call, warmup, sets));
+            secondsPerCall = agreeMax(loop(call, warmup, sets) / warmup);
         }
         final int iters = options.iters() > 0 ? options.iters() : Iterations.timed(defaultIters, secondsPerCall);
 
@@ -210,24 +209,6 @@ public final class BenchSweep
         call.prepareCheck(data, regions.recvRegion());
         call.run(0);
         return call.wrong(data, regions.recvRegion());
-    }
-
-    /**
-     * Calls {@code calls} times in up to {@link #WARMUP_CHUNKS} chunks; returns the fastest chunk's seconds per
-     * call, so that a rank descheduled for a moment does not cut the timed iterations of the size.
-     */
-    private static double warmUp(final BenchCall call, final int calls, final int sets)
-    {
-        final int chunk = Math.max(1, calls / WARMUP_CHUNKS);
-        double fastest = Double.MAX_VALUE;
-        int done = 0;
-        while (done < calls)
-        {
-            final int n = Math.min(chunk, calls - done);
-            fastest = Math.min(fastest, loop(call, n, sets) / n);
-            done += n;
-        }
-        return fastest;
     }
 
     /** Calls {@code iters} times, rotating through the sets; returns the seconds it took. */

@@ -2,8 +2,10 @@ package io.jccl.tools.bench;
 
 /**
  * How many calls a size gets: like ../shared/peers/run-peers (20000 up to 8 KiB, 1000 up to 1 MiB, 50 above),
- * fewer when the timed loop would take longer than {@link #TIMED_SECONDS}, never fewer than {@link #MIN_ITERS};
- * warm-up a tenth of that plus one, within {@link #WARMUP_SECONDS}. --iters and --warmup replace both.
+ * fewer when the timed loop would take longer than {@link #TIMED_SECONDS} at the warm-up's pace, but never fewer
+ * than a hundredth of that count nor {@link #MIN_ITERS} (so that one slow warm-up on a busy machine does not leave
+ * a small size with a handful of calls); warm-up a tenth of the count plus one, within {@link #WARMUP_SECONDS}.
+ * --iters and --warmup replace both.
  */
 public final class Iterations
 {
@@ -37,7 +39,8 @@ public final class Iterations
     /** {@code iters}, reduced so that calls of {@code secondsPerCall} fit {@link #TIMED_SECONDS}. */
     public static int timed(final int iters, final double secondsPerCall)
     {
-        return (int)Math.max(MIN_ITERS, Math.min(iters, fit(TIMED_SECONDS, secondsPerCall)));
+        final int least = Math.min(iters, Math.max(MIN_ITERS, iters / 100));
+        return (int)Math.max(least, Math.min(iters, fit(TIMED_SECONDS, secondsPerCall)));
     }
 
     /** {@code warmup}, reduced so that calls of {@code secondsPerCall} fit {@link #WARMUP_SECONDS}. */
@@ -50,8 +53,8 @@ public final class Iterations
     public static String describe()
     {
         return "timed calls per size: " + SMALL_ITERS + " up to 8 KiB, " + MEDIUM_ITERS + " up to 1 MiB, " +
-            LARGE_ITERS + " above, fewer (at least " + MIN_ITERS + ") when that would take over " + TIMED_SECONDS +
-            " s; warm-up a tenth";
+            LARGE_ITERS + " above, fewer (down to a hundredth, at least " + MIN_ITERS + ") when that would take " +
+            "over " + TIMED_SECONDS + " s; warm-up a tenth";
     }
 
     private static double fit(final double seconds, final double secondsPerCall)

@@ -92,6 +92,25 @@ class BenchPlanTest
             new BenchPlan.Block(BenchOp.REDUCE, "binomial").describe(options));
     }
 
+    @Test
+    void iterationsScaleWithSizeAndFitTheTimeBudget()
+    {
+        assertEquals(20_000, Iterations.defaultIters(8 << 10));
+        assertEquals(1_000, Iterations.defaultIters((8 << 10) + 1));
+        assertEquals(1_000, Iterations.defaultIters(1 << 20));
+        assertEquals(50, Iterations.defaultIters((1 << 20) + 1));
+        assertEquals(2_001, Iterations.defaultWarmup(20_000));
+
+        assertEquals(20_000, Iterations.timed(20_000, 1e-6), "fits");
+        assertEquals(300, Iterations.timed(20_000, 1e-3), "0.3 s at 1 ms per call");
+        assertEquals(200, Iterations.timed(20_000, 1.0), "never below a hundredth");
+        assertEquals(5, Iterations.timed(50, 0.25), "nor below 5");
+        assertEquals(50, Iterations.timed(50, 0), "no estimate");
+        assertEquals(100, Iterations.warmup(2_001, 1e-3), "0.1 s of warm-up");
+        assertEquals(1, Iterations.warmup(6, 10.0), "at least one");
+        assertEquals(0, Iterations.warmup(0, 1e-3));
+    }
+
     private static BenchPlan plan(final String... args)
     {
         return new BenchPlan(BenchOptions.parse(args), SPAN);
