@@ -1,6 +1,7 @@
 package io.jccl.tools;
 
 import io.jccl.JcclException;
+import io.jccl.tools.bench.BenchCommand;
 import io.jccl.tools.demo.DemoCommand;
 import io.jccl.tools.fit.FitCommand;
 import io.jccl.tools.tune.TuneCommand;
@@ -41,9 +42,7 @@ public final class Main
         return List.of(
             new RunCommand(),
             new DemoCommand(out, err),
-            new PendingCommand("bench", "benchmark collectives across message sizes (table, OSU, nccl-tests, " +
-                "CSV, JSON)", "./jccl bench -n N --op OPS [--algo A] [--min-bytes B] [--max-bytes B] [--dtype T] " +
-                "[--format table|osu|nccl|csv|json] [--iters K] [--check]", err),
+            new BenchCommand(out, err),
             new FitCommand(out, err),
             new TuneCommand(out, err),
             new InfoCommand(out),
