@@ -362,6 +362,7 @@ public final class ShmCommunicator implements Communicator
             final CollectiveArgs a = args.clear();
             a.collective = Collective.ALLGATHERV;
             a.type = send.type();
+            a.count = counts[rank()];
             a.counts = counts;
             a.displs = d;
             setSend(a, send);
@@ -421,6 +422,7 @@ public final class ShmCommunicator implements Communicator
             final CollectiveArgs a = args.clear();
             a.collective = Collective.REDUCE_SCATTERV;
             a.type = recv.type();
+            a.count = counts[rank()];
             a.op = op == ReduceOp.AVG ? ReduceOp.SUM : op;
             a.counts = counts;
             a.displs = d;
@@ -490,6 +492,7 @@ public final class ShmCommunicator implements Communicator
             final CollectiveArgs a = args.clear();
             a.collective = Collective.ALLTOALLV;
             a.type = send.type();
+            a.count = sum(sendCounts);
             a.sendCounts = sendCounts;
             a.sendDispls = sd;
             a.recvCounts = recvCounts;

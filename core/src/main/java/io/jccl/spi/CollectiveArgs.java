@@ -23,8 +23,8 @@ import io.jccl.ReduceOp;
  * ALLTOALL         size × n (block j to rank j)  size × n (block i from rank i)
  * ALLTOALLV        sendCounts/sendDispls         recvCounts/recvDispls
  * </pre>
- * {@link #count} is n: the whole vector for BROADCAST/REDUCE/ALLREDUCE, one rank's block otherwise (unused by the
- * v forms). In place: send and receive describe the same memory; algorithms copy send to recv first (a no-op
+ * {@link #count} is n: the whole vector for BROADCAST/REDUCE/ALLREDUCE, one rank's block otherwise; for the v forms
+ * it is informational only (this rank's count, or its total sent for ALLTOALLV), shown in diagnostics. In place: send and receive describe the same memory; algorithms copy send to recv first (a no-op
  * when they are the same) and then read only recv and scratch — except where the table says otherwise.
  * Operator AVG reaches algorithms as SUM: the communicator divides afterwards.
  */

@@ -1,6 +1,10 @@
 package io.jccl.tools;
 
 import io.jccl.JcclException;
+import io.jccl.tools.bench.BenchCommand;
+import io.jccl.tools.demo.DemoCommand;
+import io.jccl.tools.fit.FitCommand;
+import io.jccl.tools.tune.TuneCommand;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -37,14 +41,10 @@ public final class Main
     {
         return List.of(
             new RunCommand(),
-            new PendingCommand("demo", "run the collectives on N ranks and show each buffer before and after",
-                "./jccl demo [-n N]", err),
-            new PendingCommand("bench", "benchmark collectives across message sizes (table, OSU, nccl-tests, " +
-                "CSV, JSON)", "./jccl bench -n N --op OPS [--algo A] [--min-bytes B] [--max-bytes B] [--dtype T] " +
-                "[--format table|osu|nccl|csv|json] [--iters K] [--check]", err),
-            new PendingCommand("fit", "fit the alpha-beta cost model to benchmark results",
-                "./jccl fit RESULTS.csv|json [--plot FILE] [--format table|json]", err),
-            new PendingCommand("tune", "choose algorithms and chunk sizes with the fitted model", "./jccl tune", err),
+            new DemoCommand(out, err),
+            new BenchCommand(out, err),
+            new FitCommand(out, err),
+            new TuneCommand(out, err),
             new InfoCommand(out),
             new CleanCommand(out),
             new ScriptOnlyCommand("test", "run the project's test suite (mvn -B verify with the JDK ./jccl finds)",

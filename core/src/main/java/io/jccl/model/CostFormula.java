@@ -1,0 +1,27 @@
+package io.jccl.model;
+
+/**
+ * The cost formula of one algorithm of one collective: what it adds to {@link CostTerms} for a call of p ranks and
+ * n bytes, and the formula as people read it.
+ *
+ * @param collective        "allreduce", ..., or "pingpong" (one-way point-to-point) and "reduction" (a local kernel).
+ * @param algorithm         the algorithm's name, as the registry and the bench name it.
+ * @param text              the formula in α, β, β_c, β_r, α_f, γ, p and n, for help and reports.
+ * @param defaultChunkBytes the chunk size the algorithm cuts messages into by default, 0 when it does not.
+ * @param terms             adds the terms of one call.
+ */
+public record CostFormula(String collective, String algorithm, String text, long defaultChunkBytes, Terms terms)
+{
+    /** Adds the terms of a call whose p, n, chunk and staging sizes are in {@code t}. */
+    @FunctionalInterface
+    public interface Terms
+    {
+        void add(CostTerms t);
+    }
+
+    /** "allreduce:ring". */
+    public String key()
+    {
+        return collective + ":" + algorithm;
+    }
+}

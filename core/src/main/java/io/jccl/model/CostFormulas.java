@@ -1,0 +1,347 @@
+package io.jccl.model;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The cost formula of every jccl algorithm, by collective and name, as their classes document them (Thakur,
+ * Rabenseifner and Gropp 2005 for the message-passing ones; the shared-memory ones from their own chunk protocol,
+ * see {@code io.jccl.algorithms.shm}). Symbols: p ranks, n bytes of the whole vector as nccl-tests counts it,
+ * lg p = ⌈log₂ p⌉, q = 2^⌊log₂ p⌋ (recursive algorithms fold p − q ranks first), S staging bytes per rank and
+ * K = ⌈staged bytes / (S/2)⌉ chunks. {@code M(k, m)} is k messages of m bytes, each α + m·β in the regime of m
+ * (see {@link CostTerms}).
+ */
+public final class CostFormulas
+{
+    /** Chunk of the ring and recursive algorithms (io.jccl.algorithms.pattern.Exchange.CHUNK_BYTES_DEFAULT). */
+    public static final long EXCHANGE_CHUNK_BYTES = 512 * 1024;
+
+    /** Chunk of the chain broadcast (io.jccl.algorithms.broadcast.ChainBroadcast.CHUNK_BYTES_DEFAULT). */
+    public static final long CHAIN_CHUNK_BYTES = 256 * 1024;
+
+    private static final long CACHE_LINE = 64;
+
+    private static final Map<String, CostFormula> FORMULAS = catalog();
+
+    private CostFormulas()
+    {
+    }
+
+    /** The formula of {@code collective}'s algorithm {@code algorithm}, or null when jccl has none. */
+    public static CostFormula find(final String collective, final String algorithm)
+    {
+        return FORMULAS.get(collective + ":" + algorithm);
+    }
+
+    /** Every formula, collective by collective. */
+    public static List<CostFormula> all()
+    {
+        return List.copyOf(FORMULAS.values());
+    }
+
+    /** Names of the algorithms of {@code collective} that have a formula. */
+    public static List<String> algorithms(final String collective)
+    {
+        final List<String> names = new ArrayList<>();
+        for (final CostFormula formula : FORMULAS.values())
+        {
+            if (formula.collective().equals(collective))
+            {
+                names.add(formula.algorithm());
+            }
+        }
+        return Collections.unmodifiableList(names);
+    }
+
+    /**
+     * The algorithm a measurement without an algorithm name (another library's, e.g. the peers' Open MPI CSV) is
+     * modelled with: the classic choice for the collective.
+     */
+    public static String reference(final String collective)
+    {
+        return switch (collective)
+        {
+            case "pingpong" -> "p2p";
+            case "barrier" -> "dissemination";
+            case "allreduce", "allgather", "reduce_scatter" -> "ring";
+            case "alltoall" -> "pairwise";
+            case "gather", "scatter" -> "linear";
+            case "reduction" -> "kernel";
+            default -> "binomial";
+        };
+    }
+
+    /** ⌈log₂ p⌉, 0 for one rank. */
+    public static int lg(final int p)
+    {
+        return p <= 1 ? 0 : 32 - Integer.numberOfLeadingZeros(p - 1);
+    }
+
+    /** q = 2^⌊log₂ p⌋, the ranks recursive doubling and halving work on after the fold. */
+    public static int floorPow2(final int p)
+    {
+        return Integer.highestOneBit(p);
+    }
+
+    /** K: chunks of half the staging area (whole cache lines) needed for {@code stagedBytes}, at least 1. */
+    public static double chunks(final CostTerms t, final double stagedBytes)
+    {
+        final long half = Math.max(CACHE_LINE, (t.stagingBytes() >> 1) & ~(CACHE_LINE - 1));
+        return Math.max(1.0, Math.ceil(stagedBytes / half));
+    }
+
+    private static Map<String, CostFormula> catalog()
+    {
+        final List<CostFormula> list = new ArrayList<>();
+        list.add(new CostFormula("pingpong", "p2p", "α + nβ (one way)", 0, t -> t.messages(1, t.bytes())));
+        list.add(new CostFormula("reduction", "kernel", "nγ (a = a op b over n bytes)", 0,
+            t -> t.reduce(t.bytes())));
+        addBarrierAndBroadcast(list);
+        addReduceAndAllreduce(list);
+        addGatherAndScatter(list);
+        addAllgatherAndReduceScatter(list);
+        addAlltoall(list);
+        final Map<String, CostFormula> map = new LinkedHashMap<>();
+        for (final CostFormula formula : list)
+        {
+            map.put(formula.key(), formula);
+        }
+        return Collections.unmodifiableMap(map);
+    }
+
+    private static void addBarrierAndBroadcast(final List<CostFormula> list)
+    {
+        list.add(new CostFormula("barrier", "dissemination", "lg p·α", 0,
+            t -> t.messages(lg(t.ranks()), 1)));
+        list.add(new CostFormula("barrier", "shm_flags", "α_f (every rank waits for all flags at once)", 0,
+            t -> t.flags(1)));
+
+        list.add(new CostFormula("broadcast", "binomial", "lg p·(α + nβ)", 0,
+            t -> t.messages(lg(t.ranks()), t.bytes())));
+        list.add(new CostFormula("broadcast", "chain", "(p − 2 + C)·(α + (n/C)β), C = ⌈n/s⌉ chunks of s bytes",
+            CHAIN_CHUNK_BYTES, t ->
+            {
+                // the chain's chunks are its messages: C of them pass p − 1 links, pipelined
+                final double chunks = Math.max(1.0, Math.ceil((double)t.bytes() / t.chunkBytes()));
+                t.messages(t.ranks() - 2 + chunks, t.bytes() / chunks);
+            }));
+        list.add(new CostFormula("broadcast", "scatter_allgather",
+            "Σ_{k=1..lg p} M(1, n/2^k) + M(p − 1, n/p) ≈ (lg p + p − 1)α + 2n(p − 1)/p·β", 0, t ->
+            {
+                final int p = t.ranks();
+                // step 1: binomial scatter, halving the message at every level
+                for (int k = 1; k <= lg(p); k++)
+                {
+                    t.messages(1, t.bytes() / Math.pow(2, k));
+                }
+                // step 2: ring allgather of the p blocks
+                t.messages(p - 1, (double)t.bytes() / p);
+            }));
+        list.add(new CostFormula("broadcast", "shm_direct", "K·α_f + nβ_c + nβ_r, K = ⌈n/(S/2)⌉", 0, t ->
+        {
+            t.flags(chunks(t, t.bytes()));
+            t.copy(t.bytes());
+            t.read(t.bytes());
+        }));
+    }
+
+    private static void addReduceAndAllreduce(final List<CostFormula> list)
+    {
+        list.add(new CostFormula("reduce", "binomial", "lg p·(α + nβ + nγ)", 0, t ->
+        {
+            t.messages(lg(t.ranks()), t.bytes());
+            t.reduce((double)lg(t.ranks()) * t.bytes());
+        }));
+        list.add(new CostFormula("reduce", "shm_direct", "K·α_f + nβ_c + (p − 1)n·(β_r + γ), K = ⌈n/(S/2)⌉", 0,
+            t -> oneShot(t)));
+
+        list.add(new CostFormula("allreduce", "ring", "2(p − 1)α + 2n(p − 1)/p·β + n(p − 1)/p·γ",
+            EXCHANGE_CHUNK_BYTES, t ->
+            {
+                final int p = t.ranks();
+                // reduce-scatter then allgather: 2(p − 1) steps of one block n/p
+                t.messages(2.0 * (p - 1), (double)t.bytes() / p);
+                t.reduce((double)t.bytes() * (p - 1) / p);
+            }));
+        list.add(new CostFormula("allreduce", "recursive_doubling",
+            "lg q·(α + nβ + nγ), + fold 2(α + nβ) + nγ when p ≠ q", EXCHANGE_CHUNK_BYTES, t ->
+            {
+                final int q = floorPow2(t.ranks());
+                t.messages(lg(q), t.bytes());
+                t.reduce((double)lg(q) * t.bytes());
+                fold(t, q);
+            }));
+        list.add(new CostFormula("allreduce", "rabenseifner",
+            "Σ_{k=1..lg q} 2·M(1, n/2^k) + n(q − 1)/q·γ ≈ 2 lg p·α + 2n(p − 1)/p·β + n(p − 1)/p·γ, " +
+            "+ fold 2(α + nβ) + nγ when p ≠ q", EXCHANGE_CHUNK_BYTES, t ->
+            {
+                final int q = floorPow2(t.ranks());
+                // recursive-halving reduce-scatter and recursive-doubling allgather move the same halves
+                for (int k = 1; k <= lg(q); k++)
+                {
+                    t.messages(2, t.bytes() / Math.pow(2, k));
+                }
+                t.reduce((double)t.bytes() * (q - 1) / q);
+                fold(t, q);
+            }));
+        list.add(new CostFormula("allreduce", "reduce_broadcast", "2 lg p·(α + nβ) + lg p·nγ", 0, t ->
+        {
+            t.messages(2.0 * lg(t.ranks()), t.bytes());
+            t.reduce((double)lg(t.ranks()) * t.bytes());
+        }));
+        list.add(new CostFormula("allreduce", "shm_oneshot", "K·α_f + nβ_c + (p − 1)n·(β_r + γ), K = ⌈n/(S/2)⌉", 0,
+            t -> oneShot(t)));
+        list.add(new CostFormula("allreduce", "shm_twoshot",
+            "2K·α_f + nβ_c + 2n(p − 1)/p·β_r + n(p − 1)/p·γ, K = ⌈n/(S/2)⌉", 0, t ->
+            {
+                final int p = t.ranks();
+                final double others = (double)t.bytes() * (p - 1) / p;
+                // stage the p − 1 blocks peers reduce and publish; reduce the own block; copy all reduced blocks
+                t.flags(2 * chunks(t, t.bytes()));
+                t.copy(others + (double)t.bytes() / p);
+                t.read(2 * others);
+                t.reduce(others);
+            }));
+    }
+
+    private static void addGatherAndScatter(final List<CostFormula> list)
+    {
+        for (final String collective : new String[] {"gather", "scatter"})
+        {
+            list.add(new CostFormula(collective, "linear", "(p − 1)·(α + (n/p)β)", 0,
+                t -> t.messages(t.ranks() - 1, (double)t.bytes() / t.ranks())));
+            list.add(new CostFormula(collective, "binomial",
+                "Σ_{k=1..lg p} M(1, n/2^k) ≈ lg p·α + n(p − 1)/p·β", 0, t -> halvingMessages(t)));
+        }
+    }
+
+    private static void addAllgatherAndReduceScatter(final List<CostFormula> list)
+    {
+        list.add(new CostFormula("allgather", "ring", "(p − 1)α + n(p − 1)/p·β", EXCHANGE_CHUNK_BYTES,
+            t -> t.messages(t.ranks() - 1, (double)t.bytes() / t.ranks())));
+        list.add(new CostFormula("allgather", "recursive_doubling",
+            "Σ_{k=0..lg q−1} M(1, 2^k·n/q) ≈ lg p·α + n(p − 1)/p·β, + fold M(1, n/p) + M(1, n) when p ≠ q",
+            EXCHANGE_CHUNK_BYTES, t ->
+            {
+                final int p = t.ranks();
+                final int q = floorPow2(p);
+                // the data held doubles every step
+                for (int k = 0; k < lg(q); k++)
+                {
+                    t.messages(1, t.bytes() * Math.pow(2, k) / q);
+                }
+                if (p != q)
+                {
+                    t.messages(1, (double)t.bytes() / p);
+                    t.messages(1, t.bytes());
+                }
+            }));
+        list.add(new CostFormula("allgather", "bruck",
+            "Σ_k M(1, min(2^k, p − 2^k)·n/p) + nβ_c ≈ lg p·α + n(p − 1)/p·β + nβ_c", 0, t ->
+            {
+                final int p = t.ranks();
+                for (int k = 0; k < lg(p); k++)
+                {
+                    final int blocks = Math.min(1 << k, p - (1 << k));
+                    t.messages(1, (double)t.bytes() * blocks / p);
+                }
+                // the final rotation puts every block at its place
+                t.copy(t.bytes());
+            }));
+        list.add(new CostFormula("allgather", "shm_direct",
+            "K·α_f + 2(n/p)β_c + n(p − 1)/p·β_r, K = ⌈(n/p)/(S/2)⌉", 0, t ->
+            {
+                final int p = t.ranks();
+                t.flags(chunks(t, (double)t.bytes() / p));
+                t.copy(2.0 * t.bytes() / p);
+                t.read((double)t.bytes() * (p - 1) / p);
+            }));
+
+        list.add(new CostFormula("reduce_scatter", "ring", "(p − 1)α + n(p − 1)/p·(β + γ)", EXCHANGE_CHUNK_BYTES, t ->
+        {
+            final int p = t.ranks();
+            t.messages(p - 1, (double)t.bytes() / p);
+            t.reduce((double)t.bytes() * (p - 1) / p);
+        }));
+        list.add(new CostFormula("reduce_scatter", "recursive_halving",
+            "Σ_{k=1..lg q} M(1, n/2^k) + n(q − 1)/q·γ ≈ lg p·α + n(p − 1)/p·(β + γ), " +
+            "+ fold M(1, n) + nγ + M(1, n/p) when p ≠ q", EXCHANGE_CHUNK_BYTES, t ->
+            {
+                final int p = t.ranks();
+                final int q = floorPow2(p);
+                for (int k = 1; k <= lg(q); k++)
+                {
+                    t.messages(1, t.bytes() / Math.pow(2, k));
+                }
+                t.reduce((double)t.bytes() * (q - 1) / q);
+                if (p != q)
+                {
+                    t.messages(1, t.bytes());
+                    t.reduce(t.bytes());
+                    t.messages(1, (double)t.bytes() / p);
+                }
+            }));
+        list.add(new CostFormula("reduce_scatter", "shm_direct",
+            "K·α_f + n(p − 1)/p·(β_c + β_r + γ), K = ⌈n/(S/2)⌉", 0, t ->
+            {
+                final double others = (double)t.bytes() * (t.ranks() - 1) / t.ranks();
+                t.flags(chunks(t, t.bytes()));
+                t.copy(others);
+                t.read(others);
+                t.reduce(others);
+            }));
+    }
+
+    private static void addAlltoall(final List<CostFormula> list)
+    {
+        list.add(new CostFormula("alltoall", "pairwise", "(p − 1)·(α + (n/p)β)", 0,
+            t -> t.messages(t.ranks() - 1, (double)t.bytes() / t.ranks())));
+        list.add(new CostFormula("alltoall", "bruck", "lg p·(α + (n/2)β) + (lg p + 2)·nβ_c", 0, t ->
+        {
+            final int steps = lg(t.ranks());
+            // each step sends the blocks whose index has bit k set: about half of them
+            t.messages(steps, t.bytes() / 2.0);
+            // packing and unpacking at every step, and the two rotations
+            t.copy((steps + 2.0) * t.bytes());
+        }));
+        list.add(new CostFormula("alltoall", "shm_direct", "K·α_f + nβ_c + n(p − 1)/p·β_r, K = ⌈n/(S/2)⌉", 0, t ->
+        {
+            final int p = t.ranks();
+            t.flags(chunks(t, t.bytes()));
+            t.copy(t.bytes());
+            t.read((double)t.bytes() * (p - 1) / p);
+        }));
+    }
+
+    /** One-shot allreduce and direct reduce: stage the own input, read and reduce all p − 1 others. */
+    private static void oneShot(final CostTerms t)
+    {
+        final double others = (double)t.bytes() * (t.ranks() - 1);
+        t.flags(chunks(t, t.bytes()));
+        t.copy(t.bytes());
+        t.read(others);
+        t.reduce(others);
+    }
+
+    /** The fold of recursive allreduce algorithms when p is not a power of two: 2(α + nβ) + nγ. */
+    private static void fold(final CostTerms t, final int q)
+    {
+        if (t.ranks() != q)
+        {
+            t.messages(2, t.bytes());
+            t.reduce(t.bytes());
+        }
+    }
+
+    /** Binomial scatter and gather: the root's messages halve from n/2 down to n/p. */
+    private static void halvingMessages(final CostTerms t)
+    {
+        for (int k = 1; k <= lg(t.ranks()); k++)
+        {
+            t.messages(1, t.bytes() / Math.pow(2, k));
+        }
+    }
+}

@@ -1,0 +1,126 @@
+package io.jccl.model;
+
+import io.jccl.Configuration;
+
+/**
+ * Predicts the time of a call from the algorithms' formulas ({@link CostFormulas}) and a parameter set, and picks
+ * the fastest of several algorithms. {@link #predict} allocates nothing, but the model is not thread-safe (it
+ * reuses one {@link CostTerms}); give each thread its own. Meant for start-up and tools: the engine's per-call path
+ * is {@link TuningTable#lookup}.
+ */
+public final class CostModel
+{
+    private final ModelParameters parameters;
+    private final long stagingBytes;
+    private final CostTerms terms;
+
+    /** A model with {@code parameters} and the default staging size. */
+    public CostModel(final ModelParameters parameters)
+    {
+        this(parameters, Configuration.STAGING_BYTES_DEFAULT);
+    }
+
+    /** A model with {@code parameters} for jobs whose ranks have {@code stagingBytes} of staging each. */
+    public CostModel(final ModelParameters parameters, final long stagingBytes)
+    {
+        this.parameters = parameters;
+        this.stagingBytes = stagingBytes;
+        this.terms = new CostTerms(parameters);
+    }
+
+    /** The model with the parameters jccl ships ({@link ModelParameters#shipped()}). */
+    public static CostModel shipped()
+    {
+        return new CostModel(ModelParameters.shipped());
+    }
+
+    public ModelParameters parameters()
+    {
+        return parameters;
+    }
+
+    public long stagingBytes()
+    {
+        return stagingBytes;
+    }
+
+    /** True when {@code collective}'s {@code algorithm} has a formula. */
+    public static boolean knows(final String collective, final String algorithm)
+    {
+        return CostFormulas.find(collective, algorithm) != null;
+    }
+
+    /**
+     * Predicted time of one call, µs.
+     *
+     * @param collective "allreduce", ... (or "pingpong", one way).
+     * @param algorithm  the algorithm's name.
+     * @param ranks      p.
+     * @param bytes      n, the whole vector as nccl-tests counts it.
+     * @param dtype      datatype label, for γ ("float32").
+     * @param op         operator label, for γ ("sum").
+     * @param chunkBytes chunk size, or 0 for the algorithm's default.
+     */
+    public double predict(
+        final String collective, final String algorithm, final int ranks, final long bytes, final String dtype,
+        final String op, final long chunkBytes)
+    {
+        final CostFormula formula = formula(collective, algorithm);
+        return terms(formula, ranks, bytes, chunkBytes).evaluate(parameters, parameters.gamma(dtype, op));
+    }
+
+    /** {@link #predict} with the default chunk size. */
+    public double predict(
+        final String collective, final String algorithm, final int ranks, final long bytes, final String dtype,
+        final String op)
+    {
+        return predict(collective, algorithm, ranks, bytes, dtype, op, 0);
+    }
+
+    /**
+     * The terms of one call, in this model's regimes, for fitting (valid until the next call on this model).
+     * {@code chunkBytes} 0 means the algorithm's default.
+     */
+    public CostTerms terms(final CostFormula formula, final int ranks, final long bytes, final long chunkBytes)
+    {
+        terms.reset(ranks, bytes, chunkBytes > 0 ? chunkBytes : formula.defaultChunkBytes(), stagingBytes);
+        formula.terms().add(terms);
+        return terms;
+    }
+
+    /**
+     * The fastest of {@code candidates} (algorithm names of {@code collective} that have formulas; others are
+     * skipped) for a call of {@code ranks} and {@code bytes}, with γ of {@code dtype}/{@code op}; null when none has
+     * a formula.
+     */
+    public String fastest(
+        final String collective, final int ranks, final long bytes, final String dtype, final String op,
+        final Iterable<String> candidates)
+    {
+        String best = null;
+        double bestTime = Double.POSITIVE_INFINITY;
+        for (final String algorithm : candidates)
+        {
+            if (knows(collective, algorithm))
+            {
+                final double time = predict(collective, algorithm, ranks, bytes, dtype, op);
+                if (time < bestTime)
+                {
+                    bestTime = time;
+                    best = algorithm;
+                }
+            }
+        }
+        return best;
+    }
+
+    private static CostFormula formula(final String collective, final String algorithm)
+    {
+        final CostFormula formula = CostFormulas.find(collective, algorithm);
+        if (formula == null)
+        {
+            throw new IllegalArgumentException("no cost formula for " + collective + ":" + algorithm);
+        }
+        return formula;
+    }
+}

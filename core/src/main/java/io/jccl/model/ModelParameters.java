@@ -1,0 +1,254 @@
+package io.jccl.model;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * A complete parameter set of the cost model: the regimes (each with α, β, β_c, β_r), the flag handoff α_f, and γ
+ * per datatype and operator ({@code "float32:sum"}; {@link #DEFAULT_GAMMA_KEY} for the others). Immutable; the
+ * {@code with...} methods return changed copies. All times in µs, per-byte values in µs/B.
+ */
+public final class ModelParameters
+{
+    /** Key of the γ used for datatype/operator pairs that have no value of their own. */
+    public static final String DEFAULT_GAMMA_KEY = "default";
+
+    private static final double NS_PER_US = 1000.0;
+
+    private final List<Regime> regimes;
+    private final long[] regimeStarts;
+    private final double flag;
+    private final Map<String, Double> gamma;
+
+    /**
+     * @param regimes first one starting at 0, in increasing {@code fromBytes}.
+     * @param flag    α_f, µs.
+     * @param gamma   γ by "dtype:op" key, µs/B; must hold {@link #DEFAULT_GAMMA_KEY}.
+     */
+    public ModelParameters(final List<Regime> regimes, final double flag, final Map<String, Double> gamma)
+    {
+        if (regimes.isEmpty() || regimes.get(0).fromBytes() != 0)
+        {
+            throw new IllegalArgumentException("the first regime must start at 0 bytes: " + regimes);
+        }
+        this.regimes = List.copyOf(regimes);
+        this.regimeStarts = new long[regimes.size()];
+        for (int i = 0; i < regimeStarts.length; i++)
+        {
+            regimeStarts[i] = regimes.get(i).fromBytes();
+            if (i > 0 && regimeStarts[i] <= regimeStarts[i - 1])
+            {
+                throw new IllegalArgumentException("regimes must start at increasing sizes: " + regimes);
+            }
+        }
+        if (!gamma.containsKey(DEFAULT_GAMMA_KEY))
+        {
+            throw new IllegalArgumentException("gamma needs a '" + DEFAULT_GAMMA_KEY + "' value");
+        }
+        this.flag = flag;
+        this.gamma = Map.copyOf(gamma);
+    }
+
+    /**
+     * The parameters jccl ships, used when there is no tuning file: measured on the reference machine (2 cores, the
+     * peers' Open MPI 4.1.4 shared-memory pingpong in ../shared/peers/reference for α and β; its cache-line handoff,
+     * memcpy and a = b + c rates for α_f, β_c, β_r and γ). {@code ./jccl tune} replaces them with this machine's.
+     */
+    public static ModelParameters shipped()
+    {
+        // regime 0: small messages, one cache-line handoff each
+        // regime 1: chunked messages that stay in the caches
+        // regime 2: chunked messages that stream from DRAM
+        final List<Regime> regimes = List.of(
+            new Regime(0, 0.14, nsPerByte(0.15), nsPerByte(0.02), nsPerByte(0.03)),
+            new Regime(4096, 2.0, nsPerByte(0.077), nsPerByte(0.025), nsPerByte(0.04)),
+            new Regime(4L << 20, 0.0, nsPerByte(0.128), nsPerByte(0.09), nsPerByte(0.10)));
+        return new ModelParameters(regimes, 0.06, Map.of(DEFAULT_GAMMA_KEY, nsPerByte(0.05)));
+    }
+
+    /** Converts ns per byte, the unit people read, into the model's µs per byte. */
+    public static double nsPerByte(final double ns)
+    {
+        return ns / NS_PER_US;
+    }
+
+    public List<Regime> regimes()
+    {
+        return regimes;
+    }
+
+    public int regimeCount()
+    {
+        return regimeStarts.length;
+    }
+
+    /** Index of the regime a message of {@code bytes} falls in. */
+    public int regimeOf(final double bytes)
+    {
+        int regime = 0;
+        while (regime + 1 < regimeStarts.length && bytes >= regimeStarts[regime + 1])
+        {
+            regime++;
+        }
+        return regime;
+    }
+
+    /** Sizes where regimes 1, 2, ... start. */
+    public long[] breakpoints()
+    {
+        final long[] breakpoints = new long[regimeStarts.length - 1];
+        System.arraycopy(regimeStarts, 1, breakpoints, 0, breakpoints.length);
+        return breakpoints;
+    }
+
+    public double flag()
+    {
+        return flag;
+    }
+
+    /** γ of a datatype and operator ({@code "float32"}, {@code "sum"}), or the default γ. */
+    public double gamma(final String dtype, final String op)
+    {
+        final Double value = gamma.get(gammaKey(dtype, op));
+        return value != null ? value : defaultGamma();
+    }
+
+    /** γ of the datatype/operator pairs without a value of their own. */
+    public double defaultGamma()
+    {
+        return gamma.get(DEFAULT_GAMMA_KEY);
+    }
+
+    /** Every γ by key, the default included. */
+    public Map<String, Double> gammas()
+    {
+        return gamma;
+    }
+
+    /** "float32:sum": lower case, the key of {@link #gamma(String, String)}. */
+    public static String gammaKey(final String dtype, final String op)
+    {
+        return dtype.toLowerCase(Locale.ROOT) + ":" + op.toLowerCase(Locale.ROOT);
+    }
+
+    /** The value of {@code parameter} in {@code regime} (ignored for α_f); γ is per key, see {@link #gamma}. */
+    public double value(final Parameter parameter, final int regime)
+    {
+        if (parameter == Parameter.FLAG)
+        {
+            return flag;
+        }
+        if (parameter == Parameter.GAMMA)
+        {
+            return defaultGamma();
+        }
+        return regimes.get(regime).value(parameter);
+    }
+
+    /** A copy with other regimes. */
+    public ModelParameters withRegimes(final List<Regime> newRegimes)
+    {
+        return new ModelParameters(newRegimes, flag, gamma);
+    }
+
+    /** A copy with one per-regime value, or α_f, changed. */
+    public ModelParameters with(final Parameter parameter, final int regime, final double value)
+    {
+        if (parameter == Parameter.FLAG)
+        {
+            return new ModelParameters(regimes, value, gamma);
+        }
+        if (parameter == Parameter.GAMMA)
+        {
+            return withGamma(DEFAULT_GAMMA_KEY, value);
+        }
+        final List<Regime> changed = new ArrayList<>(regimes);
+        changed.set(regime, regimes.get(regime).with(parameter, value));
+        return new ModelParameters(changed, flag, gamma);
+    }
+
+    /** A copy with γ of {@code key} ("float32:sum" or {@link #DEFAULT_GAMMA_KEY}) set. */
+    public ModelParameters withGamma(final String key, final double value)
+    {
+        final Map<String, Double> changed = new LinkedHashMap<>(gamma);
+        changed.put(key, value);
+        return new ModelParameters(regimes, flag, changed);
+    }
+
+    /**
+     * The JSON form (in ns and ns/B, the units people read): {@code {"regimes": [{"from_bytes", "alpha_us",
+     * "beta_ns_per_byte", "copy_ns_per_byte", "read_ns_per_byte"}...], "flag_us", "gamma_ns_per_byte": {key: v}}}.
+     */
+    public Map<String, Object> toJson()
+    {
+        final List<Object> regimeList = new ArrayList<>();
+        for (final Regime regime : regimes)
+        {
+            final Map<String, Object> r = new LinkedHashMap<>();
+            r.put("from_bytes", regime.fromBytes());
+            r.put("alpha_us", regime.alpha());
+            r.put("beta_ns_per_byte", regime.beta() * NS_PER_US);
+            r.put("copy_ns_per_byte", regime.copy() * NS_PER_US);
+            r.put("read_ns_per_byte", regime.read() * NS_PER_US);
+            regimeList.add(r);
+        }
+        final Map<String, Object> gammaJson = new LinkedHashMap<>();
+        gamma.entrySet().stream().sorted(Map.Entry.comparingByKey())
+            .forEach(e -> gammaJson.put(e.getKey(), e.getValue() * NS_PER_US));
+        final Map<String, Object> json = new LinkedHashMap<>();
+        json.put("regimes", regimeList);
+        json.put("flag_us", flag);
+        json.put("gamma_ns_per_byte", gammaJson);
+        return json;
+    }
+
+    /** Reads the form {@link #toJson()} writes. */
+    public static ModelParameters fromJson(final Map<String, Object> json)
+    {
+        final List<Regime> regimes = new ArrayList<>();
+        for (final Object item : Json.array(json, "regimes"))
+        {
+            if (!(item instanceof Map))
+            {
+                throw new IllegalArgumentException("each of 'regimes' must be an object");
+            }
+            @SuppressWarnings("unchecked")
+            final Map<String, Object> r = (Map<String, Object>)item;
+            regimes.add(new Regime((long)Json.number(r, "from_bytes"), Json.number(r, "alpha_us"),
+                nsPerByte(Json.number(r, "beta_ns_per_byte")), nsPerByte(Json.number(r, "copy_ns_per_byte")),
+                nsPerByte(Json.number(r, "read_ns_per_byte"))));
+        }
+        final Map<String, Double> gamma = new LinkedHashMap<>();
+        for (final Map.Entry<String, Object> entry : Json.object(json, "gamma_ns_per_byte").entrySet())
+        {
+            if (!(entry.getValue() instanceof Number))
+            {
+                throw new IllegalArgumentException("gamma '" + entry.getKey() + "' must be a number");
+            }
+            gamma.put(entry.getKey(), nsPerByte(((Number)entry.getValue()).doubleValue()));
+        }
+        return new ModelParameters(regimes, Json.number(json, "flag_us"), gamma);
+    }
+
+    @Override
+    public boolean equals(final Object o)
+    {
+        return o instanceof ModelParameters other && regimes.equals(other.regimes) && flag == other.flag &&
+            gamma.equals(other.gamma);
+    }
+
+    @Override
+    public int hashCode()
+    {
+        return regimes.hashCode() * 31 + gamma.hashCode();
+    }
+
+    @Override
+    public String toString()
+    {
+        return "ModelParameters" + toJson();
+    }
+}

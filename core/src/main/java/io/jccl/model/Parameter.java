@@ -1,0 +1,57 @@
+package io.jccl.model;
+
+/**
+ * The parameters of jccl's cost model, all in microseconds (per message, per handoff, or per byte). The first four
+ * have one value per protocol regime ({@link Regime}); {@link #FLAG} and {@link #GAMMA} have one value (γ one per
+ * datatype and operator).
+ */
+public enum Parameter
+{
+    /** α: latency of one point-to-point message, µs. */
+    ALPHA("alpha", "us", true),
+    /** β: time per byte of a point-to-point message (the inverse of its bandwidth), µs/B. */
+    BETA("beta", "us/B", true),
+    /** β_c: time per byte copied within memory this rank owns or just wrote (mostly cached), µs/B. */
+    COPY("beta_c", "us/B", true),
+    /** β_r: time per byte read from a peer's shared memory (a cache miss to another core or to DRAM), µs/B. */
+    READ("beta_r", "us/B", true),
+    /** α_f: one flag handoff, a release store seen by an acquire load on another core, µs. */
+    FLAG("alpha_f", "us", false),
+    /** γ: time per byte of reduction arithmetic (per byte of one operand), µs/B. */
+    GAMMA("gamma", "us/B", false);
+
+    private final String symbol;
+    private final String unit;
+    private final boolean perRegime;
+
+    Parameter(final String symbol, final String unit, final boolean perRegime)
+    {
+        this.symbol = symbol;
+        this.unit = unit;
+        this.perRegime = perRegime;
+    }
+
+    /** Name in output and files: alpha, beta, beta_c, beta_r, alpha_f, gamma. */
+    public String symbol()
+    {
+        return symbol;
+    }
+
+    /** "us" or "us/B". */
+    public String unit()
+    {
+        return unit;
+    }
+
+    /** True when the parameter has one value per regime. */
+    public boolean perRegime()
+    {
+        return perRegime;
+    }
+
+    /** True for the per-byte parameters (printed as ns/B and GB/s). */
+    public boolean perByte()
+    {
+        return unit.endsWith("/B");
+    }
+}

@@ -1,0 +1,370 @@
+package io.jccl.model;
+
+import io.jccl.Collective;
+import io.jccl.Configuration;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Which algorithm (and chunk size) to use for each collective × ranks × size range, as {@code ./jccl tune} wrote it
+ * for this machine, with the fitted model parameters it came from. The engine loads it once at start
+ * ({@link #load(Configuration)}) and asks {@link #lookup} for every call; a call no rule covers falls back to the
+ * engine's own choice, which can be the model's ({@link #withModelChoices}).
+ * <p>
+ * Location: the setting {@value #FILE_PROP_NAME} ({@code JCCL_TUNING_FILE}) when set, else
+ * {@code ~/.jccl/tuning.json}. File format (JSON; sizes in bytes, {@code max_bytes} exclusive and absent on the last
+ * range, {@code chunk_bytes} 0 for the algorithm's default):
+ * <pre>
+ * {
+ *   "format": "jccl-tuning 1",
+ *   "created": "2025-01-31T12:00:00Z", "host": "box", "source": "results.csv",
+ *   "model": {"regimes": [{"from_bytes": 0, "alpha_us": 0.2, "beta_ns_per_byte": 0.1, ...}], "flag_us": 0.06,
+ *             "gamma_ns_per_byte": {"default": 0.05, "float32:sum": 0.05}},
+ *   "rules": [
+ *     {"collective": "allreduce", "ranks": 4, "min_bytes": 0, "max_bytes": 65536, "algorithm": "shm_oneshot",
+ *      "chunk_bytes": 0},
+ *     {"collective": "allreduce", "ranks": 4, "min_bytes": 65536, "algorithm": "shm_twoshot", "chunk_bytes": 0}
+ *   ]
+ * }
+ * </pre>
+ * Immutable; {@link #lookup} allocates nothing.
+ */
+public final class TuningTable
+{
+    /** Setting that names the tuning file (environment {@code JCCL_TUNING_FILE}). */
+    public static final String FILE_PROP_NAME = "jccl.tuning.file";
+
+    /** Value of the "format" field. */
+    public static final String FORMAT = "jccl-tuning 1";
+
+    /** Where model rules are evaluated: quarter octaves from 1 byte to 64 GiB. */
+    private static final int GRID_STEPS_PER_OCTAVE = 4;
+    private static final int GRID_OCTAVES = 36;
+
+    private final ModelParameters model;
+    private final Map<String, String> info;
+    private final List<Rule> rules;
+    private final Rule[][] byCollective;
+
+    /**
+     * One size range of one collective at one rank count.
+     *
+     * @param collective the collective.
+     * @param ranks      the rank count it applies to (exactly).
+     * @param minBytes   first size, inclusive.
+     * @param maxBytes   end of the range, exclusive; {@link Long#MAX_VALUE} for no end.
+     * @param algorithm  the algorithm's name, as the registry names it.
+     * @param chunkBytes chunk size for algorithms that cut messages, 0 for the algorithm's default.
+     */
+    public record Rule(Collective collective, int ranks, long minBytes, long maxBytes, String algorithm, long chunkBytes)
+    {
+        public Rule
+        {
+            if (ranks < 1 || minBytes < 0 || maxBytes <= minBytes || chunkBytes < 0 || algorithm.isBlank())
+            {
+                throw new IllegalArgumentException("bad tuning rule: " + collective.label() + " ranks " + ranks +
+                    " bytes [" + minBytes + ", " + maxBytes + ") " + algorithm + " chunk " + chunkBytes);
+            }
+        }
+
+        /** True when the rule covers a call of {@code ranks} and {@code bytes}. */
+        public boolean covers(final int callRanks, final long bytes)
+        {
+            return callRanks == ranks && bytes >= minBytes && bytes < maxBytes;
+        }
+    }
+
+    /**
+     * @param model the parameters the rules came from (and the model choices of {@link #withModelChoices} use).
+     * @param info  free-form facts about the tuning run: created, host, source.
+     * @param rules the rules; ranges of one collective and rank count must not overlap.
+     */
+    public TuningTable(final ModelParameters model, final Map<String, String> info, final List<Rule> rules)
+    {
+        this.model = model;
+        this.info = Map.copyOf(info);
+        final List<Rule> sorted = new ArrayList<>(rules);
+        sorted.sort(Comparator.comparing((Rule r) -> r.collective()).thenComparingInt(Rule::ranks)
+            .thenComparingLong(Rule::minBytes));
+        for (int i = 1; i < sorted.size(); i++)
+        {
+            final Rule previous = sorted.get(i - 1);
+            final Rule rule = sorted.get(i);
+            if (previous.collective() == rule.collective() && previous.ranks() == rule.ranks() &&
+                rule.minBytes() < previous.maxBytes())
+            {
+                throw new IllegalArgumentException("tuning rules overlap: " + previous + " and " + rule);
+            }
+        }
+        this.rules = List.copyOf(sorted);
+        this.byCollective = new Rule[Collective.values().length][];
+        for (final Collective collective : Collective.values())
+        {
+            byCollective[collective.ordinal()] = sorted.stream().filter(r -> r.collective() == collective)
+                .toArray(Rule[]::new);
+        }
+    }
+
+    /** No rules, the shipped model. */
+    public static TuningTable shipped()
+    {
+        return new TuningTable(ModelParameters.shipped(), Map.of(), List.of());
+    }
+
+    /** The tuning file named by {@value #FILE_PROP_NAME} / {@code JCCL_TUNING_FILE}, else the default path. */
+    public static Path path(final Configuration configuration)
+    {
+        final String configured = configuration.get(FILE_PROP_NAME);
+        return configured != null && !configured.isBlank() ? Path.of(configured.trim()) : defaultPath();
+    }
+
+    /** {@code ~/.jccl/tuning.json}. */
+    public static Path defaultPath()
+    {
+        return Path.of(System.getProperty("user.home"), ".jccl", "tuning.json");
+    }
+
+    /**
+     * What the engine loads at start: the file at {@link #path(Configuration)}; {@link #shipped()} when that is the
+     * default path and there is no file there. A file named by the setting must exist.
+     *
+     * @throws IOException              when the file cannot be read, or a configured one does not exist.
+     * @throws IllegalArgumentException when it is not a valid tuning file (the message names the file).
+     */
+    public static TuningTable load(final Configuration configuration) throws IOException
+    {
+        final Path path = path(configuration);
+        try
+        {
+            return read(path);
+        }
+        catch (final NoSuchFileException ex)
+        {
+            if (configuration.get(FILE_PROP_NAME) != null && !configuration.get(FILE_PROP_NAME).isBlank())
+            {
+                throw new NoSuchFileException(path.toString(), null, "tuning file named by " + FILE_PROP_NAME +
+                    " (" + Configuration.envName(FILE_PROP_NAME) + ") does not exist");
+            }
+            return shipped();
+        }
+    }
+
+    /** Reads a tuning file. */
+    public static TuningTable read(final Path path) throws IOException
+    {
+        final String text = Files.readString(path, StandardCharsets.UTF_8);
+        try
+        {
+            return parse(text);
+        }
+        catch (final IllegalArgumentException | ClassCastException ex)
+        {
+            throw new IllegalArgumentException("tuning file " + path + ": " + ex.getMessage(), ex);
+        }
+    }
+
+    /** Parses the JSON of a tuning file. */
+    @SuppressWarnings("unchecked")
+    public static TuningTable parse(final String text)
+    {
+        final Object parsed = Json.parse(text);
+        if (!(parsed instanceof Map))
+        {
+            throw new IllegalArgumentException("expected a JSON object");
+        }
+        final Map<String, Object> json = (Map<String, Object>)parsed;
+        final String format = Json.string(json, "format");
+        if (!FORMAT.equals(format))
+        {
+            throw new IllegalArgumentException("format is '" + format + "', this jccl reads '" + FORMAT + "'");
+        }
+        final Map<String, String> info = new LinkedHashMap<>();
+        for (final String key : new String[] {"created", "host", "source"})
+        {
+            if (json.get(key) instanceof String value)
+            {
+                info.put(key, value);
+            }
+        }
+        final List<Rule> rules = new ArrayList<>();
+        for (final Object item : Json.array(json, "rules"))
+        {
+            final Map<String, Object> r = (Map<String, Object>)item;
+            rules.add(new Rule(Collective.parse(Json.string(r, "collective")), (int)Json.number(r, "ranks"),
+                (long)Json.number(r, "min_bytes"),
+                r.containsKey("max_bytes") ? (long)Json.number(r, "max_bytes") : Long.MAX_VALUE,
+                Json.string(r, "algorithm"), r.containsKey("chunk_bytes") ? (long)Json.number(r, "chunk_bytes") : 0));
+        }
+        return new TuningTable(ModelParameters.fromJson(Json.object(json, "model")), info, rules);
+    }
+
+    /** The JSON text of this table, in the documented format. */
+    public String toJson()
+    {
+        final Map<String, Object> json = new LinkedHashMap<>();
+        json.put("format", FORMAT);
+        for (final String key : new String[] {"created", "host", "source"})
+        {
+            if (info.containsKey(key))
+            {
+                json.put(key, info.get(key));
+            }
+        }
+        json.put("model", model.toJson());
+        final List<Object> ruleList = new ArrayList<>();
+        for (final Rule rule : rules)
+        {
+            final Map<String, Object> r = new LinkedHashMap<>();
+            r.put("collective", rule.collective().label());
+            r.put("ranks", rule.ranks());
+            r.put("min_bytes", rule.minBytes());
+            if (rule.maxBytes() != Long.MAX_VALUE)
+            {
+                r.put("max_bytes", rule.maxBytes());
+            }
+            r.put("algorithm", rule.algorithm());
+            r.put("chunk_bytes", rule.chunkBytes());
+            ruleList.add(r);
+        }
+        json.put("rules", ruleList);
+        return Json.write(json) + "\n";
+    }
+
+    /** Writes the table to {@code path} (through a temporary file, so readers never see half a file). */
+    public void write(final Path path) throws IOException
+    {
+        final Path parent = path.toAbsolutePath().getParent();
+        Files.createDirectories(parent);
+        final Path temporary = Files.createTempFile(parent, ".tuning", ".tmp");
+        try
+        {
+            Files.writeString(temporary, toJson(), StandardCharsets.UTF_8);
+            Files.move(temporary, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        }
+        finally
+        {
+            Files.deleteIfExists(temporary);
+        }
+    }
+
+    /** The rule for a call, or null when none covers it. */
+    public Rule lookup(final Collective collective, final int ranks, final long bytes)
+    {
+        for (final Rule rule : byCollective[collective.ordinal()])
+        {
+            if (rule.covers(ranks, bytes))
+            {
+                return rule;
+            }
+        }
+        return null;
+    }
+
+    public ModelParameters model()
+    {
+        return model;
+    }
+
+    /** created, host, source, as far as known. */
+    public Map<String, String> info()
+    {
+        return info;
+    }
+
+    public List<Rule> rules()
+    {
+        return rules;
+    }
+
+    /**
+     * This table plus, for every collective of {@code available} that has no rule at {@code ranks}, the model's
+     * choice among its algorithms at every size (γ of float32 sum). What an engine with {@code ranks} ranks uses so
+     * that the model chooses wherever the file says nothing, with the file's parameters or the shipped ones.
+     *
+     * @param available algorithm names each collective has in this engine; names without a formula are skipped.
+     */
+    public TuningTable withModelChoices(final int ranks, final Map<Collective, ? extends Collection<String>> available)
+    {
+        final List<Rule> all = new ArrayList<>(rules);
+        final CostModel costModel = new CostModel(model);
+        for (final Map.Entry<Collective, ? extends Collection<String>> entry : available.entrySet())
+        {
+            final Collective collective = entry.getKey();
+            final boolean covered = rules.stream().anyMatch(r -> r.collective() == collective && r.ranks() == ranks);
+            if (!covered)
+            {
+                all.addAll(modelRules(costModel, collective, ranks, entry.getValue()));
+            }
+        }
+        return new TuningTable(model, info, all);
+    }
+
+    /**
+     * The model's fastest algorithm among {@code candidates} at every size, evaluated at quarter octaves from 1 byte
+     * to 64 GiB, as rules (ranges start at the first grid size where the choice changes; the last has no end).
+     * Empty when no candidate has a formula.
+     */
+    public static List<Rule> modelRules(
+        final CostModel costModel, final Collective collective, final int ranks, final Collection<String> candidates)
+    {
+        final List<Rule> rules = new ArrayList<>();
+        String current = null;
+        long start = 0;
+        long previousSize = -1;
+        for (int step = 0; step <= GRID_STEPS_PER_OCTAVE * GRID_OCTAVES; step++)
+        {
+            final long size = Math.round(Math.pow(2.0, (double)step / GRID_STEPS_PER_OCTAVE));
+            if (size == previousSize)
+            {
+                continue;
+            }
+            previousSize = size;
+            final String best = costModel.fastest(collective.label(), ranks, size, "float32", "sum", candidates);
+            if (best == null)
+            {
+                return rules;
+            }
+            if (!best.equals(current))
+            {
+                if (current != null)
+                {
+                    rules.add(new Rule(collective, ranks, start, size, current, 0));
+                    start = size;
+                }
+                current = best;
+            }
+        }
+        rules.add(new Rule(collective, ranks, start, Long.MAX_VALUE, current, 0));
+        return rules;
+    }
+
+    @Override
+    public boolean equals(final Object o)
+    {
+        return o instanceof TuningTable other && model.equals(other.model) && info.equals(other.info) &&
+            rules.equals(other.rules);
+    }
+
+    @Override
+    public int hashCode()
+    {
+        return rules.hashCode();
+    }
+
+    @Override
+    public String toString()
+    {
+        return "TuningTable" + info + " " + rules.size() + " rules";
+    }
+}

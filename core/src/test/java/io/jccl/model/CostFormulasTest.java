@@ -1,0 +1,111 @@
+package io.jccl.model;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+@Timeout(10)
+class CostFormulasTest
+{
+    private static final double ALPHA = 2.0;
+    private static final double BETA = 0.001;
+    private static final double COPY = 0.0003;
+    private static final double READ = 0.0005;
+    private static final double FLAG = 0.1;
+    private static final double GAMMA = 0.0002;
+
+    /** One regime, so that the classic closed forms hold exactly; no chunking (chunk larger than any message). */
+    private final CostModel model = new CostModel(new ModelParameters(
+        List.of(new Regime(0, ALPHA, BETA, COPY, READ)), FLAG, Map.of(ModelParameters.DEFAULT_GAMMA_KEY, GAMMA)),
+        4L << 20);
+
+    private double predict(final String collective, final String algorithm, final int p, final long n)
+    {
+        return model.predict(collective, algorithm, p, n, "float32", "sum", 1L << 40);
+    }
+
+    @Test
+    void classicFormulasOfThakurRabenseifnerGropp()
+    {
+        final long n = 1 << 20;
+        for (final int p : new int[] {2, 4, 8})
+        {
+            final double lg = Math.log(p) / Math.log(2);
+            final double share = (double)n * (p - 1) / p;
+            assertClose(2 * (p - 1) * ALPHA + 2 * share * BETA + share * GAMMA, predict("allreduce", "ring", p, n));
+            assertClose(lg * (ALPHA + n * BETA + n * GAMMA), predict("allreduce", "recursive_doubling", p, n));
+            assertClose(2 * lg * ALPHA + 2 * share * BETA + share * GAMMA, predict("allreduce", "rabenseifner", p, n));
+            assertClose(lg * (ALPHA + n * BETA), predict("broadcast", "binomial", p, n));
+            assertClose((p - 1) * ALPHA + share * BETA, predict("allgather", "ring", p, n));
+            assertClose(lg * ALPHA + share * BETA, predict("allgather", "recursive_doubling", p, n));
+            assertClose(lg * ALPHA + share * (BETA + GAMMA), predict("reduce_scatter", "recursive_halving", p, n));
+            assertClose((p - 1) * ALPHA + share * BETA, predict("alltoall", "pairwise", p, n));
+            assertClose(lg * (ALPHA + n / 2.0 * BETA) + (lg + 2) * n * COPY, predict("alltoall", "bruck", p, n));
+            assertClose(lg * ALPHA, predict("barrier", "dissemination", p, n) - lg * BETA);
+        }
+    }
+
+    @Test
+    void recursiveAlgorithmsFoldWhenRanksAreNotAPowerOfTwo()
+    {
+        final long n = 1 << 16;
+        // p = 6: q = 4, two steps, plus the fold 2(α + nβ) + nγ
+        assertClose(2 * (ALPHA + n * BETA + n * GAMMA) + 2 * (ALPHA + n * BETA) + n * GAMMA,
+            predict("allreduce", "recursive_doubling", 6, n));
+    }
+
+    @Test
+    void sharedMemoryFormulasCountChunksOfHalfTheStaging()
+    {
+        final long n = 8L << 20;
+        // K = ⌈8 MiB / 2 MiB⌉ = 4 chunks
+        assertClose(4 * FLAG + n * COPY + 3 * n * (READ + GAMMA), predict("allreduce", "shm_oneshot", 4, n));
+        assertClose(8 * FLAG + n * COPY + 2 * 0.75 * n * READ + 0.75 * n * GAMMA,
+            predict("allreduce", "shm_twoshot", 4, n));
+        assertClose(FLAG + 8 * COPY + 8 * READ, predict("broadcast", "shm_direct", 4, 8));
+    }
+
+    @Test
+    void chunkingAddsOneSmallMessageLatencyPerChunk()
+    {
+        final double whole = predict("allreduce", "ring", 2, 4 << 20);
+        final double chunked = model.predict("allreduce", "ring", 2, 4 << 20, "float32", "sum", 512 << 10);
+        // two steps of 2 MiB, each in 4 chunks: 3 more latencies per step
+        assertClose(whole + 6 * ALPHA, chunked);
+    }
+
+    @Test
+    void messagesArePricedInTheRegimeOfTheirSize()
+    {
+        final CostModel twoRegimes = new CostModel(new ModelParameters(List.of(
+            new Regime(0, 0.1, 0.002, 0, 0), new Regime(4096, 3.0, 0.0005, 0, 0)), 0.1,
+            Map.of(ModelParameters.DEFAULT_GAMMA_KEY, 0.0)));
+        assertClose(0.1 + 1024 * 0.002, twoRegimes.predict("pingpong", "p2p", 2, 1024, "int8", "sum"));
+        assertClose(3.0 + 8192 * 0.0005, twoRegimes.predict("pingpong", "p2p", 2, 8192, "int8", "sum"));
+        // ring allgather of 16 KiB at 4 ranks: 3 messages of 4 KiB, in the second regime
+        assertClose(3 * (3.0 + 4096 * 0.0005), twoRegimes.predict("allgather", "ring", 4, 16384, "int8", "sum"));
+    }
+
+    @Test
+    void fastestAndUnknownNames()
+    {
+        assertEquals("shm_oneshot", model.fastest("allreduce", 4, 64, "float32", "sum",
+            List.of("ring", "shm_oneshot", "no_such")));
+        assertNull(model.fastest("allreduce", 4, 64, "float32", "sum", List.of("no_such")));
+        assertNull(CostFormulas.find("allreduce", "no_such"));
+        assertTrue(CostFormulas.algorithms("allreduce").containsAll(List.of("ring", "recursive_doubling",
+            "rabenseifner", "reduce_broadcast", "shm_oneshot", "shm_twoshot")));
+        assertEquals("ring", CostFormulas.reference("allreduce"));
+    }
+
+    private static void assertClose(final double expected, final double actual)
+    {
+        assertEquals(expected, actual, 1e-9 * Math.abs(expected) + 1e-12);
+    }
+}

@@ -1,0 +1,129 @@
+package io.jccl.model;
+
+import io.jccl.Collective;
+import io.jccl.Configuration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+@Timeout(10)
+class TuningTableTest
+{
+    @TempDir
+    Path directory;
+
+    private static final List<TuningTable.Rule> RULES = List.of(
+        new TuningTable.Rule(Collective.ALLREDUCE, 4, 0, 65536, "shm_oneshot", 0),
+        new TuningTable.Rule(Collective.ALLREDUCE, 4, 65536, Long.MAX_VALUE, "ring", 262144),
+        new TuningTable.Rule(Collective.ALLREDUCE, 2, 0, Long.MAX_VALUE, "shm_twoshot", 0),
+        new TuningTable.Rule(Collective.BROADCAST, 4, 1024, 4096, "binomial", 0));
+
+    private static TuningTable table()
+    {
+        return new TuningTable(ModelParameters.shipped(), Map.of("host", "box", "source", "r.csv"), RULES);
+    }
+
+    @Test
+    void lookupsReturnWhatTheFileSays()
+    {
+        final TuningTable table = table();
+        assertEquals("shm_oneshot", table.lookup(Collective.ALLREDUCE, 4, 0).algorithm());
+        assertEquals("shm_oneshot", table.lookup(Collective.ALLREDUCE, 4, 65535).algorithm());
+        assertEquals("ring", table.lookup(Collective.ALLREDUCE, 4, 65536).algorithm());
+        assertEquals(262144, table.lookup(Collective.ALLREDUCE, 4, 1L << 40).chunkBytes());
+        assertEquals("shm_twoshot", table.lookup(Collective.ALLREDUCE, 2, 8).algorithm());
+        assertEquals("binomial", table.lookup(Collective.BROADCAST, 4, 1024).algorithm());
+        // not covered: other rank counts, sizes outside the ranges, other collectives
+        assertNull(table.lookup(Collective.ALLREDUCE, 8, 8));
+        assertNull(table.lookup(Collective.BROADCAST, 4, 4096));
+        assertNull(table.lookup(Collective.BROADCAST, 4, 1023));
+        assertNull(table.lookup(Collective.ALLGATHER, 4, 8));
+        // the same rule object every time: nothing allocated
+        assertSame(table.lookup(Collective.ALLREDUCE, 4, 100), table.lookup(Collective.ALLREDUCE, 4, 200));
+    }
+
+    @Test
+    void roundTripsThroughTheFile() throws Exception
+    {
+        final Path file = directory.resolve("nested/tuning.json");
+        table().write(file);
+        final TuningTable read = TuningTable.read(file);
+        assertEquals(table().rules(), read.rules());
+        assertEquals(table().info(), read.info());
+        final ModelParameters expected = ModelParameters.shipped();
+        for (int r = 0; r < expected.regimeCount(); r++)
+        {
+            for (final Parameter p : new Parameter[] {Parameter.ALPHA, Parameter.BETA, Parameter.COPY,
+                Parameter.READ})
+            {
+                assertEquals(expected.value(p, r), read.model().value(p, r), 1e-5 * expected.value(p, r) + 1e-15);
+            }
+        }
+        assertTrue(Files.readString(file).contains("\"format\": \"jccl-tuning 1\""));
+        assertEquals(read.toJson(), TuningTable.parse(read.toJson()).toJson());
+    }
+
+    @Test
+    void loadFindsTheConfiguredFileOrFallsBackToTheShippedModel() throws Exception
+    {
+        final Path file = directory.resolve("t.json");
+        table().write(file);
+        final Configuration configured = Configuration.builder().set(TuningTable.FILE_PROP_NAME, file.toString())
+            .build();
+        assertEquals(file, TuningTable.path(configured));
+        assertEquals(RULES.size(), TuningTable.load(configured).rules().size());
+
+        final Configuration missing = Configuration.builder()
+            .set(TuningTable.FILE_PROP_NAME, directory.resolve("none.json").toString()).build();
+        assertThrows(NoSuchFileException.class, () -> TuningTable.load(missing));
+
+        assertEquals(Path.of(System.getProperty("user.home"), ".jccl", "tuning.json"), TuningTable.defaultPath());
+    }
+
+    @Test
+    void badFilesSayWhatIsWrong() throws Exception
+    {
+        final Path file = directory.resolve("bad.json");
+        Files.writeString(file, "{\"format\": \"jccl-tuning 9\", \"rules\": []}");
+        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () -> TuningTable.read(file));
+        assertTrue(ex.getMessage().contains(file.toString()) && ex.getMessage().contains("jccl-tuning 9"),
+            ex.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> new TuningTable(ModelParameters.shipped(), Map.of(),
+            List.of(new TuningTable.Rule(Collective.ALLREDUCE, 2, 0, 100, "ring", 0),
+                new TuningTable.Rule(Collective.ALLREDUCE, 2, 50, 200, "ring", 0))));
+    }
+
+    @Test
+    void modelChoicesFillWhatTheFileDoesNotCover()
+    {
+        final TuningTable filled = table().withModelChoices(4, Map.of(
+            Collective.ALLREDUCE, List.of("ring", "recursive_doubling"),
+            Collective.ALLGATHER, List.of("ring", "bruck", "recursive_doubling")));
+        // the file's allreduce rules at 4 ranks stay
+        assertEquals("shm_oneshot", filled.lookup(Collective.ALLREDUCE, 4, 8).algorithm());
+        // allgather comes from the model, at every size
+        final CostModel model = CostModel.shipped();
+        for (long bytes = 1; bytes < 1L << 32; bytes *= 3)
+        {
+            final TuningTable.Rule rule = filled.lookup(Collective.ALLGATHER, 4, bytes);
+            final String fastest = model.fastest("allgather", 4, bytes, "float32", "sum",
+                List.of("ring", "bruck", "recursive_doubling"));
+            final double chosen = model.predict("allgather", rule.algorithm(), 4, bytes, "float32", "sum");
+            final double best = model.predict("allgather", fastest, 4, bytes, "float32", "sum");
+            // rules switch at quarter octaves: within one step of the switch the choice may lag
+            assertTrue(chosen <= best * 1.2, bytes + ": " + rule.algorithm() + " against " + fastest);
+        }
+    }
+}

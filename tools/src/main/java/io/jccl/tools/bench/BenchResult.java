@@ -1,0 +1,53 @@
+package io.jccl.tools.bench;
+
+import io.jccl.DataType;
+
+/**
+ * One row: an operation with one algorithm at one size, timed on every rank that took part.
+ *
+ * @param op        the operation.
+ * @param algorithm the algorithm that ran (the one jccl chose, without --algo); "p2p" for ping-pong.
+ * @param ranks     ranks in the job.
+ * @param bytes     bytes as nccl-tests counts them (0 for the barrier).
+ * @param type      element type.
+ * @param avgUs     average over the ranks of each rank's mean time per call, µs (one-way for ping-pong).
+ * @param minUs     the fastest rank's mean, µs.
+ * @param maxUs     the slowest rank's mean, µs.
+ * @param iters     timed iterations.
+ * @param wrong     elements that differed from the reference, summed over the ranks; -1 when not checked.
+ */
+public record BenchResult(
+    BenchOp op,
+    String algorithm,
+    int ranks,
+    long bytes,
+    DataType type,
+    double avgUs,
+    double minUs,
+    double maxUs,
+    int iters,
+    long wrong)
+{
+    /** Algorithm bandwidth in GB/s (10^9 bytes per second): bytes over the average time. */
+    public double algbw()
+    {
+        return bytes == 0 || !(avgUs > 0) ? 0 : bytes / avgUs / 1e3;
+    }
+
+    /** Bus bandwidth in GB/s: {@link #algbw()} times nccl-tests' factor for the operation. */
+    public double busbw()
+    {
+        return algbw() * op.busBandwidthFactor(ranks);
+    }
+
+    /** Elements of the whole vector. */
+    public long count()
+    {
+        return bytes / type.size();
+    }
+
+    public boolean checked()
+    {
+        return wrong >= 0;
+    }
+}

@@ -1,0 +1,296 @@
+package io.jccl.tools.bench;
+
+import io.jccl.Buf;
+import io.jccl.Communicator;
+import io.jccl.DataType;
+import io.jccl.ReduceOp;
+import io.jccl.engine.ShmCommunicator;
+import io.jccl.spi.CollectiveArgs;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * The sweep every rank runs: for each block of the plan and each size, every rank measures the same calls in
+ * lockstep, and rank 0 prints the row.
+ * <p>
+ * Per size: the communicator says which algorithm it will use (or why a forced one cannot serve the call: then
+ * every rank skips the size); one untimed call, then the warm-up, each rank timing both and all agreeing on the
+ * slowest rank's time per call to choose the same number of timed iterations ({@link Iterations}); a barrier; each
+ * rank times its own loop; with --check one more call on set 0 from seeded data, compared with the reference.
+ * Rank 0 gathers every rank's mean time and wrong count. Bookkeeping uses the communicator's own algorithms, never
+ * the forced one.
+ */
+public final class BenchSweep
+{
+    /** Lines rank 0 writes on stderr with this prefix pass through the command unprefixed (progress, notes). */
+    public static final String NOTE_PREFIX = "jccl bench: ";
+    /** Seed of the --check inputs. */
+    public static final long SEED = 0x6A63636C_62656E63L;
+    private static final long PROGRESS_AFTER_NANOS = 3_000_000_000L;
+    private static final long PROGRESS_EVERY_NANOS = 1_000_000_000L;
+
+    private final Communicator comm;
+    private final BenchOptions options;
+    private final BenchPlan plan;
+    private final PrintStream out;
+    private final PrintStream err;
+    private final boolean leader;
+    private final double[] agreed = new double[1];
+    private final Buf agreedBuf = Buf.of(agreed);
+    private final double[] mine = new double[2];
+    private final Buf mineBuf = Buf.of(mine);
+    private final double[] everyones;
+    private final Buf everyonesBuf;
+    private final CollectiveArgs probe = new CollectiveArgs();
+    private BenchCall.Regions regions;
+    private SeededData data;
+    private long startNanos;
+    private long lastProgressNanos;
+    private int rowsDone;
+
+    public BenchSweep(final Communicator comm, final BenchOptions options, final BenchPlan plan,
+        final PrintStream out, final PrintStream err)
+    {
+        if (comm.size() != options.ranks())
+        {
+            throw new IllegalStateException("bench was told -n " + options.ranks() + " but the job has " +
+                comm.size() + " ranks");
+        }
+        this.comm = comm;
+        this.options = options;
+        this.plan = plan;
+        this.out = out;
+        this.err = err;
+        this.leader = comm.rank() == 0;
+        this.everyones = new double[2 * comm.size()];
+        this.everyonesBuf = Buf.of(everyones);
+    }
+
+    /** Runs the whole sweep; returns, on rank 0, the number of rows with wrong results (0 elsewhere). */
+    public int run()
+    {
+        startNanos = System.nanoTime();
+        if (leader)
+        {
+            plan.notes().forEach(this::note);
+        }
+        final long[] pids = gatherPids();
+        final ResultWriter writer = leader ? ResultWriter.create(options, out) : null;
+        if (leader)
+        {
+            writer.start(new RunInfo(options, plan, pids, hostname()));
+        }
+        regions = allocateRegions();
+        int wrongRows = 0;
+        for (final BenchPlan.Block block : plan.blocks())
+        {
+            final Communicator view = block.algorithm() == null || block.op() == BenchOp.PINGPONG ? comm :
+                comm.withAlgorithm(block.op().collective().label() + ":" + block.algorithm());
+            if (options.check())
+            {
+                prepareData(block.op());
+            }
+            if (leader)
+            {
+                writer.startBlock(block);
+            }
+            for (final long bytes : plan.sizesOf(block.op()))
+            {
+                progress(block, bytes);
+                final BenchResult result = measure(block, view, bytes);
+                rowsDone++;
+                if (leader && result != null)
+                {
+                    writer.row(result);
+                    wrongRows += result.wrong() > 0 ? 1 : 0;
+                }
+            }
+            if (leader)
+            {
+                writer.endBlock();
+            }
+        }
+        if (leader)
+        {
+            writer.finish();
+            if (wrongRows > 0)
+            {
+                note(wrongRows + (wrongRows == 1 ? " row" : " rows") + " had wrong results");
+            }
+        }
+        return wrongRows;
+    }
+
+    private BenchResult measure(final BenchPlan.Block block, final Communicator view, final long bytes)
+    {
+        final BenchOp op = block.op();
+        final DataType type = options.dataType();
+        final int sets = plan.sets(bytes);
+        final BenchCall call = BenchCall.create(op, view, regions, bytes / type.size(), sets,
+            plan.stride(bytes) / type.size(), options.root(), options.reduceOp());
+
+        // which algorithm serves the call; a forced one that cannot is skipped by every rank together
+        String algorithm = op == BenchOp.PINGPONG ? BenchOp.P2P_ALGORITHM :
+            block.algorithm() == null ? "default" : block.algorithm();
+        String refusal = null;
+        if (view instanceof ShmCommunicator shm && op.collective() != null)
+        {
+            try
+            {
+                algorithm = shm.algorithmFor(call.describe(probe), bytes).name();
+            }
+            catch (final IllegalArgumentException | IllegalStateException ex)
+            {
+                refusal = ex.getMessage();
+            }
+        }
+        if (agreeMax(refusal == null ? 0 : 1) > 0)
+        {
+            if (leader)
+            {
+                note(op.label() + " " + algorithm + " " + BenchOptions.humanBytes(bytes) + " skipped: " +
+                    (refusal != null ? refusal : "refused on another rank"));
+            }
+            return null;
+        }
+
+        // one untimed call, then the warm-up; all ranks agree on the slowest rank's time per call
+        double secondsPerCall = agreeMax(loop(call, 1, sets));
+        final int defaultIters = Iterations.defaultIters(bytes);
+        final int warmup = options.warmup() >= 0 ? options.warmup() :
+            Iterations.warmup(Iterations.defaultWarmup(defaultIters), secondsPerCall);
+        if (warmup > 0)
+        {
+            secondsPerCall = agreeMax(loop(call, warmup, sets) / warmup);
+        }
+        final int iters = options.iters() > 0 ? options.iters() : Iterations.timed(defaultIters, secondsPerCall);
+
+        // the measurement: every rank starts together and times its own loop
+        comm.barrier();
+        final double seconds = loop(call, iters, sets);
+        mine[0] = call.participates() ? seconds * 1e6 / iters / (op == BenchOp.PINGPONG ? 2 : 1) : Double.NaN;
+        mine[1] = options.check() ? check(call) : 0;
+
+        comm.gather(mineBuf, everyonesBuf, 0);
+        if (!leader)
+        {
+            return null;
+        }
+        double min = Double.MAX_VALUE;
+        double max = 0;
+        double sum = 0;
+        int timedRanks = 0;
+        long wrong = 0;
+        for (int r = 0; r < comm.size(); r++)
+        {
+            final double us = everyones[2 * r];
+            wrong += (long)everyones[2 * r + 1];
+            if (!Double.isNaN(us))
+            {
+                min = Math.min(min, us);
+                max = Math.max(max, us);
+                sum += us;
+                timedRanks++;
+            }
+        }
+        return new BenchResult(op, algorithm, comm.size(), bytes, type, sum / timedRanks, min, max, iters,
+            options.check() ? wrong : -1);
+    }
+
+    /** One checked call on set 0 from seeded inputs; returns this rank's wrong elements. */
+    private long check(final BenchCall call)
+    {
+        comm.barrier();
+        call.prepareCheck(data, regions.recvRegion());
+        call.run(0);
+        return call.wrong(data, regions.recvRegion());
+    }
+
+    /** Calls {@code iters} times, rotating through the sets; returns the seconds it took. */
+    private static double loop(final BenchCall call, final int iters, final int sets)
+    {
+        final long start = System.nanoTime();
+        int set = 0;
+        for (int i = 0; i < iters; i++)
+        {
+            call.run(set);
+            if (++set == sets)
+            {
+                set = 0;
+            }
+        }
+        return (System.nanoTime() - start) * 1e-9;
+    }
+
+    /** The largest {@code value} over the ranks (every rank gets it). */
+    private double agreeMax(final double value)
+    {
+        agreed[0] = value;
+        comm.allreduce(agreedBuf, ReduceOp.MAX);
+        return agreed[0];
+    }
+
+    /** The send region's inputs for the checks of {@code op}: refilled when the value range changes. */
+    private void prepareData(final BenchOp op)
+    {
+        final boolean forProduct = op.reducing() && options.reduceOp() == ReduceOp.PROD;
+        if (data != null && data.forProduct() == forProduct)
+        {
+            return;
+        }
+        data = new SeededData(options.dataType(), options.reduceOp(), forProduct, comm.size(), SEED);
+        final long elements = Math.min(plan.regionBytes(), options.maxBytes()) / options.dataType().size();
+        data.fill(regions.sendRegion(), comm.rank(), elements);
+    }
+
+    private BenchCall.Regions allocateRegions()
+    {
+        final int bytes = Math.toIntExact(plan.regionBytes());
+        final ByteBuffer sendRegion = ByteBuffer.allocateDirect(bytes).order(ByteOrder.nativeOrder());
+        final ByteBuffer recvRegion = ByteBuffer.allocateDirect(bytes).order(ByteOrder.nativeOrder());
+        return new BenchCall.Regions(sendRegion, recvRegion, Buf.of(sendRegion, options.dataType()),
+            Buf.of(recvRegion, options.dataType()));
+    }
+
+    private long[] gatherPids()
+    {
+        final long[] all = new long[comm.size()];
+        comm.gather(Buf.of(new long[] {ProcessHandle.current().pid()}), Buf.of(all), 0);
+        return all;
+    }
+
+    private void progress(final BenchPlan.Block block, final long bytes)
+    {
+        final long now = System.nanoTime();
+        if (leader && now - startNanos >= PROGRESS_AFTER_NANOS && now - lastProgressNanos >= PROGRESS_EVERY_NANOS)
+        {
+            lastProgressNanos = now;
+            note(block.op().label() + " " + (block.algorithm() == null ? "default" : block.algorithm()) +
+                (block.op() == BenchOp.BARRIER ? "" : " " + BenchOptions.humanBytes(bytes)) + " ... " +
+                (rowsDone + 1) + "/" + plan.rows());
+        }
+    }
+
+    private void note(final String text)
+    {
+        err.print(NOTE_PREFIX + text + "\n");
+        err.flush();
+    }
+
+    private static String hostname()
+    {
+        try
+        {
+            return Files.readString(Path.of("/proc/sys/kernel/hostname")).trim();
+        }
+        catch (final IOException ex)
+        {
+            return "localhost";
+        }
+    }
+}

@@ -1,0 +1,61 @@
+package io.jccl.tools.bench;
+
+import java.io.PrintStream;
+import java.util.Locale;
+
+/**
+ * A JSON array of objects with the CSV fields, one object per line, printed as the rows come; {@code wrong} is
+ * null when not checked.
+ */
+public final class JsonWriter implements ResultWriter
+{
+    private final PrintStream out;
+    private boolean first = true;
+
+    public JsonWriter(final PrintStream out)
+    {
+        this.out = out;
+    }
+
+    @Override
+    public void start(final RunInfo info)
+    {
+        out.print("[\n");
+        out.flush();
+    }
+
+    @Override
+    public void startBlock(final BenchPlan.Block block)
+    {
+    }
+
+    @Override
+    public void row(final BenchResult r)
+    {
+        out.print((first ? "" : ",\n") + object(r));
+        first = false;
+        out.flush();
+    }
+
+    /** One row as a JSON object. */
+    public static String object(final BenchResult r)
+    {
+        return String.format(Locale.ROOT, "{\"collective\":\"%s\",\"algorithm\":\"%s\",\"ranks\":%d,\"bytes\":%d," +
+            "\"dtype\":\"%s\",\"avg_us\":%.3f,\"min_us\":%.3f,\"max_us\":%.3f,\"iters\":%d,\"algbw_GBps\":%.3f," +
+            "\"busbw_GBps\":%.3f,\"wrong\":%s}", r.op().label(), r.algorithm(), r.ranks(), r.bytes(),
+            r.type().label(), r.avgUs(), r.minUs(), r.maxUs(), r.iters(), r.algbw(), r.busbw(),
+            r.checked() ? Long.toString(r.wrong()) : "null");
+    }
+
+    @Override
+    public void endBlock()
+    {
+    }
+
+    @Override
+    public void finish()
+    {
+        out.print((first ? "" : "\n") + "]\n");
+        out.flush();
+    }
+}

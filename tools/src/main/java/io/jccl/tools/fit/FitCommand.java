@@ -1,0 +1,216 @@
+package io.jccl.tools.fit;
+
+import io.jccl.Configuration;
+import io.jccl.tools.Arguments;
+import io.jccl.tools.Command;
+import io.jccl.tools.UsageException;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** {@code ./jccl fit FILE}: fits α, β, γ to benchmark results and shows how well each formula explains them. */
+public final class FitCommand implements Command
+{
+    private final PrintStream out;
+    private final PrintStream err;
+
+    public FitCommand(final PrintStream out, final PrintStream err)
+    {
+        this.out = out;
+        this.err = err;
+    }
+
+    @Override
+    public String name()
+    {
+        return "fit";
+    }
+
+    @Override
+    public String summary()
+    {
+        return "fit the alpha-beta cost model to benchmark results and compare it with every measurement";
+    }
+
+    @Override
+    public String usage()
+    {
+        return """
+            usage: ./jccl fit RESULTS.csv|json [--format table|json] [--plot FILE.svg|FILE.png]... [--regimes K]
+                              [--staging-bytes B] [--source NAME]
+
+            Reads benchmark results (jccl's bench CSV, the peers' CSV, or JMH JSON), fits the cost model and
+            predicts every measurement with its algorithm's formula:
+              1. alpha and beta per protocol regime from the pingpong rows (one way), the breakpoints between
+                 regimes found from the data; least squares weighted by relative error (8 B and 64 MiB count
+                 alike), with 95% confidence intervals;
+              2. gamma per datatype and operator from the rows that reduce;
+              3. the shared-memory parameters alpha_f, beta_c, beta_r from the shm_* rows.
+            Prints per algorithm the measured and predicted times, the error, R² and the median |error|.
+
+              --format table|json  output for people (default) or programs
+              --plot FILE          log-log plot of time against size, measured points and model lines per
+                                   algorithm: SVG or PNG by the name's extension (repeatable)
+              --regimes K          fit exactly K point-to-point regimes (default: chosen by BIC, at most 4)
+              --staging-bytes B    staging bytes per rank the measurements ran with (default 4m)
+              --source NAME        only the rows of this source (a CSV's impl column, or jmh)
+            """;
+    }
+
+    @Override
+    public int run(final String[] args) throws IOException
+    {
+        String format = "table";
+        final List<Path> plots = new ArrayList<>();
+        int regimes = 0;
+        long stagingBytes = Configuration.STAGING_BYTES_DEFAULT;
+        String onlySource = null;
+        final List<String> operands = new ArrayList<>();
+        String[] rest = args;
+        while (rest.length > 0)
+        {
+            // options may come before and after the file
+            final Arguments arguments = new Arguments(rest);
+            String option;
+            while ((option = arguments.nextOption()) != null)
+            {
+                switch (option)
+                {
+                    case "--format" -> format = formatValue(arguments.value(option));
+                    case "--plot" -> plots.add(plotPath(arguments.value(option)));
+                    case "--regimes" -> regimes = arguments.intValue(option, 1, PiecewiseFit.MAX_REGIMES);
+                    case "--staging-bytes" -> stagingBytes = sizeValue(option, arguments.value(option));
+                    case "--source" -> onlySource = arguments.value(option);
+                    default -> throw Arguments.unknownOption(option);
+                }
+            }
+            final String[] left = arguments.operands();
+            if (left.length == 0)
+            {
+                break;
+            }
+            operands.add(left[0]);
+            rest = Arrays.copyOfRange(left, 1, left.length);
+        }
+        if (operands.size() != 1)
+        {
+            throw new UsageException(operands.isEmpty() ? "which results file?" : "one results file, please");
+        }
+        final Path file = Path.of(operands.get(0));
+        if (!Files.isRegularFile(file))
+        {
+            throw new UsageException("no such file: " + file);
+        }
+
+        final List<ModelFitter.Result> results = fit(file, stagingBytes, regimes, onlySource, err);
+        if ("json".equals(format))
+        {
+            out.println(FitReport.json(file.toString(), results));
+        }
+        else
+        {
+            for (final ModelFitter.Result result : results)
+            {
+                FitReport.printTable(out, result);
+            }
+        }
+        for (final Path plot : plots)
+        {
+            FitPlot.write(plot, file.getFileName().toString(), results, stagingBytes);
+            err.println("jccl fit: wrote " + plot);
+        }
+        return 0;
+    }
+
+    /**
+     * Reads a results file and fits each source in it; says on {@code err} what it dropped.
+     *
+     * @throws IllegalArgumentException when the file has nothing to fit.
+     */
+    public static List<ModelFitter.Result> fit(
+        final Path file, final long stagingBytes, final int regimes, final String onlySource, final PrintStream err)
+        throws IOException
+    {
+        final ResultsReader.Results read;
+        try
+        {
+            read = ResultsReader.read(file);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new IllegalArgumentException(file + ": " + ex.getMessage(), ex);
+        }
+        if (read.wrongRows() > 0)
+        {
+            err.println("jccl: " + file + ": left out " + read.wrongRows() + " rows with wrong results");
+        }
+        for (final String skipped : read.skipped())
+        {
+            err.println("jccl: " + file + ": skipped " + skipped);
+        }
+        final Map<String, List<Measurement>> bySource = new LinkedHashMap<>();
+        for (final Measurement m : read.measurements())
+        {
+            if (onlySource == null || onlySource.equals(m.source()))
+            {
+                bySource.computeIfAbsent(m.source(), k -> new ArrayList<>()).add(m);
+            }
+        }
+        if (bySource.isEmpty())
+        {
+            throw new IllegalArgumentException(file + ": no measurements" +
+                (onlySource == null ? "" : " of source '" + onlySource + "'"));
+        }
+        final ModelFitter fitter = new ModelFitter(stagingBytes);
+        final List<ModelFitter.Result> results = new ArrayList<>();
+        for (final Map.Entry<String, List<Measurement>> entry : bySource.entrySet())
+        {
+            results.add(fitter.fit(entry.getKey(), entry.getValue(), regimes));
+        }
+        return results;
+    }
+
+    private static String formatValue(final String value)
+    {
+        if (!"table".equals(value) && !"json".equals(value))
+        {
+            throw new UsageException("--format must be table or json, not '" + value + "'");
+        }
+        return value;
+    }
+
+    private static Path plotPath(final String value)
+    {
+        final String lower = value.toLowerCase(Locale.ROOT);
+        if (!lower.endsWith(".svg") && !lower.endsWith(".png"))
+        {
+            throw new UsageException("--plot writes .svg or .png files, not '" + value + "'");
+        }
+        return Path.of(value);
+    }
+
+    private static long sizeValue(final String option, final String value)
+    {
+        try
+        {
+            final long size = Configuration.parseSize(value);
+            if (size < 128)
+            {
+                throw new UsageException(option + " must be at least 128 bytes");
+            }
+            return size;
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new UsageException(option + " needs a size such as 4m, not '" + value + "'");
+        }
+    }
+}

@@ -1,0 +1,52 @@
+package io.jccl.tools.fit;
+
+/**
+ * One measured point of a results file: the average time of one collective call (one way for pingpong).
+ *
+ * @param source          whose measurement: the CSV's impl column, "jmh", or the file's name.
+ * @param collective      "pingpong", "allreduce", ... (DESIGN.md section 7 names).
+ * @param algorithm       the algorithm's name; for rows that name none, the classic algorithm it is modelled with.
+ * @param algorithmNamed  false when the file named no algorithm (another library's measurements).
+ * @param ranks           number of ranks.
+ * @param bytes           size as nccl-tests counts it (the whole vector).
+ * @param dtype           datatype label, "float32" when the file says none.
+ * @param op              reduction operator label, "sum" when the file says none.
+ * @param chunkBytes      chunk size the run used, 0 for the algorithm's default.
+ * @param micros          average time, µs.
+ */
+public record Measurement(
+    String source, String collective, String algorithm, boolean algorithmNamed, int ranks, long bytes, String dtype,
+    String op, long chunkBytes, double micros)
+{
+    /** The series this point belongs to: one line of the plot, one table of the report. */
+    public SeriesKey series()
+    {
+        return new SeriesKey(source, collective, algorithm, algorithmNamed, ranks, dtype, op, chunkBytes);
+    }
+
+    /** Identifies a series of measurements that differ only in size. */
+    public record SeriesKey(
+        String source, String collective, String algorithm, boolean algorithmNamed, int ranks, String dtype,
+        String op, long chunkBytes)
+    {
+        /** "allreduce ring, 4 ranks" (with the datatype, operator and chunk when they are not the defaults). */
+        public String label()
+        {
+            final StringBuilder label = new StringBuilder(collective);
+            label.append(' ').append(algorithmNamed ? algorithm : "(" + source + ", modelled as " + algorithm + ")");
+            if (!"pingpong".equals(collective))
+            {
+                label.append(", ").append(ranks).append(ranks == 1 ? " rank" : " ranks");
+            }
+            if (!"pingpong".equals(collective) && (!"float32".equals(dtype) || !"sum".equals(op)))
+            {
+                label.append(", ").append(dtype).append(' ').append(op);
+            }
+            if (chunkBytes > 0)
+            {
+                label.append(", chunk ").append(Units.bytes(chunkBytes));
+            }
+            return label.toString();
+        }
+    }
+}

@@ -1,0 +1,315 @@
+package io.jccl.tools.tune;
+
+import io.jccl.Collective;
+import io.jccl.model.CostModel;
+import io.jccl.model.ModelParameters;
+import io.jccl.model.TuningTable;
+import io.jccl.tools.fit.Measurement;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * Turns measurements and the model fitted to them into tuning rules, and says how good the rules are against the
+ * measurements. For each collective × ranks the candidates are the algorithms (and chunk sizes) measured for it;
+ * two ways to choose:
+ * <ul>
+ *   <li>{@link Choice#MODEL}: at every size the candidate the fitted model predicts fastest;</li>
+ *   <li>{@link Choice#MEASURED} (the default): within the measured sizes the fastest measured candidate, switching
+ *       at the geometric middle between two measured sizes (or where the model predicts the switch, when that lies
+ *       between them); below them the first size's choice, above them the model's.</li>
+ * </ul>
+ */
+public final class Tuner
+{
+    /** How rules are chosen. */
+    public enum Choice
+    {
+        MEASURED, MODEL
+    }
+
+    /** An algorithm with the chunk size it ran with (0: its default). */
+    public record Candidate(String algorithm, long chunkBytes)
+    {
+        String label()
+        {
+            return chunkBytes > 0 ? algorithm + "/" + chunkBytes : algorithm;
+        }
+    }
+
+    /**
+     * One measured size of one collective × ranks: what the rules choose there and how it compares.
+     *
+     * @param bytes          the size.
+     * @param best           fastest measured candidate.
+     * @param bestMicros     its time.
+     * @param tuned          the rules' choice.
+     * @param tunedMicros    its measured time (NaN when it was not measured at this size).
+     * @param model          the model's choice.
+     * @param modelMicros    its measured time (NaN when not measured).
+     */
+    public record SizeQuality(
+        long bytes, Candidate best, double bestMicros, Candidate tuned, double tunedMicros, Candidate model,
+        double modelMicros)
+    {
+        /** tuned / best − 1: 0 when the tuned choice is the fastest measured. */
+        public double tunedSlowdown()
+        {
+            return tunedMicros / bestMicros - 1;
+        }
+
+        public double modelSlowdown()
+        {
+            return modelMicros / bestMicros - 1;
+        }
+    }
+
+    /** The quality of one collective × ranks. */
+    public record GroupQuality(Collective collective, int ranks, List<Candidate> candidates, List<SizeQuality> sizes)
+    {
+    }
+
+    /** The rules and their quality. */
+    public record Result(List<TuningTable.Rule> rules, List<GroupQuality> quality)
+    {
+    }
+
+    private final CostModel model;
+    private final Choice choice;
+
+    public Tuner(final ModelParameters parameters, final long stagingBytes, final Choice choice)
+    {
+        this.model = new CostModel(parameters, stagingBytes);
+        this.choice = choice;
+    }
+
+    /** Rules for every collective × ranks in {@code measurements} (pingpong and unknown collectives are skipped). */
+    public Result tune(final List<Measurement> measurements)
+    {
+        final Map<String, List<Measurement>> groups = new TreeMap<>();
+        for (final Measurement m : measurements)
+        {
+            if (collective(m.collective()) != null && m.algorithmNamed() &&
+                CostModel.knows(m.collective(), m.algorithm()))
+            {
+                groups.computeIfAbsent(String.format("%s %05d", m.collective(), m.ranks()), k -> new ArrayList<>())
+                    .add(m);
+            }
+        }
+        final List<TuningTable.Rule> rules = new ArrayList<>();
+        final List<GroupQuality> quality = new ArrayList<>();
+        for (final List<Measurement> group : groups.values())
+        {
+            final List<Measurement> rows = typical(group);
+            final Collective collective = collective(rows.get(0).collective());
+            final int ranks = rows.get(0).ranks();
+            final TreeMap<Long, Map<Candidate, Double>> bySize = new TreeMap<>();
+            final List<Candidate> candidates = new ArrayList<>();
+            for (final Measurement m : rows)
+            {
+                final Candidate candidate = new Candidate(m.algorithm(), m.chunkBytes());
+                if (!candidates.contains(candidate))
+                {
+                    candidates.add(candidate);
+                }
+                bySize.computeIfAbsent(m.bytes(), k -> new LinkedHashMap<>()).merge(candidate, m.micros(), Math::min);
+            }
+            final String dtype = rows.get(0).dtype();
+            final String op = rows.get(0).op();
+            final List<TuningTable.Rule> groupRules = choice == Choice.MODEL ?
+                modelRules(collective, ranks, candidates, dtype, op, 0) :
+                measuredRules(collective, ranks, candidates, bySize, dtype, op);
+            rules.addAll(groupRules);
+            quality.add(new GroupQuality(collective, ranks, List.copyOf(candidates),
+                quality(groupRules, bySize, ranks, candidates, dtype, op, collective)));
+        }
+        return new Result(List.copyOf(rules), List.copyOf(quality));
+    }
+
+    /** The rows of the most common datatype and operator (float32 sum when measured): rules are per size only. */
+    private static List<Measurement> typical(final List<Measurement> group)
+    {
+        final boolean hasDefault = group.stream().anyMatch(m -> "float32".equals(m.dtype()) && "sum".equals(m.op()));
+        if (hasDefault)
+        {
+            return group.stream().filter(m -> "float32".equals(m.dtype()) && "sum".equals(m.op())).toList();
+        }
+        final Map<String, Long> counts = new TreeMap<>();
+        group.forEach(m -> counts.merge(m.dtype() + ":" + m.op(), 1L, Long::sum));
+        final String common = counts.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+        return group.stream().filter(m -> common.equals(m.dtype() + ":" + m.op())).toList();
+    }
+
+    private List<TuningTable.Rule> measuredRules(
+        final Collective collective, final int ranks, final List<Candidate> candidates,
+        final TreeMap<Long, Map<Candidate, Double>> bySize, final String dtype, final String op)
+    {
+        final List<TuningTable.Rule> rules = new ArrayList<>();
+        Candidate current = null;
+        long start = 0;
+        long previousSize = -1;
+        for (final Map.Entry<Long, Map<Candidate, Double>> entry : bySize.entrySet())
+        {
+            final Candidate best = fastestMeasured(entry.getValue());
+            if (current != null && !best.equals(current))
+            {
+                // switch between the two measured sizes: where the model says, else at the geometric middle
+                final long boundary = switchPoint(collective, ranks, current, best, previousSize, entry.getKey(), dtype,
+                    op);
+                rules.add(rule(collective, ranks, start, boundary, current));
+                start = boundary;
+            }
+            current = best;
+            previousSize = entry.getKey();
+        }
+        // beyond the largest measured size: the model's choice, from the geometric middle of one more octave
+        final long end = Math.max(previousSize + 1, previousSize * 2);
+        final long modelStart = Math.max(start + 1, Math.round(Math.sqrt((double)previousSize * end)));
+        final List<TuningTable.Rule> beyond = modelRules(collective, ranks, candidates, dtype, op, modelStart);
+        if (beyond.isEmpty() || beyond.get(0).algorithm().equals(current.algorithm()) && beyond.size() == 1)
+        {
+            rules.add(rule(collective, ranks, start, Long.MAX_VALUE, current));
+            return rules;
+        }
+        rules.add(rule(collective, ranks, start, modelStart, current));
+        rules.addAll(beyond);
+        return merge(rules);
+    }
+
+    /** Where between {@code below} and {@code above} the model predicts {@code next} overtakes {@code previous}. */
+    private long switchPoint(
+        final Collective collective, final int ranks, final Candidate previous, final Candidate next, final long below,
+        final long above, final String dtype, final String op)
+    {
+        final double logLo = Math.log(Math.max(1, below));
+        final double logHi = Math.log(above);
+        final int steps = 32;
+        for (int i = 1; i < steps; i++)
+        {
+            final long size = Math.round(Math.exp(logLo + (logHi - logLo) * i / steps));
+            if (size > below && size < above && predict(collective, ranks, next, size, dtype, op) <
+                predict(collective, ranks, previous, size, dtype, op))
+            {
+                return size;
+            }
+        }
+        return Math.max(below + 1, Math.min(above, Math.round(Math.sqrt((double)Math.max(1, below) * above))));
+    }
+
+    /** The model's fastest candidate at quarter octaves from {@code from} bytes on, as rules. */
+    private List<TuningTable.Rule> modelRules(
+        final Collective collective, final int ranks, final List<Candidate> candidates, final String dtype,
+        final String op, final long from)
+    {
+        final List<TuningTable.Rule> rules = new ArrayList<>();
+        Candidate current = null;
+        long start = from;
+        final int firstStep = from <= 1 ? 0 : (int)Math.ceil(4 * Math.log(from) / Math.log(2));
+        long previous = -1;
+        for (int step = firstStep; step <= 4 * 36; step++)
+        {
+            final long size = Math.max(from, Math.round(Math.pow(2.0, step / 4.0)));
+            if (size == previous)
+            {
+                continue;
+            }
+            previous = size;
+            final Candidate best = fastestModelled(collective, ranks, candidates, size, dtype, op);
+            if (current != null && !best.equals(current))
+            {
+                rules.add(rule(collective, ranks, start, size, current));
+                start = size;
+            }
+            current = best;
+        }
+        if (current != null)
+        {
+            rules.add(rule(collective, ranks, start, Long.MAX_VALUE, current));
+        }
+        return rules;
+    }
+
+    private List<SizeQuality> quality(
+        final List<TuningTable.Rule> rules, final TreeMap<Long, Map<Candidate, Double>> bySize, final int ranks,
+        final List<Candidate> candidates, final String dtype, final String op, final Collective collective)
+    {
+        final TuningTable table = new TuningTable(model.parameters(), Map.of(), rules);
+        final List<SizeQuality> sizes = new ArrayList<>();
+        for (final Map.Entry<Long, Map<Candidate, Double>> entry : bySize.entrySet())
+        {
+            final Map<Candidate, Double> measured = entry.getValue();
+            final Candidate best = fastestMeasured(measured);
+            final TuningTable.Rule rule = table.lookup(collective, ranks, entry.getKey());
+            final Candidate tuned = new Candidate(rule.algorithm(), rule.chunkBytes());
+            final Candidate modelled = fastestModelled(collective, ranks, candidates, entry.getKey(), dtype, op);
+            sizes.add(new SizeQuality(entry.getKey(), best, measured.get(best), tuned,
+                measured.getOrDefault(tuned, Double.NaN), modelled, measured.getOrDefault(modelled, Double.NaN)));
+        }
+        return sizes;
+    }
+
+    private static Candidate fastestMeasured(final Map<Candidate, Double> measured)
+    {
+        return measured.entrySet().stream().min(Map.Entry.comparingByValue()).orElseThrow().getKey();
+    }
+
+    private Candidate fastestModelled(
+        final Collective collective, final int ranks, final List<Candidate> candidates, final long bytes,
+        final String dtype, final String op)
+    {
+        return candidates.stream().min(Comparator.comparingDouble(c -> predict(collective, ranks, c, bytes, dtype, op)))
+            .orElseThrow();
+    }
+
+    private double predict(
+        final Collective collective, final int ranks, final Candidate candidate, final long bytes, final String dtype,
+        final String op)
+    {
+        return model.predict(collective.label(), candidate.algorithm(), ranks, bytes, dtype, op,
+            candidate.chunkBytes());
+    }
+
+    private static TuningTable.Rule rule(
+        final Collective collective, final int ranks, final long from, final long to, final Candidate candidate)
+    {
+        return new TuningTable.Rule(collective, ranks, from, to, candidate.algorithm(), candidate.chunkBytes());
+    }
+
+    /** Joins neighbouring rules that choose the same. */
+    private static List<TuningTable.Rule> merge(final List<TuningTable.Rule> rules)
+    {
+        final List<TuningTable.Rule> merged = new ArrayList<>();
+        for (final TuningTable.Rule rule : rules)
+        {
+            final TuningTable.Rule last = merged.isEmpty() ? null : merged.get(merged.size() - 1);
+            if (last != null && last.algorithm().equals(rule.algorithm()) && last.chunkBytes() == rule.chunkBytes() &&
+                last.maxBytes() == rule.minBytes())
+            {
+                merged.set(merged.size() - 1, new TuningTable.Rule(last.collective(), last.ranks(), last.minBytes(),
+                    rule.maxBytes(), last.algorithm(), last.chunkBytes()));
+            }
+            else
+            {
+                merged.add(rule);
+            }
+        }
+        return merged;
+    }
+
+    private static Collective collective(final String name)
+    {
+        for (final Collective c : Collective.values())
+        {
+            if (Objects.equals(c.label(), name))
+            {
+                return c;
+            }
+        }
+        return null;
+    }
+}

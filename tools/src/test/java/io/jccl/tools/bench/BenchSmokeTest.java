@@ -1,0 +1,121 @@
+package io.jccl.tools.bench;
+
+import io.jccl.Collective;
+import io.jccl.algorithms.AlgorithmRegistry;
+import io.jccl.tools.Main;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code jccl bench} end to end on 2 real rank JVMs: ping-pong from 8 B to 64 KiB, and every allreduce algorithm
+ * checked up to 64 KiB. Few iterations: this checks that the sweep runs, agrees on its rows and computes right,
+ * not how fast anything is (the machine is shared).
+ */
+@Timeout(120)
+class BenchSmokeTest
+{
+    private static final List<Long> SIZES = List.of(8L, 32L, 128L, 512L, 2048L, 8192L, 32768L);
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    @Test
+    void pingPongFrom8BytesTo64KiB()
+    {
+        final int exitCode = bench("-n", "2", "--op", "pingpong", "--max-bytes", "64k", "--format", "csv",
+            "--iters", "200", "--warmup", "20");
+
+        assertEquals(0, exitCode, errText());
+        final List<String[]> rows = rows();
+        assertEquals(SIZES.size(), rows.size(), outText());
+        for (int i = 0; i < rows.size(); i++)
+        {
+            final String[] row = rows.get(i);
+            assertEquals("pingpong", row[0]);
+            assertEquals("p2p", row[1]);
+            assertEquals("2", row[2]);
+            assertEquals(SIZES.get(i), Long.parseLong(row[3]));
+            assertEquals("200", row[8]);
+            assertEquals("", row[11], "not checked");
+            assertSaneTimes(row);
+            assertEquals(Long.parseLong(row[3]) / Double.parseDouble(row[5]) / 1e3, Double.parseDouble(row[9]),
+                0.0015 + Double.parseDouble(row[9]) * 0.01, "algbw = bytes / one-way time");
+            assertEquals(row[9], row[10], "busbw = algbw for ping-pong");
+        }
+    }
+
+    @Test
+    void everyAllreduceAlgorithmCheckedUpTo64KiB()
+    {
+        final int exitCode = bench("-n", "2", "--op", "allreduce", "--check", "--algo", "all", "--max-bytes", "64k",
+            "--format", "csv", "--iters", "30", "--warmup", "3");
+
+        assertEquals(0, exitCode, errText() + outText());
+        final Set<String> algorithms = new LinkedHashSet<>();
+        final List<String[]> rows = rows();
+        for (final String[] row : rows)
+        {
+            assertEquals("allreduce", row[0]);
+            algorithms.add(row[1]);
+            assertEquals("float32", row[4]);
+            assertEquals("0", row[11], "wrong elements of " + String.join(",", row));
+            assertSaneTimes(row);
+        }
+        assertEquals(AlgorithmRegistry.instance().of(Collective.ALLREDUCE).keySet(), algorithms);
+        assertEquals(algorithms.size() * SIZES.size(), rows.size(), outText());
+    }
+
+    private static void assertSaneTimes(final String[] row)
+    {
+        final double avg = Double.parseDouble(row[5]);
+        final double min = Double.parseDouble(row[6]);
+        final double max = Double.parseDouble(row[7]);
+        final String text = String.join(",", row);
+        assertTrue(avg > 0 && avg < 1e6, "avg_us of " + text);
+        assertTrue(min <= avg && avg <= max, "min <= avg <= max in " + text);
+        assertTrue(Double.parseDouble(row[9]) >= 0 && Double.parseDouble(row[10]) >= 0, "bandwidths of " + text);
+    }
+
+    private int bench(final String... args)
+    {
+        final String[] all = new String[args.length + 1];
+        all[0] = "bench";
+        System.arraycopy(args, 0, all, 1, args.length);
+        final PrintStream outStream = new PrintStream(out, true, StandardCharsets.UTF_8);
+        final PrintStream errStream = new PrintStream(err, true, StandardCharsets.UTF_8);
+        return new Main(outStream, errStream, Main.commands(outStream, errStream)).run(all);
+    }
+
+    private List<String[]> rows()
+    {
+        final List<String> lines = outText().lines().toList();
+        assertEquals(CsvWriter.HEADER, lines.get(0));
+        final List<String[]> rows = new ArrayList<>();
+        for (final String line : lines.subList(1, lines.size()))
+        {
+            rows.add(line.split(",", -1));
+        }
+        return rows;
+    }
+
+    private String outText()
+    {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private String errText()
+    {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+}

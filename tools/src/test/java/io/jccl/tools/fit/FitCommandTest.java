@@ -1,0 +1,129 @@
+package io.jccl.tools.fit;
+
+import io.jccl.model.Json;
+import io.jccl.tools.UsageException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import javax.imageio.ImageIO;
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+@Timeout(30)
+class FitCommandTest
+{
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private final FitCommand command = new FitCommand(new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+
+    @TempDir
+    Path directory;
+
+    @Test
+    void tableShowsRegimesGammaAndEverySeries() throws Exception
+    {
+        final Path results = SyntheticData.write(directory.resolve("results.csv"), 0.02, 31);
+        assertEquals(0, command.run(new String[] {results.toString()}));
+        final String text = text(out);
+        assertTrue(text.contains("3 regimes, breakpoints at 4 KiB (between 2 KiB and 4 KiB), 4 MiB"), text);
+        assertTrue(text.contains("alpha us (95% CI)"), text);
+        assertTrue(text.contains("float32:sum"), text);
+        assertTrue(text.contains("allreduce shm_twoshot, 4 ranks: R² "), text);
+        assertTrue(text.contains("  formula: 2(p − 1)α + 2n(p − 1)/p·β + n(p − 1)/p·γ"), text);
+        assertTrue(text.contains("summary: weighted R²"), text);
+    }
+
+    @Test
+    void jsonHoldsRegimesEstimatesAndPredictions() throws Exception
+    {
+        final Path results = SyntheticData.write(directory.resolve("results.csv"), 0.02, 32);
+        assertEquals(0, command.run(new String[] {results.toString(), "--format", "json"}));
+        @SuppressWarnings("unchecked")
+        final Map<String, Object> root = (Map<String, Object>)Json.parse(text(out));
+        final Map<?, ?> fit = (Map<?, ?>)((List<?>)root.get("fits")).get(0);
+        assertEquals(3, ((List<?>)fit.get("point_to_point")).size());
+        final Map<?, ?> first = (Map<?, ?>)((List<?>)fit.get("point_to_point")).get(0);
+        assertTrue(((Number)first.get("alpha_ci95_us")).doubleValue() > 0);
+        final List<?> series = (List<?>)fit.get("series");
+        assertEquals(27, series.size());
+        final Map<?, ?> point = (Map<?, ?>)((List<?>)((Map<?, ?>)series.get(1)).get("points")).get(0);
+        assertTrue(point.containsKey("measured_us") && point.containsKey("predicted_us") && point.containsKey("error"));
+    }
+
+    @Test
+    void plotsSvgAndPng() throws Exception
+    {
+        final Path results = SyntheticData.write(directory.resolve("results.csv"), 0.02, 33);
+        final Path svg = directory.resolve("plots/fit.svg");
+        final Path png = directory.resolve("plots/fit.png");
+        assertEquals(0, command.run(new String[] {"--plot", svg.toString(), results.toString(), "--plot",
+            png.toString()}));
+
+        final String svgText = Files.readString(svg);
+        assertTrue(svgText.startsWith("<svg xmlns=\"http://www.w3.org/2000/svg\""), svgText.substring(0, 80));
+        assertTrue(svgText.contains(">allreduce, 4 ranks</text>"));
+        assertTrue(svgText.contains(">message size (bytes, log scale)</text>"));
+        assertTrue(svgText.contains("<polyline"));
+        assertTrue(svgText.trim().endsWith("</svg>"));
+
+        final BufferedImage image = ImageIO.read(png.toFile());
+        // 9 panels (pingpong, then 4 collectives × 2 rank counts) in 2 columns
+        assertEquals((int)Math.ceil(2 * 580 * 1.5), image.getWidth());
+        assertEquals((int)Math.ceil((52 + 5 * 400) * 1.5), image.getHeight());
+        assertTrue(text(err).contains("wrote " + png), text(err));
+    }
+
+    /** Without system fonts the PNG's text comes from the built-in font: the title row is drawn either way. */
+    @Test
+    void pngTextWithTheBuiltInFont() throws Exception
+    {
+        final Path results = SyntheticData.write(directory.resolve("results.csv"), 0.02, 34);
+        final List<ModelFitter.Result> fits = FitCommand.fit(results, 4L << 20, 0, null,
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+        final BufferedImage image = FitPlot.png("results.csv", fits, 4L << 20, true);
+        ImageIO.write(image, "png", directory.resolve("bitmap.png").toFile());
+        // the heading "jccl fit: results.csv" sits in the top left: dark pixels there, none in the top right
+        assertTrue(darkPixels(image, 20, 20, 200, 30) > 100);
+        assertEquals(0, darkPixels(image, image.getWidth() - 300, 0, 280, 60));
+    }
+
+    private static int darkPixels(final BufferedImage image, final int x0, final int y0, final int w, final int h)
+    {
+        int dark = 0;
+        for (int y = y0; y < y0 + h; y++)
+        {
+            for (int x = x0; x < x0 + w; x++)
+            {
+                dark += (image.getRGB(x, y) & 0xff) < 100 ? 1 : 0;
+            }
+        }
+        return dark;
+    }
+
+    @Test
+    void misuseIsAUsageError()
+    {
+        assertThrows(UsageException.class, () -> command.run(new String[0]));
+        assertThrows(UsageException.class, () -> command.run(new String[] {"a.csv", "b.csv"}));
+        assertThrows(UsageException.class, () -> command.run(new String[] {"--plot", "x.gif", "a.csv"}));
+        assertThrows(UsageException.class, () -> command.run(new String[] {"--format", "xml", "a.csv"}));
+        assertThrows(UsageException.class, () -> command.run(new String[] {directory.resolve("none.csv").toString()}));
+    }
+
+    private static String text(final ByteArrayOutputStream bytes)
+    {
+        return bytes.toString(StandardCharsets.UTF_8);
+    }
+}

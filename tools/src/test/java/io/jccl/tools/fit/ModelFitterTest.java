@@ -1,0 +1,134 @@
+package io.jccl.tools.fit;
+
+import io.jccl.model.ModelParameters;
+import io.jccl.model.Parameter;
+import io.jccl.model.Regime;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.List;
+
+import static io.jccl.tools.fit.PiecewiseFitTest.assertWithin;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+@Timeout(20)
+class ModelFitterTest
+{
+    private static final long STAGING = 4L << 20;
+
+    @Test
+    void recoversEveryIdentifiableParameterWithinFivePercentFromNoisyData()
+    {
+        final ModelParameters truth = SyntheticResults.truth();
+        final ModelFitter.Result result = fit(SyntheticResults.csv(truth, 0.02, 1));
+        final ModelParameters fitted = result.parameters();
+
+        // stage 1: regimes and their α, β from pingpong
+        assertArrayEquals(truth.breakpoints(), fitted.breakpoints());
+        for (int r = 0; r < truth.regimeCount(); r++)
+        {
+            assertWithin(truth.regimes().get(r).beta(), fitted.regimes().get(r).beta(), 0.05);
+        }
+        assertWithin(truth.regimes().get(0).alpha(), fitted.regimes().get(0).alpha(), 0.05);
+        assertWithin(truth.regimes().get(1).alpha(), fitted.regimes().get(1).alpha(), 0.05);
+        // stage 2: γ of float32 sum from the message-passing reductions
+        assertWithin(truth.gamma("float32", "sum"), fitted.gamma("float32", "sum"), 0.05);
+        // stage 3: α_f, and β_c, β_r of the regimes where the shared-memory terms matter (vectors from 4 KiB)
+        assertWithin(truth.flag(), fitted.flag(), 0.05);
+        for (int r = 1; r < truth.regimeCount(); r++)
+        {
+            final Regime expected = truth.regimes().get(r);
+            assertWithin(expected.copy(), fitted.regimes().get(r).copy(), 0.05);
+            assertWithin(expected.read(), fitted.regimes().get(r).read(), 0.05);
+        }
+    }
+
+    @Test
+    void predictsEverySeriesOfTheTruthClosely()
+    {
+        final ModelFitter.Result result = fit(SyntheticResults.csv(SyntheticResults.truth(), 0.02, 2));
+        // pingpong + 4 collectives × their algorithms × 2 rank counts
+        assertEquals(1 + 2 * SyntheticResults.SWEEP.values().stream().mapToInt(List::size).sum(),
+            result.series().size());
+        for (final ModelFitter.Series series : result.series())
+        {
+            assertTrue(series.medianError() < 0.05, series.key().label() + ": median error " + series.medianError());
+            assertTrue(series.r2() > 0.99, series.key().label() + ": R² " + series.r2());
+        }
+        assertTrue(result.unmodelled().isEmpty());
+    }
+
+    @Test
+    void confidenceIntervalsCoverTheTruth()
+    {
+        final ModelParameters truth = SyntheticResults.truth();
+        final ModelFitter.Result result = fit(SyntheticResults.csv(truth, 0.02, 3));
+        for (final ModelFitter.Estimate e : result.estimates())
+        {
+            if (e.parameter() == Parameter.ALPHA && e.regime() < 2 || e.parameter() == Parameter.BETA)
+            {
+                final double expected = truth.value(e.parameter(), e.regime());
+                assertTrue(Math.abs(e.value() - expected) <= e.ci95(),
+                    e + ": 95 % interval misses " + expected);
+            }
+        }
+    }
+
+    @Test
+    void withoutRowsThatCopyOrReadLocallyThoseParametersAreDerivedAndSaidSo()
+    {
+        // shm_* rows, and Bruck allgather with its final rotation, are the ones with β_c, β_r or α_f terms
+        final String csv = SyntheticResults.csv(SyntheticResults.truth(), 0.01, 4).lines()
+            .filter(line -> !line.contains(",shm_") && !line.contains(",bruck,")).reduce("", (a, b) -> a + b + "\n");
+        final ModelFitter.Result result = fit(csv);
+        final ModelParameters fitted = result.parameters();
+        assertEquals(fitted.regimes().get(0).alpha(), fitted.flag(), 1e-12);
+        for (final Regime r : fitted.regimes())
+        {
+            assertEquals(r.beta() / 2, r.copy(), 1e-15);
+            assertEquals(r.beta() / 2, r.read(), 1e-15);
+        }
+        assertTrue(result.estimates().stream().filter(e -> e.parameter() == Parameter.COPY)
+            .noneMatch(ModelFitter.Estimate::fitted));
+        assertWithin(SyntheticResults.truth().gamma("float32", "sum"), fitted.gamma("float32", "sum"), 0.05);
+    }
+
+    @Test
+    void withoutPingpongOneRegimeIsFittedFromTheCollectives()
+    {
+        final ModelParameters truth = new ModelParameters(List.of(new Regime(0, 0.7, SyntheticResults.ns(0.09),
+            SyntheticResults.ns(0.03), SyntheticResults.ns(0.04))), 0.1, SyntheticResults.truth().gammas());
+        final String csv = SyntheticResults.csv(truth, 0.01, 5).lines()
+            .filter(line -> !line.startsWith("pingpong")).reduce("", (a, b) -> a + b + "\n");
+        final ModelFitter.Result result = fit(csv);
+        assertEquals(null, result.pointToPoint());
+        assertEquals(1, result.parameters().regimeCount());
+        assertWithin(0.7, result.parameters().regimes().get(0).alpha(), 0.05);
+        assertWithin(truth.regimes().get(0).beta(), result.parameters().regimes().get(0).beta(), 0.05);
+        assertFalse(result.alphaBetaOrigin().startsWith("pingpong"));
+    }
+
+    @Test
+    void otherLibrariesRowsAreModelledWithTheClassicAlgorithm()
+    {
+        final String csv = "impl,collective,ranks,bytes,avg_us,min_us,max_us,iters\n" +
+            "mpi,pingpong,2,8,0.2,0.2,0.2,10\nmpi,pingpong,2,64,0.21,0.2,0.2,10\nmpi,pingpong,2,512,0.26,0.2,0.2,10\n" +
+            "mpi,pingpong,2,4096,0.62,0.2,0.2,10\nmpi,allreduce,2,4096,1.5,1,2,10\n";
+        final ModelFitter.Result result = new ModelFitter(STAGING).fit("mpi",
+            ResultsReader.readCsv(csv, "file").measurements(), 0);
+        final ModelFitter.Series allreduce = result.series().get(1);
+        assertEquals("ring", allreduce.key().algorithm());
+        assertFalse(allreduce.key().algorithmNamed());
+        assertEquals("mpi", allreduce.key().source());
+    }
+
+    private static ModelFitter.Result fit(final String csv)
+    {
+        final ResultsReader.Results read = ResultsReader.readCsv(csv, "synthetic");
+        assertTrue(read.skipped().isEmpty(), read.skipped().toString());
+        return new ModelFitter(STAGING).fit("synthetic", read.measurements(), 0);
+    }
+}

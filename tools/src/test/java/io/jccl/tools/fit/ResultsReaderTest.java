@@ -1,0 +1,101 @@
+package io.jccl.tools.fit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+@Timeout(10)
+class ResultsReaderTest
+{
+    @Test
+    void benchCsvByColumnNameDropsWrongRows()
+    {
+        final ResultsReader.Results results = ResultsReader.readCsv(
+            "collective,algorithm,ranks,bytes,dtype,avg_us,min_us,max_us,iters,algbw_GBps,busbw_GBps,wrong,op\n" +
+            "pingpong,-,2,8,int8,0.2,0.1,0.3,100,0,0,0,\n" +
+            "allreduce,ring,4,1024,float64,3.5,3,4,100,0,0,0,max\n" +
+            "allreduce,ring,4,2048,float64,4.5,4,5,100,0,0,2,max\n", "bench");
+        assertEquals(1, results.wrongRows());
+        final List<Measurement> m = results.measurements();
+        assertEquals(2, m.size());
+        assertEquals(new Measurement("bench", "pingpong", "p2p", true, 2, 8, "int8", "sum", 0, 0.2), m.get(0));
+        assertEquals(new Measurement("bench", "allreduce", "ring", true, 4, 1024, "float64", "max", 0, 3.5), m.get(1));
+    }
+
+    @Test
+    void peersCsvIsModelledWithTheClassicAlgorithms()
+    {
+        final ResultsReader.Results results = ResultsReader.readCsv(
+            "impl,collective,ranks,bytes,avg_us,min_us,max_us,iters\n" +
+            "openmpi,reduce_scatter,2,64,1.0,1,1,10\nmpich,broadcast,2,64,0.5,1,1,10\n", "file");
+        final Measurement first = results.measurements().get(0);
+        assertEquals("openmpi", first.source());
+        assertEquals("ring", first.algorithm());
+        assertFalse(first.algorithmNamed());
+        assertEquals("float32", first.dtype());
+        assertEquals("binomial", results.measurements().get(1).algorithm());
+        assertEquals("mpich", results.measurements().get(1).source());
+    }
+
+    @Test
+    void badLinesAreSkippedWithTheirNumber()
+    {
+        final ResultsReader.Results results = ResultsReader.readCsv(
+            "collective,ranks,bytes,avg_us\nallreduce,2,64,x\nallreduce,2\n# comment\nallreduce,2,64,1.5\n", "f");
+        assertEquals(1, results.measurements().size());
+        assertEquals(2, results.skipped().size());
+        assertTrue(results.skipped().get(0).startsWith("line 2: "), results.skipped().get(0));
+        assertThrows(IllegalArgumentException.class, () -> ResultsReader.readCsv("a,b,c\n1,2,3\n", "f"));
+    }
+
+    @Test
+    void jmhOpParamIsTheCollectiveOrTheOperator()
+    {
+        final String json = """
+            [
+              {"benchmark": "io.jccl.jmh.Collectives.run", "params": {"op": "reduce_scatter", "bytes": "64",
+               "ranks": "2", "algorithm": "ring"}, "primaryMetric": {"score": 1.0, "scoreUnit": "us/op"}},
+              {"benchmark": "io.jccl.jmh.Allreduce.allreduce", "params": {"op": "max", "bytes": "64",
+               "ranks": "2", "algorithm": "ring"}, "primaryMetric": {"score": 0.5, "scoreUnit": "ms/op"}}
+            ]
+            """;
+        final List<Measurement> m = ResultsReader.readJmh(json).measurements();
+        assertEquals("reduce_scatter", m.get(0).collective());
+        assertEquals("sum", m.get(0).op());
+        assertEquals("allreduce", m.get(1).collective());
+        assertEquals("max", m.get(1).op());
+        assertEquals(500.0, m.get(1).micros(), 1e-9);
+    }
+
+    @Test
+    void jmhJsonScoresBecomeMicroseconds()
+    {
+        final String json = """
+            [
+              {"benchmark": "io.jccl.jmh.CollectiveBenchmark.allreduce", "mode": "avgt",
+               "params": {"bytes": "4096", "ranks": "4", "algorithm": "shm_twoshot", "dtype": "float32"},
+               "primaryMetric": {"score": 2.5, "scoreError": 0.1, "scoreUnit": "us/op"}},
+              {"benchmark": "io.jccl.jmh.P2pBenchmark.pingPong", "mode": "avgt",
+               "params": {"bytes": "8", "ranks": "2"},
+               "primaryMetric": {"score": 180.0, "scoreUnit": "ns/op"}},
+              {"benchmark": "io.jccl.jmh.CollectiveBenchmark.broadcast", "params": {"ranks": "2"},
+               "primaryMetric": {"score": 1.0, "scoreUnit": "us/op"}}
+            ]
+            """;
+        final ResultsReader.Results results = ResultsReader.readJmh(json);
+        assertEquals(2, results.measurements().size());
+        assertEquals(new Measurement("jmh", "allreduce", "shm_twoshot", true, 4, 4096, "float32", "sum", 0, 2.5),
+            results.measurements().get(0));
+        final Measurement pingpong = results.measurements().get(1);
+        assertEquals("pingpong", pingpong.collective());
+        assertEquals(0.18, pingpong.micros(), 1e-12);
+        assertEquals(1, results.skipped().size());
+        assertTrue(results.skipped().get(0).contains("no bytes param"), results.skipped().get(0));
+    }
+}

@@ -1,0 +1,109 @@
+package io.jccl.tools.tune;
+
+import io.jccl.Collective;
+import io.jccl.model.TuningTable;
+import io.jccl.tools.fit.SyntheticData;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+@Timeout(30)
+class TuneCommandTest
+{
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private final TuneCommand command = new TuneCommand(new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+
+    @TempDir
+    Path directory;
+
+    @Test
+    void writesATuningFileWhoseLookupsAreTheChosenAlgorithms() throws Exception
+    {
+        final Path results = SyntheticData.write(directory.resolve("results.csv"), 0.03, 21);
+        final Path tuning = directory.resolve("sub/tuning.json");
+
+        assertEquals(0, command.run(new String[] {"--from", results.toString(), "--out", tuning.toString()}));
+
+        final TuningTable table = TuningTable.read(tuning);
+        assertFalse(table.rules().isEmpty());
+        assertEquals(results.toAbsolutePath().toString(), table.info().get("source"));
+        // every collective × ranks of the sweep is covered from 0 bytes on, without gaps
+        for (final Collective collective : new Collective[] {Collective.ALLREDUCE, Collective.REDUCE_SCATTER,
+            Collective.ALLGATHER, Collective.BROADCAST})
+        {
+            for (final int ranks : new int[] {2, 4})
+            {
+                for (long bytes = 0; bytes <= 1L << 30; bytes = bytes * 2 + 1)
+                {
+                    assertNotNull(table.lookup(collective, ranks, bytes), collective + " " + ranks + " " + bytes);
+                }
+            }
+        }
+        for (final TuningTable.Rule rule : table.rules())
+        {
+            assertEquals(rule, table.lookup(rule.collective(), rule.ranks(), rule.minBytes()));
+            assertEquals(rule, table.lookup(rule.collective(), rule.ranks(), rule.maxBytes() - 1));
+        }
+        assertTrue(text(out).contains("wrote " + tuning), text(out));
+    }
+
+    @Test
+    void tunedSelectionIsWithinTenPercentOfTheBestAtNinetyPercentOfSizes() throws Exception
+    {
+        final Path results = SyntheticData.write(directory.resolve("results.csv"), 0.03, 22);
+        for (final String choice : new String[] {"measured", "model"})
+        {
+            out.reset();
+            assertEquals(0, command.run(new String[] {"--from", results.toString(), "--choose", choice,
+                "--dry-run"}));
+            final Matcher m = Pattern.compile("within 10% of the best measured algorithm at (\\d+) of (\\d+) sizes")
+                .matcher(text(out));
+            assertTrue(m.find(), text(out));
+            final int good = Integer.parseInt(m.group(1));
+            final int total = Integer.parseInt(m.group(2));
+            assertEquals(8 * 21, total);
+            assertTrue(good >= 0.9 * total, choice + ": " + good + " of " + total + "\n" + text(out));
+            assertTrue(text(out).contains("dry run: would write"), text(out));
+        }
+    }
+
+    @Test
+    void withoutResultsItSaysWhatToDo()
+    {
+        final Exception ex = assertThrows(io.jccl.tools.UsageException.class, () -> command.run(new String[0]));
+        assertTrue(ex.getMessage().contains("--from"), ex.getMessage());
+    }
+
+    @Test
+    void resultsWithoutAlgorithmNamesCannotBeTuned() throws Exception
+    {
+        final Path results = directory.resolve("peers.csv");
+        Files.writeString(results, "collective,ranks,bytes,avg_us,min_us,max_us,iters\n" +
+            "pingpong,2,8,0.2,0.2,0.2,1\npingpong,2,64,0.25,0.2,0.2,1\npingpong,2,512,0.4,0.2,0.2,1\n" +
+            "allreduce,2,64,0.5,0.5,0.5,1\n");
+        final Exception ex = assertThrows(IllegalArgumentException.class,
+            () -> command.run(new String[] {"--from", results.toString(), "--dry-run"}));
+        assertTrue(ex.getMessage().contains("no collective with named algorithms"), ex.getMessage());
+    }
+
+    private static String text(final ByteArrayOutputStream bytes)
+    {
+        return bytes.toString(StandardCharsets.UTF_8);
+    }
+}
