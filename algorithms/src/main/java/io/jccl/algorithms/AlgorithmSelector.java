@@ -37,14 +37,38 @@ public final class AlgorithmSelector
 
     private final AlgorithmRegistry registry;
     private final Map<Collective, CollectiveAlgorithm> forced = new EnumMap<>(Collective.class);
+    /** Per collective (by ordinal): the preferred algorithms first, then the rest of the registry's. */
+    private final CollectiveAlgorithm[][] candidates;
 
     public AlgorithmSelector(final AlgorithmRegistry registry, final String forcedSpec)
     {
         this.registry = registry;
+        this.candidates = candidates(registry);
         if (forcedSpec != null && !forcedSpec.isBlank())
         {
             parse(forcedSpec);
         }
+    }
+
+    private static CollectiveAlgorithm[][] candidates(final AlgorithmRegistry registry)
+    {
+        final Collective[] collectives = Collective.values();
+        final CollectiveAlgorithm[][] result = new CollectiveAlgorithm[collectives.length][];
+        for (final Collective c : collectives)
+        {
+            final Map<String, CollectiveAlgorithm> byName = registry.of(c);
+            final java.util.LinkedHashSet<CollectiveAlgorithm> ordered = new java.util.LinkedHashSet<>();
+            for (final String name : PREFERENCES.get(c))
+            {
+                if (byName.containsKey(name))
+                {
+                    ordered.add(byName.get(name));
+                }
+            }
+            ordered.addAll(byName.values());
+            result[c.ordinal()] = ordered.toArray(new CollectiveAlgorithm[0]);
+        }
+        return result;
     }
 
     /**
@@ -113,23 +137,13 @@ public final class AlgorithmSelector
             }
             return chosen;
         }
-        final Map<String, CollectiveAlgorithm> candidates = registry.of(args.collective);
         final boolean large = args.collective == Collective.ALLREDUCE && bytes > ONESHOT_MAX_BYTES;
-        for (final String name : PREFERENCES.get(args.collective))
+        final CollectiveAlgorithm[] ordered = candidates[args.collective.ordinal()];
+        for (int i = 0; i < ordered.length; i++)
         {
-            if (large && name.equals("shm_oneshot"))
-            {
-                continue;
-            }
-            final CollectiveAlgorithm algorithm = candidates.get(name);
-            if (algorithm != null && algorithm.unsupportedReason(args, context.size(), context) == null)
-            {
-                return algorithm;
-            }
-        }
-        for (final CollectiveAlgorithm algorithm : candidates.values())
-        {
-            if (algorithm.unsupportedReason(args, context.size(), context) == null)
+            final CollectiveAlgorithm algorithm = ordered[i];
+            if (!(large && algorithm.name().equals("shm_oneshot")) &&
+                algorithm.unsupportedReason(args, context.size(), context) == null)
             {
                 return algorithm;
             }
