@@ -13,7 +13,8 @@ import java.util.Map;
 
 /**
  * Buffers of the contract suite: views of any element type on Java arrays, direct ByteBuffers or symmetric memory,
- * each with {@link #GUARD} bytes of {@link #SENTINEL} on both sides that catch writes out of bounds. Memory is
+ * each with {@link #GUARD} bytes of a sentinel on both sides that catch writes out of bounds. Send and receive
+ * buffers have different sentinels, so that copying a send buffer's guard into a receive buffer's is caught too. Memory is
  * allocated once per role (send, receive) and kind, grown on demand, and reused by every case: symmetric memory in
  * particular is allocated once, at the size of the largest case, because every rank must allocate the same sizes in
  * the same order and it is freed only when the communicator closes.
@@ -23,7 +24,8 @@ final class ContractBuffers
     static final int SEND = 0;
     static final int RECV = 1;
     static final int GUARD = 64;
-    static final byte SENTINEL = 0x5A;
+    /** Fill of unwritten bytes, by role. */
+    static final byte[] SENTINELS = {0x5A, (byte)0xA5};
 
     private final Buf[] pools = new Buf[2];
     private final ByteBuffer[] direct = new ByteBuffer[2];
@@ -54,7 +56,7 @@ final class ContractBuffers
             case DIRECT -> directRegion(role, type, count, bytes);
             case SHARED -> sharedRegion(role, type, count, bytes);
         };
-        UnsafeApi.setMemory(region.base, region.offset - GUARD, bytes + 2 * GUARD, SENTINEL);
+        UnsafeApi.setMemory(region.base, region.offset - GUARD, bytes + 2 * GUARD, region.sentinel);
         return region;
     }
 
@@ -86,7 +88,7 @@ final class ContractBuffers
             case FLOAT32 -> Buf.of((float[])array, guard, n);
             case FLOAT64 -> Buf.of((double[])array, guard, n);
         };
-        return new Region(buf);
+        return new Region(buf, SENTINELS[role]);
     }
 
     private Region directRegion(final int role, final DataType type, final long count, final long bytes)
@@ -107,7 +109,7 @@ final class ContractBuffers
         {
             throw new IllegalStateException("direct view of " + buf.count() + " elements, wanted " + count);
         }
-        return new Region(buf);
+        return new Region(buf, SENTINELS[role]);
     }
 
     private Region sharedRegion(final int role, final DataType type, final long count, final long bytes)
@@ -119,7 +121,8 @@ final class ContractBuffers
                 (pool == null ? 0 : pool.bytes()) + " bytes, a case needs " + (bytes + 2 * GUARD));
         }
         // the pool is int8 memory; the same bytes seen as elements of the case's type, still symmetric
-        return new Region(Buf.ofShared(pool.offset() + GUARD, pool.segmentOffset() + GUARD, count, type, pool));
+        return new Region(Buf.ofShared(pool.offset() + GUARD, pool.segmentOffset() + GUARD, count, type, pool),
+            SENTINELS[role]);
     }
 
     /** A view with its guards, and element access by index. */
@@ -131,9 +134,11 @@ final class ContractBuffers
         final long count;
         final DataType type;
         final int size;
+        final byte sentinel;
 
-        Region(final Buf buf)
+        Region(final Buf buf, final byte sentinel)
         {
+            this.sentinel = sentinel;
             this.buf = buf;
             this.base = buf.base();
             this.offset = buf.offset();
@@ -223,19 +228,19 @@ final class ContractBuffers
         /** True when every byte of elements [from, from + n) still holds the sentinel. */
         boolean untouched(final long from, final long n)
         {
-            return sentinelOnly(base, offset + from * size, n * size);
+            return sentinelOnly(offset + from * size, n * size);
         }
 
         boolean guardsIntact()
         {
-            return sentinelOnly(base, offset - GUARD, GUARD) && sentinelOnly(base, offset + count * size, GUARD);
+            return sentinelOnly(offset - GUARD, GUARD) && sentinelOnly(offset + count * size, GUARD);
         }
 
-        private static boolean sentinelOnly(final Object base, final long offset, final long bytes)
+        private boolean sentinelOnly(final long from, final long bytes)
         {
             for (long i = 0; i < bytes; i++)
             {
-                if (UnsafeApi.getByte(base, offset + i) != SENTINEL)
+                if (UnsafeApi.getByte(base, from + i) != sentinel)
                 {
                     return false;
                 }
