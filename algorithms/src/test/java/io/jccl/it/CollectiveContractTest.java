@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
@@ -39,7 +40,9 @@ class CollectiveContractTest
     private static final String FILTER_PROP_NAME = "jccl.contract.filter";
     private static final String RANKS_PROP_NAME = "jccl.contract.ranks";
     private static final int[] RANK_COUNTS = {1, 2, 3, 4, 5, 8};
-    /** A hung call fails within this, naming its case, well before the launcher's job timeout. */
+    /** Typically 10-60 s; 8 oversubscribed ranks took 81 s once, while other jobs loaded the 2 cores. */
+    private static final Duration JOB_TIMEOUT = Duration.ofSeconds(120);
+    /** A hung call fails within this, naming its case, well before the job timeout. */
     private static final long TIMEOUT_MS = 30_000;
     /**
      * Liveness is not under test here, and 8 busy rank JVMs on 2 shared cores can starve a heartbeat thread for
@@ -72,7 +75,7 @@ class CollectiveContractTest
         final JobResult result = Jobs.launch(ranks, ContractRank.class,
             filter == null || filter.isBlank() ? List.of() : List.of(filter),
             List.of("JCCL_SYMMETRIC_BYTES=" + symmetric, "JCCL_TIMEOUT_MS=" + TIMEOUT_MS,
-            "JCCL_PEER_TIMEOUT_MS=" + PEER_TIMEOUT_MS), JVM_ARGS);
+            "JCCL_PEER_TIMEOUT_MS=" + PEER_TIMEOUT_MS), JVM_ARGS, JOB_TIMEOUT);
         final double seconds = (System.nanoTime() - start) / 1e9;
 
         final List<String> failures = new ArrayList<>();

@@ -14,10 +14,10 @@ import java.util.Map;
 /**
  * Buffers of the contract suite: views of any element type on Java arrays, direct ByteBuffers or symmetric memory,
  * each with {@link #GUARD} bytes of a sentinel on both sides that catch writes out of bounds. Send and receive
- * buffers have different sentinels, so that copying a send buffer's guard into a receive buffer's is caught too. Memory is
- * allocated once per role (send, receive) and kind, grown on demand, and reused by every case: symmetric memory in
- * particular is allocated once, at the size of the largest case, because every rank must allocate the same sizes in
- * the same order and it is freed only when the communicator closes.
+ * buffers have different sentinels, so that copying a send buffer's guard into a receive buffer's is caught too.
+ * Memory is allocated once per role (send, receive) and kind, grown on demand, and reused by every case: symmetric
+ * memory in particular is allocated once, at the size of the largest case, because every rank must allocate the
+ * same sizes in the same order and it is freed only when the communicator closes.
  */
 final class ContractBuffers
 {
