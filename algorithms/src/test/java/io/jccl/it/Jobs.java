@@ -21,13 +21,24 @@ final class Jobs
     /** Runs {@code main} on {@code ranks} JVMs; {@code env} entries are NAME=VALUE. */
     static JobResult launch(final int ranks, final Class<?> main, final List<String> args, final List<String> env)
     {
+        return launch(ranks, main, args, env, List.of("-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"),
+            Duration.ofSeconds(90));
+    }
+
+    /**
+     * As {@link #launch(int, Class, List, List)} with these JVM options (e.g. C2 for compute-heavy ranks) and job
+     * timeout.
+     */
+    static JobResult launch(final int ranks, final Class<?> main, final List<String> args, final List<String> env,
+        final List<String> jvmArgs, final Duration timeout)
+    {
         final JobLauncher.Builder builder = JobLauncher.builder()
             .ranks(ranks)
             .mainClass(main.getName())
             .args(args)
-            .jvmArgs("-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")
+            .jvmArgs(jvmArgs)
             .captureOutput(true)
-            .timeout(Duration.ofSeconds(90));
+            .timeout(timeout);
         for (final String e : env)
         {
             final int eq = e.indexOf('=');

@@ -1,0 +1,251 @@
+package io.jccl.it;
+
+import io.jccl.Buf;
+import io.jccl.Communicator;
+import io.jccl.DataType;
+import io.jccl.it.ContractCase.Kind;
+import org.agrona.BufferUtil;
+import org.agrona.UnsafeApi;
+
+import java.nio.ByteBuffer;
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * Buffers of the contract suite: views of any element type on Java arrays, direct ByteBuffers or symmetric memory,
+ * each with {@link #GUARD} bytes of a sentinel on both sides that catch writes out of bounds. Send and receive
+ * buffers have different sentinels, so that copying a send buffer's guard into a receive buffer's is caught too.
+ * Memory is allocated once per role (send, receive) and kind, grown on demand, and reused by every case: symmetric
+ * memory in particular is allocated once, at the size of the largest case, because every rank must allocate the
+ * same sizes in the same order and it is freed only when the communicator closes.
+ */
+final class ContractBuffers
+{
+    static final int SEND = 0;
+    static final int RECV = 1;
+    static final int GUARD = 64;
+    /** Fill of unwritten bytes, by role. */
+    static final byte[] SENTINELS = {0x5A, (byte)0xA5};
+
+    private final Buf[] pools = new Buf[2];
+    private final ByteBuffer[] direct = new ByteBuffer[2];
+    @SuppressWarnings("unchecked")
+    private final Map<DataType, Object>[] arrays = new Map[] {new EnumMap<>(DataType.class),
+        new EnumMap<>(DataType.class)};
+
+    /** Allocates the symmetric pools ({@code 0} bytes: none) on every rank alike. */
+    ContractBuffers(final Communicator comm, final long sharedSendBytes, final long sharedRecvBytes)
+    {
+        final long[] bytes = {sharedSendBytes, sharedRecvBytes};
+        for (int role = 0; role < 2; role++)
+        {
+            if (bytes[role] > 0)
+            {
+                pools[role] = comm.allocateShared(bytes[role] + 2 * GUARD, DataType.INT8);
+            }
+        }
+    }
+
+    /** A view of {@code count} elements of {@code type} in {@code kind} memory of {@code role}, guards in place. */
+    Region region(final int role, final Kind kind, final DataType type, final long count)
+    {
+        final long bytes = count * type.size();
+        final Region region = switch (kind)
+        {
+            case ARRAY -> arrayRegion(role, type, count);
+            case DIRECT -> directRegion(role, type, count, bytes);
+            case SHARED -> sharedRegion(role, type, count, bytes);
+        };
+        UnsafeApi.setMemory(region.base, region.offset - GUARD, bytes + 2 * GUARD, region.sentinel);
+        return region;
+    }
+
+    private Region arrayRegion(final int role, final DataType type, final long count)
+    {
+        final int guard = GUARD / type.size();
+        final int length = Math.toIntExact(count + 2L * guard);
+        Object array = arrays[role].get(type);
+        if (array == null || java.lang.reflect.Array.getLength(array) < length)
+        {
+            array = switch (type)
+            {
+                case INT8 -> new byte[length];
+                case FLOAT16, BFLOAT16 -> new short[length];
+                case INT32 -> new int[length];
+                case INT64 -> new long[length];
+                case FLOAT32 -> new float[length];
+                case FLOAT64 -> new double[length];
+            };
+            arrays[role].put(type, array);
+        }
+        final int n = Math.toIntExact(count);
+        final Buf buf = switch (type)
+        {
+            case INT8 -> Buf.of((byte[])array, guard, n);
+            case FLOAT16, BFLOAT16 -> Buf.of((short[])array, guard, n, type);
+            case INT32 -> Buf.of((int[])array, guard, n);
+            case INT64 -> Buf.of((long[])array, guard, n);
+            case FLOAT32 -> Buf.of((float[])array, guard, n);
+            case FLOAT64 -> Buf.of((double[])array, guard, n);
+        };
+        return new Region(buf, SENTINELS[role]);
+    }
+
+    private Region directRegion(final int role, final DataType type, final long count, final long bytes)
+    {
+        final int capacity = Math.toIntExact(bytes + 2 * GUARD);
+        if (direct[role] == null || direct[role].capacity() < capacity)
+        {
+            if (direct[role] != null)
+            {
+                BufferUtil.free(direct[role]);
+            }
+            direct[role] = ByteBuffer.allocateDirect(capacity);
+        }
+        final ByteBuffer view = direct[role].duplicate();
+        view.limit(GUARD + (int)bytes).position(GUARD);
+        final Buf buf = Buf.of(view, type);
+        if (buf.count() != count)
+        {
+            throw new IllegalStateException("direct view of " + buf.count() + " elements, wanted " + count);
+        }
+        return new Region(buf, SENTINELS[role]);
+    }
+
+    private Region sharedRegion(final int role, final DataType type, final long count, final long bytes)
+    {
+        final Buf pool = pools[role];
+        if (pool == null || pool.bytes() < bytes + 2 * GUARD)
+        {
+            throw new IllegalStateException("symmetric pool of role " + role + " holds " +
+                (pool == null ? 0 : pool.bytes()) + " bytes, a case needs " + (bytes + 2 * GUARD));
+        }
+        // the pool is int8 memory; the same bytes seen as elements of the case's type, still symmetric
+        return new Region(Buf.ofShared(pool.offset() + GUARD, pool.segmentOffset() + GUARD, count, type, pool),
+            SENTINELS[role]);
+    }
+
+    /** A view with its guards, and element access by index. */
+    static final class Region
+    {
+        final Buf buf;
+        final Object base;
+        final long offset;
+        final long count;
+        final DataType type;
+        final int size;
+        final byte sentinel;
+
+        Region(final Buf buf, final byte sentinel)
+        {
+            this.sentinel = sentinel;
+            this.buf = buf;
+            this.base = buf.base();
+            this.offset = buf.offset();
+            this.count = buf.count();
+            this.type = buf.type();
+            this.size = type.size();
+        }
+
+        /** {@code out[i]} := bits of element {@code at + i}, for {@code i < length}. */
+        void get(final long at, final long[] out, final int length)
+        {
+            final Object b = base;
+            final long start = offset + at * size;
+            switch (size)
+            {
+                case 1 ->
+                {
+                    for (int i = 0; i < length; i++)
+                    {
+                        out[i] = UnsafeApi.getByte(b, start + i);
+                    }
+                }
+                case 2 ->
+                {
+                    for (int i = 0; i < length; i++)
+                    {
+                        out[i] = UnsafeApi.getShort(b, start + 2L * i) & 0xFFFFL;
+                    }
+                }
+                case 4 ->
+                {
+                    final boolean integer = type == DataType.INT32;
+                    for (int i = 0; i < length; i++)
+                    {
+                        final int v = UnsafeApi.getInt(b, start + 4L * i);
+                        out[i] = integer ? v : v & 0xFFFF_FFFFL;
+                    }
+                }
+                default ->
+                {
+                    for (int i = 0; i < length; i++)
+                    {
+                        out[i] = UnsafeApi.getLong(b, start + 8L * i);
+                    }
+                }
+            }
+        }
+
+        /** Element {@code at + i} := {@code bits[i]}, for {@code i < length}. */
+        void put(final long at, final long[] bits, final int length)
+        {
+            final Object b = base;
+            final long start = offset + at * size;
+            switch (size)
+            {
+                case 1 ->
+                {
+                    for (int i = 0; i < length; i++)
+                    {
+                        UnsafeApi.putByte(b, start + i, (byte)bits[i]);
+                    }
+                }
+                case 2 ->
+                {
+                    for (int i = 0; i < length; i++)
+                    {
+                        UnsafeApi.putShort(b, start + 2L * i, (short)bits[i]);
+                    }
+                }
+                case 4 ->
+                {
+                    for (int i = 0; i < length; i++)
+                    {
+                        UnsafeApi.putInt(b, start + 4L * i, (int)bits[i]);
+                    }
+                }
+                default ->
+                {
+                    for (int i = 0; i < length; i++)
+                    {
+                        UnsafeApi.putLong(b, start + 8L * i, bits[i]);
+                    }
+                }
+            }
+        }
+
+        /** True when every byte of elements [from, from + n) still holds the sentinel. */
+        boolean untouched(final long from, final long n)
+        {
+            return sentinelOnly(offset + from * size, n * size);
+        }
+
+        boolean guardsIntact()
+        {
+            return sentinelOnly(offset - GUARD, GUARD) && sentinelOnly(offset + count * size, GUARD);
+        }
+
+        private boolean sentinelOnly(final long from, final long bytes)
+        {
+            for (long i = 0; i < bytes; i++)
+            {
+                if (UnsafeApi.getByte(base, from + i) != sentinel)
+                {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+}
