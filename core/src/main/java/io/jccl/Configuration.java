@@ -39,9 +39,13 @@ public final class Configuration
     public static final String TIMEOUT_MS_PROP_NAME = "jccl.timeout.ms";
     public static final long TIMEOUT_MS_DEFAULT = 300_000;
 
-    /** A peer whose heartbeat is older than this is reported as stuck (stopped, hung). GC pauses must fit under it. */
+    /**
+     * A peer whose heartbeat is older than this is reported as unresponsive. GC pauses and a starved heartbeat thread
+     * on an oversubscribed machine must fit under it; a stopped process (SIGSTOP) is recognised sooner, from its
+     * kernel state, once its heartbeat is half a second late.
+     */
     public static final String PEER_TIMEOUT_MS_PROP_NAME = "jccl.peer.timeout.ms";
-    public static final long PEER_TIMEOUT_MS_DEFAULT = 3_000;
+    public static final long PEER_TIMEOUT_MS_DEFAULT = 10_000;
 
     /** How often each rank's heartbeat thread stamps its record. */
     public static final String HEARTBEAT_INTERVAL_MS_PROP_NAME = "jccl.heartbeat.interval.ms";

@@ -36,7 +36,8 @@ public final class P2pRank
                 case "nonblocking" -> nonBlocking(comm);
                 case "buffers" -> buffers(comm);
                 case "badargs" -> badArguments(comm);
-                case "kill" -> killOne(comm, Integer.parseInt(args[1]));
+                case "kill" -> killOne(comm, Integer.parseInt(args[1]), "-9");
+                case "stop" -> killOne(comm, Integer.parseInt(args[1]), "-STOP");
                 default -> throw new IllegalArgumentException("unknown scenario " + scenario);
             }
             System.out.println("OK " + scenario + " rank " + comm.rank());
@@ -263,10 +264,10 @@ public final class P2pRank
     }
 
     /**
-     * The victim kills itself with SIGKILL while the others wait to receive from it; each survivor prints how long
-     * it took to get the error and what the error said.
+     * The victim sends itself {@code signal} (SIGKILL, or SIGSTOP: stuck but alive) while the others wait to receive
+     * from it; each survivor prints how long it took to get the error and what the error said.
      */
-    private static void killOne(final Communicator comm, final int victim)
+    private static void killOne(final Communicator comm, final int victim, final String signal)
     {
         final byte[] token = new byte[8];
         for (int r = 0; r < comm.size(); r++)
@@ -282,14 +283,14 @@ public final class P2pRank
             {
                 System.out.println("KILLING at=" + System.currentTimeMillis());
                 System.out.flush();
-                new ProcessBuilder("kill", "-9", Long.toString(ProcessHandle.current().pid())).start().waitFor();
+                new ProcessBuilder("kill", signal, Long.toString(ProcessHandle.current().pid())).start().waitFor();
                 Thread.sleep(10_000);
             }
             catch (final Exception ex)
             {
                 throw new AssertionError(ex);
             }
-            throw new AssertionError("still alive after kill -9");
+            throw new AssertionError("still running after kill " + signal);
         }
         final long start = System.nanoTime();
         try

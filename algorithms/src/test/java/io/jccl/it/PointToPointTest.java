@@ -76,6 +76,32 @@ class PointToPointTest
         assertTrue(endMs - killedAtMs < 5000, "job ended " + (endMs - killedAtMs) + " ms after the kill");
     }
 
+    /** SIGSTOP of one rank: alive but stuck; the survivors name it within 2 s and the job ends. */
+    @Test
+    void stoppedRankIsNamedBySurvivors()
+    {
+        final int victim = 2;
+        final JobResult result = Jobs.launch(4, P2pRank.class, List.of("stop", Integer.toString(victim)),
+            List.of());
+        assertFalse(result.succeeded());
+        final Pattern detected = Pattern.compile("DETECTED peer=(\\d+) ms=(\\d+) message=(.*)");
+        for (int r = 0; r < 4; r++)
+        {
+            if (r == victim)
+            {
+                continue;
+            }
+            final int rank = r;
+            final Matcher m = result.output(r).stream().map(detected::matcher).filter(Matcher::find).findFirst()
+                .orElseThrow(() -> new AssertionError("rank " + rank + " did not report the stopped rank: " +
+                result.output(rank)));
+            assertEquals(victim, Integer.parseInt(m.group(1)), m.group(3));
+            assertTrue(Long.parseLong(m.group(2)) < 2000, "rank " + r + " took " + m.group(2) + " ms");
+            assertTrue(m.group(3).contains("stopped"), m.group(3));
+        }
+        assertFalse(Files.exists(Jobs.segment(result)), "segment left behind");
+    }
+
     /** A segment directory too small for the job: a clear error naming the size and the settings, no SIGBUS. */
     @Test
     void tooSmallShmGivesClearError() throws Exception

@@ -10,13 +10,17 @@ import static io.jccl.shm.SegmentDescriptor.RankRecordDescriptor.*;
 
 /**
  * Liveness: this rank's record (pid, state, heartbeat stamped by a daemon thread) and the checks of every peer's.
- * A peer is dead when its process is gone without having closed; failed when it says so; stuck when its heartbeat
- * is older than {@code jccl.peer.timeout.ms} (a stopped process). The heartbeat is {@link System#nanoTime()}, one
+ * A peer is dead when its process is gone without having closed; failed when it says so; stopped when its heartbeat
+ * is late and the kernel says the process is stopped (SIGSTOP); stuck when its heartbeat is older than
+ * {@code jccl.peer.timeout.ms}. The heartbeat is {@link System#nanoTime()}, one
  * monotonic clock for all processes of the machine; the thread keeps stamping while the application computes, and
  * the peer timeout is set above ordinary GC pauses.
  */
 final class PeerMonitor implements AutoCloseable
 {
+    /** A heartbeat this old makes the process state worth a look (a read of /proc/PID/stat). */
+    private static final long SUSPECT_NS = TimeUnit.MILLISECONDS.toNanos(500);
+
     private final long segment;
     private final SegmentDescriptor layout;
     private final int rank;
@@ -123,6 +127,11 @@ final class PeerMonitor implements AutoCloseable
             if (state == STATE_ATTACHED)
             {
                 final long age = now - UnsafeApi.getLongAcquire(null, record(r) + HEARTBEAT_OFFSET);
+                if (age > SUSPECT_NS && isStopped(pid(r)))
+                {
+                    throw new PeerFailedException(r, "rank " + r + " (pid " + pid(r) + ") is stopped (SIGSTOP, " +
+                        "or held by a debugger) " + waiter.describe());
+                }
                 if (age > peerTimeoutNs)
                 {
                     throw new PeerFailedException(r, "rank " + r + " (pid " + pid(r) + ") has not responded for " +
@@ -172,6 +181,24 @@ final class PeerMonitor implements AutoCloseable
             peers[r] = handle;
         }
         return handle.isAlive();
+    }
+
+    /** True when the process is stopped ('T') or traced ('t'), per /proc/PID/stat; false when unknown. */
+    static boolean isStopped(final long pid)
+    {
+        try
+        {
+            final String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc", Long.toString(pid),
+                "stat"));
+            // "pid (comm) S ...": comm may hold spaces and parentheses, the state follows the last ')'
+            final int close = stat.lastIndexOf(')');
+            final char state = close >= 0 && close + 2 < stat.length() ? stat.charAt(close + 2) : '?';
+            return state == 'T' || state == 't';
+        }
+        catch (final java.io.IOException | RuntimeException ex)
+        {
+            return false;
+        }
     }
 
     private void stampHeartbeat()
