@@ -1,0 +1,35 @@
+package io.jccl.algorithms;
+
+import io.jccl.algorithms.shm.ShmDirectAllgather;
+import io.jccl.algorithms.shm.ShmDirectAlltoall;
+import io.jccl.algorithms.shm.ShmDirectBroadcast;
+import io.jccl.algorithms.shm.ShmDirectReduce;
+import io.jccl.algorithms.shm.ShmDirectReduceScatter;
+import io.jccl.algorithms.shm.ShmFlagsBarrier;
+import io.jccl.algorithms.shm.ShmOneShotAllreduce;
+import io.jccl.algorithms.shm.ShmTwoShotAllreduce;
+import io.jccl.spi.CollectiveAlgorithm;
+
+import java.util.List;
+
+/** The algorithms that read and write peers' memory directly: staging areas, flags and symmetric buffers. */
+public final class SharedMemoryAlgorithms
+{
+    private SharedMemoryAlgorithms()
+    {
+    }
+
+    /** One instance of each, in a stable order. */
+    public static List<CollectiveAlgorithm> all()
+    {
+        return List.of(
+            new ShmFlagsBarrier(),
+            new ShmDirectBroadcast(),
+            new ShmDirectReduce(),
+            new ShmOneShotAllreduce(),
+            new ShmTwoShotAllreduce(),
+            new ShmDirectAllgather(),
+            new ShmDirectReduceScatter(),
+            new ShmDirectAlltoall());
+    }
+}

@@ -1,0 +1,157 @@
+package io.jccl.algorithms.shm;
+
+import io.jccl.Collective;
+import io.jccl.spi.CollectiveAlgorithm;
+import io.jccl.spi.CollectiveArgs;
+import io.jccl.spi.CollectiveContext;
+import io.jccl.spi.Memory;
+
+import java.util.Set;
+
+import static io.jccl.algorithms.shm.ShmProtocol.SLOT_CONSUMED;
+import static io.jccl.algorithms.shm.ShmProtocol.SLOT_READY;
+import static io.jccl.algorithms.shm.ShmProtocol.STEP_DIRECT;
+import static io.jccl.algorithms.shm.ShmProtocol.STEP_DIRECT_RECV;
+
+/**
+ * Direct allgather: every rank publishes its block and copies every peer's block straight out of shared memory,
+ * in one step instead of a ring's p − 1.
+ * <p>
+ * Staged (private buffers): first the own block is copied into its place in recv (a no-op in place); then, per chunk
+ * of up to S/2 bytes of the block, it is staged and published, and the p − 1 peer chunks are copied into recv.
+ * Cost (n = bytes of the whole recv): K·α_f + 2(n/p)·β_c + n(p − 1)/p·β_r, K = ⌈(n/p) / (S/2)⌉.
+ * <p>
+ * Zero-copy (buffers in symmetric memory): each rank puts its block in place in recv (a no-op in place) and
+ * publishes it; peers copy it from there, or from the send buffer when only that one is symmetric. Each rank
+ * returns once every peer is done reading. Cost: 2·α_f + (n/p)·β_c + n(p − 1)/p·β_r.
+ */
+public final class ShmDirectAllgather implements CollectiveAlgorithm
+{
+    @Override
+    public String name()
+    {
+        return "shm_direct";
+    }
+
+    @Override
+    public String description()
+    {
+        return "every rank publishes its block in shared memory and copies all peers' blocks at once";
+    }
+
+    @Override
+    public Set<Collective> collectives()
+    {
+        return Set.of(Collective.ALLGATHER);
+    }
+
+    @Override
+    public String unsupportedReason(final CollectiveArgs args, final int size, final CollectiveContext context)
+    {
+        final String reason = CollectiveAlgorithm.super.unsupportedReason(args, size, context);
+        if (reason != null || size == 1 || args.sendSegmentOffset >= 0 || args.recvSegmentOffset >= 0)
+        {
+            return reason;
+        }
+        return ShmProtocol.stagingReason(name(), context, args.elementSize(), args.count);
+    }
+
+    @Override
+    public void run(final CollectiveContext context, final CollectiveArgs args)
+    {
+        final long blockBytes = args.count * args.type.size();
+        if (context.size() == 1)
+        {
+            Memory.copy(args.sendBase, args.sendOffset, args.recvBase, args.recvOffset, blockBytes);
+        }
+        else if (blockBytes > 0)
+        {
+            if (args.sendSegmentOffset >= 0 || args.recvSegmentOffset >= 0)
+            {
+                runDirect(context, args, blockBytes);
+            }
+            else
+            {
+                runStaged(context, args, blockBytes);
+            }
+        }
+    }
+
+    private static void runStaged(final CollectiveContext context, final CollectiveArgs args, final long blockBytes)
+    {
+        final int rank = context.rank();
+        final int size = context.size();
+        final Object recvBase = args.recvBase;
+        final long recvOffset = args.recvOffset;
+        final long ownBlock = recvOffset + rank * blockBytes;
+        final long halfBytes = ShmProtocol.halfStagingBytes(context);
+
+        // step 0: our block into its place (a memmove, a no-op in place); from here on recv is our only input,
+        // so writing peers' blocks cannot destroy it even when send lies elsewhere in recv
+        Memory.copy(args.sendBase, args.sendOffset, recvBase, ownBlock, blockBytes);
+
+        context.acquireStaging();
+        int chunk = 0;
+        for (long first = 0; first < blockBytes; first += halfBytes, chunk++)
+        {
+            final long bytes = Math.min(halfBytes, blockBytes - first);
+            final long half = (chunk & 1) * halfBytes;
+
+            // step 1: the half this chunk uses held chunk - 2: wait until every peer has consumed it
+            ShmProtocol.awaitHalfFree(context, chunk);
+
+            // step 2: stage our chunk and publish it (release)
+            Memory.copy(recvBase, ownBlock + first, null, context.stagingAddress(rank) + half, bytes);
+            final long token = context.token(chunk);
+            context.setFlag(SLOT_READY, token);
+
+            // step 3: copy each peer's chunk into its block once published (acquire), starting after our rank so
+            // the peers do not all read the same staging area at once
+            for (int i = 1; i < size; i++)
+            {
+                final int r = (rank + i) % size;
+                ShmProtocol.awaitStaged(context, r, SLOT_READY, token);
+                Memory.copy(null, context.stagingAddress(r) + half, recvBase, recvOffset + r * blockBytes + first,
+                    bytes);
+            }
+
+            // step 4: done reading this chunk everywhere (release: our reads happen-before the owners' next writes)
+            context.setFlag(SLOT_CONSUMED, token);
+        }
+        context.releaseStaging();
+    }
+
+    private static void runDirect(final CollectiveContext context, final CollectiveArgs args, final long blockBytes)
+    {
+        final int rank = context.rank();
+        final int size = context.size();
+        final Object recvBase = args.recvBase;
+        final long recvOffset = args.recvOffset;
+
+        // with a symmetric recv buffer, peers read our block of it, which we never write after step 1: in place or
+        // not, writing peers' blocks cannot disturb what they read. Else they read our symmetric send buffer, which
+        // then cannot overlap our (private) recv buffer. The flag value says which, so mixed callers fail cleanly
+        final boolean fromRecv = args.recvSegmentOffset >= 0;
+        final int placement = fromRecv ? STEP_DIRECT_RECV : STEP_DIRECT;
+        final long peerBlocks = fromRecv ? args.recvSegmentOffset : args.sendSegmentOffset;
+        final long peerStride = fromRecv ? blockBytes : 0;
+
+        // step 1: our block into its place (a memmove, a no-op in place), then publish (release: the caller's
+        // writes and our copy happen-before peers' reads)
+        Memory.copy(args.sendBase, args.sendOffset, recvBase, recvOffset + rank * blockBytes, blockBytes);
+        context.setFlag(SLOT_READY, context.token(placement));
+
+        // step 2: each peer's block, read in place once published (acquire)
+        for (int i = 1; i < size; i++)
+        {
+            final int r = (rank + i) % size;
+            ShmProtocol.awaitDirect(context, r, placement);
+            Memory.copy(null, context.symmetricAddress(r, peerBlocks + r * peerStride),
+                recvBase, recvOffset + r * blockBytes, blockBytes);
+        }
+
+        // step 3: report done reading (release), and return only when every peer is done with our buffers
+        context.setFlag(SLOT_CONSUMED, context.token(STEP_DIRECT));
+        ShmProtocol.awaitAllConsumedDirect(context);
+    }
+}

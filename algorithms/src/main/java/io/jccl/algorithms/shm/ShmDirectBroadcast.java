@@ -1,0 +1,137 @@
+package io.jccl.algorithms.shm;
+
+import io.jccl.Collective;
+import io.jccl.spi.CollectiveAlgorithm;
+import io.jccl.spi.CollectiveArgs;
+import io.jccl.spi.CollectiveContext;
+import io.jccl.spi.Memory;
+
+import java.util.Set;
+
+import static io.jccl.algorithms.shm.ShmProtocol.SLOT_CONSUMED;
+import static io.jccl.algorithms.shm.ShmProtocol.SLOT_READY;
+import static io.jccl.algorithms.shm.ShmProtocol.STEP_DIRECT;
+import static io.jccl.algorithms.shm.ShmProtocol.STEP_DIRECT_RECV;
+
+/**
+ * Direct broadcast: the root publishes the vector and every other rank copies it straight out of shared memory,
+ * all at once, instead of passing it down a tree.
+ * <p>
+ * Staged (private buffers), per chunk of up to S/2 bytes: the root copies the chunk into its staging area and
+ * publishes it; the others copy it out and report it consumed. The root stages chunk k + 1 while the others read
+ * chunk k. Cost: K·α_f + n·β_c + n·β_r, K = ⌈n / (S/2)⌉ (pipelined: about K·α_f + n·β_r + (S/2)·β_c).
+ * <p>
+ * Zero-copy (buffers in symmetric memory): the others copy from the root's buffer in place, and the root returns
+ * once all of them are done. Cost: 2·α_f + n·β_r.
+ */
+public final class ShmDirectBroadcast implements CollectiveAlgorithm
+{
+    @Override
+    public String name()
+    {
+        return "shm_direct";
+    }
+
+    @Override
+    public String description()
+    {
+        return "the root publishes the vector in shared memory and all other ranks copy it out at once";
+    }
+
+    @Override
+    public Set<Collective> collectives()
+    {
+        return Set.of(Collective.BROADCAST);
+    }
+
+    @Override
+    public String unsupportedReason(final CollectiveArgs args, final int size, final CollectiveContext context)
+    {
+        final String reason = CollectiveAlgorithm.super.unsupportedReason(args, size, context);
+        if (reason != null || size == 1 || args.recvSegmentOffset >= 0)
+        {
+            return reason;
+        }
+        return ShmProtocol.stagingReason(name(), context, args.elementSize(), args.count);
+    }
+
+    @Override
+    public void run(final CollectiveContext context, final CollectiveArgs args)
+    {
+        if (context.size() > 1 && args.count > 0)
+        {
+            if (args.recvSegmentOffset >= 0)
+            {
+                runDirect(context, args);
+            }
+            else
+            {
+                runStaged(context, args);
+            }
+        }
+    }
+
+    private static void runStaged(final CollectiveContext context, final CollectiveArgs args)
+    {
+        final int root = args.root;
+        final boolean isRoot = context.rank() == root;
+        final int elementSize = args.type.size();
+        final long count = args.count;
+        final Object base = args.recvBase;
+        final long offset = args.recvOffset;
+        final long halfBytes = ShmProtocol.halfStagingBytes(context);
+        final long chunkElements = halfBytes / elementSize;
+        final long rootStaging = context.stagingAddress(root);
+
+        // only the root writes staging; the others only read the root's, after it has acquired it
+        if (isRoot)
+        {
+            context.acquireStaging();
+        }
+        int chunk = 0;
+        for (long first = 0; first < count; first += chunkElements, chunk++)
+        {
+            final long chunkBytes = Math.min(chunkElements, count - first) * elementSize;
+            final long staging = rootStaging + (chunk & 1) * halfBytes;
+            final long token = context.token(chunk);
+            if (isRoot)
+            {
+                // root step 1: the half this chunk uses held chunk - 2: wait until every rank has consumed it
+                ShmProtocol.awaitHalfFree(context, chunk);
+
+                // root step 2: stage the chunk and publish it (release)
+                Memory.copy(base, offset + first * elementSize, null, staging, chunkBytes);
+                context.setFlag(SLOT_READY, token);
+            }
+            else
+            {
+                // step 1: wait (acquire) for the root's chunk, copy it out, report it consumed (release)
+                ShmProtocol.awaitStaged(context, root, SLOT_READY, token);
+                Memory.copy(null, staging, base, offset + first * elementSize, chunkBytes);
+                context.setFlag(SLOT_CONSUMED, token);
+            }
+        }
+        context.releaseStaging();
+    }
+
+    private static void runDirect(final CollectiveContext context, final CollectiveArgs args)
+    {
+        final int root = args.root;
+        if (context.rank() == root)
+        {
+            // root step 1: publish the buffer as it is (release: the caller's writes happen-before the reads)
+            context.setFlag(SLOT_READY, context.token(STEP_DIRECT_RECV));
+
+            // root step 2: return only when every rank has finished reading it (acquire)
+            ShmProtocol.awaitAllConsumedDirect(context);
+        }
+        else
+        {
+            // step 1: wait (acquire) for the root's buffer, copy it in place, report done (release)
+            ShmProtocol.awaitDirect(context, root, STEP_DIRECT_RECV);
+            Memory.copy(null, context.symmetricAddress(root, args.recvSegmentOffset),
+                args.recvBase, args.recvOffset, args.count * args.type.size());
+            context.setFlag(SLOT_CONSUMED, context.token(STEP_DIRECT));
+        }
+    }
+}

@@ -1,0 +1,176 @@
+package io.jccl.algorithms.shm;
+
+import io.jccl.Collective;
+import io.jccl.DataType;
+import io.jccl.ReduceOp;
+import io.jccl.spi.CollectiveAlgorithm;
+import io.jccl.spi.CollectiveArgs;
+import io.jccl.spi.CollectiveContext;
+import io.jccl.spi.Memory;
+import io.jccl.spi.Reductions;
+
+import java.util.Set;
+
+import static io.jccl.algorithms.shm.ShmProtocol.SLOT_CONSUMED;
+import static io.jccl.algorithms.shm.ShmProtocol.SLOT_READY;
+
+/**
+ * Direct reduce: every rank stages its input and the root reads all of them from shared memory and reduces in rank
+ * order (the same bits as the one-shot allreduce). Good while the root's p·n of reading beats a tree's lg p steps.
+ * <p>
+ * Per chunk of up to S/2 bytes: the others stage their chunk and publish it; the root reduces the p chunks into
+ * recv (its own from send, or from its own staging area when recv overlaps send) and reports the chunk consumed.
+ * Cost: K·α_f + n·β_c + (p − 1)·n·(β_r + γ), K = ⌈n / (S/2)⌉.
+ */
+public final class ShmDirectReduce implements CollectiveAlgorithm
+{
+    @Override
+    public String name()
+    {
+        return "shm_direct";
+    }
+
+    @Override
+    public String description()
+    {
+        return "every rank stages its input in shared memory and the root reduces them all: one handoff, " +
+            "best for small vectors";
+    }
+
+    @Override
+    public Set<Collective> collectives()
+    {
+        return Set.of(Collective.REDUCE);
+    }
+
+    @Override
+    public String unsupportedReason(final CollectiveArgs args, final int size, final CollectiveContext context)
+    {
+        final String reason = CollectiveAlgorithm.super.unsupportedReason(args, size, context);
+        if (reason != null || size == 1)
+        {
+            return reason;
+        }
+        return ShmProtocol.stagingReason(name(), context, args.elementSize(), args.count);
+    }
+
+    @Override
+    public void run(final CollectiveContext context, final CollectiveArgs args)
+    {
+        final long bytes = args.count * args.type.size();
+        if (context.size() == 1)
+        {
+            Memory.copy(args.sendBase, args.sendOffset, args.recvBase, args.recvOffset, bytes);
+        }
+        else if (bytes > 0)
+        {
+            if (context.rank() == args.root)
+            {
+                runRoot(context, args, bytes);
+            }
+            else
+            {
+                runContributor(context, args);
+            }
+        }
+    }
+
+    private static void runContributor(final CollectiveContext context, final CollectiveArgs args)
+    {
+        final int root = args.root;
+        final int elementSize = args.type.size();
+        final long count = args.count;
+        final Object sendBase = args.sendBase;
+        final long sendOffset = args.sendOffset;
+        final long halfBytes = ShmProtocol.halfStagingBytes(context);
+        final long chunkElements = halfBytes / elementSize;
+        final long ownStaging = context.stagingAddress(context.rank());
+
+        context.acquireStaging();
+        int chunk = 0;
+        for (long first = 0; first < count; first += chunkElements, chunk++)
+        {
+            // step 1: the half this chunk uses held chunk - 2: wait (acquire) until the root has consumed it
+            if (chunk >= 2)
+            {
+                ShmProtocol.awaitStaged(context, root, SLOT_CONSUMED, context.token(chunk - 2));
+            }
+
+            // step 2: stage the chunk and publish it (release)
+            Memory.copy(sendBase, sendOffset + first * elementSize, null, ownStaging + (chunk & 1) * halfBytes,
+                Math.min(chunkElements, count - first) * elementSize);
+            context.setFlag(SLOT_READY, context.token(chunk));
+        }
+        context.releaseStaging();
+    }
+
+    private static void runRoot(final CollectiveContext context, final CollectiveArgs args, final long bytes)
+    {
+        final int rank = context.rank();
+        final int size = context.size();
+        final DataType type = args.type;
+        final ReduceOp op = args.op;
+        final int elementSize = type.size();
+        final long count = args.count;
+        final Object sendBase = args.sendBase;
+        final long sendOffset = args.sendOffset;
+        final Object recvBase = args.recvBase;
+        final long recvOffset = args.recvOffset;
+        final long halfBytes = ShmProtocol.halfStagingBytes(context);
+        final long chunkElements = halfBytes / elementSize;
+        final long ownStaging = context.stagingAddress(rank);
+
+        // writing recv could destroy our own input before its turn in rank order: then stage it like the others
+        final boolean stageOwn = ShmProtocol.overlaps(sendBase, sendOffset, bytes, recvBase, recvOffset, bytes);
+        if (stageOwn)
+        {
+            context.acquireStaging();
+        }
+        int chunk = 0;
+        for (long first = 0; first < count; first += chunkElements, chunk++)
+        {
+            final long elements = Math.min(chunkElements, count - first);
+            final long half = (chunk & 1) * halfBytes;
+            final long token = context.token(chunk);
+            final long dst = recvOffset + first * elementSize;
+
+            // step 1: our own chunk, staged if recv overlaps send (only we read it, so no handshake)
+            if (stageOwn)
+            {
+                Memory.copy(sendBase, sendOffset + first * elementSize, null, ownStaging + half,
+                    elements * elementSize);
+            }
+
+            // step 2: recv = x_0 op ... op x_(p-1), waiting (acquire) for each contributor's chunk in turn
+            Object firstBase = null;
+            long firstOffset = 0;
+            for (int r = 0; r < size; r++)
+            {
+                final boolean own = r == rank && !stageOwn;
+                if (r != rank)
+                {
+                    ShmProtocol.awaitStaged(context, r, SLOT_READY, token);
+                }
+                final Object xBase = own ? sendBase : null;
+                final long x = own ? sendOffset + first * elementSize : context.stagingAddress(r) + half;
+                if (r == 0)
+                {
+                    firstBase = xBase;
+                    firstOffset = x;
+                }
+                else if (r == 1)
+                {
+                    Reductions.reduce(type, op, firstBase, firstOffset, xBase, x, recvBase, dst, elements);
+                }
+                else
+                {
+                    Reductions.reduce(type, op, recvBase, dst, xBase, x, recvBase, dst, elements);
+                }
+            }
+
+            // step 3: done reading this chunk (release: our reads happen-before the contributors' next writes)
+            context.setFlag(SLOT_CONSUMED, token);
+        }
+        context.releaseStaging();
+    }
+}

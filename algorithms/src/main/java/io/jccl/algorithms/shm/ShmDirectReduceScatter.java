@@ -1,0 +1,147 @@
+package io.jccl.algorithms.shm;
+
+import io.jccl.Collective;
+import io.jccl.DataType;
+import io.jccl.ReduceOp;
+import io.jccl.spi.CollectiveAlgorithm;
+import io.jccl.spi.CollectiveArgs;
+import io.jccl.spi.CollectiveContext;
+import io.jccl.spi.Memory;
+import io.jccl.spi.Reductions;
+
+import java.util.Set;
+
+import static io.jccl.algorithms.shm.ShmProtocol.SLOT_CONSUMED;
+import static io.jccl.algorithms.shm.ShmProtocol.SLOT_READY;
+
+/**
+ * Direct reduce-scatter: every rank stages the blocks its peers reduce, and rank r reduces block r of every rank
+ * straight out of shared memory, in rank order, in one step instead of a ring's p − 1.
+ * <p>
+ * Per chunk (the same column range of every block, p columns filling at most S/2 bytes): stage the p − 1 peer
+ * blocks' columns and publish; reduce the p contributions to the own block into recv (the own one read from send,
+ * or staged too when recv overlaps it); report the chunk consumed. Cost (n = bytes of one rank's whole send
+ * buffer): K·α_f + n(p − 1)/p·β_c + n(p − 1)/p·(β_r + γ), K = ⌈n / (S/2)⌉.
+ */
+public final class ShmDirectReduceScatter implements CollectiveAlgorithm
+{
+    @Override
+    public String name()
+    {
+        return "shm_direct";
+    }
+
+    @Override
+    public String description()
+    {
+        return "every rank stages its send blocks in shared memory and reduces its own block from all peers at once";
+    }
+
+    @Override
+    public Set<Collective> collectives()
+    {
+        return Set.of(Collective.REDUCE_SCATTER);
+    }
+
+    @Override
+    public String unsupportedReason(final CollectiveArgs args, final int size, final CollectiveContext context)
+    {
+        final String reason = CollectiveAlgorithm.super.unsupportedReason(args, size, context);
+        if (reason != null || size == 1)
+        {
+            return reason;
+        }
+        return ShmProtocol.stagingReason(name(), context, size * args.elementSize(), args.count);
+    }
+
+    @Override
+    public void run(final CollectiveContext context, final CollectiveArgs args)
+    {
+        if (context.size() == 1)
+        {
+            Memory.copy(args.sendBase, args.sendOffset, args.recvBase, args.recvOffset,
+                args.count * args.type.size());
+        }
+        else if (args.count > 0)
+        {
+            runStaged(context, args);
+        }
+    }
+
+    private static void runStaged(final CollectiveContext context, final CollectiveArgs args)
+    {
+        final int rank = context.rank();
+        final int size = context.size();
+        final DataType type = args.type;
+        final ReduceOp op = args.op;
+        final int elementSize = type.size();
+        final long count = args.count;
+        final long blockBytes = count * elementSize;
+        final Object sendBase = args.sendBase;
+        final long sendOffset = args.sendOffset;
+        final Object recvBase = args.recvBase;
+        final long recvOffset = args.recvOffset;
+        final long halfBytes = ShmProtocol.halfStagingBytes(context);
+        final long columnElements = halfBytes / ((long) size * elementSize);
+        final long columnBytes = columnElements * elementSize;
+        final long ownStaging = context.stagingAddress(rank);
+
+        // writing recv could destroy our own block before its turn in rank order: then stage it like the others
+        final boolean stageOwn = ShmProtocol.overlaps(
+            sendBase, sendOffset + rank * blockBytes, blockBytes, recvBase, recvOffset, blockBytes);
+
+        context.acquireStaging();
+        int chunk = 0;
+        for (long first = 0; first < count; first += columnElements, chunk++)
+        {
+            final long elements = Math.min(columnElements, count - first);
+            final long bytes = elements * elementSize;
+            final long half = (chunk & 1) * halfBytes;
+            final long send = sendOffset + first * elementSize;
+
+            // step 1: the half this chunk uses held chunk - 2: wait until every peer has consumed it
+            ShmProtocol.awaitHalfFree(context, chunk);
+
+            // step 2: stage this column range of every block a peer reduces (block j at column slot j) and publish
+            // it (release)
+            for (int j = 0; j < size; j++)
+            {
+                if (j != rank || stageOwn)
+                {
+                    Memory.copy(sendBase, send + j * blockBytes, null, ownStaging + half + j * columnBytes, bytes);
+                }
+            }
+            final long token = context.token(chunk);
+            context.setFlag(SLOT_READY, token);
+
+            // step 3: recv = x_0 op ... op x_(p-1) over our block's columns, waiting (acquire) for each in turn
+            final long dst = recvOffset + first * elementSize;
+            Object firstBase = null;
+            long firstOffset = 0;
+            for (int r = 0; r < size; r++)
+            {
+                final boolean own = r == rank && !stageOwn;
+                ShmProtocol.awaitStaged(context, r, SLOT_READY, token);
+                final Object xBase = own ? sendBase : null;
+                final long x = own ? send + rank * blockBytes : context.stagingAddress(r) + half + rank * columnBytes;
+                if (r == 0)
+                {
+                    firstBase = xBase;
+                    firstOffset = x;
+                }
+                else if (r == 1)
+                {
+                    Reductions.reduce(type, op, firstBase, firstOffset, xBase, x, recvBase, dst, elements);
+                }
+                else
+                {
+                    Reductions.reduce(type, op, recvBase, dst, xBase, x, recvBase, dst, elements);
+                }
+            }
+
+            // step 4: done reading this chunk everywhere (release: our reads happen-before the owners' next writes)
+            context.setFlag(SLOT_CONSUMED, token);
+        }
+        context.releaseStaging();
+    }
+}

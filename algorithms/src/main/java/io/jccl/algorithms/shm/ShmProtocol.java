@@ -1,0 +1,181 @@
+package io.jccl.algorithms.shm;
+
+import io.jccl.JcclException;
+import io.jccl.spi.CollectiveContext;
+
+/**
+ * What the shared-memory algorithms agree on: the flag slots, what their tokens mean, the split of each staging
+ * area into two halves that alternate between chunks, and the waits of the chunk handshake.
+ * <p>
+ * A flag says how far its owner has got in the current operation: chunk {@code k} publishes
+ * {@code token(k)}, and a zero-copy rank publishes {@code token(STEP_DIRECT)}, above every chunk step. A waiter only
+ * asks "has the owner got at least this far", so a value from a later operation (always larger) is a correct answer
+ * too, and no flag is ever reset.
+ * <p>
+ * Chunk handshake for chunk {@code k}, which uses half {@code k % 2} of the writer's staging area:
+ * <ol>
+ *   <li>the writer waits until every reader has set {@link #SLOT_CONSUMED} to {@code token(k - 2)}, the last chunk
+ *       that used the same half ("done reading" direction);</li>
+ *   <li>the writer copies chunk {@code k} in and release-stores {@link #SLOT_READY} = {@code token(k)}
+ *       ("data ready" direction);</li>
+ *   <li>a reader acquire-loads {@link #SLOT_READY} until it is at least {@code token(k)}, reads, then release-stores
+ *       {@link #SLOT_CONSUMED} = {@code token(k)}.</li>
+ * </ol>
+ * Between two operations, {@link CollectiveContext#acquireStaging()} and {@link CollectiveContext#releaseStaging()}
+ * stand in for the handshake, so chunk 0 and 1 of an operation need no wait.
+ * <p>
+ * Zero-copy: a rank whose buffer lies in symmetric memory publishes {@code token(STEP_DIRECT)} (peers read its send
+ * buffer) or {@code token(STEP_DIRECT_RECV)} (its recv buffer) in {@link #SLOT_READY}, and peers read the buffer in
+ * place; when done, they set {@link #SLOT_CONSUMED} to {@code token(STEP_DIRECT)}. Readers check the kind of the
+ * value they see, so ranks that disagree about symmetric memory fail with a message instead of reading stale
+ * staging data.
+ */
+final class ShmProtocol
+{
+    /** Chunk {@code k} of the owner's data is in its staging area, or its buffer is readable in place. */
+    static final int SLOT_READY = 1;
+
+    /** The owner has finished reading chunk {@code k} of its peers (or, zero-copy, everything it reads). */
+    static final int SLOT_CONSUMED = 2;
+
+    /** Two-shot: the owner's reduced block of chunk {@code k} is in its staging area. */
+    static final int SLOT_REDUCED = 3;
+
+    /** Barrier: the owner has arrived. */
+    static final int SLOT_ARRIVED = 4;
+
+    /** Step published by a rank whose buffer its peers read in place; above every chunk step. */
+    static final int STEP_DIRECT = CollectiveContext.MAX_STEPS - 1;
+
+    /** Like {@link #STEP_DIRECT}, but peers read the owner's recv buffer (its own block of an allgather). */
+    static final int STEP_DIRECT_RECV = CollectiveContext.MAX_STEPS - 2;
+
+    /** Chunk steps run from 0 to {@code MAX_CHUNKS - 1}, below every zero-copy step. */
+    static final long MAX_CHUNKS = STEP_DIRECT_RECV;
+
+    /** Staging halves start on cache lines, so each half is a whole number of lines. */
+    static final long CACHE_LINE = 64;
+
+    private ShmProtocol()
+    {
+    }
+
+    /** Bytes of one staging half: half the staging area, rounded down to whole cache lines. */
+    static long halfStagingBytes(final CollectiveContext context)
+    {
+        return (context.stagingBytes() >> 1) & ~(CACHE_LINE - 1);
+    }
+
+    /**
+     * Null when {@code units} units of {@code unitBytes} each (what one chunk carries per element column) fit in
+     * at most {@link #MAX_CHUNKS} chunks of one staging half, else why not.
+     */
+    static String stagingReason(
+        final String name, final CollectiveContext context, final long unitBytes, final long units)
+    {
+        final long half = halfStagingBytes(context);
+        if (half < unitBytes)
+        {
+            final long needed = 2 * Math.max(CACHE_LINE, (unitBytes + CACHE_LINE - 1) & ~(CACHE_LINE - 1));
+            return name + " needs a staging area of at least " + needed + " bytes per rank, this job has " +
+                context.stagingBytes();
+        }
+        final long unitsPerChunk = half / unitBytes;
+        if (units / unitsPerChunk >= MAX_CHUNKS)
+        {
+            return name + " would need more than " + MAX_CHUNKS + " chunks of " + unitsPerChunk * unitBytes +
+                " bytes: use a larger staging area than " + context.stagingBytes() + " bytes";
+        }
+        return null;
+    }
+
+    /** First element of {@code block} when {@code elements} are split into {@code blocks} near-equal blocks. */
+    static long blockStart(final long elements, final int blocks, final int block)
+    {
+        return block * (elements / blocks) + Math.min(block, elements % blocks);
+    }
+
+    /** True when two byte ranges share at least one byte. */
+    static boolean overlaps(
+        final Object aBase, final long aOffset, final long aBytes, final Object bBase, final long bOffset,
+        final long bBytes)
+    {
+        return aBase == bBase && aBytes > 0 && bBytes > 0 && aOffset < bOffset + bBytes && bOffset < aOffset + aBytes;
+    }
+
+    /**
+     * Before chunk {@code chunk} overwrites half {@code chunk % 2} of this rank's staging area: waits until every
+     * peer has consumed chunk {@code chunk - 2}, the previous user of that half (acquire: their reads happen-before
+     * our writes). Chunks 0 and 1 follow {@link CollectiveContext#acquireStaging()} and need no wait.
+     */
+    static void awaitHalfFree(final CollectiveContext context, final int chunk)
+    {
+        if (chunk >= 2)
+        {
+            final int rank = context.rank();
+            final int size = context.size();
+            final long consumed = context.token(chunk - 2);
+            for (int i = 1; i < size; i++)
+            {
+                awaitStaged(context, (rank + i) % size, SLOT_CONSUMED, consumed);
+            }
+        }
+    }
+
+    /**
+     * Waits (acquire) until {@code peer}'s {@code slot} reaches {@code token} of the staging protocol; fails when the
+     * peer runs the zero-copy protocol instead.
+     */
+    static void awaitStaged(final CollectiveContext context, final int peer, final int slot, final long token)
+    {
+        final long seen = context.waitFlag(peer, slot, token);
+        if (seen >= context.token((int) MAX_CHUNKS) && seen <= context.token(STEP_DIRECT))
+        {
+            throw mismatch(context, peer, seen, token);
+        }
+    }
+
+    /**
+     * Waits (acquire) until {@code peer} publishes that its buffer is readable in place, placed as {@code step}
+     * ({@link #STEP_DIRECT} or {@link #STEP_DIRECT_RECV}) says; fails when the peer placed it otherwise or
+     * runs the staging protocol.
+     */
+    static void awaitDirect(final CollectiveContext context, final int peer, final int step)
+    {
+        final long expected = context.token(step);
+        final long seen = context.waitFlag(peer, SLOT_READY, context.token(0));
+        if (seen != expected)
+        {
+            throw mismatch(context, peer, seen, expected);
+        }
+    }
+
+    /** Zero-copy end of operation: every peer has set {@link #SLOT_CONSUMED} to {@code token(STEP_DIRECT)}. */
+    static void awaitAllConsumedDirect(final CollectiveContext context)
+    {
+        final int rank = context.rank();
+        final int size = context.size();
+        final long done = context.token(STEP_DIRECT);
+        for (int i = 1; i < size; i++)
+        {
+            context.waitFlag((rank + i) % size, SLOT_CONSUMED, done);
+        }
+    }
+
+    private static JcclException mismatch(
+        final CollectiveContext context, final int peer, final long peerToken, final long ownToken)
+    {
+        return new JcclException("operation " + context.sequence() + ": rank " + peer + " passed " +
+            placement(context, peerToken) + " but rank " + context.rank() + " passed " +
+            placement(context, ownToken) + ": every rank must pass buffers from allocateShared, or none");
+    }
+
+    private static String placement(final CollectiveContext context, final long token)
+    {
+        if (token == context.token(STEP_DIRECT))
+        {
+            return "a symmetric send buffer";
+        }
+        return token == context.token(STEP_DIRECT_RECV) ? "a symmetric recv buffer" : "private memory";
+    }
+}

@@ -1,0 +1,251 @@
+package io.jccl.algorithms.shm;
+
+import io.jccl.Collective;
+import io.jccl.DataType;
+import io.jccl.ReduceOp;
+import io.jccl.spi.CollectiveAlgorithm;
+import io.jccl.spi.CollectiveArgs;
+import io.jccl.spi.CollectiveContext;
+import io.jccl.spi.Memory;
+import io.jccl.spi.Reductions;
+
+import java.util.Set;
+
+import static io.jccl.algorithms.shm.ShmProtocol.SLOT_CONSUMED;
+import static io.jccl.algorithms.shm.ShmProtocol.SLOT_READY;
+import static io.jccl.algorithms.shm.ShmProtocol.SLOT_REDUCED;
+import static io.jccl.algorithms.shm.ShmProtocol.STEP_DIRECT;
+
+/**
+ * Two-shot allreduce: a reduce-scatter and an allgather through shared memory without extra copies. Each chunk is
+ * split into p blocks; rank r reduces block r of every rank's input (in rank order, so the bits do not depend on who
+ * reduces) into its staging area, and then every rank copies all p reduced blocks into its recv.
+ * <p>
+ * Staged (private buffers), per chunk of up to S/2 bytes: stage the p − 1 blocks that peers reduce (the own block
+ * is read from send), publish; reduce the own block into the own staging area, where the own input was not staged,
+ * publish; copy the p reduced blocks out; report the chunk consumed. Cost:
+ * 2K·α_f + n(p − 1)/p·β_c + n(p − 1)/p·(β_r + γ) + n(p − 1)/p·β_r + n/p·β_c, K = ⌈n / (S/2)⌉:
+ * about 2K·α_f + (3 − 2/p)·n·β + (p − 1)/p·n·γ, against one-shot's p·n·β + (p − 1)·n·γ.
+ * <p>
+ * Zero-copy (send buffers in symmetric memory): blocks are reduced straight from the peers' send buffers and only
+ * the reduced blocks are staged, so a chunk carries p·S/2 bytes. Cost:
+ * (2K' + 1)·α_f + n(p − 1)/p·(β_r + γ) + n(p − 1)/p·β_r + n/p·β_c, K' = ⌈n / (p·S/2)⌉. Once a rank holds
+ * every reduced block of the last chunk, every peer has finished reading its send buffer, so no closing wait is
+ * needed; recv may be the send buffer (a peer's block of our send buffer is overwritten only after that peer has
+ * published its reduction of it).
+ */
+public final class ShmTwoShotAllreduce implements CollectiveAlgorithm
+{
+    @Override
+    public String name()
+    {
+        return "shm_twoshot";
+    }
+
+    @Override
+    public String description()
+    {
+        return "each rank reduces 1/p of the vector from all peers' shared memory, then all copy the reduced " +
+            "blocks: reduce-scatter plus allgather without extra copies, for large vectors";
+    }
+
+    @Override
+    public Set<Collective> collectives()
+    {
+        return Set.of(Collective.ALLREDUCE);
+    }
+
+    @Override
+    public String unsupportedReason(final CollectiveArgs args, final int size, final CollectiveContext context)
+    {
+        final String reason = CollectiveAlgorithm.super.unsupportedReason(args, size, context);
+        if (reason != null || size == 1)
+        {
+            return reason;
+        }
+        final long stagedPerRank = args.sendSegmentOffset >= 0 ? (args.count + size - 1) / size : args.count;
+        return ShmProtocol.stagingReason(name(), context, args.elementSize(), stagedPerRank);
+    }
+
+    @Override
+    public void run(final CollectiveContext context, final CollectiveArgs args)
+    {
+        final long bytes = args.count * args.type.size();
+        if (context.size() == 1)
+        {
+            Memory.copy(args.sendBase, args.sendOffset, args.recvBase, args.recvOffset, bytes);
+        }
+        else if (bytes > 0)
+        {
+            if (args.sendSegmentOffset >= 0)
+            {
+                runDirect(context, args, bytes);
+            }
+            else
+            {
+                runStaged(context, args);
+            }
+        }
+    }
+
+    private static void runStaged(final CollectiveContext context, final CollectiveArgs args)
+    {
+        final int rank = context.rank();
+        final int size = context.size();
+        final DataType type = args.type;
+        final ReduceOp op = args.op;
+        final int elementSize = type.size();
+        final long count = args.count;
+        final Object sendBase = args.sendBase;
+        final long sendOffset = args.sendOffset;
+        final Object recvBase = args.recvBase;
+        final long recvOffset = args.recvOffset;
+        final long halfBytes = ShmProtocol.halfStagingBytes(context);
+        final long chunkElements = halfBytes / elementSize;
+
+        context.acquireStaging();
+        int chunk = 0;
+        for (long first = 0; first < count; first += chunkElements, chunk++)
+        {
+            final long elements = Math.min(chunkElements, count - first);
+            final long half = (chunk & 1) * halfBytes;
+            final long staging = context.stagingAddress(rank) + half;
+            final long from = ShmProtocol.blockStart(elements, size, rank);
+            final long to = ShmProtocol.blockStart(elements, size, rank + 1);
+            final long send = sendOffset + first * elementSize;
+
+            // step 1: the half this chunk uses held chunk - 2: wait until every peer has consumed it
+            ShmProtocol.awaitHalfFree(context, chunk);
+
+            // step 2: stage every block but ours (the peers reduce them) and publish (release)
+            Memory.copy(sendBase, send, null, staging, from * elementSize);
+            Memory.copy(sendBase, send + to * elementSize, null, staging + to * elementSize,
+                (elements - to) * elementSize);
+            final long token = context.token(chunk);
+            context.setFlag(SLOT_READY, token);
+
+            // step 3: our block = x_0 op ... op x_(p-1) into our staging area, where our own input was not staged;
+            // wait (acquire) for each peer's staged chunk in turn; our own block is read from send
+            final long dst = staging + from * elementSize;
+            Object firstBase = null;
+            long firstOffset = 0;
+            for (int r = 0; r < size; r++)
+            {
+                ShmProtocol.awaitStaged(context, r, SLOT_READY, token);
+                final Object xBase = r == rank ? sendBase : null;
+                final long x = r == rank ? send + from * elementSize :
+                    context.stagingAddress(r) + half + from * elementSize;
+                if (r == 0)
+                {
+                    firstBase = xBase;
+                    firstOffset = x;
+                }
+                else if (r == 1)
+                {
+                    Reductions.reduce(type, op, firstBase, firstOffset, xBase, x, null, dst, to - from);
+                }
+                else
+                {
+                    Reductions.reduce(type, op, null, dst, xBase, x, null, dst, to - from);
+                }
+            }
+            // publish the reduced block (release)
+            context.setFlag(SLOT_REDUCED, token);
+
+            // step 4: copy every reduced block into recv, each once its owner has published it (acquire); our own
+            // input was consumed in steps 2 and 3, so recv may be the send buffer
+            final long recv = recvOffset + first * elementSize;
+            for (int i = 0; i < size; i++)
+            {
+                final int r = (rank + i) % size;
+                final long blockFrom = ShmProtocol.blockStart(elements, size, r);
+                final long blockTo = ShmProtocol.blockStart(elements, size, r + 1);
+                ShmProtocol.awaitStaged(context, r, SLOT_REDUCED, token);
+                Memory.copy(null, context.stagingAddress(r) + half + blockFrom * elementSize,
+                    recvBase, recv + blockFrom * elementSize, (blockTo - blockFrom) * elementSize);
+            }
+
+            // step 5: done reading this chunk everywhere (release: our reads happen-before the owners' next writes)
+            context.setFlag(SLOT_CONSUMED, token);
+        }
+        context.releaseStaging();
+    }
+
+    private static void runDirect(final CollectiveContext context, final CollectiveArgs args, final long bytes)
+    {
+        final int rank = context.rank();
+        final int size = context.size();
+        final DataType type = args.type;
+        final ReduceOp op = args.op;
+        final int elementSize = type.size();
+        final long count = args.count;
+        final long segmentOffset = args.sendSegmentOffset;
+        final Object recvBase = args.recvBase;
+        final long recvOffset = args.recvOffset;
+        final long halfBytes = ShmProtocol.halfStagingBytes(context);
+        final long chunkElements = size * (halfBytes / elementSize);
+
+        // recv equal to send is safe (see the class comment); a partial overlap could hit input still to be read
+        final boolean viaScratch = !args.inPlace() &&
+            ShmProtocol.overlaps(args.sendBase, args.sendOffset, bytes, recvBase, recvOffset, bytes);
+        final Object dstBase = viaScratch ? null : recvBase;
+        final long dstOffset = viaScratch ? context.scratch(0, bytes) : recvOffset;
+
+        // step 1: publish our send buffer as it is (release: the caller's writes happen-before peers' reads), and
+        // wait (acquire) until every peer has published its own
+        context.acquireStaging();
+        context.setFlag(SLOT_READY, context.token(STEP_DIRECT));
+        for (int i = 1; i < size; i++)
+        {
+            ShmProtocol.awaitDirect(context, (rank + i) % size, STEP_DIRECT);
+        }
+
+        int chunk = 0;
+        for (long first = 0; first < count; first += chunkElements, chunk++)
+        {
+            final long elements = Math.min(chunkElements, count - first);
+            final long staging = context.stagingAddress(rank) + (chunk & 1) * halfBytes;
+            final long from = ShmProtocol.blockStart(elements, size, rank);
+            final long blockElements = ShmProtocol.blockStart(elements, size, rank + 1) - from;
+            final long input = segmentOffset + (first + from) * elementSize;
+
+            // step 2: the half this chunk uses held chunk - 2: wait until every peer has consumed it
+            ShmProtocol.awaitHalfFree(context, chunk);
+
+            // step 3: our block = x_0 op ... op x_(p-1), read in place from every send buffer, into staging;
+            // publish it (release)
+            Reductions.reduce(type, op, null, context.symmetricAddress(0, input),
+                null, context.symmetricAddress(1, input), null, staging, blockElements);
+            for (int r = 2; r < size; r++)
+            {
+                Reductions.reduce(type, op, null, staging, null, context.symmetricAddress(r, input),
+                    null, staging, blockElements);
+            }
+            final long token = context.token(chunk);
+            context.setFlag(SLOT_REDUCED, token);
+
+            // step 4: copy every reduced block, each once its owner has published it (acquire); the owner of block r
+            // has finished reading block r of our send buffer, so writing it is safe even in place
+            final long dst = dstOffset + first * elementSize;
+            for (int i = 0; i < size; i++)
+            {
+                final int r = (rank + i) % size;
+                final long blockFrom = ShmProtocol.blockStart(elements, size, r);
+                final long blockTo = ShmProtocol.blockStart(elements, size, r + 1);
+                ShmProtocol.awaitStaged(context, r, SLOT_REDUCED, token);
+                Memory.copy(null, context.stagingAddress(r) + (chunk & 1) * halfBytes,
+                    dstBase, dst + blockFrom * elementSize, (blockTo - blockFrom) * elementSize);
+            }
+
+            // step 5: done reading this chunk everywhere (release: our reads happen-before the owners' next writes)
+            context.setFlag(SLOT_CONSUMED, token);
+        }
+        context.releaseStaging();
+
+        // step 6: every peer has published every reduced block, so nobody reads our send buffer any more
+        if (viaScratch)
+        {
+            Memory.copy(null, dstOffset, recvBase, recvOffset, bytes);
+        }
+    }
+}

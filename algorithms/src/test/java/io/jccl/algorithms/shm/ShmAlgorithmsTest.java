@@ -1,0 +1,238 @@
+package io.jccl.algorithms.shm;
+
+import io.jccl.Collective;
+import io.jccl.DataType;
+import io.jccl.JcclException;
+import io.jccl.ReduceOp;
+import io.jccl.algorithms.LocalJob;
+import io.jccl.algorithms.SharedMemoryAlgorithms;
+import io.jccl.algorithms.shm.ShmRankDriver.Call;
+import io.jccl.algorithms.shm.ShmRankDriver.Layout;
+import io.jccl.spi.CollectiveAlgorithm;
+import io.jccl.spi.CollectiveArgs;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The shared-memory algorithms on 1 to 8 ranks (threads of one JVM): every call of a long sequence in one job is
+ * checked element by element, bit for bit, against a reference folded in rank order, on every rank. The sequence
+ * mixes counts (0, odd, not divisible by p, larger than the 8 KiB staging area so chunks alternate), data types,
+ * operators, roots, in-place calls and symmetric (zero-copy) buffers, with no pause between calls, so reuse races
+ * between operations and chunks show up as wrong values.
+ */
+@Timeout(60)
+class ShmAlgorithmsTest
+{
+    private static final int[] RANKS = {1, 2, 3, 4, 5, 8};
+    private static final long[] COUNTS = {0, 1, 7, 13, 1000, 4099, 9000};
+    private static final DataType[] TYPES =
+        {DataType.INT8, DataType.INT32, DataType.FLOAT32, DataType.FLOAT64, DataType.BFLOAT16};
+    private static final ReduceOp[] OPS = {ReduceOp.SUM, ReduceOp.PROD, ReduceOp.MIN, ReduceOp.MAX};
+    private static final Layout[] LAYOUTS = Layout.values();
+    private static final long STAGING_BYTES = 8 * 1024;
+
+    static Stream<Arguments> algorithmsAndRanks()
+    {
+        final List<Arguments> arguments = new ArrayList<>();
+        for (final CollectiveAlgorithm algorithm : SharedMemoryAlgorithms.all())
+        {
+            for (final int ranks : RANKS)
+            {
+                arguments.add(Arguments.of(algorithm, ranks));
+            }
+        }
+        return arguments.stream();
+    }
+
+    @ParameterizedTest(name = "{0} on {1} ranks")
+    @MethodSource("algorithmsAndRanks")
+    void computesExactResultsOverConsecutiveOperations(final CollectiveAlgorithm algorithm, final int ranks)
+    {
+        final List<Call> calls = new ArrayList<>();
+        int i = 0;
+        for (int c = 0; c < COUNTS.length; c++)
+        {
+            for (int t = 0; t < TYPES.length; t++, i++)
+            {
+                calls.add(call(algorithm, TYPES[t], OPS[(c + t) % OPS.length], COUNTS[c], (c + t) % ranks,
+                    LAYOUTS[i % LAYOUTS.length]));
+            }
+        }
+        runJob(ranks, STAGING_BYTES, calls);
+    }
+
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {2, 3, 8})
+    void interleavesEveryAlgorithmInOneJob(final int ranks)
+    {
+        final List<CollectiveAlgorithm> algorithms = SharedMemoryAlgorithms.all();
+        final List<Call> calls = new ArrayList<>();
+        int i = 0;
+        for (int round = 0; round < 3; round++)
+        {
+            for (final long count : new long[]{1, 13, 4099})
+            {
+                for (final CollectiveAlgorithm algorithm : algorithms)
+                {
+                    calls.add(call(algorithm, TYPES[i % TYPES.length], OPS[i % OPS.length], count, i % ranks,
+                        LAYOUTS[i % LAYOUTS.length]));
+                    i++;
+                }
+            }
+        }
+        runJob(ranks, STAGING_BYTES, calls);
+    }
+
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {2, 3, 8})
+    void tinyStagingAreaForcesManyChunks(final int ranks)
+    {
+        final List<Call> calls = new ArrayList<>();
+        int i = 0;
+        for (final CollectiveAlgorithm algorithm : SharedMemoryAlgorithms.all())
+        {
+            for (final long count : new long[]{1, 13, 100})
+            {
+                for (final DataType type : new DataType[]{DataType.INT8, DataType.FLOAT64, DataType.BFLOAT16})
+                {
+                    calls.add(call(algorithm, type, OPS[i % OPS.length], count, i % ranks,
+                        LAYOUTS[i % LAYOUTS.length]));
+                    i++;
+                }
+            }
+        }
+        runJob(ranks, 128, calls);
+    }
+
+    @Test
+    void everyCollectiveHasOneUniquelyNamedAlgorithm()
+    {
+        final Set<String> seen = new HashSet<>();
+        for (final CollectiveAlgorithm algorithm : SharedMemoryAlgorithms.all())
+        {
+            assertTrue(algorithm.name().startsWith("shm_"), algorithm.name());
+            assertEquals(1, algorithm.collectives().size(), algorithm.name());
+            assertTrue(seen.add(algorithm.collectives().iterator().next() + ":" + algorithm.name()));
+            assertTrue(algorithm.description().length() > 20, algorithm.name());
+        }
+        assertEquals(8, seen.size());
+    }
+
+    @Test
+    void explainsWhenTheStagingAreaIsTooSmall()
+    {
+        final LocalJob tiny = new LocalJob(8, 64, 4096);
+        final LocalJob small = new LocalJob(8, 256, 4096);
+        for (final CollectiveAlgorithm algorithm : SharedMemoryAlgorithms.all())
+        {
+            final Collective collective = algorithm.collectives().iterator().next();
+            final CollectiveArgs args = new CollectiveArgs();
+            args.collective = collective;
+            args.type = DataType.FLOAT64;
+            args.op = ReduceOp.SUM;
+            args.count = 1000;
+            if (collective == Collective.BARRIER)
+            {
+                assertNull(algorithm.unsupportedReason(args, 8, tiny.context(0)));
+                continue;
+            }
+            final String reason = algorithm.unsupportedReason(args, 8, tiny.context(0));
+            assertNotNull(reason, algorithm.name());
+            assertTrue(reason.contains("staging area of at least"), reason);
+            assertNull(algorithm.unsupportedReason(args, 1, tiny.context(0)), "one rank needs no staging");
+
+            // 8 ranks × 8 bytes fill a 64-byte column of a 128-byte half: alltoall and reduce-scatter just fit
+            assertNull(algorithm.unsupportedReason(args, 8, small.context(0)), algorithm.name());
+
+            args.collective = collective == Collective.BROADCAST ? Collective.REDUCE : Collective.BROADCAST;
+            assertNotNull(algorithm.unsupportedReason(args, 8, small.context(0)));
+        }
+    }
+
+    @Test
+    void refusesRanksThatDisagreeAboutSymmetricMemory()
+    {
+        final LocalJob job = new LocalJob(2, STAGING_BYTES, 1 << 16);
+        final CollectiveAlgorithm oneShot = new ShmOneShotAllreduce();
+        final JcclException failure = assertThrows(JcclException.class, () -> job.run(context ->
+        {
+            final long address = job.segmentAddress() + job.symmetricSegmentOffset(context.rank());
+            final CollectiveArgs args = new CollectiveArgs();
+            args.collective = Collective.ALLREDUCE;
+            args.type = DataType.INT32;
+            args.op = ReduceOp.SUM;
+            args.count = 16;
+            args.sendOffset = address;
+            args.recvOffset = address + 1024;
+            args.sendSegmentOffset = context.rank() == 0 ? address - job.segmentAddress() : -1;
+            context.begin();
+            oneShot.run(context, args);
+        }));
+        assertTrue(failure.getMessage().contains("every rank must pass buffers from allocateShared"),
+            failure.getMessage());
+    }
+
+    private static Call call(
+        final CollectiveAlgorithm algorithm, final DataType type, final ReduceOp op, final long count, final int root,
+        final Layout layout)
+    {
+        final Collective collective = algorithm.collectives().iterator().next();
+        final boolean reduces = collective == Collective.REDUCE || collective == Collective.ALLREDUCE ||
+            collective == Collective.REDUCE_SCATTER;
+        return new Call(algorithm, collective, type, reduces ? op : null,
+            collective == Collective.BARRIER ? 0 : count, root, layout);
+    }
+
+    private static void runJob(final int ranks, final long stagingBytes, final List<Call> calls)
+    {
+        long largest = 0;
+        for (final Call call : calls)
+        {
+            largest = Math.max(largest, call.count() * call.type().size());
+        }
+        final long symmetricBytes = (2 * ranks * largest + 4 * ShmRankDriver.GUARD + 4095) & ~4095L;
+        final LocalJob job = new LocalJob(ranks, stagingBytes, symmetricBytes);
+        final AtomicLongArray hashes = new AtomicLongArray(calls.size() * ranks);
+        final AtomicIntegerArray arrivals = new AtomicIntegerArray(calls.size());
+        job.run(context ->
+        {
+            final ShmRankDriver driver = new ShmRankDriver(job, context, hashes, arrivals);
+            for (final Call call : calls)
+            {
+                driver.run(call);
+            }
+        });
+
+        // each rank matched the reference bit for bit; say so once more across ranks for the replicated results
+        for (int i = 0; i < calls.size(); i++)
+        {
+            final Collective collective = calls.get(i).collective();
+            if (collective == Collective.ALLREDUCE || collective == Collective.ALLGATHER ||
+                collective == Collective.BROADCAST)
+            {
+                for (int r = 1; r < ranks; r++)
+                {
+                    assertEquals(hashes.get(i * ranks), hashes.get(i * ranks + r), calls.get(i) + " rank " + r);
+                }
+            }
+        }
+    }
+}
