@@ -50,6 +50,7 @@ public final class AlgorithmRegistry
     private static List<CollectiveAlgorithm> catalog()
     {
         final List<CollectiveAlgorithm> list = new ArrayList<>();
+        list.addAll(SharedMemoryAlgorithms.all());
         list.addAll(RingFamilyAlgorithms.all());
         list.addAll(TreeFamilyAlgorithms.all());
         return list;

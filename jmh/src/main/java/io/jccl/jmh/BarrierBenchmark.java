@@ -14,7 +14,7 @@ public class BarrierBenchmark extends JobBenchmark
     public long bytes;
 
     /** "default" (jccl's selector chooses) or one of barrier's algorithms: they match the registry (tested). */
-    @Param({"default", "dissemination"})
+    @Param({"default", "shm_flags", "dissemination"})
     public String algorithm;
 
     @Override

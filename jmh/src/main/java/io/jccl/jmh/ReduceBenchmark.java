@@ -8,7 +8,7 @@ import org.openjdk.jmh.annotations.Param;
 public class ReduceBenchmark extends SizedBenchmark
 {
     /** "default" (jccl's selector chooses) or one of reduce's algorithms: they match the registry (tested). */
-    @Param({"default", "binomial"})
+    @Param({"default", "shm_direct", "binomial"})
     public String algorithm;
 
     @Override
