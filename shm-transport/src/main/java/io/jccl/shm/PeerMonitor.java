@@ -118,7 +118,8 @@ final class PeerMonitor implements AutoCloseable
                 final int culprit = blamed >= 0 && blamed != rank ? (int) blamed : r;
                 throw new PeerFailedException(culprit, culprit == r ?
                     "rank " + r + " failed (error or exit during an operation) " + waiter.describe() :
-                    "rank " + culprit + " failed, as reported by rank " + r + ", " + waiter.describe());
+                    "rank " + culprit + " (pid " + pid(culprit) + ") " + condition(culprit) + ", as reported by rank " +
+                    r + ", " + waiter.describe());
             }
             if (state == STATE_CLOSED && (awaited == r || awaited < 0) && strike(r) > 1)
             {
@@ -181,6 +182,16 @@ final class PeerMonitor implements AutoCloseable
             peers[r] = handle;
         }
         return handle.isAlive();
+    }
+
+    /** What is wrong with a rank another rank blamed, as far as this rank can tell. */
+    private String condition(final int r)
+    {
+        if (!isAlive(r))
+        {
+            return "died without closing (killed or crashed)";
+        }
+        return isStopped(pid(r)) ? "is stopped (SIGSTOP, or held by a debugger)" : "failed";
     }
 
     /** True when the process is stopped ('T') or traced ('t'), per /proc/PID/stat; false when unknown. */
