@@ -1,0 +1,108 @@
+package io.jccl.spi;
+
+import io.jccl.DataType;
+import io.jccl.ReduceOp;
+import org.agrona.BufferUtil;
+import org.agrona.UnsafeApi;
+
+import java.nio.ByteBuffer;
+import java.util.Locale;
+
+/**
+ * Throughput of {@link Reductions#reduce} in GB/s of one input per second (the figure limits.c prints per output
+ * byte), for several memory kinds. A standalone main, not a test: run it on a quiet machine, e.g.
+ * {@code java --add-exports java.base/jdk.internal.misc=ALL-UNNAMED -cp core/target/classes:core/target/test-classes:
+ * agrona.jar io.jccl.spi.ReductionsBenchmark [type] [op]}.
+ */
+public final class ReductionsBenchmark
+{
+    private static final int[] SIZES = {64 << 10, 1 << 20, 16 << 20};
+    private static final int ROUNDS = 5;
+
+    private ReductionsBenchmark()
+    {
+    }
+
+    public static void main(final String[] args)
+    {
+        final DataType[] types = args.length > 0 ?
+            new DataType[] {DataType.parse(args[0])} :
+            new DataType[] {DataType.FLOAT32, DataType.BFLOAT16, DataType.INT32};
+        final ReduceOp op = args.length > 1 ? ReduceOp.parse(args[1]) : ReduceOp.SUM;
+        System.out.println("type,op,bytes,memory,GBps");
+        for (final DataType type : types)
+        {
+            for (final int bytes : SIZES)
+            {
+                run(type, op, bytes);
+            }
+        }
+    }
+
+    private static void run(final DataType type, final ReduceOp op, final int bytes)
+    {
+        final long count = bytes / type.size();
+        final Object a = array(type, count);
+        final Object b = array(type, count);
+        final Object d = array(type, count);
+        final long base = Reductions.arrayBase(type);
+        final ByteBuffer offA = BufferUtil.allocateDirectAligned(bytes, 64);
+        final ByteBuffer offB = BufferUtil.allocateDirectAligned(bytes, 64);
+        final ByteBuffer offD = BufferUtil.allocateDirectAligned(bytes, 64);
+        final long pa = BufferUtil.address(offA);
+        final long pb = BufferUtil.address(offB);
+        final long pd = BufferUtil.address(offD);
+        for (long i = 0; i < count; i++)
+        {
+            Elements.put(type, a, base, i, 1 + (i % 7));
+            Elements.put(type, b, base, i, 2 + (i % 5));
+            Elements.put(type, null, pa, i, 1 + (i % 7));
+            Elements.put(type, null, pb, i, 2 + (i % 5));
+        }
+
+        report(type, op, bytes, "heap c=a+b", () -> Reductions.reduce(type, op, a, base, b, base, d, base, count));
+        report(type, op, bytes, "off-heap c=a+b",
+            () -> Reductions.reduce(type, op, null, pa, null, pb, null, pd, count));
+        report(type, op, bytes, "off-heap a+=b",
+            () -> Reductions.reduce(type, op, null, pa, null, pb, null, pa, count));
+        report(type, op, bytes, "mixed heap+=off-heap",
+            () -> Reductions.reduce(type, op, null, pa, d, base, d, base, count));
+        report(type, op, bytes, "mixed off-heap=heap+off-heap",
+            () -> Reductions.reduce(type, op, a, base, null, pb, null, pd, count));
+        UnsafeApi.getByte(offA, 0L); // keep the buffers reachable until here
+        UnsafeApi.getByte(offB, 0L);
+        UnsafeApi.getByte(offD, 0L);
+    }
+
+    private static void report(final DataType type, final ReduceOp op, final int bytes, final String memory,
+        final Runnable kernel)
+    {
+        final int reps = Math.max(4, (int)((1L << 30) / bytes));
+        double best = 0;
+        for (int round = 0; round < ROUNDS; round++)
+        {
+            final long start = System.nanoTime();
+            for (int r = 0; r < reps; r++)
+            {
+                kernel.run();
+            }
+            final double seconds = (System.nanoTime() - start) * 1e-9 / reps;
+            best = Math.max(best, bytes / seconds / 1e9);
+        }
+        System.out.printf(Locale.ROOT, "%s,%s,%d,%s,%.2f%n", type.label(), op.label(), bytes, memory, best);
+    }
+
+    private static Object array(final DataType type, final long count)
+    {
+        final int n = (int)count;
+        return switch (type)
+        {
+            case INT8 -> new byte[n];
+            case INT32 -> new int[n];
+            case INT64 -> new long[n];
+            case FLOAT16, BFLOAT16 -> new short[n];
+            case FLOAT32 -> new float[n];
+            case FLOAT64 -> new double[n];
+        };
+    }
+}
