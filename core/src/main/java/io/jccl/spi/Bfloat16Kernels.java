@@ -15,9 +15,10 @@ import static io.jccl.spi.ReductionScratch.STAGE_BASE;
  *   <li>widen: read the operands two elements per int and store their float32 bit patterns into int lanes, even
  *       elements and odd ones apart ({@code w << 16} and {@code w & 0xFFFF0000} on a little-endian machine);</li>
  *   <li>combine: read those lanes as floats and combine them in float32;</li>
- *   <li>narrow: read the results as ints, round each to nearest even ({@link #roundHigh}), pack two per int.</li>
+ *   <li>narrow: read the results as ints, round each to nearest even, pack two per int.</li>
  * </ol>
- * NaN results come out as the canonical NaN {@code 0x7FC0}.
+ * NaN results come out as the canonical NaN {@code 0x7FC0}. Only an infinite or NaN operand can give a NaN, so
+ * widen flags blocks holding one, and only those take the slower rounding that checks for NaN ({@link #roundHigh}).
  */
 final class Bfloat16Kernels
 {
@@ -35,10 +36,10 @@ final class Bfloat16Kernels
         final int n, final ReductionScratch scratch)
     {
         final int pairs = n >>> 1;
-        widen(a, from, scratch.evenA, scratch.oddA, pairs);
-        widen(b, from, scratch.evenB, scratch.oddB, pairs);
+        final int special = widen(a, from, scratch.evenA, scratch.oddA, pairs) |
+            widen(b, from, scratch.evenB, scratch.oddB, pairs);
         combine(op, scratch, pairs);
-        narrow(scratch.evenA, scratch.oddA, d, from, pairs);
+        narrow(scratch.evenA, scratch.oddA, d, from, pairs, special);
         if ((n & 1) != 0)
         {
             final int last = from + n - 1;
@@ -51,10 +52,10 @@ final class Bfloat16Kernels
         final short[] d, final int n)
     {
         final int pairs = n >>> 1;
-        widen(t, at, scratch.evenA, scratch.oddA, pairs);
-        widen(scratch.stage, scratch.evenB, scratch.oddB, pairs);
+        final int special = widen(t, at, scratch.evenA, scratch.oddA, pairs) |
+            widen(scratch.stage, scratch.evenB, scratch.oddB, pairs);
         combine(op, scratch, pairs);
-        narrow(scratch.evenA, scratch.oddA, d, at, pairs);
+        narrow(scratch.evenA, scratch.oddA, d, at, pairs, special);
         if ((n & 1) != 0)
         {
             final int last = n - 1;
@@ -68,10 +69,10 @@ final class Bfloat16Kernels
     {
         final int pairs = n >>> 1;
         final long[] stage = scratch.stage;
-        widen(t, at, scratch.evenA, scratch.oddA, pairs);
-        widen(stage, scratch.evenB, scratch.oddB, pairs);
+        final int special = widen(t, at, scratch.evenA, scratch.oddA, pairs) |
+            widen(stage, scratch.evenB, scratch.oddB, pairs);
         combine(op, scratch, pairs);
-        narrow(scratch.evenA, scratch.oddA, stage, pairs);
+        narrow(scratch.evenA, scratch.oddA, stage, pairs, special);
         if ((n & 1) != 0)
         {
             final long last = STAGE_BASE + 2L * (n - 1);
@@ -99,14 +100,14 @@ final class Bfloat16Kernels
         final long[] even = scratch.evenA;
         final long[] odd = scratch.oddA;
         final int pairs = n >>> 1;
-        widen(x, at, even, odd, pairs);
+        final int special = widen(x, at, even, odd, pairs);
         for (int i = 0; i < pairs; i++)
         {
             final long s = STAGE_BASE + 4L * i;
             UnsafeApi.putFloat(even, s, UnsafeApi.getFloat(even, s) / d);
             UnsafeApi.putFloat(odd, s, UnsafeApi.getFloat(odd, s) / d);
         }
-        narrow(even, odd, x, at, pairs);
+        narrow(even, odd, x, at, pairs, special);
         if ((n & 1) != 0)
         {
             final int last = at + n - 1;
@@ -137,6 +138,18 @@ final class Bfloat16Kernels
         return ((bits + 0x7FFF + ((bits >>> 16) & 1)) & ~nan) | (0x7FC0_0000 & nan);
     }
 
+    /** {@link #roundHigh} for bits known not to be a NaN. */
+    private static int roundFinite(final int bits)
+    {
+        return bits + 0x7FFF + ((bits >>> 16) & 1);
+    }
+
+    /** Whether {@code widen}'s flags saw an operand with an all-ones exponent (infinity or NaN). */
+    private static boolean hasSpecial(final int special)
+    {
+        return (special & 0x8000_8000) != 0;
+    }
+
     /** Two rounded elements (each in the upper half of an int) as they lie in memory, packed into one int. */
     private static int pack(final int even, final int odd)
     {
@@ -149,28 +162,38 @@ final class Bfloat16Kernels
             Float32Kernels.combine(op, Reductions.bfloat16ToFloat(a), Reductions.bfloat16ToFloat(b)));
     }
 
-    /** Pass 1 from a typed array: pairs of elements into float32 bit patterns in the even and odd lanes. */
-    private static void widen(final short[] src, final int at, final long[] even, final long[] odd, final int pairs)
+    /**
+     * Pass 1 from a typed array: pairs of elements into float32 bit patterns in the even and odd lanes. Returns
+     * flags for {@link #hasSpecial}: bit 15 or 31 is set when a half's exponent is all ones (adding 0x80 to the
+     * exponent field carries into the half's sign bit, never beyond it).
+     */
+    private static int widen(final short[] src, final int at, final long[] even, final long[] odd, final int pairs)
     {
         final long base = ARRAY_BASE + 2L * at;
+        int special = 0;
         for (int i = 0; i < pairs; i++)
         {
             final int w = UnsafeApi.getInt(src, base + 4L * i);
             UnsafeApi.putInt(even, STAGE_BASE + 4L * i, EVEN_IS_LOW ? w << 16 : w & 0xFFFF_0000);
             UnsafeApi.putInt(odd, STAGE_BASE + 4L * i, EVEN_IS_LOW ? w & 0xFFFF_0000 : w << 16);
+            special |= (w & 0x7F80_7F80) + 0x0080_0080;
         }
+        return special;
     }
 
     /** Pass 1 from the staging array. */
-    private static void widen(final long[] stage, final long[] even, final long[] odd, final int pairs)
+    private static int widen(final long[] stage, final long[] even, final long[] odd, final int pairs)
     {
+        int special = 0;
         for (int i = 0; i < pairs; i++)
         {
             final long s = STAGE_BASE + 4L * i;
             final int w = UnsafeApi.getInt(stage, s);
             UnsafeApi.putInt(even, s, EVEN_IS_LOW ? w << 16 : w & 0xFFFF_0000);
             UnsafeApi.putInt(odd, s, EVEN_IS_LOW ? w & 0xFFFF_0000 : w << 16);
+            special |= (w & 0x7F80_7F80) + 0x0080_0080;
         }
+        return special;
     }
 
     /** Pass 2: lanes A = lanes A op lanes B, in float32. */
@@ -220,25 +243,51 @@ final class Bfloat16Kernels
     }
 
     /** Pass 3 into a typed array: round both lanes and pack each pair back into one int. */
-    private static void narrow(final long[] even, final long[] odd, final short[] dst, final int at, final int pairs)
+    private static void narrow(final long[] even, final long[] odd, final short[] dst, final int at, final int pairs,
+        final int special)
     {
         final long base = ARRAY_BASE + 2L * at;
-        for (int i = 0; i < pairs; i++)
+        if (hasSpecial(special))
         {
-            final long s = STAGE_BASE + 4L * i;
-            final int packed = pack(roundHigh(UnsafeApi.getInt(even, s)), roundHigh(UnsafeApi.getInt(odd, s)));
-            UnsafeApi.putInt(dst, base + 4L * i, packed);
+            for (int i = 0; i < pairs; i++)
+            {
+                final long s = STAGE_BASE + 4L * i;
+                final int packed = pack(roundHigh(UnsafeApi.getInt(even, s)), roundHigh(UnsafeApi.getInt(odd, s)));
+                UnsafeApi.putInt(dst, base + 4L * i, packed);
+            }
+        }
+        else
+        {
+            for (int i = 0; i < pairs; i++)
+            {
+                final long s = STAGE_BASE + 4L * i;
+                final int packed = pack(roundFinite(UnsafeApi.getInt(even, s)), roundFinite(UnsafeApi.getInt(odd, s)));
+                UnsafeApi.putInt(dst, base + 4L * i, packed);
+            }
         }
     }
 
     /** Pass 3 into the staging array. */
-    private static void narrow(final long[] even, final long[] odd, final long[] stage, final int pairs)
+    private static void narrow(final long[] even, final long[] odd, final long[] stage, final int pairs,
+        final int special)
     {
-        for (int i = 0; i < pairs; i++)
+        if (hasSpecial(special))
         {
-            final long s = STAGE_BASE + 4L * i;
-            final int packed = pack(roundHigh(UnsafeApi.getInt(even, s)), roundHigh(UnsafeApi.getInt(odd, s)));
-            UnsafeApi.putInt(stage, s, packed);
+            for (int i = 0; i < pairs; i++)
+            {
+                final long s = STAGE_BASE + 4L * i;
+                UnsafeApi.putInt(stage, s,
+                    pack(roundHigh(UnsafeApi.getInt(even, s)), roundHigh(UnsafeApi.getInt(odd, s))));
+            }
+        }
+        else
+        {
+            for (int i = 0; i < pairs; i++)
+            {
+                final long s = STAGE_BASE + 4L * i;
+                UnsafeApi.putInt(stage, s,
+                    pack(roundFinite(UnsafeApi.getInt(even, s)), roundFinite(UnsafeApi.getInt(odd, s))));
+            }
         }
     }
 }

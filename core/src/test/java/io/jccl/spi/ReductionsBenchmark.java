@@ -5,19 +5,23 @@ import io.jccl.ReduceOp;
 import org.agrona.BufferUtil;
 import org.agrona.UnsafeApi;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.ByteBuffer;
 import java.util.Locale;
 
 /**
  * Throughput of {@link Reductions#reduce} in GB/s of one input per second (the figure limits.c prints per output
- * byte), for several memory kinds. A standalone main, not a test: run it on a quiet machine, e.g.
+ * byte), for several memory kinds, best of a few rounds by wall clock and by this thread's CPU time (which a
+ * machine shared with other jobs disturbs less). A standalone main, not a test: run it on a quiet machine, e.g.
  * {@code java --add-exports java.base/jdk.internal.misc=ALL-UNNAMED -cp core/target/classes:core/target/test-classes:
- * agrona.jar io.jccl.spi.ReductionsBenchmark [type] [op]}.
+ * agrona.jar io.jccl.spi.ReductionsBenchmark [type [op [bytes,bytes,...]]]}.
  */
 public final class ReductionsBenchmark
 {
-    private static final int[] SIZES = {64 << 10, 1 << 20, 16 << 20};
+    private static final String SIZES = "65536,1048576,16777216";
     private static final int ROUNDS = 5;
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     private ReductionsBenchmark()
     {
@@ -29,12 +33,13 @@ public final class ReductionsBenchmark
             new DataType[] {DataType.parse(args[0])} :
             new DataType[] {DataType.FLOAT32, DataType.BFLOAT16, DataType.INT32};
         final ReduceOp op = args.length > 1 ? ReduceOp.parse(args[1]) : ReduceOp.SUM;
-        System.out.println("type,op,bytes,memory,GBps");
+        final String[] sizes = (args.length > 2 ? args[2] : SIZES).split(",");
+        System.out.println("type,op,bytes,memory,GBps_wall,GBps_cpu");
         for (final DataType type : types)
         {
-            for (final int bytes : SIZES)
+            for (final String bytes : sizes)
             {
-                run(type, op, bytes);
+                run(type, op, Integer.parseInt(bytes.trim()));
             }
         }
     }
@@ -78,18 +83,23 @@ public final class ReductionsBenchmark
         final Runnable kernel)
     {
         final int reps = Math.max(4, (int)((1L << 30) / bytes));
-        double best = 0;
+        double bestWall = 0;
+        double bestCpu = 0;
         for (int round = 0; round < ROUNDS; round++)
         {
+            final long startCpu = THREADS.getCurrentThreadCpuTime();
             final long start = System.nanoTime();
             for (int r = 0; r < reps; r++)
             {
                 kernel.run();
             }
-            final double seconds = (System.nanoTime() - start) * 1e-9 / reps;
-            best = Math.max(best, bytes / seconds / 1e9);
+            final long wall = System.nanoTime() - start;
+            final long cpu = THREADS.getCurrentThreadCpuTime() - startCpu;
+            bestWall = Math.max(bestWall, (double)bytes * reps / wall);
+            bestCpu = Math.max(bestCpu, (double)bytes * reps / cpu);
         }
-        System.out.printf(Locale.ROOT, "%s,%s,%d,%s,%.2f%n", type.label(), op.label(), bytes, memory, best);
+        System.out.printf(Locale.ROOT, "%s,%s,%d,%s,%.2f,%.2f%n", type.label(), op.label(), bytes, memory, bestWall,
+            bestCpu);
     }
 
     private static Object array(final DataType type, final long count)

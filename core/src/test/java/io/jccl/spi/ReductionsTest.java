@@ -73,7 +73,8 @@ class ReductionsTest
             {
                 for (final int count : COUNTS)
                 {
-                    checkReduce(type, op, layout, count);
+                    checkReduce(type, op, layout, count, false);
+                    checkReduce(type, op, layout, count, true);
                 }
             }
         }
@@ -91,7 +92,7 @@ class ReductionsTest
                 {
                     final String what = type + " / " + divisor + " in " + kind + " count " + count;
                     final TestMemory x = new TestMemory(type, kind, count, 2);
-                    x.fill(new Random(what.hashCode()));
+                    x.fill(new Random(what.hashCode()), divisor == 3);
                     final long[] before = x.snapshot();
                     final long[] expected = before.clone();
                     for (int i = 0; i < count; i++)
@@ -179,8 +180,8 @@ class ReductionsTest
         {
             final TestMemory a = new TestMemory(type, OFF_HEAP, count, 0);
             final TestMemory b = new TestMemory(type, TYPED_ARRAY, count, 0);
-            a.fill(new Random(op.ordinal()));
-            b.fill(new Random(op.ordinal() + 100));
+            a.fill(new Random(op.ordinal()), false);
+            b.fill(new Random(op.ordinal() + 100), false);
             final TestMemory whole = new TestMemory(type, TYPED_ARRAY, count, 0);
             final TestMemory pieces = new TestMemory(type, TYPED_ARRAY, count, 0);
             Reductions.reduce(type, op, a.base, a.offset, b.base, b.offset, whole.base, whole.offset, count);
@@ -196,19 +197,20 @@ class ReductionsTest
         }
     }
 
-    private static void checkReduce(final DataType type, final ReduceOp op, final Layout layout, final int count)
+    private static void checkReduce(final DataType type, final ReduceOp op, final Layout layout, final int count,
+        final boolean ordinaryOnly)
     {
-        final String what = type + " " + op + " " + layout + " count " + count;
+        final String what = type + " " + op + " " + layout + " count " + count + (ordinaryOnly ? " ordinary" : "");
         final Random random = new Random(what.hashCode());
         final TestMemory a = new TestMemory(type, layout.a, count, layout.aSkew);
         final TestMemory b = new TestMemory(type, layout.b, count, layout.bSkew);
         final TestMemory d = layout.d != null ? new TestMemory(type, layout.d, count, layout.dSkew) :
             layout.dSkew == 0 ? a : b;
-        a.fill(random);
-        b.fill(random);
+        a.fill(random, ordinaryOnly);
+        b.fill(random, ordinaryOnly);
         if (d != a && d != b)
         {
-            d.fill(random);
+            d.fill(random, ordinaryOnly);
         }
 
         final long[] beforeA = a.snapshot();

@@ -72,12 +72,12 @@ final class TestMemory
         this.offset = start + (long)skew * size;
     }
 
-    /** Fills every element, guards included, with test values. */
-    void fill(final Random random)
+    /** Fills every element, guards included, with test values ({@link TestValues#next}). */
+    void fill(final Random random, final boolean ordinaryOnly)
     {
         for (int i = 0; i < total; i++)
         {
-            Elements.putBits(type, base, start, i, TestValues.next(type, random));
+            Elements.putBits(type, base, start, i, TestValues.next(type, random, ordinaryOnly));
         }
     }
 

@@ -6,7 +6,8 @@ import java.util.Random;
 
 /**
  * Test inputs as raw bits: mostly ordinary numbers, so that sums and products mean something, plus random bit
- * patterns (every NaN payload, subnormals, infinities) and a fixed list of special values.
+ * patterns (every NaN payload, subnormals, infinities) and a fixed list of special values. Blocks of ordinary
+ * numbers only take the kernels' fast paths that skip NaN handling.
  */
 final class TestValues
 {
@@ -29,15 +30,16 @@ final class TestValues
     {
     }
 
-    static long next(final DataType type, final Random random)
+    /** A test value; {@code ordinaryOnly} leaves out specials and random patterns (no NaN, no infinity). */
+    static long next(final DataType type, final Random random, final boolean ordinaryOnly)
     {
         final int pick = random.nextInt(16);
-        if (pick == 0)
+        if (pick == 0 && !ordinaryOnly)
         {
             final long[] specials = specials(type);
             return specials[random.nextInt(specials.length)];
         }
-        final boolean ordinary = pick > 4;
+        final boolean ordinary = ordinaryOnly || pick > 4;
         return switch (type)
         {
             case INT8 -> random.nextInt(256);
