@@ -80,15 +80,55 @@ final class Bfloat16Kernels
         }
     }
 
-    /** Element by element on any memory: for short vectors, where setting up blocks costs more than it saves. */
+    /**
+     * Element by element on any memory: for short vectors, where setting up blocks costs more than it saves. The
+     * operator is chosen once, outside the loops.
+     */
     static void scalar(final ReduceOp op, final Object aBase, final long aOffset, final Object bBase,
         final long bOffset, final Object dBase, final long dOffset, final int n)
     {
-        for (int i = 0; i < n; i++)
+        switch (op)
         {
-            final long at = 2L * i;
-            UnsafeApi.putShort(dBase, dOffset + at,
-                combine(op, UnsafeApi.getShort(aBase, aOffset + at), UnsafeApi.getShort(bBase, bOffset + at)));
+            case SUM, AVG ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    final long at = 2L * i;
+                    final float a = Reductions.bfloat16ToFloat(UnsafeApi.getShort(aBase, aOffset + at));
+                    final float b = Reductions.bfloat16ToFloat(UnsafeApi.getShort(bBase, bOffset + at));
+                    UnsafeApi.putShort(dBase, dOffset + at, Reductions.floatToBfloat16(a + b));
+                }
+            }
+            case PROD ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    final long at = 2L * i;
+                    final float a = Reductions.bfloat16ToFloat(UnsafeApi.getShort(aBase, aOffset + at));
+                    final float b = Reductions.bfloat16ToFloat(UnsafeApi.getShort(bBase, bOffset + at));
+                    UnsafeApi.putShort(dBase, dOffset + at, Reductions.floatToBfloat16(a * b));
+                }
+            }
+            case MIN ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    final long at = 2L * i;
+                    final float a = Reductions.bfloat16ToFloat(UnsafeApi.getShort(aBase, aOffset + at));
+                    final float b = Reductions.bfloat16ToFloat(UnsafeApi.getShort(bBase, bOffset + at));
+                    UnsafeApi.putShort(dBase, dOffset + at, Reductions.floatToBfloat16(Math.min(a, b)));
+                }
+            }
+            case MAX ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    final long at = 2L * i;
+                    final float a = Reductions.bfloat16ToFloat(UnsafeApi.getShort(aBase, aOffset + at));
+                    final float b = Reductions.bfloat16ToFloat(UnsafeApi.getShort(bBase, bOffset + at));
+                    UnsafeApi.putShort(dBase, dOffset + at, Reductions.floatToBfloat16(Math.max(a, b)));
+                }
+            }
         }
     }
 

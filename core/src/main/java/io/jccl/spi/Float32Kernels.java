@@ -136,16 +136,55 @@ final class Float32Kernels
         canonicaliseNaNs(stage, n);
     }
 
-    /** Element by element on any memory: for short vectors, where setting up blocks costs more than it saves. */
+    /**
+     * Element by element on any memory: for short vectors, where setting up blocks costs more than it saves. The
+     * operator is chosen once, outside the loops.
+     */
     static void scalar(final ReduceOp op, final Object aBase, final long aOffset, final Object bBase,
         final long bOffset, final Object dBase, final long dOffset, final int n)
     {
-        for (int i = 0; i < n; i++)
+        switch (op)
         {
-            final long at = 4L * i;
-            final float a = UnsafeApi.getFloat(aBase, aOffset + at);
-            final float b = UnsafeApi.getFloat(bBase, bOffset + at);
-            UnsafeApi.putFloat(dBase, dOffset + at, canonical(combine(op, a, b)));
+            case SUM, AVG ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    final long at = 4L * i;
+                    final float a = UnsafeApi.getFloat(aBase, aOffset + at);
+                    final float b = UnsafeApi.getFloat(bBase, bOffset + at);
+                    UnsafeApi.putFloat(dBase, dOffset + at, canonical(a + b));
+                }
+            }
+            case PROD ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    final long at = 4L * i;
+                    final float a = UnsafeApi.getFloat(aBase, aOffset + at);
+                    final float b = UnsafeApi.getFloat(bBase, bOffset + at);
+                    UnsafeApi.putFloat(dBase, dOffset + at, canonical(a * b));
+                }
+            }
+            case MIN ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    final long at = 4L * i;
+                    final float a = UnsafeApi.getFloat(aBase, aOffset + at);
+                    final float b = UnsafeApi.getFloat(bBase, bOffset + at);
+                    UnsafeApi.putFloat(dBase, dOffset + at, canonical(Math.min(a, b)));
+                }
+            }
+            case MAX ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    final long at = 4L * i;
+                    final float a = UnsafeApi.getFloat(aBase, aOffset + at);
+                    final float b = UnsafeApi.getFloat(bBase, bOffset + at);
+                    UnsafeApi.putFloat(dBase, dOffset + at, canonical(Math.max(a, b)));
+                }
+            }
         }
     }
 

@@ -136,28 +136,56 @@ final class Float64Kernels
         canonicaliseNaNs(stage, n);
     }
 
-    /** Element by element on any memory: for short vectors, where setting up blocks costs more than it saves. */
+    /**
+     * Element by element on any memory: for short vectors, where setting up blocks costs more than it saves. The
+     * operator is chosen once, outside the loops.
+     */
     static void scalar(final ReduceOp op, final Object aBase, final long aOffset, final Object bBase,
         final long bOffset, final Object dBase, final long dOffset, final int n)
     {
-        for (int i = 0; i < n; i++)
+        switch (op)
         {
-            final long at = 8L * i;
-            final double a = UnsafeApi.getDouble(aBase, aOffset + at);
-            final double b = UnsafeApi.getDouble(bBase, bOffset + at);
-            UnsafeApi.putDouble(dBase, dOffset + at, canonical(combine(op, a, b)));
+            case SUM, AVG ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    final long at = 8L * i;
+                    final double a = UnsafeApi.getDouble(aBase, aOffset + at);
+                    final double b = UnsafeApi.getDouble(bBase, bOffset + at);
+                    UnsafeApi.putDouble(dBase, dOffset + at, canonical(a + b));
+                }
+            }
+            case PROD ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    final long at = 8L * i;
+                    final double a = UnsafeApi.getDouble(aBase, aOffset + at);
+                    final double b = UnsafeApi.getDouble(bBase, bOffset + at);
+                    UnsafeApi.putDouble(dBase, dOffset + at, canonical(a * b));
+                }
+            }
+            case MIN ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    final long at = 8L * i;
+                    final double a = UnsafeApi.getDouble(aBase, aOffset + at);
+                    final double b = UnsafeApi.getDouble(bBase, bOffset + at);
+                    UnsafeApi.putDouble(dBase, dOffset + at, canonical(Math.min(a, b)));
+                }
+            }
+            case MAX ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    final long at = 8L * i;
+                    final double a = UnsafeApi.getDouble(aBase, aOffset + at);
+                    final double b = UnsafeApi.getDouble(bBase, bOffset + at);
+                    UnsafeApi.putDouble(dBase, dOffset + at, canonical(Math.max(a, b)));
+                }
+            }
         }
-    }
-
-    static double combine(final ReduceOp op, final double a, final double b)
-    {
-        return switch (op)
-        {
-            case SUM, AVG -> a + b;
-            case PROD -> a * b;
-            case MIN -> Math.min(a, b);
-            case MAX -> Math.max(a, b);
-        };
     }
 
     /** {@code x[at + i] /= divisor}. */

@@ -131,28 +131,56 @@ final class Int64Kernels
         }
     }
 
-    /** Element by element on any memory: for short vectors, where setting up blocks costs more than it saves. */
+    /**
+     * Element by element on any memory: for short vectors, where setting up blocks costs more than it saves. The
+     * operator is chosen once, outside the loops.
+     */
     static void scalar(final ReduceOp op, final Object aBase, final long aOffset, final Object bBase,
         final long bOffset, final Object dBase, final long dOffset, final int n)
     {
-        for (int i = 0; i < n; i++)
+        switch (op)
         {
-            final long at = 8L * i;
-            final long a = UnsafeApi.getLong(aBase, aOffset + at);
-            final long b = UnsafeApi.getLong(bBase, bOffset + at);
-            UnsafeApi.putLong(dBase, dOffset + at, combine(op, a, b));
+            case SUM, AVG ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    final long at = 8L * i;
+                    final long a = UnsafeApi.getLong(aBase, aOffset + at);
+                    final long b = UnsafeApi.getLong(bBase, bOffset + at);
+                    UnsafeApi.putLong(dBase, dOffset + at, a + b);
+                }
+            }
+            case PROD ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    final long at = 8L * i;
+                    final long a = UnsafeApi.getLong(aBase, aOffset + at);
+                    final long b = UnsafeApi.getLong(bBase, bOffset + at);
+                    UnsafeApi.putLong(dBase, dOffset + at, a * b);
+                }
+            }
+            case MIN ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    final long at = 8L * i;
+                    final long a = UnsafeApi.getLong(aBase, aOffset + at);
+                    final long b = UnsafeApi.getLong(bBase, bOffset + at);
+                    UnsafeApi.putLong(dBase, dOffset + at, Math.min(a, b));
+                }
+            }
+            case MAX ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    final long at = 8L * i;
+                    final long a = UnsafeApi.getLong(aBase, aOffset + at);
+                    final long b = UnsafeApi.getLong(bBase, bOffset + at);
+                    UnsafeApi.putLong(dBase, dOffset + at, Math.max(a, b));
+                }
+            }
         }
-    }
-
-    static long combine(final ReduceOp op, final long a, final long b)
-    {
-        return switch (op)
-        {
-            case SUM, AVG -> a + b;
-            case PROD -> a * b;
-            case MIN -> Math.min(a, b);
-            case MAX -> Math.max(a, b);
-        };
     }
 
     /** {@code x[at + i] /= divisor}, truncating toward zero: no vector unit divides longs, so this is scalar. */

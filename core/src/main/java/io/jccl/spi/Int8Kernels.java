@@ -169,15 +169,55 @@ final class Int8Kernels
         }
     }
 
-    /** Element by element on any memory: for short vectors, where setting up blocks costs more than it saves. */
+    /**
+     * Element by element on any memory: for short vectors, where setting up blocks costs more than it saves. The
+     * operator is chosen once, outside the loops.
+     */
     static void scalar(final ReduceOp op, final Object aBase, final long aOffset, final Object bBase,
         final long bOffset, final Object dBase, final long dOffset, final int n)
     {
-        for (int i = 0; i < n; i++)
+        switch (op)
         {
-            final byte a = UnsafeApi.getByte(aBase, aOffset + i);
-            final byte b = UnsafeApi.getByte(bBase, bOffset + i);
-            UnsafeApi.putByte(dBase, dOffset + i, (byte)Int32Kernels.combine(op, a, b));
+            case SUM, AVG ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    final long at = i;
+                    final byte a = UnsafeApi.getByte(aBase, aOffset + at);
+                    final byte b = UnsafeApi.getByte(bBase, bOffset + at);
+                    UnsafeApi.putByte(dBase, dOffset + at, (byte)(a + b));
+                }
+            }
+            case PROD ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    final long at = i;
+                    final byte a = UnsafeApi.getByte(aBase, aOffset + at);
+                    final byte b = UnsafeApi.getByte(bBase, bOffset + at);
+                    UnsafeApi.putByte(dBase, dOffset + at, (byte)(a * b));
+                }
+            }
+            case MIN ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    final long at = i;
+                    final byte a = UnsafeApi.getByte(aBase, aOffset + at);
+                    final byte b = UnsafeApi.getByte(bBase, bOffset + at);
+                    UnsafeApi.putByte(dBase, dOffset + at, (byte)Math.min(a, b));
+                }
+            }
+            case MAX ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    final long at = i;
+                    final byte a = UnsafeApi.getByte(aBase, aOffset + at);
+                    final byte b = UnsafeApi.getByte(bBase, bOffset + at);
+                    UnsafeApi.putByte(dBase, dOffset + at, (byte)Math.max(a, b));
+                }
+            }
         }
     }
 

@@ -36,6 +36,9 @@ final class ReductionScratch
     final float[] float32 = new float[BLOCK_BYTES / 4];
     final double[] float64 = new double[BLOCK_BYTES / 8];
 
+    /** float16 results of a block, before they are copied where they belong (see {@link Float16Kernels}). */
+    final char[] float16Result = new char[BLOCK_BYTES / 2];
+
     /** bfloat16 lanes: the even and odd elements of two operands, widened to float32 bit patterns. */
     final long[] evenA = new long[BLOCK_BYTES / 8];
     final long[] oddA = new long[BLOCK_BYTES / 8];

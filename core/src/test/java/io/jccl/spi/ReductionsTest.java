@@ -24,7 +24,12 @@ import static org.junit.jupiter.api.Assertions.fail;
 @Timeout(60)
 class ReductionsTest
 {
-    private static final int[] COUNTS = {0, 1, 7, 31, 32, 33, 1000, 2049, 4099};
+    /** Counts around the scalar limit and the block size (1024 elements of 4 bytes, 2048 of 2 bytes...). */
+    private static int[] counts(final DataType type)
+    {
+        final int limit = Reductions.scalarLimit(type);
+        return new int[] {0, 1, 7, limit - 1, limit, limit + 1, 1000, 2049, 4099};
+    }
     private static final int[] DIVISORS = {1, 2, 3, 7, 1000};
 
     /** How the three operands are laid out; {@code null} for a or b of dst means "dst is that operand". */
@@ -71,7 +76,7 @@ class ReductionsTest
         {
             for (final Layout layout : Layout.values())
             {
-                for (final int count : COUNTS)
+                for (final int count : counts(type))
                 {
                     checkReduce(type, op, layout, count, false);
                     checkReduce(type, op, layout, count, true);
@@ -88,7 +93,7 @@ class ReductionsTest
         {
             for (final int divisor : DIVISORS)
             {
-                for (final int count : COUNTS)
+                for (final int count : counts(type))
                 {
                     final String what = type + " / " + divisor + " in " + kind + " count " + count;
                     final TestMemory x = new TestMemory(type, kind, count, 2);
@@ -175,7 +180,8 @@ class ReductionsTest
     @EnumSource(DataType.class)
     void scalarAndVectorPathsAgree(final DataType type)
     {
-        final int count = 4 * Reductions.SCALAR_LIMIT + 5;
+        final int limit = Reductions.scalarLimit(type);
+        final int count = 4 * limit + 5;
         for (final ReduceOp op : ReduceOp.values())
         {
             final TestMemory a = new TestMemory(type, OFF_HEAP, count, 0);
@@ -186,9 +192,9 @@ class ReductionsTest
             final TestMemory pieces = new TestMemory(type, TYPED_ARRAY, count, 0);
             Reductions.reduce(type, op, a.base, a.offset, b.base, b.offset, whole.base, whole.offset, count);
             final int size = type.size();
-            for (int done = 0; done < count; done += Reductions.SCALAR_LIMIT - 1)
+            for (int done = 0; done < count; done += limit - 1)
             {
-                final int n = Math.min(Reductions.SCALAR_LIMIT - 1, count - done);
+                final int n = Math.min(limit - 1, count - done);
                 final long skip = (long)done * size;
                 Reductions.reduce(type, op, a.base, a.offset + skip, b.base, b.offset + skip,
                     pieces.base, pieces.offset + skip, n);
