@@ -24,6 +24,15 @@ import static io.jccl.spi.ReductionScratch.STAGE_BASE;
  */
 public final class Reductions
 {
+    /** dst and one operand are typed arrays at one index: stage the other operand, write dst in place. */
+    private static final int PLAN_STAGE_OTHER = 0;
+    /** One operand is a typed array: stage the other, combine into the staging array, copy that to dst. */
+    private static final int PLAN_RESULT_STAGED = 1;
+    /** Only dst is a typed array: copy a into dst, stage b, combine into dst. */
+    private static final int PLAN_COPY_INTO_DST = 2;
+    /** Nothing is a typed array: copy a into a typed scratch array, stage b, combine there, copy to dst. */
+    private static final int PLAN_ALL_STAGED = 3;
+
     private Reductions()
     {
     }
@@ -47,13 +56,15 @@ public final class Reductions
         final int bi = typedIndex(type, bBase, bOffset);
         final int di = typedIndex(type, dstBase, dstOffset);
         final int block = BLOCK_BYTES / size;
+        final ReductionScratch scratch = ReductionScratch.get();
         if (di >= 0 && ai == di && bi == di)
         {
             // all three are arrays of the element type at one index: nothing staged; still in blocks, so that
             // the NaN check after each block reads it from L1
             for (long done = 0; done < count; done += block)
             {
-                arrays(type, op, aBase, bBase, dstBase, di + (int)done, (int)Math.min(block, count - done));
+                final int n = (int)Math.min(block, count - done);
+                arrays(type, op, aBase, bBase, dstBase, di + (int)done, n, scratch);
             }
             return;
         }
@@ -97,7 +108,6 @@ public final class Reductions
             stagedOffset = bOffset;
         }
 
-        final ReductionScratch scratch = ReductionScratch.get();
         for (long done = 0; done < count; done += block)
         {
             final int n = (int)Math.min(block, count - done);
@@ -158,18 +168,19 @@ public final class Reductions
 
         final int size = type.size();
         final int block = BLOCK_BYTES / size;
+        final ReductionScratch scratch = ReductionScratch.get();
         final int index = typedIndex(type, base, offset);
         if (index >= 0)
         {
             for (long done = 0; done < count; done += block)
             {
-                divideArray(type, base, index + (int)done, (int)Math.min(block, count - done), divisor);
+                divideArray(type, base, index + (int)done, (int)Math.min(block, count - done), divisor, scratch);
             }
             return;
         }
 
         // step per block: copy into a typed scratch array, divide there, copy back
-        final Object typed = typedScratch(type, ReductionScratch.get());
+        final Object typed = typedScratch(type, scratch);
         final long typedBase = arrayBase(type);
         for (long done = 0; done < count; done += block)
         {
@@ -177,7 +188,7 @@ public final class Reductions
             final long bytes = (long)n * size;
             final long at = offset + done * size;
             UnsafeApi.copyMemory(base, at, typed, typedBase, bytes);
-            divideArray(type, typed, 0, n, divisor);
+            divideArray(type, typed, 0, n, divisor, scratch);
             UnsafeApi.copyMemory(typed, typedBase, base, at, bytes);
         }
     }
@@ -207,11 +218,6 @@ public final class Reductions
             case INT32, FLOAT32, INT64, FLOAT64 -> 96;
         };
     }
-
-    private static final int PLAN_STAGE_OTHER = 0;
-    private static final int PLAN_RESULT_STAGED = 1;
-    private static final int PLAN_COPY_INTO_DST = 2;
-    private static final int PLAN_ALL_STAGED = 3;
 
     /** Element index when {@code base} is an array of the type's element array class, else -1. */
     static int typedIndex(final DataType type, final Object base, final long offset)
@@ -291,17 +297,15 @@ public final class Reductions
     }
 
     private static void arrays(final DataType type, final ReduceOp op, final Object a, final Object b,
-        final Object d, final int from, final int n)
+        final Object d, final int from, final int n, final ReductionScratch scratch)
     {
         switch (type)
         {
             case INT8 -> Int8Kernels.arrays(op, (byte[])a, (byte[])b, (byte[])d, from, n);
             case INT32 -> Int32Kernels.arrays(op, (int[])a, (int[])b, (int[])d, from, n);
             case INT64 -> Int64Kernels.arrays(op, (long[])a, (long[])b, (long[])d, from, n);
-            case FLOAT16 -> Float16Kernels.arrays(op, (short[])a, (short[])b, (short[])d, from, n,
-                ReductionScratch.get());
-            case BFLOAT16 -> Bfloat16Kernels.arrays(op, (short[])a, (short[])b, (short[])d, from, n,
-                ReductionScratch.get());
+            case FLOAT16 -> Float16Kernels.arrays(op, (short[])a, (short[])b, (short[])d, from, n, scratch);
+            case BFLOAT16 -> Bfloat16Kernels.arrays(op, (short[])a, (short[])b, (short[])d, from, n, scratch);
             case FLOAT32 -> Float32Kernels.arrays(op, (float[])a, (float[])b, (float[])d, from, n);
             case FLOAT64 -> Float64Kernels.arrays(op, (double[])a, (double[])b, (double[])d, from, n);
         }
@@ -353,15 +357,15 @@ public final class Reductions
     }
 
     private static void divideArray(final DataType type, final Object x, final int at, final int n,
-        final int divisor)
+        final int divisor, final ReductionScratch scratch)
     {
         switch (type)
         {
             case INT8 -> Int8Kernels.divide((byte[])x, at, n, divisor);
             case INT32 -> Int32Kernels.divide((int[])x, at, n, divisor);
             case INT64 -> Int64Kernels.divide((long[])x, at, n, divisor);
-            case FLOAT16 -> Float16Kernels.divide((short[])x, at, n, divisor, ReductionScratch.get());
-            case BFLOAT16 -> Bfloat16Kernels.divide((short[])x, at, n, divisor, ReductionScratch.get());
+            case FLOAT16 -> Float16Kernels.divide((short[])x, at, n, divisor, scratch);
+            case BFLOAT16 -> Bfloat16Kernels.divide((short[])x, at, n, divisor, scratch);
             case FLOAT32 -> Float32Kernels.divide((float[])x, at, n, divisor);
             case FLOAT64 -> Float64Kernels.divide((double[])x, at, n, divisor);
         }

@@ -21,6 +21,8 @@ public final class ReductionsBenchmark
 {
     private static final String SIZES = "65536,1048576,16777216";
     private static final int ROUNDS = 5;
+    /** Not a constant, so that C2 cannot fold the division. */
+    private static int divisor = 3;
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     private ReductionsBenchmark()
@@ -79,6 +81,11 @@ public final class ReductionsBenchmark
             () -> Reductions.reduce(type, op, null, pi, d, base, d, base, count));
         report(type, op, bytes, "mixed off-heap=heap+off-heap",
             () -> Reductions.reduce(type, op, a, base, null, pb, null, pd, count));
+        if (op == ReduceOp.AVG)
+        {
+            report(type, op, bytes, "divide heap", () -> Reductions.divide(type, d, base, count, divisor));
+            report(type, op, bytes, "divide off-heap", () -> Reductions.divide(type, null, pd, count, divisor));
+        }
         // the kernels only see addresses: keep the buffers alive until here
         Reference.reachabilityFence(offA);
         Reference.reachabilityFence(offB);
