@@ -188,6 +188,7 @@ final class Float32Kernels
         }
     }
 
+    /** The operator on one pair of elements, for the odd elements other kernels finish one by one. */
     static float combine(final ReduceOp op, final float a, final float b)
     {
         return switch (op)
@@ -222,6 +223,7 @@ final class Float32Kernels
         }
     }
 
+    /** {@code value}, or the canonical NaN when it is a NaN. */
     static float canonical(final float value)
     {
         return value != value ? Float.NaN : value;

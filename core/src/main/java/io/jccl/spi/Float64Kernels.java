@@ -211,6 +211,7 @@ final class Float64Kernels
         }
     }
 
+    /** {@code value}, or the canonical NaN when it is a NaN. */
     static double canonical(final double value)
     {
         return value != value ? Double.NaN : value;
