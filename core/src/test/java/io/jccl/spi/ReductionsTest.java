@@ -1,0 +1,260 @@
+package io.jccl.spi;
+
+import io.jccl.DataType;
+import io.jccl.ReduceOp;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.util.Random;
+
+import static io.jccl.spi.TestMemory.Kind.BYTE_ARRAY;
+import static io.jccl.spi.TestMemory.Kind.OFF_HEAP;
+import static io.jccl.spi.TestMemory.Kind.TYPED_ARRAY;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * Every type and operator against {@link ReferenceArithmetic}, bit for bit, in every arrangement of memory the
+ * kernels treat differently (typed arrays at one index or several, off-heap, byte[], mixed, dst aliasing a or b),
+ * at counts on both sides of the scalar limit and of a block. Guard elements catch writes out of range.
+ */
+@Timeout(60)
+class ReductionsTest
+{
+    /** Counts around the scalar limit and the block size (1024 elements of 4 bytes, 2048 of 2 bytes...). */
+    private static int[] counts(final DataType type)
+    {
+        final int limit = Reductions.scalarLimit(type);
+        return new int[] {0, 1, 7, limit - 1, limit, limit + 1, 1000, 2049, 4099};
+    }
+    private static final int[] DIVISORS = {1, 2, 3, 7, 1000};
+
+    /** How the three operands are laid out; {@code null} for a or b of dst means "dst is that operand". */
+    private enum Layout
+    {
+        ARRAYS_ONE_INDEX(TYPED_ARRAY, 1, TYPED_ARRAY, 1, TYPED_ARRAY, 1),
+        ARRAYS_THREE_INDICES(TYPED_ARRAY, 1, TYPED_ARRAY, 2, TYPED_ARRAY, 3),
+        ARRAYS_DST_IS_A(TYPED_ARRAY, 2, TYPED_ARRAY, 2, null, 0),
+        ARRAYS_DST_IS_B_OTHER_INDEX(TYPED_ARRAY, 1, TYPED_ARRAY, 3, null, 1),
+        OFF_HEAP_ALL(OFF_HEAP, 1, OFF_HEAP, 2, OFF_HEAP, 3),
+        OFF_HEAP_DST_IS_A(OFF_HEAP, 0, OFF_HEAP, 1, null, 0),
+        OFF_HEAP_A_ARRAY_B_DST_IS_B(OFF_HEAP, 1, TYPED_ARRAY, 2, null, 1),
+        ARRAY_A_OFF_HEAP_B_DST_IS_A(TYPED_ARRAY, 2, OFF_HEAP, 1, null, 0),
+        ARRAY_A_OFF_HEAP_B_INTO_OFF_HEAP(TYPED_ARRAY, 1, OFF_HEAP, 2, OFF_HEAP, 3),
+        OFF_HEAP_INTO_ARRAY(OFF_HEAP, 1, OFF_HEAP, 2, TYPED_ARRAY, 3),
+        BYTE_ARRAYS(BYTE_ARRAY, 1, BYTE_ARRAY, 2, BYTE_ARRAY, 3),
+        BYTE_ARRAY_INTO_TYPED_ARRAY(BYTE_ARRAY, 1, TYPED_ARRAY, 2, TYPED_ARRAY, 3);
+
+        final TestMemory.Kind a;
+        final int aSkew;
+        final TestMemory.Kind b;
+        final int bSkew;
+        /** Kind of dst, or null when dst is operand a (dSkew 0) or b (dSkew 1). */
+        final TestMemory.Kind d;
+        final int dSkew;
+
+        Layout(final TestMemory.Kind a, final int aSkew, final TestMemory.Kind b, final int bSkew,
+            final TestMemory.Kind d, final int dSkew)
+        {
+            this.a = a;
+            this.aSkew = aSkew;
+            this.b = b;
+            this.bSkew = bSkew;
+            this.d = d;
+            this.dSkew = dSkew;
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(DataType.class)
+    void reduceMatchesReferenceInEveryLayout(final DataType type)
+    {
+        for (final ReduceOp op : ReduceOp.values())
+        {
+            for (final Layout layout : Layout.values())
+            {
+                for (final int count : counts(type))
+                {
+                    checkReduce(type, op, layout, count, false);
+                    checkReduce(type, op, layout, count, true);
+                }
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(DataType.class)
+    void divideMatchesReference(final DataType type)
+    {
+        for (final TestMemory.Kind kind : TestMemory.Kind.values())
+        {
+            for (final int divisor : DIVISORS)
+            {
+                for (final int count : counts(type))
+                {
+                    final String what = type + " / " + divisor + " in " + kind + " count " + count;
+                    final TestMemory x = new TestMemory(type, kind, count, 2);
+                    x.fill(new Random(what.hashCode()), divisor == 3);
+                    final long[] before = x.snapshot();
+                    final long[] expected = before.clone();
+                    for (int i = 0; i < count; i++)
+                    {
+                        final int at = x.snapshotIndex(i);
+                        expected[at] = ReferenceArithmetic.divide(type, before[at], divisor);
+                    }
+                    Reductions.divide(type, x.base, x.offset, count, divisor);
+                    assertBits(what, type, expected, x.snapshot());
+                }
+            }
+        }
+    }
+
+    @Test
+    void divideRejectsDivisorBelowOne()
+    {
+        final int[] x = new int[4];
+        final long base = Reductions.arrayBase(DataType.INT32);
+        assertThrows(IllegalArgumentException.class, () -> Reductions.divide(DataType.INT32, x, base, 4, 0));
+        assertThrows(IllegalArgumentException.class, () -> Reductions.divide(DataType.INT32, x, base, 4, -3));
+    }
+
+    /** Every float16 and bfloat16 pattern as a, against values that exercise rounding, subnormals and NaN. */
+    @ParameterizedTest
+    @EnumSource(value = DataType.class, names = {"FLOAT16", "BFLOAT16"})
+    void sixteenBitTypesExhaustively(final DataType type)
+    {
+        final long[] partners = type == DataType.FLOAT16 ?
+            new long[] {0x0000, 0x8000, 0x3C00, 0xBC01, 0x3801, 0x0001, 0x0400, 0x1400, 0x7BFF, 0x7C00, 0x7E01} :
+            new long[] {0x0000, 0x8000, 0x3F80, 0xBF81, 0x3F01, 0x0001, 0x0080, 0x3B80, 0x7F7F, 0x7F80, 0x7FC1};
+        final int count = 0x1_0000;
+        final short[] a = new short[count];
+        final short[] b = new short[count];
+        final short[] d = new short[count];
+        final long base = Reductions.arrayBase(type);
+        for (final ReduceOp op : ReduceOp.values())
+        {
+            for (final long partner : partners)
+            {
+                for (int i = 0; i < count; i++)
+                {
+                    a[i] = (short)i;
+                    b[i] = (short)partner;
+                }
+                Reductions.reduce(type, op, a, base, b, base, d, base, count);
+                for (int i = 0; i < count; i++)
+                {
+                    final long expected = ReferenceArithmetic.combine(type, op, i, partner);
+                    if ((d[i] & 0xFFFF) != expected)
+                    {
+                        fail(type + " " + op + " " + hex(i) + ", " + hex(partner) + ": expected " + hex(expected) +
+                            " but was " + hex(d[i] & 0xFFFF));
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void floatToBfloat16RoundsToNearestEven()
+    {
+        final Random random = new Random(16);
+        for (int k = 0; k < 1_000_000; k++)
+        {
+            // around every rounding boundary: a bfloat16 pattern with the low half near 0x8000
+            final int bits = k < 500_000 ? random.nextInt() : (random.nextInt() & 0xFFFF_0000) | (0x7FFE + k % 4);
+            final float value = Float.intBitsToFloat(bits);
+            final long expected = ReferenceArithmetic.roundBrain(value);
+            assertEquals(expected, Reductions.floatToBfloat16(value) & 0xFFFF, () -> "bits " + hex(bits));
+        }
+        assertEquals(0x7FC0, Reductions.floatToBfloat16(Float.intBitsToFloat(0xFF80_0001)) & 0xFFFF);
+        assertEquals(0x7F80, Reductions.floatToBfloat16(Float.MAX_VALUE) & 0xFFFF);
+        assertEquals(0x8000, Reductions.floatToBfloat16(-0.0f) & 0xFFFF);
+        assertEquals(1.5f, Reductions.bfloat16ToFloat(Reductions.floatToBfloat16(1.5f)));
+    }
+
+    /** The same inputs give the same bits through the scalar path and the vector path. */
+    @ParameterizedTest
+    @EnumSource(DataType.class)
+    void scalarAndVectorPathsAgree(final DataType type)
+    {
+        final int limit = Reductions.scalarLimit(type);
+        final int count = 4 * limit + 5;
+        for (final ReduceOp op : ReduceOp.values())
+        {
+            final TestMemory a = new TestMemory(type, OFF_HEAP, count, 0);
+            final TestMemory b = new TestMemory(type, TYPED_ARRAY, count, 0);
+            a.fill(new Random(op.ordinal()), false);
+            b.fill(new Random(op.ordinal() + 100), false);
+            final TestMemory whole = new TestMemory(type, TYPED_ARRAY, count, 0);
+            final TestMemory pieces = new TestMemory(type, TYPED_ARRAY, count, 0);
+            Reductions.reduce(type, op, a.base, a.offset, b.base, b.offset, whole.base, whole.offset, count);
+            final int size = type.size();
+            for (int done = 0; done < count; done += limit - 1)
+            {
+                final int n = Math.min(limit - 1, count - done);
+                final long skip = (long)done * size;
+                Reductions.reduce(type, op, a.base, a.offset + skip, b.base, b.offset + skip,
+                    pieces.base, pieces.offset + skip, n);
+            }
+            assertBits(type + " " + op, type, whole.snapshot(), pieces.snapshot());
+        }
+    }
+
+    private static void checkReduce(final DataType type, final ReduceOp op, final Layout layout, final int count,
+        final boolean ordinaryOnly)
+    {
+        final String what = type + " " + op + " " + layout + " count " + count + (ordinaryOnly ? " ordinary" : "");
+        final Random random = new Random(what.hashCode());
+        final TestMemory a = new TestMemory(type, layout.a, count, layout.aSkew);
+        final TestMemory b = new TestMemory(type, layout.b, count, layout.bSkew);
+        final TestMemory d = layout.d != null ? new TestMemory(type, layout.d, count, layout.dSkew) :
+            layout.dSkew == 0 ? a : b;
+        a.fill(random, ordinaryOnly);
+        b.fill(random, ordinaryOnly);
+        if (d != a && d != b)
+        {
+            d.fill(random, ordinaryOnly);
+        }
+
+        final long[] beforeA = a.snapshot();
+        final long[] beforeB = b.snapshot();
+        final long[] expectedD = d.snapshot();
+        for (int i = 0; i < count; i++)
+        {
+            expectedD[d.snapshotIndex(i)] = ReferenceArithmetic.combine(
+                type, op, beforeA[a.snapshotIndex(i)], beforeB[b.snapshotIndex(i)]);
+        }
+
+        Reductions.reduce(type, op, a.base, a.offset, b.base, b.offset, d.base, d.offset, count);
+
+        assertBits(what + ": dst", type, expectedD, d.snapshot());
+        if (a != d)
+        {
+            assertBits(what + ": a changed", type, beforeA, a.snapshot());
+        }
+        if (b != d)
+        {
+            assertBits(what + ": b changed", type, beforeB, b.snapshot());
+        }
+    }
+
+    private static void assertBits(final String what, final DataType type, final long[] expected, final long[] actual)
+    {
+        for (int i = 0; i < expected.length; i++)
+        {
+            if (expected[i] != actual[i])
+            {
+                fail(what + ": snapshot element " + i + " of " + type + " expected " + hex(expected[i]) +
+                    " but was " + hex(actual[i]));
+            }
+        }
+    }
+
+    private static String hex(final long bits)
+    {
+        return "0x" + Long.toHexString(bits);
+    }
+}
