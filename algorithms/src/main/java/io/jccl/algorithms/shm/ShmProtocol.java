@@ -89,6 +89,17 @@ final class ShmProtocol
         return null;
     }
 
+    /**
+     * Number of chunks of {@code perChunk} units that carry {@code total} units; fits an int once
+     * {@link #stagingReason} has accepted the call. Chunk loops count with this int on purpose: C2 (JDK 17 to 25)
+     * can keep a stale address across a GC for Unsafe accesses whose base may be null or an array inside a
+     * long-counted loop, writing into memory the moved array no longer occupies.
+     */
+    static int chunks(final long total, final long perChunk)
+    {
+        return (int) ((total + perChunk - 1) / perChunk);
+    }
+
     /** First element of {@code block} when {@code elements} are split into {@code blocks} near-equal blocks. */
     static long blockStart(final long elements, final int blocks, final int block)
     {
