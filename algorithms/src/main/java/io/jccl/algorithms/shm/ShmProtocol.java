@@ -26,9 +26,9 @@ import io.jccl.spi.CollectiveContext;
  * <p>
  * Zero-copy: a rank whose buffer lies in symmetric memory publishes {@code token(STEP_DIRECT)} (peers read its send
  * buffer) or {@code token(STEP_DIRECT_RECV)} (its recv buffer) in {@link #SLOT_READY}, and peers read the buffer in
- * place; when done, they set {@link #SLOT_CONSUMED} to {@code token(STEP_DIRECT)}. Readers check the kind of the
- * value they see, so ranks that disagree about symmetric memory fail with a message instead of reading stale
- * staging data.
+ * place; when done, they set {@link #SLOT_CONSUMED} to {@code token(STEP_DIRECT)} (two-shot instead stages its
+ * reduced blocks and hands them over with the chunk handshake). Readers check the kind of the value they see, so
+ * ranks that disagree about symmetric memory fail with a message instead of reading stale staging data.
  */
 final class ShmProtocol
 {
