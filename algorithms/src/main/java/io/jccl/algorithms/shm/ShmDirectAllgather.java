@@ -91,9 +91,10 @@ public final class ShmDirectAllgather implements CollectiveAlgorithm
         Memory.copy(args.sendBase, args.sendOffset, recvBase, ownBlock, blockBytes);
 
         context.acquireStaging();
-        int chunk = 0;
-        for (long first = 0; first < blockBytes; first += halfBytes, chunk++)
+        final int chunks = ShmProtocol.chunks(blockBytes, halfBytes);
+        for (int chunk = 0; chunk < chunks; chunk++)
         {
+            final long first = chunk * halfBytes;
             final long bytes = Math.min(halfBytes, blockBytes - first);
             final long half = (chunk & 1) * halfBytes;
 

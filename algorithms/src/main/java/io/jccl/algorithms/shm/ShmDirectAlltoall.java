@@ -94,9 +94,10 @@ public final class ShmDirectAlltoall implements CollectiveAlgorithm
         Memory.copy(sendBase, sendOffset + rank * blockBytes, recvBase, recvOffset + rank * blockBytes, blockBytes);
 
         context.acquireStaging();
-        int chunk = 0;
-        for (long first = 0; first < blockBytes; first += columnBytes, chunk++)
+        final int chunks = ShmProtocol.chunks(blockBytes, columnBytes);
+        for (int chunk = 0; chunk < chunks; chunk++)
         {
+            final long first = chunk * columnBytes;
             final long bytes = Math.min(columnBytes, blockBytes - first);
             final long half = (chunk & 1) * halfBytes;
 

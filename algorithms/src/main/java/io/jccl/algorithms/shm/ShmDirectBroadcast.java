@@ -88,9 +88,10 @@ public final class ShmDirectBroadcast implements CollectiveAlgorithm
         {
             context.acquireStaging();
         }
-        int chunk = 0;
-        for (long first = 0; first < count; first += chunkElements, chunk++)
+        final int chunks = ShmProtocol.chunks(count, chunkElements);
+        for (int chunk = 0; chunk < chunks; chunk++)
         {
+            final long first = chunk * chunkElements;
             final long chunkBytes = Math.min(chunkElements, count - first) * elementSize;
             final long staging = rootStaging + (chunk & 1) * halfBytes;
             final long token = context.token(chunk);

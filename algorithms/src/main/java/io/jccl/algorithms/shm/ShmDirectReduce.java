@@ -87,9 +87,10 @@ public final class ShmDirectReduce implements CollectiveAlgorithm
         final long ownStaging = context.stagingAddress(context.rank());
 
         context.acquireStaging();
-        int chunk = 0;
-        for (long first = 0; first < count; first += chunkElements, chunk++)
+        final int chunks = ShmProtocol.chunks(count, chunkElements);
+        for (int chunk = 0; chunk < chunks; chunk++)
         {
+            final long first = chunk * chunkElements;
             // step 1: the half this chunk uses held chunk - 2: wait (acquire) until the root has consumed it
             if (chunk >= 2)
             {
@@ -126,9 +127,10 @@ public final class ShmDirectReduce implements CollectiveAlgorithm
         {
             context.acquireStaging();
         }
-        int chunk = 0;
-        for (long first = 0; first < count; first += chunkElements, chunk++)
+        final int chunks = ShmProtocol.chunks(count, chunkElements);
+        for (int chunk = 0; chunk < chunks; chunk++)
         {
+            final long first = chunk * chunkElements;
             final long elements = Math.min(chunkElements, count - first);
             final long half = (chunk & 1) * halfBytes;
             final long token = context.token(chunk);

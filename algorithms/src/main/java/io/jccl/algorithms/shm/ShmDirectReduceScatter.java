@@ -91,9 +91,10 @@ public final class ShmDirectReduceScatter implements CollectiveAlgorithm
             sendBase, sendOffset + rank * blockBytes, blockBytes, recvBase, recvOffset, blockBytes);
 
         context.acquireStaging();
-        int chunk = 0;
-        for (long first = 0; first < count; first += columnElements, chunk++)
+        final int chunks = ShmProtocol.chunks(count, columnElements);
+        for (int chunk = 0; chunk < chunks; chunk++)
         {
+            final long first = chunk * columnElements;
             final long elements = Math.min(columnElements, count - first);
             final long bytes = elements * elementSize;
             final long half = (chunk & 1) * halfBytes;

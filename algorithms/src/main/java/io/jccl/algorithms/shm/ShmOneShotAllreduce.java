@@ -97,9 +97,10 @@ public final class ShmOneShotAllreduce implements CollectiveAlgorithm
         final long chunkElements = halfBytes / elementSize;
 
         context.acquireStaging();
-        int chunk = 0;
-        for (long first = 0; first < count; first += chunkElements, chunk++)
+        final int chunks = ShmProtocol.chunks(count, chunkElements);
+        for (int chunk = 0; chunk < chunks; chunk++)
         {
+            final long first = chunk * chunkElements;
             final long elements = Math.min(chunkElements, count - first);
             final long half = (chunk & 1) * halfBytes;
             final long dst = recvOffset + first * elementSize;

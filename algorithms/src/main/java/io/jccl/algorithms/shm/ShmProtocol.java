@@ -26,9 +26,9 @@ import io.jccl.spi.CollectiveContext;
  * <p>
  * Zero-copy: a rank whose buffer lies in symmetric memory publishes {@code token(STEP_DIRECT)} (peers read its send
  * buffer) or {@code token(STEP_DIRECT_RECV)} (its recv buffer) in {@link #SLOT_READY}, and peers read the buffer in
- * place; when done, they set {@link #SLOT_CONSUMED} to {@code token(STEP_DIRECT)}. Readers check the kind of the
- * value they see, so ranks that disagree about symmetric memory fail with a message instead of reading stale
- * staging data.
+ * place; when done, they set {@link #SLOT_CONSUMED} to {@code token(STEP_DIRECT)} (two-shot instead stages its
+ * reduced blocks and hands them over with the chunk handshake). Readers check the kind of the value they see, so
+ * ranks that disagree about symmetric memory fail with a message instead of reading stale staging data.
  */
 final class ShmProtocol
 {
@@ -87,6 +87,17 @@ final class ShmProtocol
                 " bytes: use a larger staging area than " + context.stagingBytes() + " bytes";
         }
         return null;
+    }
+
+    /**
+     * Number of chunks of {@code perChunk} units that carry {@code total} units; fits an int once
+     * {@link #stagingReason} has accepted the call. Chunk loops count with this int on purpose: C2 (JDK 17 to 25)
+     * can keep a stale address across a GC for Unsafe accesses whose base may be null or an array inside a
+     * long-counted loop, writing into memory the moved array no longer occupies.
+     */
+    static int chunks(final long total, final long perChunk)
+    {
+        return (int) ((total + perChunk - 1) / perChunk);
     }
 
     /** First element of {@code block} when {@code elements} are split into {@code blocks} near-equal blocks. */

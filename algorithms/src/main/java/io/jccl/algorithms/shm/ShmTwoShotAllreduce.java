@@ -104,9 +104,10 @@ public final class ShmTwoShotAllreduce implements CollectiveAlgorithm
         final long chunkElements = halfBytes / elementSize;
 
         context.acquireStaging();
-        int chunk = 0;
-        for (long first = 0; first < count; first += chunkElements, chunk++)
+        final int chunks = ShmProtocol.chunks(count, chunkElements);
+        for (int chunk = 0; chunk < chunks; chunk++)
         {
+            final long first = chunk * chunkElements;
             final long elements = Math.min(chunkElements, count - first);
             final long half = (chunk & 1) * halfBytes;
             final long staging = context.stagingAddress(rank) + half;
@@ -200,9 +201,10 @@ public final class ShmTwoShotAllreduce implements CollectiveAlgorithm
             ShmProtocol.awaitDirect(context, (rank + i) % size, STEP_DIRECT);
         }
 
-        int chunk = 0;
-        for (long first = 0; first < count; first += chunkElements, chunk++)
+        final int chunks = ShmProtocol.chunks(count, chunkElements);
+        for (int chunk = 0; chunk < chunks; chunk++)
         {
+            final long first = chunk * chunkElements;
             final long elements = Math.min(chunkElements, count - first);
             final long staging = context.stagingAddress(rank) + (chunk & 1) * halfBytes;
             final long from = ShmProtocol.blockStart(elements, size, rank);

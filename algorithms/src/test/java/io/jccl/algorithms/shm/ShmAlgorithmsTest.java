@@ -34,9 +34,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The shared-memory algorithms on 1 to 8 ranks (threads of one JVM): every call of a long sequence in one job is
  * checked element by element, bit for bit, against a reference folded in rank order, on every rank. The sequence
- * mixes counts (0, odd, not divisible by p, larger than the 8 KiB staging area so chunks alternate), data types,
- * operators, roots, in-place calls and symmetric (zero-copy) buffers, with no pause between calls, so reuse races
- * between operations and chunks show up as wrong values.
+ * crosses counts (0, odd, not divisible by p, larger than the 8 KiB staging area so chunks alternate) with data
+ * types and operators, and rotates roots and buffer layouts (private, in place, symmetric zero-copy), with no pause
+ * between calls, so reuse races between operations and chunks show up as wrong values.
  */
 @Timeout(60)
 class ShmAlgorithmsTest
@@ -46,7 +46,8 @@ class ShmAlgorithmsTest
     private static final DataType[] TYPES =
         {DataType.INT8, DataType.INT32, DataType.FLOAT32, DataType.FLOAT64, DataType.BFLOAT16};
     private static final ReduceOp[] OPS = {ReduceOp.SUM, ReduceOp.PROD, ReduceOp.MIN, ReduceOp.MAX};
-    private static final Layout[] LAYOUTS = Layout.values();
+    private static final Layout[] LAYOUTS = Stream.of(Layout.values())
+        .filter(layout -> layout != Layout.SYMMETRIC_OVERLAPPING).toArray(Layout[]::new);
     private static final long STAGING_BYTES = 8 * 1024;
 
     static Stream<Arguments> algorithmsAndRanks()
@@ -68,12 +69,15 @@ class ShmAlgorithmsTest
     {
         final List<Call> calls = new ArrayList<>();
         int i = 0;
-        for (int c = 0; c < COUNTS.length; c++)
+        for (final long count : COUNTS)
         {
-            for (int t = 0; t < TYPES.length; t++, i++)
+            for (final DataType type : TYPES)
             {
-                calls.add(call(algorithm, TYPES[t], OPS[(c + t) % OPS.length], COUNTS[c], (c + t) % ranks,
-                    LAYOUTS[i % LAYOUTS.length]));
+                for (final ReduceOp op : OPS)
+                {
+                    calls.add(call(algorithm, type, op, count, i % ranks, LAYOUTS[i % LAYOUTS.length]));
+                    i++;
+                }
             }
         }
         runJob(ranks, STAGING_BYTES, calls);
@@ -120,6 +124,27 @@ class ShmAlgorithmsTest
             }
         }
         runJob(ranks, 128, calls);
+    }
+
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {2, 3, 5})
+    void zeroCopyPathsSurvivePartiallyOverlappingBuffers(final int ranks)
+    {
+        final List<Call> calls = new ArrayList<>();
+        int i = 0;
+        for (final CollectiveAlgorithm algorithm : List.of(new ShmOneShotAllreduce(), new ShmTwoShotAllreduce(),
+            new ShmDirectAllgather(), new ShmDirectAlltoall()))
+        {
+            for (final long count : new long[]{7, 4099, 9000})
+            {
+                for (final DataType type : new DataType[]{DataType.FLOAT32, DataType.BFLOAT16})
+                {
+                    calls.add(call(algorithm, type, OPS[i % OPS.length], count, 0, Layout.SYMMETRIC_OVERLAPPING));
+                    i++;
+                }
+            }
+        }
+        runJob(ranks, STAGING_BYTES, calls);
     }
 
     @Test

@@ -19,6 +19,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
  * One rank of a test job: lays out the buffers of one collective call (private arrays or symmetric memory, separate
  * or aliased), fills inputs that depend on the operation, runs the algorithm, and checks every element of the result
  * bit for bit against a reference computed here in rank order, plus the guard bytes around the buffers.
+ * <p>
+ * Loops over elements count with an int: C2 (JDK 17 to 25) can write through a stale address after a GC when an
+ * Unsafe access whose base is sometimes null, sometimes an array, sits in a long-counted loop.
  */
 final class ShmRankDriver
 {
@@ -31,7 +34,9 @@ final class ShmRankDriver
         SYMMETRIC_SEND(true, false, Aliasing.SEPARATE),
         SYMMETRIC_BOTH(true, true, Aliasing.SEPARATE),
         SYMMETRIC_IN_PLACE(true, true, Aliasing.OWN_BLOCK),
-        SYMMETRIC_IN_PLACE_FIRST_BLOCK(true, true, Aliasing.FIRST_BLOCK);
+        SYMMETRIC_IN_PLACE_FIRST_BLOCK(true, true, Aliasing.FIRST_BLOCK),
+        /** Zero-copy paths only: the staged ones require views that coincide or do not overlap. */
+        SYMMETRIC_OVERLAPPING(true, true, Aliasing.SHIFTED_BY_ONE);
 
         final boolean sharedSend;
         final boolean sharedRecv;
@@ -47,11 +52,12 @@ final class ShmRankDriver
 
     /**
      * In place, the smaller view lies inside the larger: at this rank's block (MPI's convention for allgather and
-     * reduce-scatter) or at the first block. Equal-sized views simply coincide.
+     * reduce-scatter) or at the first block; equal-sized views simply coincide. Shifted: recv starts one element
+     * after send, a partial overlap.
      */
     enum Aliasing
     {
-        SEPARATE, OWN_BLOCK, FIRST_BLOCK
+        SEPARATE, OWN_BLOCK, FIRST_BLOCK, SHIFTED_BY_ONE
     }
 
     /** One collective call, identical on every rank. */
@@ -138,15 +144,17 @@ final class ShmRankDriver
         final boolean recvShared;
         if (aliased)
         {
-            final long regionBytes = Math.max(sendBytes, recvBytes);
+            final boolean shifted = layout.aliasing == Aliasing.SHIFTED_BY_ONE;
+            final long regionBytes = shifted ? Math.max(sendBytes, recvBytes + elementSize) :
+                Math.max(sendBytes, recvBytes);
             final Object base = layout.sharedSend ? null : new byte[(int) regionBytes + 2 * GUARD];
             final long start = (layout.sharedSend ? symmetricAddress : BYTE_BASE) + GUARD;
             final long shift = layout.aliasing == Aliasing.OWN_BLOCK && sendBytes != recvBytes ?
                 rank * Math.min(sendBytes, recvBytes) : 0;
             sendBase = base;
             recvBase = base;
-            sendOffset = sendBytes < recvBytes ? start + shift : start;
-            recvOffset = recvBytes < sendBytes ? start + shift : start;
+            sendOffset = sendBytes < recvBytes && !shifted ? start + shift : start;
+            recvOffset = shifted ? start + elementSize : (recvBytes < sendBytes ? start + shift : start);
             sendShared = layout.sharedSend;
             recvShared = layout.sharedSend;
             fillGuards(base, start, regionBytes);
@@ -207,7 +215,8 @@ final class ShmRankDriver
             checkResult(call, index, recvBase, recvOffset);
             resultHashes.set(index * size + rank, hash(recvBase, recvOffset, recvBytes));
         }
-        final long regionBytes = aliased ? Math.max(sendBytes, recvBytes) : sendBytes;
+        final long regionBytes = aliased ? Math.max(sendOffset + sendBytes, recvOffset + recvBytes) -
+            Math.min(sendOffset, recvOffset) : sendBytes;
         final long regionOffset = aliased ? Math.min(sendOffset, recvOffset) : sendOffset;
         checkGuards(call, sendBase, regionOffset, regionBytes);
         if (hasRecv && !aliased)
@@ -236,9 +245,9 @@ final class ShmRankDriver
     {
         final int elementSize = call.type.size();
         final long n = call.count;
-        final long elements = call.collective == Collective.ALLGATHER || call.collective == Collective.ALLTOALL ?
-            size * n : n;
-        for (long j = 0; j < elements; j++)
+        final int elements = Math.toIntExact(
+            call.collective == Collective.ALLGATHER || call.collective == Collective.ALLTOALL ? size * n : n);
+        for (int j = 0; j < elements; j++)
         {
             final long expected = switch (call.collective)
             {
@@ -249,7 +258,7 @@ final class ShmRankDriver
                 case ALLTOALL -> input(call.type, index, (int) (j / n), rank * n + j % n);
                 default -> throw new AssertionError(call.collective);
             };
-            final long actual = read(base, offset + j * elementSize, elementSize);
+            final long actual = read(base, offset + (long) j * elementSize, elementSize);
             if (actual != expected)
             {
                 throw new AssertionError("rank " + rank + " of " + size + ", operation " + index + " (" + call +
@@ -357,9 +366,10 @@ final class ShmRankDriver
         final long offset, final long elements)
     {
         final int elementSize = type.size();
-        for (long j = 0; j < elements; j++)
+        final int count = Math.toIntExact(elements);
+        for (int j = 0; j < count; j++)
         {
-            write(base, offset + j * elementSize, elementSize, input(type, index, r, j));
+            write(base, offset + (long) j * elementSize, elementSize, input(type, index, r, j));
         }
     }
 
@@ -388,7 +398,8 @@ final class ShmRankDriver
     private static long hash(final Object base, final long offset, final long bytes)
     {
         long h = 1125899906842597L;
-        for (long i = 0; i < bytes; i++)
+        final int length = Math.toIntExact(bytes);
+        for (int i = 0; i < length; i++)
         {
             h = 31 * h + UnsafeApi.getByte(base, offset + i);
         }
