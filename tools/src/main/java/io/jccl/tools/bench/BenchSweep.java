@@ -162,11 +162,16 @@ public final class BenchSweep
         // one untimed call, then the warm-up; all ranks agree on the slowest rank's time per call
         double secondsPerCall = agreeMax(loop(call, 1, sets));
         final int defaultIters = Iterations.defaultIters(bytes);
-        final int warmup = options.warmup() >= 0 ? options.warmup() :
-            Iterations.warmup(Iterations.defaultWarmup(defaultIters), secondsPerCall);
-        if (warmup > 0)
+        if (options.warmup() >= 0)
         {
-            secondsPerCall = agreeMax(loop(call, warmup, sets) / warmup);
+            if (options.warmup() > 0)
+            {
+                secondsPerCall = agreeMax(loop(call, options.warmup(), sets) / options.warmup());
+            }
+        }
+        else
+        {
+            secondsPerCall = warmUp(call, sets, Iterations.defaultWarmup(defaultIters), secondsPerCall);
         }
         final int iters = options.iters() > 0 ? options.iters() : Iterations.timed(defaultIters, secondsPerCall);
 
@@ -209,6 +214,33 @@ public final class BenchSweep
         call.prepareCheck(data, regions.recvRegion());
         call.run(0);
         return call.wrong(data, regions.recvRegion());
+    }
+
+    /**
+     * Warm-up in rounds of about {@link Iterations#WARMUP_ROUND_SECONDS} until the pace stops improving (the JIT has
+     * compiled the path: the first calls of a fresh JVM can be a hundred times slower, and a warm-up sized from them
+     * would leave the measurement cold), within {@link Iterations#WARMUP_SECONDS} overall. Every round ends with the
+     * ranks agreeing on the slowest time, so all ranks run the same number of calls. Returns the settled time per
+     * call.
+     */
+    private double warmUp(final BenchCall call, final int sets, final int maxRoundCalls, final double firstCall)
+    {
+        double best = firstCall;
+        double spent = 0;
+        for (int round = 0; spent < Iterations.WARMUP_SECONDS; round++)
+        {
+            final int calls = Iterations.warmupRound(maxRoundCalls, best);
+            final double seconds = agreeMax(loop(call, calls, sets));
+            spent += seconds;
+            final double pace = seconds / calls;
+            final boolean settled = pace > best * 0.9;
+            best = Math.min(best, pace);
+            if (settled && round >= 2)
+            {
+                break;
+            }
+        }
+        return best;
     }
 
     /** Calls {@code iters} times, rotating through the sets; returns the seconds it took. */

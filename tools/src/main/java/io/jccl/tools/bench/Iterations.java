@@ -16,8 +16,10 @@ public final class Iterations
     public static final long MEDIUM_MAX_BYTES = 1 << 20;
     /** Longest the timed loop of one size should take. */
     public static final double TIMED_SECONDS = 0.3;
-    /** Longest the warm-up of one size should take. */
-    public static final double WARMUP_SECONDS = 0.1;
+    /** Longest the warm-up of one size may take. */
+    public static final double WARMUP_SECONDS = 1.0;
+    /** One warm-up round: long enough to average out noise, short enough to stop soon after the JIT is done. */
+    public static final double WARMUP_ROUND_SECONDS = 0.02;
     public static final int MIN_ITERS = 5;
 
     private Iterations()
@@ -43,10 +45,10 @@ public final class Iterations
         return (int)Math.max(least, Math.min(iters, fit(TIMED_SECONDS, secondsPerCall)));
     }
 
-    /** {@code warmup}, reduced so that calls of {@code secondsPerCall} fit {@link #WARMUP_SECONDS}. */
-    public static int warmup(final int warmup, final double secondsPerCall)
+    /** Calls in one warm-up round: about {@link #WARMUP_ROUND_SECONDS} at the pace seen so far, at most {@code max}. */
+    public static int warmupRound(final int max, final double secondsPerCall)
     {
-        return (int)Math.max(Math.min(1, warmup), Math.min(warmup, fit(WARMUP_SECONDS, secondsPerCall)));
+        return (int)Math.max(1, Math.min(max, fit(WARMUP_ROUND_SECONDS, secondsPerCall)));
     }
 
     /** One sentence for output preambles. */
@@ -54,7 +56,7 @@ public final class Iterations
     {
         return "timed calls per size: " + SMALL_ITERS + " up to 8 KiB, " + MEDIUM_ITERS + " up to 1 MiB, " +
             LARGE_ITERS + " above, fewer (down to a hundredth, at least " + MIN_ITERS + ") when that would take " +
-            "over " + TIMED_SECONDS + " s; warm-up a tenth";
+            "over " + TIMED_SECONDS + " s; warm-up in rounds until the pace settles (at most " + WARMUP_SECONDS + " s)";
     }
 
     private static double fit(final double seconds, final double secondsPerCall)

@@ -106,9 +106,9 @@ class BenchPlanTest
         assertEquals(200, Iterations.timed(20_000, 1.0), "never below a hundredth");
         assertEquals(5, Iterations.timed(50, 0.25), "nor below 5");
         assertEquals(50, Iterations.timed(50, 0), "no estimate");
-        assertEquals(100, Iterations.warmup(2_001, 1e-3), "0.1 s of warm-up");
-        assertEquals(1, Iterations.warmup(6, 10.0), "at least one");
-        assertEquals(0, Iterations.warmup(0, 1e-3));
+        assertEquals(20, Iterations.warmupRound(2_001, 1e-3), "a round is 20 ms at the pace seen");
+        assertEquals(1, Iterations.warmupRound(6, 10.0), "at least one call per round");
+        assertEquals(6, Iterations.warmupRound(6, 1e-9), "at most the default warm-up per round");
     }
 
     private static BenchPlan plan(final String... args)
