@@ -97,12 +97,22 @@ final class PeerMonitor implements AutoCloseable
     void check(final int awaited, final Waiter waiter)
     {
         final long now = System.nanoTime();
+        // root causes first: a dead or stopped process, before the failures it caused on other ranks
         for (int r = 0; r < peers.length; r++)
         {
-            if (r != rank && state(r) == STATE_ATTACHED && !isAlive(r))
+            if (r != rank && state(r) == STATE_ATTACHED)
             {
-                throw new PeerFailedException(r, "rank " + r + " (pid " + pid(r) + ") died without closing " +
-                    "(killed or crashed) " + waiter.describe());
+                if (!isAlive(r))
+                {
+                    throw new PeerFailedException(r, "rank " + r + " (pid " + pid(r) + ") died without closing " +
+                        "(killed or crashed) " + waiter.describe());
+                }
+                final long age = now - UnsafeApi.getLongAcquire(null, record(r) + HEARTBEAT_OFFSET);
+                if (age > SUSPECT_NS && isStopped(pid(r)))
+                {
+                    throw new PeerFailedException(r, "rank " + r + " (pid " + pid(r) + ") is stopped (SIGSTOP, " +
+                        "or held by a debugger) " + waiter.describe());
+                }
             }
         }
         for (int r = 0; r < peers.length; r++)
@@ -128,11 +138,6 @@ final class PeerMonitor implements AutoCloseable
             if (state == STATE_ATTACHED)
             {
                 final long age = now - UnsafeApi.getLongAcquire(null, record(r) + HEARTBEAT_OFFSET);
-                if (age > SUSPECT_NS && isStopped(pid(r)))
-                {
-                    throw new PeerFailedException(r, "rank " + r + " (pid " + pid(r) + ") is stopped (SIGSTOP, " +
-                        "or held by a debugger) " + waiter.describe());
-                }
                 if (age > peerTimeoutNs)
                 {
                     throw new PeerFailedException(r, "rank " + r + " (pid " + pid(r) + ") has not responded for " +

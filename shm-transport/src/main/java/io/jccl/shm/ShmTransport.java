@@ -165,7 +165,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         }
         catch (final RuntimeException ex)
         {
-            transport.monitor.setState(STATE_FAILED, ex instanceof PeerFailedException pf ? pf.peer() : -1);
+            transport.monitor.setState(STATE_FAILED, blamed(ex));
             transport.monitor.close();
             if (rank == 0)
             {
@@ -845,7 +845,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         if (broken == null)
         {
             broken = ex;
-            monitor.setState(STATE_FAILED, ex instanceof PeerFailedException pf ? pf.peer() : -1);
+            monitor.setState(STATE_FAILED, blamed(ex));
             log.warn(ex.getMessage());
         }
         return ex;
@@ -932,7 +932,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
             return;
         }
         closed = true;
-        monitor.setState(broken == null ? STATE_CLOSED : STATE_FAILED, -1);
+        monitor.setState(broken == null ? STATE_CLOSED : STATE_FAILED, blamed(broken));
         monitor.close();
         try
         {
@@ -946,12 +946,19 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         // The mapping is released by the GC with the last reference: shared buffers handed out stay valid.
     }
 
+    /** The JVM exits without close(): peers must not wait for this rank; a failure already recorded stays. */
     private void exitWithoutClose()
     {
         if (!closed)
         {
-            monitor.setState(STATE_FAILED, -1);
+            monitor.setState(STATE_FAILED, blamed(broken));
             monitor.close();
         }
+    }
+
+    /** The peer a failure is blamed on, or -1. */
+    private static int blamed(final RuntimeException failure)
+    {
+        return failure instanceof PeerFailedException pf ? pf.peer() : -1;
     }
 }
