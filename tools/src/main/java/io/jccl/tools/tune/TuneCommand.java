@@ -5,7 +5,6 @@ import io.jccl.model.TuningTable;
 import io.jccl.tools.Arguments;
 import io.jccl.tools.Command;
 import io.jccl.tools.UsageException;
-import io.jccl.tools.bench.BenchCommand;
 import io.jccl.tools.fit.FitCommand;
 import io.jccl.tools.fit.Measurement;
 import io.jccl.tools.fit.ModelFitter;
@@ -16,7 +15,6 @@ import io.jccl.tools.fit.Units;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -61,18 +59,14 @@ public final class TuneCommand implements Command
     public String usage()
     {
         return """
-            usage: ./jccl tune [-n N] [--max-bytes B] [--from RESULTS.csv|json] [--out FILE]
-                               [--choose measured|model] [--source NAME] [--staging-bytes B] [--regimes K] [--dry-run]
+            usage: ./jccl tune --from RESULTS.csv|json [--out FILE] [--choose measured|model] [--source NAME]
+                               [--staging-bytes B] [--regimes K] [--dry-run]
 
-            Without --from, first measures this machine: ./jccl bench -n N --op all --algo all --format csv
-            (N default 2, sizes up to --max-bytes, default 4m; the CSV is kept next to the tuning file).
             Fits the cost model to benchmark results (as ./jccl fit does), chooses for every collective and rank
             count of the results the algorithm (and chunk size) for each size range, and writes the tuning file
             the engine loads at start. Prints, for every measured size, the chosen algorithm's measured time
             against the fastest measured algorithm, and the share of sizes within 10% of it.
 
-              -n N                 ranks to measure with when there is no --from (default 2)
-              --max-bytes B        largest size to measure when there is no --from (default 4m)
               --from FILE          the results: a bench sweep over the algorithms (./jccl bench ... --format csv)
                                    or JMH JSON
               --out FILE           where to write (default: $JCCL_TUNING_FILE, else ~/.jccl/tuning.json)
@@ -97,16 +91,12 @@ public final class TuneCommand implements Command
         long stagingBytes = Configuration.STAGING_BYTES_DEFAULT;
         int regimes = 0;
         boolean dryRun = false;
-        int ranks = 2;
-        String maxBytes = "4m";
         String option;
         while ((option = arguments.nextOption()) != null)
         {
             switch (option)
             {
                 case "--from" -> from = Path.of(arguments.value(option));
-                case "-n" -> ranks = arguments.intValue(option, 2, 8);
-                case "--max-bytes" -> maxBytes = arguments.value(option);
                 case "--out" -> outPath = Path.of(arguments.value(option));
                 case "--choose" -> choice = choiceValue(arguments.value(option));
                 case "--source" -> onlySource = arguments.value(option);
@@ -119,8 +109,8 @@ public final class TuneCommand implements Command
         arguments.expectNoOperands();
         if (from == null)
         {
-            from = measure(ranks, maxBytes, outPath != null ? outPath :
-                TuningTable.path(Configuration.fromEnvironment()));
+            throw new UsageException("tune does not run the sweep itself yet: run ./jccl bench -n N --op all " +
+                "--algo all --format csv > results.csv and pass it with --from results.csv");
         }
         if (!Files.isRegularFile(from))
         {
@@ -170,26 +160,6 @@ public final class TuneCommand implements Command
                 named.stream().map(ModelFitter.Result::source).toList()) + "): pick one with --source");
         }
         return named.isEmpty() ? fits.get(0) : named.get(0);
-    }
-
-    /** Runs the bench sweep over every algorithm and returns its CSV, written beside the tuning file. */
-    private Path measure(final int ranks, final String maxBytes, final Path tuningFile) throws IOException
-    {
-        final Path directory = tuningFile.toAbsolutePath().getParent();
-        Files.createDirectories(directory);
-        final Path results = directory.resolve("tune-bench-n" + ranks + ".csv");
-        err.println("jccl tune: measuring this machine: ./jccl bench -n " + ranks + " --op all --algo all " +
-            "--max-bytes " + maxBytes + " --format csv > " + results);
-        try (PrintStream csv = new PrintStream(Files.newOutputStream(results), true, StandardCharsets.UTF_8))
-        {
-            final int code = new BenchCommand(csv, err).run(new String[] {"-n", Integer.toString(ranks), "--op",
-                "all", "--algo", "all", "--max-bytes", maxBytes, "--format", "csv"});
-            if (code != 0)
-            {
-                throw new IllegalStateException("the bench sweep failed (exit " + code + "); nothing tuned");
-            }
-        }
-        return results;
     }
 
     private void printQuality(final Tuner.Result tuned, final Path from, final String source, final Tuner.Choice choice)
