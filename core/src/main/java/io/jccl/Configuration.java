@@ -179,21 +179,39 @@ public final class Configuration
         return new Configuration(copy);
     }
 
-    /** Parses "4096", "64k", "1M", "2g" (powers of 1024). */
+    /**
+     * Parses a size: "4096", "64k", "64KiB", "4M", "1g", "8b" (k, m, g are powers of 1024; a trailing "b" or "ib" is
+     * allowed). Throws {@link NumberFormatException} for anything else.
+     */
     public static long parseSize(final String text)
     {
         final String s = text.trim().toLowerCase(Locale.ROOT);
-        final char last = s.isEmpty() ? ' ' : s.charAt(s.length() - 1);
-        final int shift = switch (last)
+        int end = s.length();
+        if (s.endsWith("ib"))
         {
-            case 'k' -> 10;
-            case 'm' -> 20;
-            case 'g' -> 30;
-            default -> 0;
-        };
-        final String digits = shift == 0 ? s : s.substring(0, s.length() - 1);
-        return Long.parseLong(digits.endsWith("i") || digits.endsWith("b") ? digits.substring(0,
-            digits.length() - 1) : digits) << shift;
+            end -= 2;
+        }
+        else if (s.endsWith("b"))
+        {
+            end -= 1;
+        }
+        long unit = 1;
+        if (end > 0)
+        {
+            switch (s.charAt(end - 1))
+            {
+                case 'k' -> unit = 1L << 10;
+                case 'm' -> unit = 1L << 20;
+                case 'g' -> unit = 1L << 30;
+                default -> { }
+            }
+        }
+        final String digits = s.substring(0, unit == 1 ? end : end - 1);
+        if (digits.isEmpty() || !digits.chars().allMatch(Character::isDigit) || digits.length() > 12)
+        {
+            throw new NumberFormatException("not a size: '" + text + "'");
+        }
+        return Long.parseLong(digits) * unit;
     }
 
     private int requiredInt(final String propName)

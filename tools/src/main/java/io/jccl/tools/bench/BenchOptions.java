@@ -1,6 +1,7 @@
 package io.jccl.tools.bench;
 
 import io.jccl.Collective;
+import io.jccl.Configuration;
 import io.jccl.DataType;
 import io.jccl.ReduceOp;
 import io.jccl.algorithms.AlgorithmRegistry;
@@ -274,33 +275,14 @@ public final class BenchOptions
      */
     public static long parseSize(final String option, final String text)
     {
-        final String s = text.trim().toLowerCase(Locale.ROOT);
-        int end = s.length();
-        if (s.endsWith("ib"))
+        try
         {
-            end -= 2;
+            return Configuration.parseSize(text);
         }
-        else if (s.endsWith("b"))
-        {
-            end -= 1;
-        }
-        long unit = 1;
-        if (end > 0)
-        {
-            switch (s.charAt(end - 1))
-            {
-                case 'k' -> unit = 1L << 10;
-                case 'm' -> unit = 1L << 20;
-                case 'g' -> unit = 1L << 30;
-                default -> { }
-            }
-        }
-        final String digits = s.substring(0, unit == 1 ? end : end - 1);
-        if (digits.isEmpty() || !digits.chars().allMatch(Character::isDigit) || digits.length() > 12)
+        catch (final NumberFormatException ex)
         {
             throw new UsageException(option + " needs a size such as 4096, 64k, 4m or 1g, not '" + text + "'");
         }
-        return Long.parseLong(digits) * unit;
     }
 
     /** Sizes as people read them: 8 B, 32 KiB, 1 MiB, 1.5 KiB. */
