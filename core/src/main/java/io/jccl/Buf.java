@@ -30,6 +30,7 @@ public final class Buf
     private final long count;
     private final DataType type;
     private final boolean readOnly;
+    /** The owner of the memory (a ByteBuffer, a segment), kept reachable while this view is. */
     private final Object keepAlive;
     private final long segmentOffset;
 
@@ -285,11 +286,5 @@ public final class Buf
             throw new IllegalArgumentException("range [" + from + ", " + from + "+" + count + ") does not fit " +
                 "a buffer of " + length + " elements");
         }
-    }
-
-    /** Keeps the owner of the memory reachable while this view is. */
-    Object keepAlive()
-    {
-        return keepAlive;
     }
 }

@@ -39,11 +39,14 @@ public final class AlgorithmSelector
     private final Map<Collective, CollectiveAlgorithm> forced = new EnumMap<>(Collective.class);
     /** Per collective (by ordinal): the preferred algorithms first, then the rest of the registry's. */
     private final CollectiveAlgorithm[][] candidates;
+    /** Skipped by the defaults above {@link #ONESHOT_MAX_BYTES}; null when not registered. */
+    private final CollectiveAlgorithm oneShot;
 
     public AlgorithmSelector(final AlgorithmRegistry registry, final String forcedSpec)
     {
         this.registry = registry;
         this.candidates = candidates(registry);
+        this.oneShot = registry.of(Collective.ALLREDUCE).get("shm_oneshot");
         if (forcedSpec != null && !forcedSpec.isBlank())
         {
             parse(forcedSpec);
@@ -142,7 +145,7 @@ public final class AlgorithmSelector
         for (int i = 0; i < ordered.length; i++)
         {
             final CollectiveAlgorithm algorithm = ordered[i];
-            if (!(large && algorithm.name().equals("shm_oneshot")) &&
+            if (!(large && algorithm == oneShot) &&
                 algorithm.unsupportedReason(args, context.size(), context) == null)
             {
                 return algorithm;

@@ -42,7 +42,6 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
     /** Tag of collective traffic; user tags are >= 0. */
     public static final int COLLECTIVE_TAG = -1;
 
-    private final Configuration configuration;
     private final Log log;
     private final int rank;
     private final int size;
@@ -73,7 +72,6 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
     @SuppressWarnings("unchecked")
     private ShmTransport(final Configuration configuration, final Log log, final int rank, final JobSegment segment)
     {
-        this.configuration = configuration;
         this.log = log;
         this.rank = rank;
         this.segment = segment;
@@ -227,25 +225,10 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         return size;
     }
 
-    public Configuration configuration()
-    {
-        return configuration;
-    }
-
-    public Log log()
-    {
-        return log;
-    }
-
-    /** The segment's mapped address (for symmetric buffers) and layout. */
+    /** The segment's mapped address (for symmetric buffers). */
     public long segmentAddress()
     {
         return base;
-    }
-
-    public SegmentDescriptor layout()
-    {
-        return layout;
     }
 
     // ======================================================================================== point-to-point API
