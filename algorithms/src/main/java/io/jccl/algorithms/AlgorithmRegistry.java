@@ -1,6 +1,7 @@
 package io.jccl.algorithms;
 
 import io.jccl.Collective;
+import io.jccl.algorithms.broadcast.ChainBroadcast;
 import io.jccl.spi.CollectiveAlgorithm;
 
 import java.util.ArrayList;
@@ -84,5 +85,37 @@ public final class AlgorithmRegistry
                 "'; known: " + String.join(", ", byCollective.get(collective).keySet()));
         }
         return algorithm;
+    }
+
+    /**
+     * The algorithm {@code name} of {@code collective} cutting its messages into chunks of {@code chunkBytes}: a new
+     * instance for the ring-family algorithms and the chain broadcast, which take a chunk size; the registered one
+     * when {@code chunkBytes} is 0 (the algorithm's default).
+     *
+     * @throws IllegalArgumentException when there is no such algorithm, or it takes no chunk size, or not this one.
+     */
+    public CollectiveAlgorithm find(final Collective collective, final String name, final long chunkBytes)
+    {
+        final CollectiveAlgorithm registered = find(collective, name);
+        if (chunkBytes == 0)
+        {
+            return registered;
+        }
+        if (chunkBytes < 0 || chunkBytes > Integer.MAX_VALUE)
+        {
+            throw new IllegalArgumentException(collective.label() + ":" + name + ": chunk size " + chunkBytes +
+                " is out of range");
+        }
+        final List<CollectiveAlgorithm> chunked = new ArrayList<>(RingFamilyAlgorithms.all((int)chunkBytes));
+        chunked.add(new ChainBroadcast(chunkBytes));
+        for (final CollectiveAlgorithm algorithm : chunked)
+        {
+            if (algorithm.name().equals(name) && algorithm.collectives().contains(collective))
+            {
+                return algorithm;
+            }
+        }
+        throw new IllegalArgumentException(collective.label() + ":" + name + " takes no chunk size (asked for " +
+            chunkBytes + " bytes)");
     }
 }

@@ -9,6 +9,7 @@ import io.jccl.ReduceOp;
 import io.jccl.Request;
 import io.jccl.algorithms.AlgorithmRegistry;
 import io.jccl.algorithms.AlgorithmSelector;
+import io.jccl.algorithms.TunedSelection;
 import io.jccl.shm.ShmTransport;
 import io.jccl.spi.CollectiveAlgorithm;
 import io.jccl.spi.CollectiveArgs;
@@ -26,6 +27,8 @@ public final class ShmCommunicator implements Communicator
     private final CollectiveArgs args;
     private final Owner owner;
     private final boolean view;
+    /** The algorithm the last collective through this communicator (or view) ran: what selection really did. */
+    private CollectiveAlgorithm lastAlgorithm;
 
     /** The thread inside a call, shared by a communicator and its views. */
     private static final class Owner
@@ -43,11 +46,12 @@ public final class ShmCommunicator implements Communicator
         this.view = view;
     }
 
-    /** Joins the job described by {@code configuration}. */
+    /** Joins the job described by {@code configuration}; the tuning file (or the shipped model) is read first. */
     public static ShmCommunicator connect(final Configuration configuration)
     {
-        final AlgorithmSelector selector = new AlgorithmSelector(AlgorithmRegistry.instance(),
-            configuration.get(Configuration.ALGO_PROP_NAME));
+        final AlgorithmRegistry registry = AlgorithmRegistry.instance();
+        final AlgorithmSelector selector = new AlgorithmSelector(registry,
+            configuration.get(Configuration.ALGO_PROP_NAME), TunedSelection.load(configuration, registry));
         return new ShmCommunicator(ShmTransport.connect(configuration), selector, new CollectiveArgs(), new Owner(),
             false);
     }
@@ -539,6 +543,12 @@ public final class ShmCommunicator implements Communicator
         return selector.select(call, transport, bytes);
     }
 
+    /** The algorithm the last collective called through this communicator (or view) ran; null before the first. */
+    public CollectiveAlgorithm lastAlgorithm()
+    {
+        return lastAlgorithm;
+    }
+
     @Override
     public void close()
     {
@@ -558,6 +568,7 @@ public final class ShmCommunicator implements Communicator
     {
         final CollectiveArgs a = args;
         final CollectiveAlgorithm algorithm = selector.select(a, transport, bytes);
+        lastAlgorithm = algorithm;
         transport.beginCollective(a.collective.label(), a.count, a.type);
         algorithm.run(transport, a);
     }

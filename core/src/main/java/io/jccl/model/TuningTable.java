@@ -22,8 +22,8 @@ import java.util.Map;
  * ({@link #load(Configuration)}) and asks {@link #lookup} for every call; a call no rule covers falls back to the
  * engine's own choice, which can be the model's ({@link #withModelChoices}).
  * <p>
- * Location: the setting {@value #FILE_PROP_NAME} ({@code JCCL_TUNING_FILE}) when set, else
- * {@code ~/.jccl/tuning.json}. File format (JSON; sizes in bytes, {@code max_bytes} exclusive and absent on the last
+ * Location: the setting {@value #FILE_PROP_NAME} ({@code JCCL_TUNING_FILE}) when set ({@value #NONE}: no file),
+ * else {@code ~/.jccl/tuning.json}. File format (JSON; sizes in bytes, {@code max_bytes} exclusive and absent on the last
  * range, {@code chunk_bytes} 0 for the algorithm's default):
  * <pre>
  * {
@@ -44,6 +44,9 @@ public final class TuningTable
 {
     /** Setting that names the tuning file (environment {@code JCCL_TUNING_FILE}). */
     public static final String FILE_PROP_NAME = "jccl.tuning.file";
+
+    /** Setting value that means "no tuning file": the shipped model chooses (reproducible tests and benchmarks). */
+    public static final String NONE = "none";
 
     /** Value of the "format" field. */
     public static final String FORMAT = "jccl-tuning 1";
@@ -137,13 +140,18 @@ public final class TuningTable
 
     /**
      * What the engine loads at start: the file at {@link #path(Configuration)}; {@link #shipped()} when that is the
-     * default path and there is no file there. A file named by the setting must exist.
+     * default path and there is no file there, or when the setting is {@value #NONE}. A file named by the setting
+     * must exist.
      *
      * @throws IOException              when the file cannot be read, or a configured one does not exist.
      * @throws IllegalArgumentException when it is not a valid tuning file (the message names the file).
      */
     public static TuningTable load(final Configuration configuration) throws IOException
     {
+        if (NONE.equalsIgnoreCase(String.valueOf(configuration.get(FILE_PROP_NAME)).trim()))
+        {
+            return shipped();
+        }
         final Path path = path(configuration);
         try
         {
@@ -296,8 +304,15 @@ public final class TuningTable
      */
     public TuningTable withModelChoices(final int ranks, final Map<Collective, ? extends Collection<String>> available)
     {
+        return withModelChoices(ranks, available, Configuration.STAGING_BYTES_DEFAULT);
+    }
+
+    /** {@link #withModelChoices(int, Map)} for ranks with {@code stagingBytes} of staging each. */
+    public TuningTable withModelChoices(
+        final int ranks, final Map<Collective, ? extends Collection<String>> available, final long stagingBytes)
+    {
         final List<Rule> all = new ArrayList<>(rules);
-        final CostModel costModel = new CostModel(model);
+        final CostModel costModel = new CostModel(model, stagingBytes);
         for (final Map.Entry<Collective, ? extends Collection<String>> entry : available.entrySet())
         {
             final Collective collective = entry.getKey();
