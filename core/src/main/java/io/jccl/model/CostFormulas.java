@@ -1,5 +1,7 @@
 package io.jccl.model;
 
+import io.jccl.Configuration;
+
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -211,8 +213,9 @@ public final class CostFormulas
     {
         for (final String collective : new String[] {"gather", "scatter"})
         {
-            list.add(new CostFormula(collective, "linear", "(p − 1)·(α + (n/p)β)", 0,
-                t -> t.messages(t.ranks() - 1, (double)t.bytes() / t.ranks())));
+            list.add(new CostFormula(collective, "linear",
+                "α + (n/p)β + (p − 2)(n/p)·β_" + (collective.equals("gather") ? "r" : "c") +
+                " while n/p fits a ring, else (p − 1)·(α + (n/p)β)", 0, t -> linear(t, collective.equals("gather"))));
             list.add(new CostFormula(collective, "binomial",
                 "Σ_{k=1..lg p} M(1, n/2^k) ≈ lg p·α + n(p − 1)/p·β", 0, t -> halvingMessages(t)));
         }
@@ -333,6 +336,33 @@ public final class CostFormulas
         {
             t.messages(2, t.bytes());
             t.reduce(t.bytes());
+        }
+    }
+
+    /**
+     * Linear gather and scatter: every peer's channel to or from the root is its own ring, so the p − 1 messages
+     * travel at once. While a block fits a ring, a gather's root pays one message's latency and then only copies the
+     * other blocks out of their rings (β_r); a scatter's root copies the blocks into their rings one after another
+     * (β_c) and the last peer's message completes one latency after its copy. A block larger than a ring streams
+     * through it only as fast as the root drains or fills it: p − 1 messages one after another.
+     */
+    private static void linear(final CostTerms t, final boolean gather)
+    {
+        final int p = t.ranks();
+        final double block = (double)t.bytes() / p;
+        if (block > Configuration.RING_BYTES_DEFAULT)
+        {
+            t.messages(p - 1, block);
+            return;
+        }
+        t.messages(1, block);
+        if (gather)
+        {
+            t.read((p - 2) * block);
+        }
+        else
+        {
+            t.copy((p - 2) * block);
         }
     }
 
