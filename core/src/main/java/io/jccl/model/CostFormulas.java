@@ -26,6 +26,18 @@ public final class CostFormulas
 
     private static final long CACHE_LINE = 64;
 
+    /** Payload bytes per rank of the low-latency protocol (io.jccl.algorithms.shm.LowLatencyProtocol.MAX_BYTES). */
+    public static final long LL_MAX_BYTES = 1024;
+
+    /**
+     * Cache-line handoffs one staged step waits for: the flag, then the first line of the data it guards (the data
+     * is only read once the flag's acquire has seen it). The LL protocol needs one: its flag is in the data.
+     */
+    private static final int STAGED_HANDOFFS = 2;
+
+    /** Bytes an LL word spends per payload byte: 4 payload bytes beside a 4-byte epoch. */
+    private static final double LL_WORD_BYTES_PER_BYTE = 2.0;
+
     private static final Map<String, CostFormula> FORMULAS = catalog();
 
     private CostFormulas()
@@ -106,6 +118,7 @@ public final class CostFormulas
         addGatherAndScatter(list);
         addAllgatherAndReduceScatter(list);
         addAlltoall(list);
+        addLowLatency(list);
         final Map<String, CostFormula> map = new LinkedHashMap<>();
         for (final CostFormula formula : list)
         {
@@ -142,9 +155,9 @@ public final class CostFormulas
                 // step 2: ring allgather of the p blocks
                 t.messages(p - 1, (double)t.bytes() / p);
             }));
-        list.add(new CostFormula("broadcast", "shm_direct", "K·α_f + nβ_c + nβ_r, K = ⌈n/(S/2)⌉", 0, t ->
+        list.add(new CostFormula("broadcast", "shm_direct", "2K·α_f + nβ_c + nβ_r, K = ⌈n/(S/2)⌉", 0, t ->
         {
-            t.flags(chunks(t, t.bytes()));
+            t.flags(STAGED_HANDOFFS * chunks(t, t.bytes()));
             t.copy(t.bytes());
             t.read(t.bytes());
         }));
@@ -157,7 +170,7 @@ public final class CostFormulas
             t.messages(lg(t.ranks()), t.bytes());
             t.reduce((double)lg(t.ranks()) * t.bytes());
         }));
-        list.add(new CostFormula("reduce", "shm_direct", "K·α_f + nβ_c + (p − 1)n·(β_r + γ), K = ⌈n/(S/2)⌉", 0,
+        list.add(new CostFormula("reduce", "shm_direct", "2K·α_f + nβ_c + (p − 1)n·(β_r + γ), K = ⌈n/(S/2)⌉", 0,
             t -> oneShot(t)));
 
         list.add(new CostFormula("allreduce", "ring", "2(p − 1)α + 2n(p − 1)/p·β + n(p − 1)/p·γ",
@@ -194,15 +207,15 @@ public final class CostFormulas
             t.messages(2.0 * lg(t.ranks()), t.bytes());
             t.reduce((double)lg(t.ranks()) * t.bytes());
         }));
-        list.add(new CostFormula("allreduce", "shm_oneshot", "K·α_f + nβ_c + (p − 1)n·(β_r + γ), K = ⌈n/(S/2)⌉", 0,
+        list.add(new CostFormula("allreduce", "shm_oneshot", "2K·α_f + nβ_c + (p − 1)n·(β_r + γ), K = ⌈n/(S/2)⌉", 0,
             t -> oneShot(t)));
         list.add(new CostFormula("allreduce", "shm_twoshot",
-            "2K·α_f + nβ_c + 2n(p − 1)/p·β_r + n(p − 1)/p·γ, K = ⌈n/(S/2)⌉", 0, t ->
+            "4K·α_f + nβ_c + 2n(p − 1)/p·β_r + n(p − 1)/p·γ, K = ⌈n/(S/2)⌉", 0, t ->
             {
                 final int p = t.ranks();
                 final double others = (double)t.bytes() * (p - 1) / p;
                 // stage the p − 1 blocks peers reduce and publish; reduce the own block; copy all reduced blocks
-                t.flags(2 * chunks(t, t.bytes()));
+                t.flags(2 * STAGED_HANDOFFS * chunks(t, t.bytes()));
                 t.copy(others + (double)t.bytes() / p);
                 t.read(2 * others);
                 t.reduce(others);
@@ -255,10 +268,10 @@ public final class CostFormulas
                 t.copy(t.bytes());
             }));
         list.add(new CostFormula("allgather", "shm_direct",
-            "K·α_f + 2(n/p)β_c + n(p − 1)/p·β_r, K = ⌈(n/p)/(S/2)⌉", 0, t ->
+            "2K·α_f + 2(n/p)β_c + n(p − 1)/p·β_r, K = ⌈(n/p)/(S/2)⌉", 0, t ->
             {
                 final int p = t.ranks();
-                t.flags(chunks(t, (double)t.bytes() / p));
+                t.flags(STAGED_HANDOFFS * chunks(t, (double)t.bytes() / p));
                 t.copy(2.0 * t.bytes() / p);
                 t.read((double)t.bytes() * (p - 1) / p);
             }));
@@ -288,10 +301,10 @@ public final class CostFormulas
                 }
             }));
         list.add(new CostFormula("reduce_scatter", "shm_direct",
-            "K·α_f + n(p − 1)/p·(β_c + β_r + γ), K = ⌈n/(S/2)⌉", 0, t ->
+            "2K·α_f + n(p − 1)/p·(β_c + β_r + γ), K = ⌈n/(S/2)⌉", 0, t ->
             {
                 final double others = (double)t.bytes() * (t.ranks() - 1) / t.ranks();
-                t.flags(chunks(t, t.bytes()));
+                t.flags(STAGED_HANDOFFS * chunks(t, t.bytes()));
                 t.copy(others);
                 t.read(others);
                 t.reduce(others);
@@ -310,12 +323,65 @@ public final class CostFormulas
             // packing and unpacking at every step, and the two rotations
             t.copy((steps + 2.0) * t.bytes());
         }));
-        list.add(new CostFormula("alltoall", "shm_direct", "K·α_f + nβ_c + n(p − 1)/p·β_r, K = ⌈n/(S/2)⌉", 0, t ->
+        list.add(new CostFormula("alltoall", "shm_direct", "2K·α_f + nβ_c + n(p − 1)/p·β_r, K = ⌈n/(S/2)⌉", 0, t ->
         {
             final int p = t.ranks();
-            t.flags(chunks(t, t.bytes()));
+            t.flags(STAGED_HANDOFFS * chunks(t, t.bytes()));
             t.copy(t.bytes());
             t.read((double)t.bytes() * (p - 1) / p);
+        }));
+    }
+
+    /**
+     * The shm_ll algorithms (io.jccl.algorithms.shm.ShmLowLatency*): the flag travels in the data, so one handoff
+     * (α_f) per call; every payload byte travels as two bytes of LL words, written into the own slot (β_c) and read
+     * from the peers' slots (β_r). Each serves at most {@link #LL_MAX_BYTES} per rank.
+     */
+    private static void addLowLatency(final List<CostFormula> list)
+    {
+        final double w = LL_WORD_BYTES_PER_BYTE;
+        final CostFormula.Capacity perRank = ranks -> LL_MAX_BYTES;
+        list.add(new CostFormula("broadcast", "shm_ll", "α_f + 2nβ_c + 2nβ_r, n ≤ 1 KiB", 0, perRank, t ->
+        {
+            // the root writes its words, every peer reads them
+            t.flags(1);
+            t.copy(w * t.bytes());
+            t.read(w * t.bytes());
+        }));
+        list.add(new CostFormula("allreduce", "shm_ll", "α_f + 2nβ_c + 2pnβ_r + (p − 1)nγ, n ≤ 1 KiB", 0, perRank,
+            t ->
+            {
+                // publish the input, read all p inputs (the own one too), reduce them in rank order
+                t.flags(1);
+                t.copy(w * t.bytes());
+                t.read(w * t.ranks() * t.bytes());
+                t.reduce((double)(t.ranks() - 1) * t.bytes());
+            }));
+        list.add(new CostFormula("allgather", "shm_ll", "α_f + 2(n/p)β_c + 2n(p − 1)/p·β_r, n/p ≤ 1 KiB", 0,
+            ranks -> LL_MAX_BYTES * ranks, t ->
+            {
+                // publish the own block, read the p − 1 others
+                final int p = t.ranks();
+                t.flags(1);
+                t.copy(w * t.bytes() / p);
+                t.read(w * t.bytes() * (p - 1) / p);
+            }));
+        list.add(new CostFormula("reduce_scatter", "shm_ll", "α_f + 2nβ_c + 2nβ_r + n(p − 1)/p·γ, n ≤ 1 KiB", 0,
+            perRank, t ->
+            {
+                // publish the whole input, read the own block from every rank, reduce it
+                t.flags(1);
+                t.copy(w * t.bytes());
+                t.read(w * t.bytes());
+                t.reduce((double)t.bytes() * (t.ranks() - 1) / t.ranks());
+            }));
+        list.add(new CostFormula("alltoall", "shm_ll", "α_f + 2nβ_c + 2n(p − 1)/p·β_r, n ≤ 1 KiB", 0, perRank, t ->
+        {
+            // publish the p blocks, read the own block of each peer
+            final int p = t.ranks();
+            t.flags(1);
+            t.copy(w * t.bytes());
+            t.read(w * t.bytes() * (p - 1) / p);
         }));
     }
 
@@ -323,7 +389,7 @@ public final class CostFormulas
     private static void oneShot(final CostTerms t)
     {
         final double others = (double)t.bytes() * (t.ranks() - 1);
-        t.flags(chunks(t, t.bytes()));
+        t.flags(STAGED_HANDOFFS * chunks(t, t.bytes()));
         t.copy(t.bytes());
         t.read(others);
         t.reduce(others);

@@ -327,24 +327,31 @@ public final class TuningTable
 
     /**
      * The model's fastest algorithm among {@code candidates} at every size, evaluated at quarter octaves from 1 byte
-     * to 64 GiB, as rules (ranges start at the first grid size where the choice changes; the last has no end).
-     * Empty when no candidate has a formula.
+     * to 64 GiB and just past the capacity of every candidate that has one (so that a range never runs past what its
+     * algorithm serves), as rules (ranges start at the first grid size where the choice changes; the last has no
+     * end). Empty when no candidate has a formula.
      */
     public static List<Rule> modelRules(
         final CostModel costModel, final Collective collective, final int ranks, final Collection<String> candidates)
     {
+        final java.util.TreeSet<Long> grid = new java.util.TreeSet<>();
+        for (int step = 0; step <= GRID_STEPS_PER_OCTAVE * GRID_OCTAVES; step++)
+        {
+            grid.add(Math.round(Math.pow(2.0, (double)step / GRID_STEPS_PER_OCTAVE)));
+        }
+        for (final String candidate : candidates)
+        {
+            final CostFormula formula = CostFormulas.find(collective.label(), candidate);
+            if (formula != null && formula.capacity().maxBytes(ranks) < grid.last())
+            {
+                grid.add(formula.capacity().maxBytes(ranks) + 1);
+            }
+        }
         final List<Rule> rules = new ArrayList<>();
         String current = null;
         long start = 0;
-        long previousSize = -1;
-        for (int step = 0; step <= GRID_STEPS_PER_OCTAVE * GRID_OCTAVES; step++)
+        for (final long size : grid)
         {
-            final long size = Math.round(Math.pow(2.0, (double)step / GRID_STEPS_PER_OCTAVE));
-            if (size == previousSize)
-            {
-                continue;
-            }
-            previousSize = size;
             final String best = costModel.fastest(collective.label(), ranks, size, "float32", "sum", candidates);
             if (best == null)
             {
