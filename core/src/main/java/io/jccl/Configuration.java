@@ -79,6 +79,14 @@ public final class Configuration
     public static final String IDLE_MAX_PARK_US_PROP_NAME = "jccl.idle.max.park.us";
     public static final long IDLE_MAX_PARK_US_DEFAULT = 200;
 
+    /**
+     * Most bytes per chunk of the chunked shared-memory algorithms, which pipeline through two halves of each
+     * staging area; 0 (default): a whole half. At least 4 KiB when set.
+     */
+    public static final String CHUNK_BYTES_PROP_NAME = "jccl.chunk.bytes";
+    public static final long CHUNK_BYTES_DEFAULT = 0;
+    public static final long CHUNK_BYTES_MIN = 4096;
+
     /** Forced algorithms, e.g. {@code allreduce:ring,broadcast:binomial}. */
     public static final String ALGO_PROP_NAME = "jccl.algo";
 

@@ -88,34 +88,37 @@ public final class AlgorithmRegistry
     }
 
     /**
-     * The algorithm {@code name} of {@code collective} cutting its messages into chunks of {@code chunkBytes}: a new
-     * instance for the ring-family algorithms and the chain broadcast, which take a chunk size; the registered one
-     * when {@code chunkBytes} is 0 (the algorithm's default).
+     * A new instance of the algorithm {@code name} of {@code collective} cutting its messages into chunks of
+     * {@code chunkBytes}, when its chunk size is fixed at construction (the ring-family algorithms and the chain
+     * broadcast); null for the others, which take a chunk size per call ({@code CollectiveArgs.chunkBytes}) or none.
      *
-     * @throws IllegalArgumentException when there is no such algorithm, or it takes no chunk size, or not this one.
+     * @throws IllegalArgumentException when there is no such algorithm, or the chunk size is not one it can take.
      */
-    public CollectiveAlgorithm find(final Collective collective, final String name, final long chunkBytes)
+    public CollectiveAlgorithm withChunkBytes(final Collective collective, final String name, final long chunkBytes)
     {
-        final CollectiveAlgorithm registered = find(collective, name);
-        if (chunkBytes == 0)
-        {
-            return registered;
-        }
-        if (chunkBytes < 0 || chunkBytes > Integer.MAX_VALUE)
+        find(collective, name);
+        if (chunkBytes <= 0 || chunkBytes > Integer.MAX_VALUE)
         {
             throw new IllegalArgumentException(collective.label() + ":" + name + ": chunk size " + chunkBytes +
                 " is out of range");
         }
-        final List<CollectiveAlgorithm> chunked = new ArrayList<>(RingFamilyAlgorithms.all((int)chunkBytes));
-        chunked.add(new ChainBroadcast(chunkBytes));
-        for (final CollectiveAlgorithm algorithm : chunked)
+        if (matching(RingFamilyAlgorithms.all(), collective, name) != null)
+        {
+            return matching(RingFamilyAlgorithms.all((int)chunkBytes), collective, name);
+        }
+        return matching(List.of(new ChainBroadcast()), collective, name) != null ? new ChainBroadcast(chunkBytes) : null;
+    }
+
+    private static CollectiveAlgorithm matching(
+        final List<CollectiveAlgorithm> algorithms, final Collective collective, final String name)
+    {
+        for (final CollectiveAlgorithm algorithm : algorithms)
         {
             if (algorithm.name().equals(name) && algorithm.collectives().contains(collective))
             {
                 return algorithm;
             }
         }
-        throw new IllegalArgumentException(collective.label() + ":" + name + " takes no chunk size (asked for " +
-            chunkBytes + " bytes)");
+        return null;
     }
 }

@@ -166,10 +166,21 @@ public final class AlgorithmSelector
             return chosen;
         }
         final int size = context.size();
-        final CollectiveAlgorithm tunedChoice = tuned.ranks() == size ? tuned.choose(args.collective, bytes) : null;
-        if (tunedChoice != null && tunedChoice.unsupportedReason(args, size, context) == null)
+        if (tuned.ranks() == size)
         {
-            return tunedChoice;
+            final int range = tuned.range(args.collective, bytes);
+            final CollectiveAlgorithm tunedChoice = tuned.algorithm(args.collective, range);
+            // the range's chunk size, unless jccl.chunk.bytes set one for every call
+            final long configuredChunk = args.chunkBytes;
+            if (configuredChunk == 0)
+            {
+                args.chunkBytes = tuned.callChunkBytes(args.collective, range);
+            }
+            if (tunedChoice != null && tunedChoice.unsupportedReason(args, size, context) == null)
+            {
+                return tunedChoice;
+            }
+            args.chunkBytes = configuredChunk;
         }
         final boolean large = args.collective == Collective.ALLREDUCE && bytes > ONESHOT_MAX_BYTES;
         final CollectiveAlgorithm[] ordered = candidates[args.collective.ordinal()];

@@ -25,23 +25,30 @@ import java.util.Map;
  * starts   [0,           2 KiB,        4 MiB      ]
  * choices  [shm_oneshot, shm_twoshot,  ring       ]    bytes in [starts[i], starts[i+1]) use choices[i]
  * </pre>
- * A rule with a chunk size gets its own instance of the algorithm cut to that chunk
- * ({@link AlgorithmRegistry#find(Collective, String, long)}).
+ * A rule's chunk size goes where its algorithm takes one: into an instance of its own for the algorithms whose
+ * chunk is fixed at construction ({@link AlgorithmRegistry#withChunkBytes}), else into the call
+ * ({@code CollectiveArgs.chunkBytes}, read by the chunked shared-memory algorithms) unless the configuration sets
+ * {@code jccl.chunk.bytes}.
  */
 public final class TunedSelection
 {
     private static final long[] NO_STARTS = {0};
     private static final CollectiveAlgorithm[] NO_CHOICES = {null};
+    private static final long[] NO_CHUNKS = {0};
 
     private final int ranks;
     private final long[][] starts;
     private final CollectiveAlgorithm[][] choices;
+    /** Per range: the chunk size a call carries, 0 for the algorithm's default (or one fixed in its instance). */
+    private final long[][] callChunks;
 
-    private TunedSelection(final int ranks, final long[][] starts, final CollectiveAlgorithm[][] choices)
+    private TunedSelection(
+        final int ranks, final long[][] starts, final CollectiveAlgorithm[][] choices, final long[][] callChunks)
     {
         this.ranks = ranks;
         this.starts = starts;
         this.choices = choices;
+        this.callChunks = callChunks;
     }
 
     /** No choices at all: every call falls back to the selector's preference lists. */
@@ -50,12 +57,14 @@ public final class TunedSelection
         final int n = Collective.values().length;
         final long[][] starts = new long[n][];
         final CollectiveAlgorithm[][] choices = new CollectiveAlgorithm[n][];
+        final long[][] callChunks = new long[n][];
         for (int c = 0; c < n; c++)
         {
             starts[c] = NO_STARTS;
             choices[c] = NO_CHOICES;
+            callChunks[c] = NO_CHUNKS;
         }
-        return new TunedSelection(ranks, starts, choices);
+        return new TunedSelection(ranks, starts, choices, callChunks);
     }
 
     /**
@@ -104,7 +113,8 @@ public final class TunedSelection
      *
      * @param stagingBytes staging bytes per rank of this job (the shared-memory formulas depend on it).
      * @throws IllegalArgumentException when a rule at {@code ranks} names an algorithm the registry does not have, or
-     *                                  a chunk size the algorithm cannot take.
+     *                                  a chunk size the algorithm cannot take (per call: at least
+     *                                  {@value Configuration#CHUNK_BYTES_MIN} bytes).
      */
     public static TunedSelection of(
         final TuningTable table, final int ranks, final AlgorithmRegistry registry, final long stagingBytes)
@@ -133,6 +143,7 @@ public final class TunedSelection
     {
         final List<Long> rangeStarts = new ArrayList<>();
         final List<CollectiveAlgorithm> rangeChoices = new ArrayList<>();
+        final List<Long> rangeChunks = new ArrayList<>();
         long end = 0;
         for (final TuningTable.Rule rule : rules)
         {
@@ -140,19 +151,43 @@ public final class TunedSelection
             {
                 rangeStarts.add(end);
                 rangeChoices.add(null);
+                rangeChunks.add(0L);
+            }
+            CollectiveAlgorithm algorithm = registry.find(collective, rule.algorithm());
+            long callChunk = 0;
+            if (rule.chunkBytes() > 0)
+            {
+                final CollectiveAlgorithm cut = registry.withChunkBytes(collective, rule.algorithm(),
+                    rule.chunkBytes());
+                if (cut != null)
+                {
+                    algorithm = cut;
+                }
+                else if (rule.chunkBytes() < Configuration.CHUNK_BYTES_MIN)
+                {
+                    throw new IllegalArgumentException(collective.label() + ":" + rule.algorithm() + ": chunk size " +
+                        rule.chunkBytes() + " is below " + Configuration.CHUNK_BYTES_MIN + " bytes");
+                }
+                else
+                {
+                    callChunk = rule.chunkBytes();
+                }
             }
             rangeStarts.add(rule.minBytes());
-            rangeChoices.add(registry.find(collective, rule.algorithm(), rule.chunkBytes()));
+            rangeChoices.add(algorithm);
+            rangeChunks.add(callChunk);
             end = rule.maxBytes();
         }
         if (end != Long.MAX_VALUE)
         {
             rangeStarts.add(end);
             rangeChoices.add(null);
+            rangeChunks.add(0L);
         }
         final int c = collective.ordinal();
         starts[c] = rangeStarts.stream().mapToLong(Long::longValue).toArray();
         choices[c] = rangeChoices.toArray(new CollectiveAlgorithm[0]);
+        callChunks[c] = rangeChunks.stream().mapToLong(Long::longValue).toArray();
     }
 
     /** The rank count the choices are for. */
@@ -163,6 +198,24 @@ public final class TunedSelection
 
     /** The chosen algorithm for a call of {@code bytes}, or null when no rule covers it. Allocates nothing. */
     public CollectiveAlgorithm choose(final Collective collective, final long bytes)
+    {
+        return algorithm(collective, range(collective, bytes));
+    }
+
+    /** The algorithm of range {@code range} ({@link #range}), or null for a gap. */
+    public CollectiveAlgorithm algorithm(final Collective collective, final int range)
+    {
+        return choices[collective.ordinal()][range];
+    }
+
+    /** The chunk size calls of range {@code range} carry, 0 for the algorithm's default. */
+    public long callChunkBytes(final Collective collective, final int range)
+    {
+        return callChunks[collective.ordinal()][range];
+    }
+
+    /** The index of the size range that holds {@code bytes}. Allocates nothing. */
+    public int range(final Collective collective, final long bytes)
     {
         final long[] s = starts[collective.ordinal()];
         // the last start <= bytes; starts[0] is 0 and bytes >= 0
@@ -180,7 +233,7 @@ public final class TunedSelection
                 high = middle - 1;
             }
         }
-        return choices[collective.ordinal()][low];
+        return low;
     }
 
     /** The size ranges of {@code collective}: "[0 B, 2 KiB) shm_oneshot; [2 KiB, ∞) shm_twoshot" (for logs). */
@@ -193,7 +246,9 @@ public final class TunedSelection
         {
             sb.append(i == 0 ? "" : "; ").append('[').append(bytes(s[i])).append(", ")
                 .append(i + 1 < s.length ? bytes(s[i + 1]) : "∞").append(") ")
-                .append(a[i] == null ? "(preference list)" : a[i].name());
+                .append(a[i] == null ? "(preference list)" : a[i].name())
+                .append(callChunks[collective.ordinal()][i] > 0 ? " chunk " +
+                    bytes(callChunks[collective.ordinal()][i]) : "");
         }
         return sb.toString();
     }

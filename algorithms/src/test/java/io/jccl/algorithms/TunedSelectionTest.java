@@ -114,11 +114,11 @@ class TunedSelectionTest
         assertTrue(ex.getMessage().contains("telepathy"), ex.getMessage());
         // at another rank count the rule is not used, so it is not checked
         TunedSelection.of(unknown, 2, REGISTRY, STAGING);
-        final TuningTable chunkedShm = new TuningTable(ModelParameters.shipped(), Map.of(),
-            List.of(new Rule(Collective.ALLREDUCE, 3, 0, Long.MAX_VALUE, "shm_oneshot", 4096)));
+        final TuningTable tinyChunk = new TuningTable(ModelParameters.shipped(), Map.of(),
+            List.of(new Rule(Collective.ALLREDUCE, 3, 0, Long.MAX_VALUE, "shm_oneshot", 100)));
         final IllegalArgumentException chunk = assertThrows(IllegalArgumentException.class,
-            () -> TunedSelection.of(chunkedShm, 3, REGISTRY, STAGING));
-        assertTrue(chunk.getMessage().contains("takes no chunk size"), chunk.getMessage());
+            () -> TunedSelection.of(tinyChunk, 3, REGISTRY, STAGING));
+        assertTrue(chunk.getMessage().contains("below 4096"), chunk.getMessage());
     }
 
     @Test
@@ -165,6 +165,29 @@ class TunedSelectionTest
         // choices for 2 ranks are not used on 3
         assertEquals("shm_oneshot", selector.select(args, new LocalJob(3).context(0), 1024).name());
         assertEquals("shm_twoshot", selector.select(args, new LocalJob(3).context(0), 1 << 20).name());
+    }
+
+    @Test
+    void aRulesChunkSizeTravelsWithTheCallUnlessTheConfigurationSetsOne()
+    {
+        final TuningTable chunked = new TuningTable(ModelParameters.shipped(), Map.of(), List.of(
+            new Rule(Collective.ALLREDUCE, 2, 0, 1 << 20, "shm_twoshot", 65536),
+            new Rule(Collective.ALLREDUCE, 2, 1 << 20, Long.MAX_VALUE, "ring", 131072)));
+        final TunedSelection selection = TunedSelection.of(chunked, 2, REGISTRY, STAGING);
+        assertEquals("[0 B, 1 MiB) shm_twoshot chunk 64 KiB; [1 MiB, ∞) ring", selection.describe(Collective.ALLREDUCE));
+        final AlgorithmSelector selector = new AlgorithmSelector(REGISTRY, null, selection);
+        final CollectiveArgs args = allreduce(64 * 1024);
+        assertEquals("shm_twoshot", selector.select(args, new LocalJob(2).context(0), 256 * 1024).name());
+        assertEquals(65536, args.chunkBytes, "the rule's chunk, per call");
+        args.chunkBytes = 8192;
+        selector.select(args, new LocalJob(2).context(0), 256 * 1024);
+        assertEquals(8192, args.chunkBytes, "jccl.chunk.bytes wins");
+        // the ring's chunk is its instance's: the call carries none
+        args.chunkBytes = 0;
+        final CollectiveAlgorithm ring = selector.select(args, new LocalJob(2).context(0), 4 << 20);
+        assertEquals("ring", ring.name());
+        assertNotSame(REGISTRY.find(Collective.ALLREDUCE, "ring"), ring);
+        assertEquals(0, args.chunkBytes);
     }
 
     private static CollectiveArgs allreduce(final long count)
