@@ -98,8 +98,9 @@ public final class TunedSelection
         final Log log = new Log(configuration, configuration.rank());
         if (configuration.rank() == 0 && log.enabled(Log.INFO))
         {
-            log.info("algorithm selection at " + ranks + " ranks from " + (table.info().isEmpty() ?
-                "the shipped model" : "tuning file " + TuningTable.path(configuration) + " " + table.info()));
+            final boolean fromFile = !TuningTable.shipped().equals(table);
+            log.info("algorithm selection at " + ranks + " ranks from " + (fromFile ?
+                "tuning file " + TuningTable.path(configuration) + " " + table.info() : "the shipped model"));
             for (final Collective collective : Collective.values())
             {
                 log.info("  " + collective.label() + ": " + selection.describe(collective));
