@@ -334,8 +334,9 @@ public final class CostFormulas
 
     /**
      * The shm_ll algorithms (io.jccl.algorithms.shm.ShmLowLatency*): the flag travels in the data, so one handoff
-     * (α_f) per call; every payload byte travels as two bytes of LL words, written into the own slot (β_c) and read
-     * from the peers' slots (β_r). Each serves at most {@link #LL_MAX_BYTES} per rank.
+     * (α_f) per call; every payload byte travels as two bytes of LL words (4 payload bytes per 8-byte word), written
+     * once by its owner (β_c) and read by each rank that needs it (β_r). Each serves at most {@link #LL_MAX_BYTES}
+     * per rank: the model never chooses one beyond.
      */
     private static void addLowLatency(final List<CostFormula> list)
     {
@@ -343,7 +344,6 @@ public final class CostFormulas
         final CostFormula.Capacity perRank = ranks -> LL_MAX_BYTES;
         list.add(new CostFormula("broadcast", "shm_ll", "α_f + 2nβ_c + 2nβ_r, n ≤ 1 KiB", 0, perRank, t ->
         {
-            // the root writes its words, every peer reads them
             t.flags(1);
             t.copy(w * t.bytes());
             t.read(w * t.bytes());
@@ -351,19 +351,19 @@ public final class CostFormulas
         list.add(new CostFormula("allreduce", "shm_ll", "α_f + 2nβ_c + 2pnβ_r + (p − 1)nγ, n ≤ 1 KiB", 0, perRank,
             t ->
             {
-                // publish the input, read all p inputs (the own one too), reduce them in rank order
+                // every rank unpacks all p slots (its own too: recv may be send), then reduces in rank order
                 t.flags(1);
                 t.copy(w * t.bytes());
                 t.read(w * t.ranks() * t.bytes());
-                t.reduce((double)(t.ranks() - 1) * t.bytes());
+                t.reduce((double)t.bytes() * (t.ranks() - 1));
             }));
-        list.add(new CostFormula("allgather", "shm_ll", "α_f + 2(n/p)β_c + 2n(p − 1)/p·β_r, n/p ≤ 1 KiB", 0,
+        list.add(new CostFormula("allgather", "shm_ll", "α_f + 3(n/p)β_c + 2n(p − 1)/p·β_r, n/p ≤ 1 KiB", 0,
             ranks -> LL_MAX_BYTES * ranks, t ->
             {
-                // publish the own block, read the p − 1 others
+                // publish the own block as words and copy it into place; read the p − 1 others
                 final int p = t.ranks();
                 t.flags(1);
-                t.copy(w * t.bytes() / p);
+                t.copy((w + 1) * t.bytes() / p);
                 t.read(w * t.bytes() * (p - 1) / p);
             }));
         list.add(new CostFormula("reduce_scatter", "shm_ll", "α_f + 2nβ_c + 2nβ_r + n(p − 1)/p·γ, n ≤ 1 KiB", 0,
@@ -375,14 +375,15 @@ public final class CostFormulas
                 t.read(w * t.bytes());
                 t.reduce((double)t.bytes() * (t.ranks() - 1) / t.ranks());
             }));
-        list.add(new CostFormula("alltoall", "shm_ll", "α_f + 2nβ_c + 2n(p − 1)/p·β_r, n ≤ 1 KiB", 0, perRank, t ->
-        {
-            // publish the p blocks, read the own block of each peer
-            final int p = t.ranks();
-            t.flags(1);
-            t.copy(w * t.bytes());
-            t.read(w * t.bytes() * (p - 1) / p);
-        }));
+        list.add(new CostFormula("alltoall", "shm_ll", "α_f + (2n + n/p)β_c + 2n(p − 1)/p·β_r, n ≤ 1 KiB", 0,
+            perRank, t ->
+            {
+                // publish the p blocks as words and copy the own block into place; read the own block of each peer
+                final int p = t.ranks();
+                t.flags(1);
+                t.copy(w * t.bytes() + (double)t.bytes() / p);
+                t.read(w * t.bytes() * (p - 1) / p);
+            }));
     }
 
     /** One-shot allreduce and direct reduce: stage the own input, read and reduce all p − 1 others. */
