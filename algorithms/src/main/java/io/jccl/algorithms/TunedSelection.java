@@ -256,6 +256,10 @@ public final class TunedSelection
 
     private static String bytes(final long value)
     {
+        if (value < 10 * 1024 && value % 1024 != 0)
+        {
+            return value + " B"; // a capacity boundary such as 1025 B reads wrong as "1.0 KiB"
+        }
         final String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
         double v = value;
         int unit = 0;

@@ -64,8 +64,8 @@ class TunedSelectionTest
         // collectives without cost formulas are left to the preference list
         assertNull(selection.choose(Collective.ALLGATHERV, 4096));
         assertNull(selection.choose(Collective.ALLTOALLV, 4096));
-        assertEquals("[0 B, 1000 B) ring; [1000 B, 4.9 KiB) rabenseifner; [4.9 KiB, 9.8 KiB) (preference list); " +
-            "[9.8 KiB, ∞) recursive_doubling", selection.describe(Collective.ALLREDUCE));
+        assertEquals("[0 B, 1000 B) ring; [1000 B, 5000 B) rabenseifner; [5000 B, 10000 B) (preference list); " +
+            "[10000 B, ∞) recursive_doubling", selection.describe(Collective.ALLREDUCE));
     }
 
     @Test
