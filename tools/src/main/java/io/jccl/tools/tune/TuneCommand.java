@@ -246,7 +246,9 @@ public final class TuneCommand implements Command
                 final Path csv = directory.resolve("bench-n" + n + "-run" + run + ".csv");
                 try (PrintStream csvOut = new PrintStream(Files.newOutputStream(csv), true, StandardCharsets.UTF_8))
                 {
-                    final int code = new BenchCommand(csvOut, err).run(args.toArray(new String[0]));
+                    // the sweep's own bookkeeping collectives must not depend on the file being replaced
+                    final int code = new BenchCommand(csvOut, err).run(args.toArray(new String[0]),
+                        Map.of(Configuration.envName(TuningTable.FILE_PROP_NAME), TuningTable.NONE));
                     if (code != 0)
                     {
                         throw new IllegalStateException("the bench sweep on " + n + " ranks failed (exit " + code +
