@@ -252,7 +252,7 @@ public final class TuneCommand implements Command
                     if (code != 0)
                     {
                         throw new IllegalStateException("the bench sweep on " + n + " ranks failed (exit " + code +
-                            "); nothing tuned");
+                            "); nothing tuned; its output so far is in " + directory);
                     }
                 }
                 runs.add(csv);
