@@ -71,6 +71,13 @@ public final class Configuration
     public static final String IDLE_MAX_PARK_US_PROP_NAME = "jccl.idle.max.park.us";
     public static final long IDLE_MAX_PARK_US_DEFAULT = 200;
 
+    /**
+     * Busy-spin iterations before the progress thread of non-blocking collectives yields while it waits for peers: it
+     * shares the process with the caller's computation, so it gives the core back sooner than a blocking call does.
+     */
+    public static final String PROGRESS_IDLE_SPINS_PROP_NAME = "jccl.progress.idle.spins";
+    public static final long PROGRESS_IDLE_SPINS_DEFAULT = 200;
+
     /** Forced algorithms, e.g. {@code allreduce:ring,broadcast:binomial}. */
     public static final String ALGO_PROP_NAME = "jccl.algo";
 
