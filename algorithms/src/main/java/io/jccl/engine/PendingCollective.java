@@ -184,10 +184,11 @@ final class PendingCollective implements CollectiveRequest
             checkInUse();
             f = new CompletableFuture<>();
             future = f;
-            if (state == DONE)
-            {
-                completeFuture(f);
-            }
+        }
+        if (state == DONE && !f.isDone())
+        {
+            // the progress thread stores DONE before it completes the future: a caller that saw DONE sees it done
+            completeFuture(f);
         }
         return f;
     }
