@@ -72,11 +72,21 @@ public final class Configuration
     public static final long IDLE_MAX_PARK_US_DEFAULT = 200;
 
     /**
-     * Busy-spin iterations before the progress thread of non-blocking collectives yields while it waits for peers: it
-     * shares the process with the caller's computation, so it gives the core back sooner than a blocking call does.
+     * How the progress thread of non-blocking collectives waits for its peers: it shares the process with the caller's
+     * computation, so it spins briefly and then sleeps in short parks instead of yielding. A thread that wakes from a
+     * park preempts the computation at once (the scheduler favours sleepers); one that yields waits a whole time slice
+     * behind it.
      */
     public static final String PROGRESS_IDLE_SPINS_PROP_NAME = "jccl.progress.idle.spins";
     public static final long PROGRESS_IDLE_SPINS_DEFAULT = 200;
+
+    /** Yields of the progress thread between its spins and its parks (see {@link #PROGRESS_IDLE_SPINS_PROP_NAME}). */
+    public static final String PROGRESS_IDLE_YIELDS_PROP_NAME = "jccl.progress.idle.yields";
+    public static final long PROGRESS_IDLE_YIELDS_DEFAULT = 0;
+
+    /** Longest park of the progress thread while it waits for peers, in microseconds. */
+    public static final String PROGRESS_IDLE_MAX_PARK_US_PROP_NAME = "jccl.progress.idle.max.park.us";
+    public static final long PROGRESS_IDLE_MAX_PARK_US_DEFAULT = 50;
 
     /** Forced algorithms, e.g. {@code allreduce:ring,broadcast:binomial}. */
     public static final String ALGO_PROP_NAME = "jccl.algo";

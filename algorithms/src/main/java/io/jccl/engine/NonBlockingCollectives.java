@@ -167,12 +167,21 @@ final class NonBlockingCollectives implements AutoCloseable
     {
         if (engine == null)
         {
-            final String spins = configuration.get(Configuration.PROGRESS_IDLE_SPINS_PROP_NAME,
-                Long.toString(Configuration.PROGRESS_IDLE_SPINS_DEFAULT));
-            engine = new ProgressEngine(splitter.split(parent, 0, parent.rank(),
-                c -> c.with(Configuration.IDLE_SPINS_PROP_NAME, spins)));
+            // the duplicate waits as a progress thread should (Configuration.PROGRESS_IDLE_*)
+            engine = new ProgressEngine(splitter.split(parent, 0, parent.rank(), c -> c
+                .with(Configuration.IDLE_SPINS_PROP_NAME, setting(Configuration.PROGRESS_IDLE_SPINS_PROP_NAME,
+                    Configuration.PROGRESS_IDLE_SPINS_DEFAULT))
+                .with(Configuration.IDLE_YIELDS_PROP_NAME, setting(Configuration.PROGRESS_IDLE_YIELDS_PROP_NAME,
+                    Configuration.PROGRESS_IDLE_YIELDS_DEFAULT))
+                .with(Configuration.IDLE_MAX_PARK_US_PROP_NAME, setting(
+                    Configuration.PROGRESS_IDLE_MAX_PARK_US_PROP_NAME, Configuration.PROGRESS_IDLE_MAX_PARK_US_DEFAULT))));
         }
         return engine;
+    }
+
+    private String setting(final String propName, final long defaultValue)
+    {
+        return Long.toString(configuration.getLong(propName, defaultValue));
     }
 
     private void checkRoot(final int root)

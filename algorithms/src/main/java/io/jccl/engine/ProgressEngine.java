@@ -29,6 +29,8 @@ final class ProgressEngine implements Agent, AutoCloseable
 {
     /** Most operations in flight at once; a caller that starts more waits for the oldest to finish. */
     static final int MAX_IN_FLIGHT = 1024;
+    /** How often close() wakes the parked agent until it has stopped. */
+    private static final int CLOSE_RETRY_MS = 1;
 
     private final Communicator comm;
     private final MpscArrayQueue<PendingCollective> queue = new MpscArrayQueue<>(MAX_IN_FLIGHT);
@@ -127,7 +129,8 @@ final class ProgressEngine implements Agent, AutoCloseable
             }
             LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(100));
         }
-        runner.close();
+        // the agent may be parked without a time limit: wake it until it sees that it must stop
+        runner.close(CLOSE_RETRY_MS, LockSupport::unpark);
         comm.close();
     }
 
