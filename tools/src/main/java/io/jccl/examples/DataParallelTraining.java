@@ -12,8 +12,8 @@ import java.util.Arrays;
  * its own shard of each batch; the gradients are summed over the ranks in buckets ({@link GradientBuckets}, 25 MiB
  * by default as in DDP), each bucket's non-blocking allreduce overlapping the rest of the backward pass.
  * <pre>
- *   ./jccl run -n 2 -- io.jccl.examples.DataParallelTraining [--steps 30] [--batch 32] [--inputs 1024]
- *       [--hidden 1024] [--classes 10] [--lr 0.1] [--bucket-bytes 25m] [--seed 42] [--measure-rounds 9] [--check 1]
+ *   ./jccl run -n 2 -- io.jccl.examples.DataParallelTraining [--steps 60] [--batch 32] [--inputs 1024]
+ *       [--hidden 1024] [--classes 10] [--lr 0.3] [--bucket-bytes 25m] [--seed 42] [--measure-rounds 9] [--check 1]
  * </pre>
  * It prints the loss as training goes, then checks that the final weights are bitwise identical on every rank and
  * (with {@code --check 1}) that rank 0's single-process training over the same shards gives the same loss, within
@@ -32,12 +32,12 @@ public final class DataParallelTraining
     public static void main(final String[] args)
     {
         final ExampleArgs options = new ExampleArgs(args);
-        final int steps = options.getInt("steps", 30);
+        final int steps = options.getInt("steps", 60);
         final int batch = options.getInt("batch", 32);
         final int inputs = options.getInt("inputs", 1024);
         final int hidden = options.getInt("hidden", 1024);
         final int classes = options.getInt("classes", 10);
-        final float lr = (float) options.getDouble("lr", 0.1);
+        final float lr = (float) options.getDouble("lr", 0.3);
         final long bucketBytes = options.getSize("bucket-bytes", 25L << 20);
         final long seed = options.getInt("seed", 42);
         final int rounds = options.getInt("measure-rounds", 9);
