@@ -27,6 +27,8 @@ public final class ShmCommunicator implements Communicator
     private final CollectiveArgs args;
     private final Owner owner;
     private final boolean view;
+    /** jccl.chunk.bytes, or 0: every collective call carries it to the algorithm. */
+    private final long chunkBytes;
     private final SubCommunicators splitter;
     private final NonBlockingCollectives nonBlocking;
 
@@ -37,7 +39,7 @@ public final class ShmCommunicator implements Communicator
     }
 
     private ShmCommunicator(final ShmTransport transport, final AlgorithmSelector selector, final CollectiveArgs args,
-        final Owner owner, final boolean view, final SubCommunicators splitter,
+        final Owner owner, final boolean view, final long chunkBytes, final SubCommunicators splitter,
         final NonBlockingCollectives nonBlocking, final Configuration configuration)
     {
         this.transport = transport;
@@ -45,6 +47,7 @@ public final class ShmCommunicator implements Communicator
         this.args = args;
         this.owner = owner;
         this.view = view;
+        this.chunkBytes = chunkBytes;
         this.splitter = splitter != null ? splitter : new SubCommunicators(configuration);
         this.nonBlocking = nonBlocking != null ? nonBlocking :
             new NonBlockingCollectives(this, this.splitter, configuration);
@@ -55,8 +58,16 @@ public final class ShmCommunicator implements Communicator
     {
         final AlgorithmSelector selector = new AlgorithmSelector(AlgorithmRegistry.instance(),
             configuration.get(Configuration.ALGO_PROP_NAME));
+        final long chunkBytes = configuration.getLong(Configuration.CHUNK_BYTES_PROP_NAME,
+            Configuration.CHUNK_BYTES_DEFAULT);
+        if (chunkBytes != 0 && chunkBytes < Configuration.CHUNK_BYTES_MIN)
+        {
+            throw new IllegalArgumentException("setting " + Configuration.CHUNK_BYTES_PROP_NAME + " (" +
+                Configuration.envName(Configuration.CHUNK_BYTES_PROP_NAME) + ") = " + chunkBytes +
+                ": at least " + Configuration.CHUNK_BYTES_MIN + " bytes, or 0 for the algorithms' default");
+        }
         return new ShmCommunicator(ShmTransport.connect(configuration), selector, new CollectiveArgs(), new Owner(),
-            false, null, null, configuration);
+            false, chunkBytes, null, null, configuration);
     }
 
     @Override
@@ -721,13 +732,14 @@ public final class ShmCommunicator implements Communicator
         {
             throw new IllegalArgumentException("no algorithm named");
         }
-        return new ShmCommunicator(transport, selector.with(algorithms), args, owner, true, splitter, nonBlocking,
-            null);
+        return new ShmCommunicator(transport, selector.with(algorithms), args, owner, true, chunkBytes, splitter,
+            nonBlocking, null);
     }
 
     /** The algorithm a collective with these arguments would use now (for tools and tests). */
     public CollectiveAlgorithm algorithmFor(final CollectiveArgs call, final long bytes)
     {
+        call.chunkBytes = chunkBytes;
         return selector.select(call, transport, bytes);
     }
 
@@ -756,6 +768,7 @@ public final class ShmCommunicator implements Communicator
     private void run(final long bytes)
     {
         final CollectiveArgs a = args;
+        a.chunkBytes = chunkBytes;
         final CollectiveAlgorithm algorithm = selector.select(a, transport, bytes);
         transport.beginCollective(a.collective.label(), a.count, a.type);
         algorithm.run(transport, a);
