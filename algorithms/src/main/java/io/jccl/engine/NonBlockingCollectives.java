@@ -10,8 +10,9 @@ import io.jccl.engine.PendingCollective.Kind;
 /**
  * The {@code i...} collectives of one communicator (shared with its views): checks what can be checked before
  * anything is queued (null buffers and ops, roots out of range), fills a pooled request and hands it to the
- * {@link ProgressEngine}, created with the first call. The checks that need the whole call (sizes, overlaps) are
- * the blocking collective's, on the progress thread: they fail the request before any byte moves.
+ * {@link ProgressEngine}, which {@link #start()} creates before the first call. The checks that need the whole call
+ * (sizes, overlaps) are the blocking collective's, on the progress thread: they fail the request before any byte
+ * moves.
  */
 final class NonBlockingCollectives implements AutoCloseable
 {
@@ -162,8 +163,11 @@ final class NonBlockingCollectives implements AutoCloseable
         }
     }
 
-    /** The engine, created by the first call: a duplicate of the parent (collective) and the progress thread. */
-    private ProgressEngine engine()
+    /**
+     * Creates the engine on the first call: a duplicate of the parent (a collective call on it, so the caller does
+     * this before it enters the parent for the non-blocking call itself) and the progress thread.
+     */
+    void start()
     {
         if (engine == null)
         {
@@ -175,6 +179,14 @@ final class NonBlockingCollectives implements AutoCloseable
                     Configuration.PROGRESS_IDLE_YIELDS_DEFAULT))
                 .with(Configuration.IDLE_MAX_PARK_US_PROP_NAME, setting(
                     Configuration.PROGRESS_IDLE_MAX_PARK_US_PROP_NAME, Configuration.PROGRESS_IDLE_MAX_PARK_US_DEFAULT))));
+        }
+    }
+
+    private ProgressEngine engine()
+    {
+        if (engine == null)
+        {
+            throw new IllegalStateException("non-blocking collectives used before start() or after close()");
         }
         return engine;
     }

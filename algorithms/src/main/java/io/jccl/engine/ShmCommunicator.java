@@ -530,6 +530,7 @@ public final class ShmCommunicator implements Communicator
     @Override
     public CollectiveRequest ibarrier()
     {
+        nonBlocking.start();
         enter();
         try
         {
@@ -544,6 +545,7 @@ public final class ShmCommunicator implements Communicator
     @Override
     public CollectiveRequest ibroadcast(final Buf buf, final int root)
     {
+        nonBlocking.start();
         enter();
         try
         {
@@ -558,6 +560,7 @@ public final class ShmCommunicator implements Communicator
     @Override
     public CollectiveRequest ireduce(final Buf send, final Buf recv, final ReduceOp op, final int root)
     {
+        nonBlocking.start();
         enter();
         try
         {
@@ -572,6 +575,7 @@ public final class ShmCommunicator implements Communicator
     @Override
     public CollectiveRequest iallreduce(final Buf send, final Buf recv, final ReduceOp op)
     {
+        nonBlocking.start();
         enter();
         try
         {
@@ -586,6 +590,7 @@ public final class ShmCommunicator implements Communicator
     @Override
     public CollectiveRequest igather(final Buf send, final Buf recv, final int root)
     {
+        nonBlocking.start();
         enter();
         try
         {
@@ -600,6 +605,7 @@ public final class ShmCommunicator implements Communicator
     @Override
     public CollectiveRequest iscatter(final Buf send, final Buf recv, final int root)
     {
+        nonBlocking.start();
         enter();
         try
         {
@@ -614,6 +620,7 @@ public final class ShmCommunicator implements Communicator
     @Override
     public CollectiveRequest iallgather(final Buf send, final Buf recv)
     {
+        nonBlocking.start();
         enter();
         try
         {
@@ -628,6 +635,7 @@ public final class ShmCommunicator implements Communicator
     @Override
     public CollectiveRequest iallgatherv(final Buf send, final Buf recv, final int[] counts, final int[] displs)
     {
+        nonBlocking.start();
         enter();
         try
         {
@@ -642,6 +650,7 @@ public final class ShmCommunicator implements Communicator
     @Override
     public CollectiveRequest ireduceScatter(final Buf send, final Buf recv, final ReduceOp op)
     {
+        nonBlocking.start();
         enter();
         try
         {
@@ -656,6 +665,7 @@ public final class ShmCommunicator implements Communicator
     @Override
     public CollectiveRequest ireduceScatterv(final Buf send, final Buf recv, final int[] counts, final ReduceOp op)
     {
+        nonBlocking.start();
         enter();
         try
         {
@@ -670,6 +680,7 @@ public final class ShmCommunicator implements Communicator
     @Override
     public CollectiveRequest ialltoall(final Buf send, final Buf recv)
     {
+        nonBlocking.start();
         enter();
         try
         {
@@ -685,6 +696,7 @@ public final class ShmCommunicator implements Communicator
     public CollectiveRequest ialltoallv(final Buf send, final int[] sendCounts, final int[] sendDispls,
         final Buf recv, final int[] recvCounts, final int[] recvDispls)
     {
+        nonBlocking.start();
         enter();
         try
         {
