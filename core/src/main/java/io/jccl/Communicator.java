@@ -136,7 +136,7 @@ public interface Communicator extends AutoCloseable
     /** Non-blocking {@link #reduceScatter(Buf, Buf, ReduceOp)}. */
     CollectiveRequest ireduceScatter(Buf send, Buf recv, ReduceOp op);
 
-    /** Non-blocking {@link #reduceScatterv(Buf, Buf, int[], ReduceOp)}; {@code counts} must not change until completion. */
+    /** Non-blocking {@link #reduceScatterv}; {@code counts} must not change until completion. */
     CollectiveRequest ireduceScatterv(Buf send, Buf recv, int[] counts, ReduceOp op);
 
     /** Non-blocking {@link #alltoall(Buf, Buf)}. */

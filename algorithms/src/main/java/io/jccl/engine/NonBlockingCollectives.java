@@ -178,7 +178,8 @@ final class NonBlockingCollectives implements AutoCloseable
                 .with(Configuration.IDLE_YIELDS_PROP_NAME, setting(Configuration.PROGRESS_IDLE_YIELDS_PROP_NAME,
                     Configuration.PROGRESS_IDLE_YIELDS_DEFAULT))
                 .with(Configuration.IDLE_MAX_PARK_US_PROP_NAME, setting(
-                    Configuration.PROGRESS_IDLE_MAX_PARK_US_PROP_NAME, Configuration.PROGRESS_IDLE_MAX_PARK_US_DEFAULT))));
+                    Configuration.PROGRESS_IDLE_MAX_PARK_US_PROP_NAME,
+                    Configuration.PROGRESS_IDLE_MAX_PARK_US_DEFAULT))));
         }
     }
 

@@ -60,8 +60,8 @@ public final class DataParallelTraining
             final double[] losses = new double[steps];
             if (rank == 0)
             {
-                System.out.printf("data-parallel MLP %d-%d-%d on %d ranks, %d samples per rank per step, %d parameters " +
-                    "(%.2f MiB of float32 gradients) in %d buckets of at most %s%n", inputs, hidden, classes, ranks,
+                System.out.printf("data-parallel MLP %d-%d-%d on %d ranks, %d samples per rank per step, " +
+                    "%d parameters (%.2f MiB of float32 gradients) in %d buckets of at most %s%n", inputs, hidden, classes, ranks,
                     batch, model.parameterCount(), model.parameterCount() * 4 / 1048576.0, buckets.count(),
                     human(bucketBytes));
             }
