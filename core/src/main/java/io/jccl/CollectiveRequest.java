@@ -11,6 +11,10 @@ import java.util.concurrent.CompletableFuture;
  * Its buffers belong to the operation until it completes: do not write the send buffer nor read the receive buffer
  * before {@link #test()} returned true or {@link #await()} returned.
  * <p>
+ * Waiting: {@link #await()} has no deadline of its own, but never hangs: every wait of the progress thread is bounded
+ * by the operation timeout and watches the peers' liveness, so each operation queued ahead of this one completes,
+ * or fails, in bounded time.
+ * <p>
  * Lifetime (as an MPI request): the object comes from a pool of the communicator and goes back to it once the caller
  * has seen it complete, through {@code test()} returning true or {@code await()} returning or throwing; do not use
  * it after that. Taking the {@link #future()} view takes the request out of the pool: it then stays valid for good.

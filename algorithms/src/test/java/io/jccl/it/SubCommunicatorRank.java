@@ -126,7 +126,7 @@ public final class SubCommunicatorRank
         copy.close();
     }
 
-    /** A split of a split: job ids derive twice and stay unique; the inner group works. */
+    /** A split of a split: job ids derive twice and stay unique; the inner group works, also once its parent closed. */
     private static void nested(final Communicator world)
     {
         final Communicator half = world.split(world.rank() / 2, world.rank());
@@ -141,7 +141,10 @@ public final class SubCommunicatorRank
         single.allreduce(Buf.of(sum), ReduceOp.SUM);
         check(sum[0] == expected, "singleton allreduce changed the value");
         single.close();
+        // the parent of the inner group closes first: the inner group does not depend on it
         half.close();
+        inner.allreduce(Buf.of(sum), ReduceOp.SUM);
+        check(sum[0] == expected * inner.size(), "inner sum after its parent closed " + sum[0]);
         inner.close();
         world.barrier();
     }
