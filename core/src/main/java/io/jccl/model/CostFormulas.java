@@ -25,6 +25,8 @@ public final class CostFormulas
     public static final long CHAIN_CHUNK_BYTES = 256 * 1024;
 
     private static final long CACHE_LINE = 64;
+    /** Bytes moved per payload byte by the low-latency protocol: 64-byte lines carry 56 payload bytes. */
+    private static final double LL_LINE_FACTOR = 64.0 / 56.0;
 
     /** Payload bytes per rank of the low-latency protocol (io.jccl.algorithms.shm.LowLatencyProtocol.MAX_BYTES). */
     public static final long LL_MAX_BYTES = 1024;
@@ -34,9 +36,6 @@ public final class CostFormulas
      * is only read once the flag's acquire has seen it). The LL protocol needs one: its flag is in the data.
      */
     private static final int STAGED_HANDOFFS = 2;
-
-    /** Bytes an LL word spends per payload byte: 4 payload bytes beside a 4-byte epoch. */
-    private static final double LL_WORD_BYTES_PER_BYTE = 2.0;
 
     private static final Map<String, CostFormula> FORMULAS = catalog();
 
@@ -333,56 +332,52 @@ public final class CostFormulas
     }
 
     /**
-     * The shm_ll algorithms (io.jccl.algorithms.shm.ShmLowLatency*): the flag travels in the data, so one handoff
-     * (α_f) per call; every payload byte travels as two bytes of LL words (4 payload bytes per 8-byte word), written
-     * once by its owner (β_c) and read by each rank that needs it (β_r). Each serves at most {@link #LL_MAX_BYTES}
-     * per rank: the model never chooses one beyond.
+     * The low-latency protocol (shm_ll): one handoff, the flag inside the data; payload travels in 64-byte lines of
+     * 56 payload bytes (λ = 8/7), written once by its owner and read by each rank that needs it. Each serves at most
+     * {@link #LL_MAX_BYTES} per rank: the model never chooses one beyond.
      */
     private static void addLowLatency(final List<CostFormula> list)
     {
-        final double w = LL_WORD_BYTES_PER_BYTE;
         final CostFormula.Capacity perRank = ranks -> LL_MAX_BYTES;
-        list.add(new CostFormula("broadcast", "shm_ll", "α_f + 2nβ_c + 2nβ_r, n ≤ 1 KiB", 0, perRank, t ->
+        list.add(new CostFormula("broadcast", "shm_ll", "α_f + λnβ_c + λnβ_r, λ = 8/7, n ≤ 1 KiB", 0, perRank, t ->
         {
             t.flags(1);
-            t.copy(w * t.bytes());
-            t.read(w * t.bytes());
+            t.copy(LL_LINE_FACTOR * t.bytes());
+            t.read(LL_LINE_FACTOR * t.bytes());
         }));
-        list.add(new CostFormula("allreduce", "shm_ll", "α_f + 2nβ_c + 2pnβ_r + (p − 1)nγ, n ≤ 1 KiB", 0, perRank,
-            t ->
+        list.add(new CostFormula("allreduce", "shm_ll",
+            "α_f + (1 + λ)nβ_c + λ(p − 1)nβ_r + (p − 1)nγ, λ = 8/7, n ≤ 1 KiB", 0, perRank, t ->
             {
-                // every rank unpacks all p slots (its own too: recv may be send), then reduces in rank order
+                // publish, copy the own input aside (recv may be send), read the p − 1 peers', reduce in rank order
                 t.flags(1);
-                t.copy(w * t.bytes());
-                t.read(w * t.ranks() * t.bytes());
+                t.copy((1 + LL_LINE_FACTOR) * t.bytes());
+                t.read(LL_LINE_FACTOR * (t.ranks() - 1) * t.bytes());
                 t.reduce((double)t.bytes() * (t.ranks() - 1));
             }));
-        list.add(new CostFormula("allgather", "shm_ll", "α_f + 3(n/p)β_c + 2n(p − 1)/p·β_r, n/p ≤ 1 KiB", 0,
-            ranks -> LL_MAX_BYTES * ranks, t ->
+        list.add(new CostFormula("allgather", "shm_ll", "α_f + (1 + λ)(n/p)β_c + λn(p − 1)/p·β_r, λ = 8/7, n/p ≤ 1 KiB",
+            0, ranks -> LL_MAX_BYTES * ranks, t ->
             {
-                // publish the own block as words and copy it into place; read the p − 1 others
                 final int p = t.ranks();
                 t.flags(1);
-                t.copy((w + 1) * t.bytes() / p);
-                t.read(w * t.bytes() * (p - 1) / p);
+                t.copy((1 + LL_LINE_FACTOR) * t.bytes() / p);
+                t.read(LL_LINE_FACTOR * t.bytes() * (p - 1) / p);
             }));
-        list.add(new CostFormula("reduce_scatter", "shm_ll", "α_f + 2nβ_c + 2nβ_r + n(p − 1)/p·γ, n ≤ 1 KiB", 0,
-            perRank, t ->
+        list.add(new CostFormula("reduce_scatter", "shm_ll",
+            "α_f + (λn + n/p)β_c + λn(p − 1)/p·β_r + n(p − 1)/p·γ, λ = 8/7, n ≤ 1 KiB", 0, perRank, t ->
             {
-                // publish the whole input, read the own block from every rank, reduce it
-                t.flags(1);
-                t.copy(w * t.bytes());
-                t.read(w * t.bytes());
-                t.reduce((double)t.bytes() * (t.ranks() - 1) / t.ranks());
-            }));
-        list.add(new CostFormula("alltoall", "shm_ll", "α_f + (2n + n/p)β_c + 2n(p − 1)/p·β_r, n ≤ 1 KiB", 0,
-            perRank, t ->
-            {
-                // publish the p blocks as words and copy the own block into place; read the own block of each peer
                 final int p = t.ranks();
                 t.flags(1);
-                t.copy(w * t.bytes() + (double)t.bytes() / p);
-                t.read(w * t.bytes() * (p - 1) / p);
+                t.copy(LL_LINE_FACTOR * t.bytes() + (double)t.bytes() / p);
+                t.read(LL_LINE_FACTOR * t.bytes() * (p - 1) / p);
+                t.reduce((double)t.bytes() * (p - 1) / p);
+            }));
+        list.add(new CostFormula("alltoall", "shm_ll", "α_f + (λn + n/p)β_c + λn(p − 1)/p·β_r, λ = 8/7, n ≤ 1 KiB", 0,
+            perRank, t ->
+            {
+                final int p = t.ranks();
+                t.flags(1);
+                t.copy(LL_LINE_FACTOR * t.bytes() + (double)t.bytes() / p);
+                t.read(LL_LINE_FACTOR * t.bytes() * (p - 1) / p);
             }));
     }
 

@@ -67,7 +67,7 @@ public final class ModelParameters
      *       stays below β, since a point-to-point message is such a copy and such a read plus its protocol;</li>
      *   <li>α_f: about one cache-line handoff and its acquire, 0.06 µs;</li>
      *   <li>γ: the reductions of the sweep (float32 sum) fitted 0.3 ns/B (3 GB/s: the reduction kernels are not yet
-     *       tuned), which puts the one-shot/two-shot switch at a few hundred bytes, as measured.</li>
+     *       tuned), which makes two-shot allreduce faster than one-shot from a few hundred bytes, as measured.</li>
      * </ul>
      * With these, the model picks what the fixed preference lists picked before it (LL for the smallest calls, then
      * the staged shared-memory algorithms; linear gather and scatter) at most sizes; it differs where measurements

@@ -70,8 +70,8 @@ class CostFormulasTest
         assertClose(16 * FLAG + n * COPY + 2 * 0.75 * n * READ + 0.75 * n * GAMMA,
             predict("allreduce", "shm_twoshot", 4, n));
         assertClose(2 * FLAG + 8 * COPY + 8 * READ, predict("broadcast", "shm_direct", 4, 8));
-        // the LL protocol: one handoff, every payload byte as two bytes of LL words
-        assertClose(FLAG + 16 * COPY + 16 * READ, predict("broadcast", "shm_ll", 4, 8));
+        // the LL protocol: one handoff, every payload byte as 8/7 bytes of 64-byte lines
+        assertClose(FLAG + 8 * 8.0 / 7 * (COPY + READ), predict("broadcast", "shm_ll", 4, 8));
     }
 
     @Test
