@@ -75,6 +75,28 @@ class TuningFileTest
     }
 
     @Test
+    void aSubCommunicatorChoosesAtItsOwnSize() throws IOException
+    {
+        final Path file = directory.resolve("tuning.json");
+        FILE.write(file);
+        // 4 ranks split into two pairs: the pairs use the file's 2-rank rules (Bruck allgather), and the model
+        // with the file's parameters where it has none for 2 ranks
+        final List<String> calls = List.of("allgather:1536", "allgather:65536", "allreduce:4096");
+        final List<String> args = new ArrayList<>(List.of("split"));
+        args.addAll(calls);
+        final JobResult result = Jobs.launch(4, TuningRank.class, args, List.of("JCCL_TUNING_FILE=" + file));
+        Jobs.assertSucceeded(result);
+        final TunedSelection pair = TunedSelection.of(FILE, 2, AlgorithmRegistry.instance(), STAGING);
+        final String allreduce = pair.choose(Collective.ALLREDUCE, 4096).name();
+        assertFalse(allreduce.equals("ring") || allreduce.equals("rabenseifner"), "not the 3-rank rules: " + allreduce);
+        for (int r = 0; r < 4; r++)
+        {
+            assertEquals(List.of("RAN allgather 1536 bruck", "RAN allgather 65536 bruck", "RAN allreduce 4096 " +
+                allreduce), result.output(r).stream().filter(l -> l.startsWith("RAN ")).toList(), "rank " + r);
+        }
+    }
+
+    @Test
     void withoutAFileTheShippedModelChooses()
     {
         final JobResult result = Jobs.launch(2, TuningRank.class, CALLS, List.of("JCCL_TUNING_FILE=none"));

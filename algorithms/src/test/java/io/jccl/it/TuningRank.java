@@ -9,7 +9,8 @@ import io.jccl.engine.ShmCommunicator;
 /**
  * One rank of {@link TuningFileTest}: runs each call named by its arguments ({@code allreduce:4096},
  * {@code broadcast:64}, {@code allgather:1536}; bytes of float32 as nccl-tests count them), checks the result, and
- * prints {@code RAN collective bytes algorithm}: the algorithm the communicator really ran.
+ * prints {@code RAN collective bytes algorithm}: the algorithm the communicator really ran. With {@code split}
+ * first, the calls run on the sub-communicator of the ranks of equal parity.
  */
 public final class TuningRank
 {
@@ -19,10 +20,13 @@ public final class TuningRank
 
     public static void main(final String[] args)
     {
-        try (Communicator comm = Jccl.connect())
+        try (Communicator world = Jccl.connect())
         {
+            // "split" first: run the calls on the sub-communicator of the ranks of equal parity instead
+            final boolean split = args.length > 0 && args[0].equals("split");
+            final Communicator comm = split ? world.split(world.rank() % 2, world.rank()) : world;
             final ShmCommunicator shm = (ShmCommunicator)comm;
-            for (final String call : args)
+            for (final String call : split ? java.util.Arrays.copyOfRange(args, 1, args.length) : args)
             {
                 final String collective = call.substring(0, call.indexOf(':'));
                 final int bytes = Integer.parseInt(call.substring(call.indexOf(':') + 1));
@@ -36,6 +40,10 @@ public final class TuningRank
                 System.out.println("RAN " + collective + " " + bytes + " " + shm.lastAlgorithm().name());
             }
             System.out.println("OK rank " + comm.rank());
+            if (split)
+            {
+                comm.close();
+            }
         }
     }
 
