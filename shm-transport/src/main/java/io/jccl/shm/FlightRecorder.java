@@ -142,7 +142,7 @@ final class FlightRecorder
             sb.append(": ").append(stateName(state[i]));
             if (peer[i] >= 0 && (state[i] == WAITING || state[i] == FAILED))
             {
-                sb.append(" waiting on rank ").append(peer[i]);
+                sb.append(state[i] == WAITING ? " on rank " : " waiting on rank ").append(peer[i]);
             }
             if (startNs[i] != 0)
             {
@@ -150,7 +150,7 @@ final class FlightRecorder
             }
             if (waitNs[i] != 0)
             {
-                sb.append(", waiting since ").append(ago(now, waitNs[i]));
+                sb.append(state[i] == DONE ? ", last wait began " : ", waiting since ").append(ago(now, waitNs[i]));
             }
             if (endNs[i] != 0)
             {

@@ -347,8 +347,9 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         final long sequence = ++collectiveSequence;
         final String label = collective.label();
         final String typeLabel = type == null ? null : type.label();
-        waiter.operation(label, sequence, count, typeLabel);
-        recorder.begin(label, sequence, count, typeLabel, algorithm, FlightRecorder.STARTED);
+        final long shownCount = collective == Collective.BARRIER ? -1 : count;
+        waiter.operation(label, sequence, shownCount, typeLabel);
+        recorder.begin(label, sequence, shownCount, typeLabel, algorithm, FlightRecorder.STARTED);
         signatures.publish(sequence, CallSignatures.kind(collective, type, op, root), agreedCount);
         // Acquire: what the failing rank published before it set the word (its signatures, its state) is visible.
         if (UnsafeApi.getLongAcquire(null, base + ABORT_OFFSET) != 0)
