@@ -33,6 +33,7 @@ final class CallSignatures
     private final SegmentDescriptor layout;
     private final int rank;
     private final int size;
+    private final long ownRecord;
 
     private long latest;
     private long readKind;
@@ -44,6 +45,7 @@ final class CallSignatures
         this.layout = layout;
         this.rank = rank;
         this.size = layout.worldSize();
+        this.ownRecord = segment + layout.rankRecordOffset(rank);
     }
 
     /** Packs what must agree between ranks, apart from the count, into one long. */
@@ -56,7 +58,7 @@ final class CallSignatures
     /** Publishes this rank's collective {@code sequence}: the slot reads as being written until the last store. */
     void publish(final long sequence, final long kind, final long count)
     {
-        final long entry = segment + layout.rankRecordOffset(rank) + signatureOffset(sequence);
+        final long entry = ownRecord + signatureOffset(sequence);
         UnsafeApi.putLong(null, entry + SIGNATURE_SEQUENCE_OFFSET, WRITING);
         // Release: a reader that sees the new fields also sees WRITING, never the old sequence with new fields.
         UnsafeApi.putLongRelease(null, entry + SIGNATURE_KIND_OFFSET, kind);

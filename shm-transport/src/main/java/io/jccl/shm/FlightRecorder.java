@@ -18,18 +18,24 @@ final class FlightRecorder
     /** A non-blocking operation handed to the engine; it completes inside later calls. */
     static final int POSTED = 4;
 
+    // One record: eight longs (one cache line) and three references, so recording touches two lines.
+    private static final int SEQUENCE = 0;
+    private static final int COUNT = 1;
+    private static final int STATE = 2;
+    private static final int PEER = 3;
+    private static final int START_NS = 4;
+    private static final int WAIT_NS = 5;
+    private static final int END_NS = 6;
+    private static final int LONGS = 8;
+    private static final int OPERATION = 0;
+    private static final int TYPE = 1;
+    private static final int ALGORITHM = 2;
+    private static final int REFERENCES = 4;
+
     private final int mask;
     private final boolean timed;
-    private final String[] operation;
-    private final long[] sequence;
-    private final long[] count;
-    private final String[] type;
-    private final String[] algorithm;
-    private final int[] state;
-    private final int[] peer;
-    private final long[] startNs;
-    private final long[] waitNs;
-    private final long[] endNs;
+    private final long[] numbers;
+    private final String[] names;
 
     /** Operations recorded so far; the current one is at {@code (recorded - 1) & mask}. */
     private long recorded;
@@ -43,16 +49,8 @@ final class FlightRecorder
         final int capacity = 1 << (32 - Integer.numberOfLeadingZeros((int) records - 1));
         this.mask = capacity - 1;
         this.timed = timed;
-        this.operation = new String[capacity];
-        this.sequence = new long[capacity];
-        this.count = new long[capacity];
-        this.type = new String[capacity];
-        this.algorithm = new String[capacity];
-        this.state = new int[capacity];
-        this.peer = new int[capacity];
-        this.startNs = new long[capacity];
-        this.waitNs = new long[capacity];
-        this.endNs = new long[capacity];
+        this.numbers = new long[capacity * LONGS];
+        this.names = new String[capacity * REFERENCES];
     }
 
     int capacity()
@@ -64,17 +62,31 @@ final class FlightRecorder
     void begin(final String operation, final long sequence, final long count, final String type,
         final String algorithm, final int state)
     {
-        final int i = (int) (recorded++ & mask);
-        this.operation[i] = operation;
-        this.sequence[i] = sequence;
-        this.count[i] = count;
-        this.type[i] = type;
-        this.algorithm[i] = algorithm;
-        this.state[i] = state;
-        this.peer[i] = -1;
-        this.startNs[i] = timed ? System.nanoTime() : 0;
-        this.waitNs[i] = 0;
-        this.endNs[i] = 0;
+        final int slot = (int) (recorded++ & mask);
+        final int n = slot * LONGS;
+        final int r = slot * REFERENCES;
+        final long[] numbers = this.numbers;
+        final String[] names = this.names;
+        // references are stored only when they change: in a steady loop they do not, which saves the GC barriers
+        if (names[r + OPERATION] != operation)
+        {
+            names[r + OPERATION] = operation;
+        }
+        if (names[r + TYPE] != type)
+        {
+            names[r + TYPE] = type;
+        }
+        if (names[r + ALGORITHM] != algorithm)
+        {
+            names[r + ALGORITHM] = algorithm;
+        }
+        numbers[n + SEQUENCE] = sequence;
+        numbers[n + COUNT] = count;
+        numbers[n + STATE] = state;
+        numbers[n + PEER] = -1;
+        numbers[n + START_NS] = timed ? System.nanoTime() : 0;
+        numbers[n + WAIT_NS] = 0;
+        numbers[n + END_NS] = 0;
     }
 
     /** The current operation waits on {@code awaited} (a rank or -1) since {@code nowNs}. */
@@ -82,12 +94,13 @@ final class FlightRecorder
     {
         if (recorded > 0)
         {
-            final int i = (int) ((recorded - 1) & mask);
-            if (state[i] == STARTED || state[i] == WAITING)
+            final int n = (int) ((recorded - 1) & mask) * LONGS;
+            final long state = numbers[n + STATE];
+            if (state == STARTED || state == WAITING)
             {
-                state[i] = WAITING;
-                peer[i] = awaited;
-                waitNs[i] = nowNs;
+                numbers[n + STATE] = WAITING;
+                numbers[n + PEER] = awaited;
+                numbers[n + WAIT_NS] = nowNs;
             }
         }
     }
@@ -106,11 +119,11 @@ final class FlightRecorder
     {
         if (recorded > 0)
         {
-            final int i = (int) ((recorded - 1) & mask);
-            if (state[i] != FAILED)
+            final int n = (int) ((recorded - 1) & mask) * LONGS;
+            if (numbers[n + STATE] != FAILED)
             {
-                state[i] = newState;
-                endNs[i] = nowNs;
+                numbers[n + STATE] = newState;
+                numbers[n + END_NS] = nowNs;
             }
         }
     }
@@ -123,38 +136,44 @@ final class FlightRecorder
         final StringBuilder sb = new StringBuilder(prefix).append("flight recorder: last ").append(recorded - first)
             .append(" of ").append(recorded).append(" operations, oldest first")
             .append(timed ? "" : " (start and end times with JCCL_DEBUG=INFO)");
-        for (long n = first; n < recorded; n++)
+        for (long k = first; k < recorded; k++)
         {
-            final int i = (int) (n & mask);
-            sb.append('\n').append(prefix).append("  ").append(operation[i]).append(" #").append(sequence[i]);
-            if (count[i] >= 0)
+            final int slot = (int) (k & mask);
+            final int n = slot * LONGS;
+            final int r = slot * REFERENCES;
+            final int state = (int) numbers[n + STATE];
+            final long peer = numbers[n + PEER];
+            sb.append('\n').append(prefix).append("  ").append(names[r + OPERATION]).append(" #")
+                .append(numbers[n + SEQUENCE]);
+            if (numbers[n + COUNT] >= 0)
             {
-                sb.append(" count=").append(count[i]);
+                sb.append(" count=").append(numbers[n + COUNT]);
             }
-            if (type[i] != null)
+            if (names[r + TYPE] != null)
             {
-                sb.append(' ').append(type[i]);
+                sb.append(' ').append(names[r + TYPE]);
             }
-            if (algorithm[i] != null)
+            if (names[r + ALGORITHM] != null)
             {
-                sb.append(" algorithm=").append(algorithm[i]);
+                sb.append(" algorithm=").append(names[r + ALGORITHM]);
             }
-            sb.append(": ").append(stateName(state[i]));
-            if (peer[i] >= 0 && (state[i] == WAITING || state[i] == FAILED))
+            sb.append(": ").append(stateName(state));
+            if (peer >= 0 && (state == WAITING || state == FAILED))
             {
-                sb.append(state[i] == WAITING ? " on rank " : " waiting on rank ").append(peer[i]);
+                sb.append(state == WAITING ? " on rank " : " waiting on rank ").append(peer);
             }
-            if (startNs[i] != 0)
+            if (numbers[n + START_NS] != 0)
             {
-                sb.append(", started ").append(ago(now, startNs[i]));
+                sb.append(", started ").append(ago(now, numbers[n + START_NS]));
             }
-            if (waitNs[i] != 0)
+            if (numbers[n + WAIT_NS] != 0)
             {
-                sb.append(state[i] == DONE ? ", last wait began " : ", waiting since ").append(ago(now, waitNs[i]));
+                sb.append(state == DONE ? ", last wait began " : ", waiting since ").append(ago(now,
+                    numbers[n + WAIT_NS]));
             }
-            if (endNs[i] != 0)
+            if (numbers[n + END_NS] != 0)
             {
-                sb.append(", ended ").append(ago(now, endNs[i]));
+                sb.append(", ended ").append(ago(now, numbers[n + END_NS]));
             }
         }
         return sb.toString();
