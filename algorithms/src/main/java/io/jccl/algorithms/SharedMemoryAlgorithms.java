@@ -6,6 +6,11 @@ import io.jccl.algorithms.shm.ShmDirectBroadcast;
 import io.jccl.algorithms.shm.ShmDirectReduce;
 import io.jccl.algorithms.shm.ShmDirectReduceScatter;
 import io.jccl.algorithms.shm.ShmFlagsBarrier;
+import io.jccl.algorithms.shm.ShmLowLatencyAllgather;
+import io.jccl.algorithms.shm.ShmLowLatencyAllreduce;
+import io.jccl.algorithms.shm.ShmLowLatencyAlltoall;
+import io.jccl.algorithms.shm.ShmLowLatencyBroadcast;
+import io.jccl.algorithms.shm.ShmLowLatencyReduceScatter;
 import io.jccl.algorithms.shm.ShmOneShotAllreduce;
 import io.jccl.algorithms.shm.ShmTwoShotAllreduce;
 import io.jccl.spi.CollectiveAlgorithm;
@@ -30,6 +35,11 @@ public final class SharedMemoryAlgorithms
             new ShmTwoShotAllreduce(),
             new ShmDirectAllgather(),
             new ShmDirectReduceScatter(),
-            new ShmDirectAlltoall());
+            new ShmDirectAlltoall(),
+            new ShmLowLatencyBroadcast(),
+            new ShmLowLatencyAllreduce(),
+            new ShmLowLatencyAllgather(),
+            new ShmLowLatencyReduceScatter(),
+            new ShmLowLatencyAlltoall());
     }
 }

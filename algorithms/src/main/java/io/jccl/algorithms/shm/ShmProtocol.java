@@ -5,7 +5,8 @@ import io.jccl.spi.CollectiveContext;
 
 /**
  * What the shared-memory algorithms agree on: the flag slots, what their tokens mean, the split of each staging
- * area into two halves that alternate between chunks, and the waits of the chunk handshake.
+ * area into two halves that alternate between chunks (and, at its end, the region of the low-latency protocol,
+ * {@link LowLatencyProtocol}), and the waits of the chunk handshake.
  * <p>
  * A flag says how far its owner has got in the current operation: chunk {@code k} publishes
  * {@code token(k)}, and a zero-copy rank publishes {@code token(STEP_DIRECT)}, above every chunk step. A waiter only
@@ -60,10 +61,13 @@ final class ShmProtocol
     {
     }
 
-    /** Bytes of one staging half: half the staging area, rounded down to whole cache lines. */
+    /**
+     * Bytes of one staging half: half the staging area without its low-latency region
+     * ({@link LowLatencyProtocol}), rounded down to whole cache lines.
+     */
     static long halfStagingBytes(final CollectiveContext context)
     {
-        return (context.stagingBytes() >> 1) & ~(CACHE_LINE - 1);
+        return ((context.stagingBytes() - LowLatencyProtocol.regionBytes(context)) >> 1) & ~(CACHE_LINE - 1);
     }
 
     /**
