@@ -90,7 +90,8 @@ public final class BadInputRank
             m -> m.reduce(ok, Buf.of(four), null, 0)));
         c.add(new Case("reduce root out of range", Who.ALL, iae, "root 9 is outside",
             m -> m.reduce(ok, Buf.of(four), ReduceOp.SUM, 9)));
-        c.add(new Case("reduce receive too small on root", Who.ROOT, iae, "receive buffer holds 3 elements, 4 are needed",
+        c.add(new Case("reduce receive too small on root", Who.ROOT, iae,
+            "receive buffer holds 3 elements, 4 are needed",
             m -> m.reduce(ok, Buf.of(new int[3]), ReduceOp.SUM, 0)));
         c.add(new Case("reduce receive null on root", Who.ROOT, iae, "receive buffer is null",
             m -> m.reduce(ok, null, ReduceOp.SUM, 0)));

@@ -122,8 +122,8 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         this.exitHook = new Thread(this::exitWithoutClose, "jccl-exit-" + rank);
         if (oversubscribed)
         {
-            log.info(Log.INIT, size + " ranks on " + Runtime.getRuntime().availableProcessors() + " cores: oversubscribed, " +
-                "waiting ranks yield early");
+            log.info(Log.INIT, size + " ranks on " + Runtime.getRuntime().availableProcessors() + " cores: " +
+                "oversubscribed, waiting ranks yield early");
         }
         if (checkMode)
         {
@@ -882,7 +882,8 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         unexpected[source].add(op);
         if (log.enabled(Log.TRACE, Log.P2P))
         {
-            log.trace(Log.P2P, "buffering unexpected message from rank " + source + ", tag " + tag + ", " + length + " bytes");
+            log.trace(Log.P2P, "buffering unexpected message from rank " + source + ", tag " + tag + ", " + length +
+                " bytes");
         }
         return op;
     }

@@ -9,8 +9,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Every blocking wait of a rank goes through here: spin, then yield, then park
- * ({@link SpinYieldParkIdleStrategy}; few spins when ranks outnumber cores), with the operation's deadline and a look at
- * the peers every {@code jccl.liveness.check.ms}. The first idle call of a wait starts its clock, so a wait that
+ * ({@link SpinYieldParkIdleStrategy}; few spins when ranks outnumber cores), with the operation's deadline and a look
+ * at the peers every {@code jccl.liveness.check.ms}. The first idle call of a wait starts its clock, so a wait that
  * never idles costs nothing. The look at the peers also compares their call signatures ({@link CallSignatures}), so a
  * mismatched collective that would hang fails instead. Also holds what the rank is doing, for error messages.
  */

@@ -61,15 +61,17 @@ class CallSignaturesTest
         ranks[2].publish(1, CallSignatures.kind(Collective.BROADCAST, DataType.FLOAT64, null, 0), 10);
         assertEquals(CallSignatures.MISMATCH, ranks[0].compare(1, 1));
         assertEquals(CallSignatures.MATCH, ranks[0].compare(2, 1));
-        assertEquals("collective #1 mismatch: rank 0 broadcast(count=10, float64, root=0), rank 1 broadcast(count=10, " +
-            "float64, root=2), rank 2 broadcast(count=10, float64, root=0) (seen by rank 2)",
+        assertEquals("collective #1 mismatch: rank 0 broadcast(count=10, float64, root=0), " +
+            "rank 1 broadcast(count=10, float64, root=2), rank 2 broadcast(count=10, float64, root=0) " +
+            "(seen by rank 2)",
             ranks[2].findMismatch().getMessage());
 
         ranks[0].publish(2, allreduce(DataType.INT32, ReduceOp.MIN), 4);
         ranks[1].publish(2, allreduce(DataType.INT32, ReduceOp.MAX), 4);
         assertEquals(CallSignatures.MISMATCH, ranks[0].compare(1, 2));
-        assertEquals("collective #2 mismatch: rank 0 allreduce(count=4, int32, min), rank 1 allreduce(count=4, int32, " +
-            "max), rank 2 has not called it yet (last #1) (seen by rank 0)", ranks[0].mismatch(2).getMessage());
+        assertEquals("collective #2 mismatch: rank 0 allreduce(count=4, int32, min), " +
+            "rank 1 allreduce(count=4, int32, max), rank 2 has not called it yet (last #1) (seen by rank 0)",
+            ranks[0].mismatch(2).getMessage());
         assertEquals(2, ranks[0].mismatch(2).sequence());
     }
 

@@ -31,7 +31,8 @@ class FlightRecorderTest
         assertTrue(lines[4].startsWith("P   broadcast #7 count=16 int8 algorithm=binomial: waiting on rank 1, " +
             "waiting since "), lines[4]);
         recorder.failed();
-        assertTrue(recorder.dump("").contains("broadcast #7 count=16 int8 algorithm=binomial: FAILED waiting on rank 1"));
+        assertTrue(recorder.dump("")
+            .contains("broadcast #7 count=16 int8 algorithm=binomial: FAILED waiting on rank 1"));
         recorder.done();
         assertTrue(recorder.dump("").contains("FAILED"), "a failure stays recorded");
     }
@@ -43,7 +44,8 @@ class FlightRecorderTest
         recorder.begin("send", 1, 4, "int32", null, FlightRecorder.STARTED);
         recorder.done();
         final String line = recorder.dump("").split("\n")[1];
-        assertTrue(line.matches("  send #1 count=4 int32: done, started \\d+\\.\\d{3} ms ago, ended \\d+\\.\\d{3} ms ago"),
+        assertTrue(line.matches("  send #1 count=4 int32: done, started \\d+\\.\\d{3} ms ago, " +
+            "ended \\d+\\.\\d{3} ms ago"),
             line);
         assertFalse(line.contains("algorithm"));
     }
