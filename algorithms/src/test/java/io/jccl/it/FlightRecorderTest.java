@@ -24,11 +24,11 @@ class FlightRecorderTest
         // the dump: every line prefixed host:pid [rank], oldest first, the stuck operation last
         final String prefix = ".+:\\d+ \\[0\\] jccl WARN ALL ";
         assertContains(rank0, prefix + "flight recorder: last 5 of 5 operations, oldest first.*");
-        assertContains(rank0, prefix + "  allreduce #1 count=256 float32 algorithm=\\w+: done.*");
-        assertContains(rank0, prefix + "  broadcast #2 count=256 float32 algorithm=\\w+: done.*");
+        assertContains(rank0, prefix + "  allreduce #1 count=256 float32 sum algorithm=\\w+: done.*");
+        assertContains(rank0, prefix + "  broadcast #2 count=256 float32 root=0 algorithm=\\w+: done.*");
         assertContains(rank0, prefix + "  barrier #3 algorithm=\\w+: done.*");
         assertContains(rank0, prefix + "  send #1 count=1 int32: done.*");
-        assertContains(rank0, prefix + "  allreduce #4 count=256 float32 algorithm=\\w+: FAILED waiting on rank 1, " +
+        assertContains(rank0, prefix + "  allreduce #4 count=256 float32 sum algorithm=\\w+: FAILED waiting on rank 1, " +
             "waiting since \\d+\\.\\d+ ms ago, ended \\d+\\.\\d+ ms ago");
     }
 

@@ -255,7 +255,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         checkRank(dest, size, "destination rank");
         checkTag(tag);
         checkBuffer(buf, "send buffer", false);
-        beginPointToPoint("send", buf);
+        beginPointToPoint("send", FlightRecorder.SEND, buf);
         waiter.target(dest, tag, buf.bytes());
         sendBlocking(dest, tag, buf.base(), buf.offset(), buf.bytes());
         recorder.done();
@@ -267,7 +267,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         checkRank(source, size, "source rank");
         checkTag(tag);
         checkBuffer(buf, "receive buffer", true);
-        beginPointToPoint("recv", buf);
+        beginPointToPoint("recv", FlightRecorder.RECV, buf);
         waiter.target(source, tag, buf.bytes());
         final long received = recvBlocking(source, tag, buf.base(), buf.offset(), buf.bytes());
         recorder.done();
@@ -284,7 +284,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         checkTag(recvTag);
         checkBuffer(sendBuf, "send buffer", false);
         checkBuffer(recvBuf, "receive buffer", true);
-        beginPointToPoint("sendRecv", sendBuf);
+        beginPointToPoint("sendRecv", FlightRecorder.SEND_RECV, sendBuf);
         waiter.target(source, recvTag, recvBuf.bytes());
         final long received = exchange(dest, sendTag, sendBuf.base(), sendBuf.offset(), sendBuf.bytes(),
             source, recvTag, recvBuf.base(), recvBuf.offset(), recvBuf.bytes());
@@ -301,7 +301,8 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         final SendOp op = new SendOp(this).reset(dest, tag, buf.base(), buf.offset(), buf.bytes());
         op.operation = "isend";
         op.sequence = ++operationSequence;
-        recorder.begin("isend", op.sequence, buf.count(), buf.type().label(), null, FlightRecorder.POSTED);
+        recorder.begin(op.sequence, FlightRecorder.pointToPoint(FlightRecorder.ISEND, buf.type()), buf.count(), null,
+            FlightRecorder.POSTED);
         startSend(op);
         return op;
     }
@@ -315,7 +316,8 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         final RecvOp op = new RecvOp(this).reset(source, tag, buf.base(), buf.offset(), buf.bytes());
         op.operation = "irecv";
         op.sequence = ++operationSequence;
-        recorder.begin("irecv", op.sequence, buf.count(), buf.type().label(), null, FlightRecorder.POSTED);
+        recorder.begin(op.sequence, FlightRecorder.pointToPoint(FlightRecorder.IRECV, buf.type()), buf.count(), null,
+            FlightRecorder.POSTED);
         final RecvOp early = takeUnexpected(source, tag);
         if (early == null)
         {
@@ -345,12 +347,11 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
     {
         checkUsable();
         final long sequence = ++collectiveSequence;
-        final String label = collective.label();
-        final String typeLabel = type == null ? null : type.label();
         final long shownCount = collective == Collective.BARRIER ? -1 : count;
-        waiter.operation(label, sequence, shownCount, typeLabel);
-        recorder.begin(label, sequence, shownCount, typeLabel, algorithm, FlightRecorder.STARTED);
-        signatures.publish(sequence, CallSignatures.kind(collective, type, op, root), agreedCount);
+        final long kind = CallSignatures.kind(collective, type, op, root);
+        waiter.operation(collective.label(), sequence, shownCount, type == null ? null : type.label());
+        recorder.begin(sequence, kind, shownCount, algorithm, FlightRecorder.STARTED);
+        signatures.publish(sequence, kind, agreedCount);
         // Acquire: what the failing rank published before it set the word (its signatures, its state) is visible.
         if (UnsafeApi.getLongAcquire(null, base + ABORT_OFFSET) != 0)
         {
@@ -420,12 +421,12 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         return recorder.dump("");
     }
 
-    private void beginPointToPoint(final String name, final Buf buf)
+    private void beginPointToPoint(final String name, final int operation, final Buf buf)
     {
         final long sequence = ++operationSequence;
-        final String typeLabel = buf.type().label();
-        waiter.operation(name, sequence, buf.count(), typeLabel);
-        recorder.begin(name, sequence, buf.count(), typeLabel, null, FlightRecorder.STARTED);
+        waiter.operation(name, sequence, buf.count(), buf.type().label());
+        recorder.begin(sequence, FlightRecorder.pointToPoint(operation, buf.type()), buf.count(), null,
+            FlightRecorder.STARTED);
     }
 
     @Override

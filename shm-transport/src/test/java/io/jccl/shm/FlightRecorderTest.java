@@ -1,5 +1,8 @@
 package io.jccl.shm;
 
+import io.jccl.Collective;
+import io.jccl.DataType;
+import io.jccl.ReduceOp;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -11,6 +14,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Timeout(10)
 class FlightRecorderTest
 {
+    private static final long ALLREDUCE = CallSignatures.kind(Collective.ALLREDUCE, DataType.FLOAT32, ReduceOp.SUM,
+        -1);
+    private static final long BROADCAST = CallSignatures.kind(Collective.BROADCAST, DataType.INT8, null, 1);
+
     @Test
     void keepsTheLastOperationsOldestFirst()
     {
@@ -18,21 +25,27 @@ class FlightRecorderTest
         assertEquals(4, recorder.capacity(), "rounded up to a power of two");
         for (int s = 1; s <= 6; s++)
         {
-            recorder.begin("allreduce", s, 8, "float32", "ring", FlightRecorder.STARTED);
+            recorder.begin(s, ALLREDUCE, 8, "ring", FlightRecorder.STARTED);
+            if (s == 5)
+            {
+                recorder.waiting(0, System.nanoTime());
+            }
             recorder.done();
         }
-        recorder.begin("broadcast", 7, 16, "int8", "binomial", FlightRecorder.STARTED);
+        recorder.begin(7, BROADCAST, 16, "binomial", FlightRecorder.STARTED);
         recorder.waiting(1, System.nanoTime());
         final String[] lines = recorder.dump("P ").split("\n");
         assertEquals("P flight recorder: last 4 of 7 operations, oldest first (start and end times with " +
             "JCCL_DEBUG=INFO)", lines[0]);
-        assertEquals("P   allreduce #4 count=8 float32 algorithm=ring: done", lines[1]);
-        assertEquals("P   allreduce #6 count=8 float32 algorithm=ring: done", lines[3]);
-        assertTrue(lines[4].startsWith("P   broadcast #7 count=16 int8 algorithm=binomial: waiting on rank 1, " +
+        assertEquals("P   allreduce #4 count=8 float32 sum algorithm=ring: done", lines[1]);
+        assertTrue(lines[2].startsWith("P   allreduce #5 count=8 float32 sum algorithm=ring: done, last wait began "),
+            lines[2]);
+        assertEquals("P   allreduce #6 count=8 float32 sum algorithm=ring: done", lines[3]);
+        assertTrue(lines[4].startsWith("P   broadcast #7 count=16 int8 root=1 algorithm=binomial: waiting on rank 1, " +
             "waiting since "), lines[4]);
         recorder.failed();
         assertTrue(recorder.dump("")
-            .contains("broadcast #7 count=16 int8 algorithm=binomial: FAILED waiting on rank 1"));
+            .contains("broadcast #7 count=16 int8 root=1 algorithm=binomial: FAILED waiting on rank 1, waiting since "));
         recorder.done();
         assertTrue(recorder.dump("").contains("FAILED"), "a failure stays recorded");
     }
@@ -41,13 +54,16 @@ class FlightRecorderTest
     void timedRecordsStartAndEnd()
     {
         final FlightRecorder recorder = new FlightRecorder(64, true);
-        recorder.begin("send", 1, 4, "int32", null, FlightRecorder.STARTED);
+        recorder.begin(1, FlightRecorder.pointToPoint(FlightRecorder.SEND, DataType.INT32), 4, null,
+            FlightRecorder.STARTED);
         recorder.done();
-        final String line = recorder.dump("").split("\n")[1];
-        assertTrue(line.matches("  send #1 count=4 int32: done, started \\d+\\.\\d{3} ms ago, " +
-            "ended \\d+\\.\\d{3} ms ago"),
-            line);
-        assertFalse(line.contains("algorithm"));
+        recorder.begin(1, FlightRecorder.pointToPoint(FlightRecorder.IRECV, DataType.INT64), 2, null,
+            FlightRecorder.POSTED);
+        final String[] lines = recorder.dump("").split("\n");
+        assertTrue(lines[1].matches("  send #1 count=4 int32: done, started \\d+\\.\\d{3} ms ago, " +
+            "ended \\d+\\.\\d{3} ms ago"), lines[1]);
+        assertTrue(lines[2].matches("  irecv #1 count=2 int64: posted, started \\d+\\.\\d{3} ms ago"), lines[2]);
+        assertFalse(lines[1].contains("algorithm"));
     }
 
     @Test
