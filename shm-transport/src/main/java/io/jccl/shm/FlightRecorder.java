@@ -8,21 +8,16 @@ import java.util.Locale;
 
 /**
  * The last operations of one rank, in a ring preallocated at connect: operation, sequence, count, datatype, op,
- * root, algorithm, state (started, waiting on a peer, done, failed) and times. Recording an operation is four
- * stores into one cache line (and a reference store when the algorithm changes), allocating nothing; what the
- * operation is travels as the packed kind of {@link CallSignatures#kind}. The clock is read only where the waiter
- * reads it anyway (a wait's first idle, a failure), unless {@code timed} (JCCL_DEBUG at INFO or more), which adds a
- * clock read at the start and end of each operation. {@link #dump} prints the ring, oldest first.
+ * root, algorithm, the peer it last waited on, and times. Recording an operation is three stores into one cache
+ * line (and a reference store when the algorithm changes), allocating nothing; what the operation is travels as the
+ * packed kind of {@link CallSignatures#kind}. No state is stored per operation: a dump runs between calls of the
+ * owning thread, so every recorded operation has ended, done, except the one that broke the communicator
+ * ({@link #failed}) and non-blocking ones, which are shown as posted. The clock is read only where the waiter reads it
+ * anyway (a wait's first idle, a failure), unless {@code timed} (JCCL_DEBUG at INFO or more), which adds a clock read
+ * at the start and end of each operation. {@link #dump} prints the ring, oldest first.
  */
 final class FlightRecorder
 {
-    static final int STARTED = 0;
-    static final int WAITING = 1;
-    static final int DONE = 2;
-    static final int FAILED = 3;
-    /** A non-blocking operation handed to the engine; it completes inside later calls. */
-    static final int POSTED = 4;
-
     /** Point-to-point operations, coded in the low byte of a kind from {@link #P2P_BASE} on. */
     static final int SEND = 0;
     static final int RECV = 1;
@@ -32,26 +27,27 @@ final class FlightRecorder
     private static final int P2P_BASE = 100;
     private static final String[] P2P_NAMES = {"send", "recv", "sendRecv", "isend", "irecv"};
 
-    // One record: eight longs, one cache line. STATE packs the state (bits 0-7), WAITED (bit 8: WAIT_NS is this
-    // operation's) and the awaited peer + 1 (bits 32-63), so that starting a record is one store.
+    // One record: eight longs, one cache line. WAIT_TAG and END_TAG hold the index of the record that wrote
+    // WAIT_NS/PEER and END_NS, so that starting a record needs no reset of them.
     private static final int SEQUENCE = 0;
     private static final int KIND = 1;
     private static final int COUNT = 2;
-    private static final int STATE = 3;
-    private static final int START_NS = 4;
-    private static final int WAIT_NS = 5;
-    private static final int END_NS = 6;
+    private static final int START_NS = 3;
+    private static final int WAIT_TAG = 4;
+    private static final int PEER = 5;
+    private static final int WAIT_NS = 6;
+    private static final int END_NS = 7;
     private static final int LONGS_SHIFT = 3;
-    private static final long STATE_MASK = 0xFF;
-    private static final long WAITED = 1 << 8;
 
     private final int mask;
     private final boolean timed;
     private final long[] numbers;
+    private final long[] endTags;
     private final String[] algorithms;
 
     /** Operations recorded so far; the current one is at {@code (recorded - 1) & mask}. */
     private long recorded;
+    private long failedRecord = -1;
 
     FlightRecorder(final long records, final boolean timed)
     {
@@ -63,7 +59,13 @@ final class FlightRecorder
         this.mask = capacity - 1;
         this.timed = timed;
         this.numbers = new long[capacity << LONGS_SHIFT];
+        this.endTags = new long[capacity];
         this.algorithms = new String[capacity];
+        for (int slot = 0; slot < capacity; slot++)
+        {
+            numbers[(slot << LONGS_SHIFT) + WAIT_TAG] = -1;
+            endTags[slot] = -1;
+        }
     }
 
     int capacity()
@@ -78,7 +80,7 @@ final class FlightRecorder
     }
 
     /** A new operation starts: {@code kind} from {@link CallSignatures#kind} or {@link #pointToPoint}. */
-    void begin(final long sequence, final long kind, final long count, final String algorithm, final int state)
+    void begin(final long sequence, final long kind, final long count, final String algorithm)
     {
         final int slot = (int) (recorded++ & mask);
         final int n = slot << LONGS_SHIFT;
@@ -86,7 +88,6 @@ final class FlightRecorder
         numbers[n + SEQUENCE] = sequence;
         numbers[n + KIND] = kind;
         numbers[n + COUNT] = count;
-        numbers[n + STATE] = state;
         if (timed)
         {
             numbers[n + START_NS] = System.nanoTime();
@@ -103,40 +104,36 @@ final class FlightRecorder
     {
         if (recorded > 0)
         {
-            final int n = (int) ((recorded - 1) & mask) << LONGS_SHIFT;
-            final long state = numbers[n + STATE] & STATE_MASK;
-            if (state == STARTED || state == WAITING)
-            {
-                numbers[n + STATE] = WAITING | WAITED | (awaited + 1L) << 32;
-                numbers[n + WAIT_NS] = nowNs;
-            }
+            final long record = recorded - 1;
+            final int n = (int) (record & mask) << LONGS_SHIFT;
+            numbers[n + WAIT_TAG] = record;
+            numbers[n + PEER] = awaited;
+            numbers[n + WAIT_NS] = nowNs;
         }
     }
 
+    /** The current operation has ended; only timed recorders note when. */
     void done()
     {
-        if (recorded > 0)
+        if (timed && recorded > 0)
         {
-            final int n = (int) ((recorded - 1) & mask) << LONGS_SHIFT;
-            final long state = numbers[n + STATE];
-            if ((state & STATE_MASK) != FAILED)
-            {
-                numbers[n + STATE] = state & ~STATE_MASK | DONE;
-                if (timed)
-                {
-                    numbers[n + END_NS] = System.nanoTime();
-                }
-            }
+            final long record = recorded - 1;
+            final int slot = (int) (record & mask);
+            numbers[(slot << LONGS_SHIFT) + END_NS] = System.nanoTime();
+            endTags[slot] = record;
         }
     }
 
+    /** The current operation broke the communicator: nothing is recorded after it. */
     void failed()
     {
-        if (recorded > 0)
+        if (recorded > 0 && failedRecord < 0)
         {
-            final int n = (int) ((recorded - 1) & mask) << LONGS_SHIFT;
-            numbers[n + STATE] = numbers[n + STATE] & ~STATE_MASK | FAILED;
-            numbers[n + END_NS] = System.nanoTime();
+            final long record = recorded - 1;
+            final int slot = (int) (record & mask);
+            failedRecord = record;
+            numbers[(slot << LONGS_SHIFT) + END_NS] = System.nanoTime();
+            endTags[slot] = record;
         }
     }
 
@@ -152,30 +149,39 @@ final class FlightRecorder
         {
             final int slot = (int) (k & mask);
             final int n = slot << LONGS_SHIFT;
-            final long packed = numbers[n + STATE];
-            final int state = (int) (packed & STATE_MASK);
-            final long peer = (packed >>> 32) - 1;
+            final long kind = numbers[n + KIND];
+            final boolean failed = k == failedRecord;
+            final boolean waited = numbers[n + WAIT_TAG] == k;
             sb.append('\n').append(prefix).append("  ");
-            describe(sb, numbers[n + KIND], numbers[n + SEQUENCE], numbers[n + COUNT]);
+            describe(sb, kind, numbers[n + SEQUENCE], numbers[n + COUNT]);
             if (algorithms[slot] != null)
             {
                 sb.append(" algorithm=").append(algorithms[slot]);
             }
-            sb.append(": ").append(stateName(state));
-            if (peer >= 0 && (state == WAITING || state == FAILED))
+            final int code = (int) (kind & 0xFF);
+            if (failed)
             {
-                sb.append(state == WAITING ? " on rank " : " waiting on rank ").append(peer);
+                sb.append(": FAILED");
+                if (waited)
+                {
+                    sb.append(" waiting on rank ").append(numbers[n + PEER]).append(", waiting since ")
+                        .append(ago(now, numbers[n + WAIT_NS]));
+                }
+            }
+            else
+            {
+                sb.append(code == P2P_BASE + ISEND || code == P2P_BASE + IRECV ? ": posted" : ": done");
+                if (waited)
+                {
+                    sb.append(", last waited on rank ").append(numbers[n + PEER]).append(", ")
+                        .append(ago(now, numbers[n + WAIT_NS]));
+                }
             }
             if (timed)
             {
                 sb.append(", started ").append(ago(now, numbers[n + START_NS]));
             }
-            if ((packed & WAITED) != 0)
-            {
-                sb.append(state == DONE ? ", last wait began " : ", waiting since ").append(ago(now,
-                    numbers[n + WAIT_NS]));
-            }
-            if (state == FAILED || (timed && state == DONE))
+            if (endTags[slot] == k)
             {
                 sb.append(", ended ").append(ago(now, numbers[n + END_NS]));
             }
@@ -215,15 +221,4 @@ final class FlightRecorder
         return String.format(Locale.ROOT, "%.3f ms ago", (now - then) / 1e6);
     }
 
-    private static String stateName(final int state)
-    {
-        return switch (state)
-        {
-            case STARTED -> "started";
-            case WAITING -> "waiting";
-            case DONE -> "done";
-            case FAILED -> "FAILED";
-            default -> "posted";
-        };
-    }
 }

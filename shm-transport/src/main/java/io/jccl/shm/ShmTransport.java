@@ -301,8 +301,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         final SendOp op = new SendOp(this).reset(dest, tag, buf.base(), buf.offset(), buf.bytes());
         op.operation = "isend";
         op.sequence = ++operationSequence;
-        recorder.begin(op.sequence, FlightRecorder.pointToPoint(FlightRecorder.ISEND, buf.type()), buf.count(), null,
-            FlightRecorder.POSTED);
+        recorder.begin(op.sequence, FlightRecorder.pointToPoint(FlightRecorder.ISEND, buf.type()), buf.count(), null);
         startSend(op);
         return op;
     }
@@ -316,8 +315,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         final RecvOp op = new RecvOp(this).reset(source, tag, buf.base(), buf.offset(), buf.bytes());
         op.operation = "irecv";
         op.sequence = ++operationSequence;
-        recorder.begin(op.sequence, FlightRecorder.pointToPoint(FlightRecorder.IRECV, buf.type()), buf.count(), null,
-            FlightRecorder.POSTED);
+        recorder.begin(op.sequence, FlightRecorder.pointToPoint(FlightRecorder.IRECV, buf.type()), buf.count(), null);
         final RecvOp early = takeUnexpected(source, tag);
         if (early == null)
         {
@@ -350,7 +348,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         final long shownCount = collective == Collective.BARRIER ? -1 : count;
         final long kind = CallSignatures.kind(collective, type, op, root);
         waiter.operation(collective.label(), sequence, shownCount, type == null ? null : type.label());
-        recorder.begin(sequence, kind, shownCount, algorithm, FlightRecorder.STARTED);
+        recorder.begin(sequence, kind, shownCount, algorithm);
         signatures.publish(sequence, kind, agreedCount);
         // Acquire: what the failing rank published before it set the word (its signatures, its state) is visible.
         if (UnsafeApi.getLongAcquire(null, base + ABORT_OFFSET) != 0)
@@ -425,8 +423,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
     {
         final long sequence = ++operationSequence;
         waiter.operation(name, sequence, buf.count(), buf.type().label());
-        recorder.begin(sequence, FlightRecorder.pointToPoint(operation, buf.type()), buf.count(), null,
-            FlightRecorder.STARTED);
+        recorder.begin(sequence, FlightRecorder.pointToPoint(operation, buf.type()), buf.count(), null);
     }
 
     @Override
