@@ -559,7 +559,7 @@ public final class ShmCommunicator implements Communicator
         final CollectiveArgs a = args;
         final CollectiveAlgorithm algorithm = selector.select(a, transport, bytes);
         transport.beginCollective(a.collective, a.type, op, rooted(a.collective) ? a.root : -1, a.count, agreedCount,
-            algorithm.name());
+            algorithm);
         algorithm.run(transport, a);
         transport.endCollective();
     }

@@ -3,6 +3,7 @@ package io.jccl.shm;
 import io.jccl.Collective;
 import io.jccl.DataType;
 import io.jccl.ReduceOp;
+import io.jccl.spi.CollectiveAlgorithm;
 
 import java.util.Locale;
 
@@ -43,7 +44,7 @@ final class FlightRecorder
     private final boolean timed;
     private final long[] numbers;
     private final long[] endTags;
-    private final String[] algorithms;
+    private final CollectiveAlgorithm[] algorithms;
 
     /** Operations recorded so far; the current one is at {@code (recorded - 1) & mask}. */
     private long recorded;
@@ -60,7 +61,7 @@ final class FlightRecorder
         this.timed = timed;
         this.numbers = new long[capacity << LONGS_SHIFT];
         this.endTags = new long[capacity];
-        this.algorithms = new String[capacity];
+        this.algorithms = new CollectiveAlgorithm[capacity];
         for (int slot = 0; slot < capacity; slot++)
         {
             numbers[(slot << LONGS_SHIFT) + WAIT_TAG] = -1;
@@ -79,8 +80,11 @@ final class FlightRecorder
         return P2P_BASE + operation | (type.ordinal() + 1L) << 8;
     }
 
-    /** A new operation starts: {@code kind} from {@link CallSignatures#kind} or {@link #pointToPoint}. */
-    void begin(final long sequence, final long kind, final long count, final String algorithm)
+    /**
+     * A new operation starts: {@code kind} from {@link CallSignatures#kind} or {@link #pointToPoint}; the algorithm
+     * (null for point-to-point) is kept as an object and named only in a dump, which spares a megamorphic call.
+     */
+    void begin(final long sequence, final long kind, final long count, final CollectiveAlgorithm algorithm)
     {
         final int slot = (int) (recorded++ & mask);
         final int n = slot << LONGS_SHIFT;
@@ -156,7 +160,7 @@ final class FlightRecorder
             describe(sb, kind, numbers[n + SEQUENCE], numbers[n + COUNT]);
             if (algorithms[slot] != null)
             {
-                sb.append(" algorithm=").append(algorithms[slot]);
+                sb.append(" algorithm=").append(algorithms[slot].name());
             }
             final int code = (int) (kind & 0xFF);
             if (failed)

@@ -9,6 +9,7 @@ import io.jccl.JcclException;
 import io.jccl.PeerFailedException;
 import io.jccl.ReduceOp;
 import io.jccl.Request;
+import io.jccl.spi.CollectiveAlgorithm;
 import io.jccl.spi.CollectiveContext;
 import io.jccl.spi.Memory;
 import org.agrona.BufferUtil;
@@ -341,7 +342,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
      * compared); {@code op} null and {@code root} -1 when the collective has none; {@code algorithm} is recorded.
      */
     public long beginCollective(final Collective collective, final DataType type, final ReduceOp op, final int root,
-        final long count, final long agreedCount, final String algorithm)
+        final long count, final long agreedCount, final CollectiveAlgorithm algorithm)
     {
         checkUsable();
         final long sequence = ++collectiveSequence;

@@ -3,8 +3,13 @@ package io.jccl.shm;
 import io.jccl.Collective;
 import io.jccl.DataType;
 import io.jccl.ReduceOp;
+import io.jccl.spi.CollectiveAlgorithm;
+import io.jccl.spi.CollectiveArgs;
+import io.jccl.spi.CollectiveContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -18,21 +23,51 @@ class FlightRecorderTest
         -1);
     private static final long BROADCAST = CallSignatures.kind(Collective.BROADCAST, DataType.INT8, null, 1);
 
+    private static CollectiveAlgorithm named(final String name)
+    {
+        return new CollectiveAlgorithm()
+        {
+            @Override
+            public String name()
+            {
+                return name;
+            }
+
+            @Override
+            public String description()
+            {
+                return name;
+            }
+
+            @Override
+            public Set<Collective> collectives()
+            {
+                return Set.of();
+            }
+
+            @Override
+            public void run(final CollectiveContext context, final CollectiveArgs args)
+            {
+            }
+        };
+    }
+
     @Test
     void keepsTheLastOperationsOldestFirst()
     {
         final FlightRecorder recorder = new FlightRecorder(3, false);
+        final CollectiveAlgorithm ring = named("ring");
         assertEquals(4, recorder.capacity(), "rounded up to a power of two");
         for (int s = 1; s <= 6; s++)
         {
-            recorder.begin(s, ALLREDUCE, 8, "ring");
+            recorder.begin(s, ALLREDUCE, 8, ring);
             if (s == 1 || s == 5)
             {
                 recorder.waiting(0, System.nanoTime());
             }
             recorder.done();
         }
-        recorder.begin(7, BROADCAST, 16, "binomial");
+        recorder.begin(7, BROADCAST, 16, named("binomial"));
         recorder.waiting(1, System.nanoTime());
         final String[] lines = recorder.dump("P ").split("\n");
         assertEquals("P flight recorder: last 4 of 7 operations, oldest first (start and end times with " +
