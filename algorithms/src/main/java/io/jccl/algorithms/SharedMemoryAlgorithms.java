@@ -29,17 +29,17 @@ public final class SharedMemoryAlgorithms
     {
         return List.of(
             new ShmFlagsBarrier(),
+            new ShmLowLatencyBroadcast(),
             new ShmDirectBroadcast(),
             new ShmDirectReduce(),
+            new ShmLowLatencyAllreduce(),
             new ShmOneShotAllreduce(),
             new ShmTwoShotAllreduce(),
-            new ShmDirectAllgather(),
-            new ShmDirectReduceScatter(),
-            new ShmDirectAlltoall(),
-            new ShmLowLatencyBroadcast(),
-            new ShmLowLatencyAllreduce(),
             new ShmLowLatencyAllgather(),
+            new ShmDirectAllgather(),
             new ShmLowLatencyReduceScatter(),
-            new ShmLowLatencyAlltoall());
+            new ShmDirectReduceScatter(),
+            new ShmLowLatencyAlltoall(),
+            new ShmDirectAlltoall());
     }
 }

@@ -37,7 +37,7 @@ public final class BadInputRank
         "closed: sendRecv", "closed: isend", "closed: irecv", "closed: barrier", "closed: broadcast", "closed: reduce",
         "closed: allreduce", "closed: gather", "closed: scatter", "closed: allgather", "closed: allgatherv",
         "closed: reduceScatter", "closed: reduceScatterv", "closed: alltoall", "closed: alltoallv",
-        "closed: allocateShared");
+        "closed: allocateShared", "closed: iallreduce", "closed: ibarrier", "closed: split");
 
     private BadInputRank()
     {
@@ -166,6 +166,20 @@ public final class BadInputRank
             m -> m.alltoallv(ok, null, null, Buf.of(new int[4]), new int[] {2, 2}, null)));
         c.add(new Case("alltoallv receive displacement out of range", Who.ALL, iae, "receive buffer holds 4 elements",
             m -> m.alltoallv(ok, new int[] {2, 2}, null, Buf.of(new int[4]), new int[] {2, 2}, new int[] {0, 3})));
+        // non-blocking collectives: what the call alone shows is refused at once, the rest fails the request
+        c.add(new Case("iallreduce null send", Who.ALL, iae, "send buffer is null",
+            m -> m.iallreduce(null, Buf.of(four), ReduceOp.SUM)));
+        c.add(new Case("iallreduce null op", Who.ALL, iae, "reduction op is null",
+            m -> m.iallreduce(ok, Buf.of(four), null)));
+        c.add(new Case("ibroadcast root out of range", Who.ALL, iae, "root 5 is outside 0..1",
+            m -> m.ibroadcast(Buf.of(four), 5)));
+        c.add(new Case("ireduce root -1", Who.ALL, iae, "root -1 is outside",
+            m -> m.ireduce(ok, Buf.of(four), ReduceOp.SUM, -1)));
+        c.add(new Case("iallreduce receive too small, at await", Who.ALL, iae,
+            "receive buffer holds 3 elements, 4 are needed",
+            m -> m.iallreduce(ok, Buf.of(new int[3]), ReduceOp.SUM).await()));
+        c.add(new Case("ialltoall not divisible, at await", Who.ALL, iae, "not divisible into 2 equal blocks",
+            m -> m.ialltoall(Buf.of(new int[5]), Buf.of(new int[6])).await()));
         // shared memory and algorithm control
         c.add(new Case("allocateShared negative count", Who.ALL, iae, "negative count -1",
             m -> m.allocateShared(-1, DataType.INT32)));
@@ -208,7 +222,8 @@ public final class BadInputRank
             () -> comm.reduceScatter(big, ok, ReduceOp.SUM),
             () -> comm.reduceScatterv(big, ok, new int[] {4, 4}, ReduceOp.SUM), () -> comm.alltoall(ok, ok),
             () -> comm.alltoallv(ok, new int[] {2, 2}, null, big, new int[] {2, 2}, null),
-            () -> comm.allocateShared(4, DataType.INT32));
+            () -> comm.allocateShared(4, DataType.INT32), () -> comm.iallreduce(ok, ReduceOp.SUM), comm::ibarrier,
+            () -> comm.split(0, 0));
         for (int i = 0; i < afterClose.size(); i++)
         {
             report(LATER.get(i + 1), expect(ise, closed, afterClose.get(i), null));

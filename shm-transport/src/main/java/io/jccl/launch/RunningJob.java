@@ -207,7 +207,7 @@ final class RunningJob
     void cleanUp()
     {
         stopAndWait();
-        SegmentFiles.remove(launcher.segmentPath());
+        SegmentFiles.removeWithSubCommunicators(launcher.segmentPath());
     }
 
     /** The JVM of the launcher is shutting down (Ctrl-C, SIGTERM): stop the job and remove its segment. */
@@ -220,7 +220,7 @@ final class RunningJob
             sink.launcherLine("launcher shutting down: stopped " + ranksText(stopped) + " of job " +
                 launcher.jobId());
         }
-        SegmentFiles.remove(launcher.segmentPath());
+        SegmentFiles.removeWithSubCommunicators(launcher.segmentPath());
     }
 
     private void beginStop()

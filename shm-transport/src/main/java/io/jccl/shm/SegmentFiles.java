@@ -90,6 +90,33 @@ public final class SegmentFiles
         return removed;
     }
 
+    /**
+     * Removes the job's segment and those of its sub-communicators (named {@code <job id>.s<n>.<color>...}, see
+     * {@code Communicator.split}), complete or half-created; true if something was removed.
+     */
+    public static boolean removeWithSubCommunicators(final Path segment)
+    {
+        boolean removed = remove(segment);
+        final String name = segment.getFileName().toString();
+        final String childPrefix = name.substring(0, name.length() - SUFFIX.length()) + ".";
+        try (java.util.stream.Stream<Path> files = Files.list(segment.getParent()))
+        {
+            for (final Path p : (Iterable<Path>) files::iterator)
+            {
+                final String file = p.getFileName().toString();
+                if (file.startsWith(childPrefix) && isSegmentName(file))
+                {
+                    removed |= Files.deleteIfExists(p);
+                }
+            }
+        }
+        catch (final IOException | java.io.UncheckedIOException ignore)
+        {
+            // best effort: 'jccl clean' removes what is left once its creator is dead
+        }
+        return removed;
+    }
+
     /** The pid of the process that created the segment, read from its header; empty when unreadable. */
     public static OptionalLong creatorPid(final Path segment)
     {

@@ -254,6 +254,19 @@ class ShmAlgorithmsTest
         }
     }
 
+    @Test
+    void chunkSizeOfTheCallBoundsTheStagingHalf()
+    {
+        final CollectiveArgs args = new CollectiveArgs();
+        final LocalJob job = new LocalJob(2, 1 << 20, 4096);
+        final long whole = ((1 << 20) - LowLatencyProtocol.REGION_BYTES) / 2;
+        assertEquals(whole, ShmProtocol.halfStagingBytes(job.context(0), args));
+        args.chunkBytes = 4096 + 63;
+        assertEquals(4096, ShmProtocol.halfStagingBytes(job.context(0), args), "whole cache lines");
+        args.chunkBytes = 8L << 20;
+        assertEquals(whole, ShmProtocol.halfStagingBytes(job.context(0), args), "never more than half the area");
+    }
+
     /** The largest count (elements per block where the collective has blocks) that fits one LL slot. */
     private static long largestLowLatencyCount(final CollectiveAlgorithm algorithm, final DataType type,
         final int ranks)
