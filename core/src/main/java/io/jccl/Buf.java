@@ -5,7 +5,6 @@ import org.agrona.DirectBuffer;
 import org.agrona.UnsafeApi;
 
 import java.nio.ByteBuffer;
-import java.util.Objects;
 
 /**
  * A typed view of memory that jccl reads or writes: a Java primitive array, a direct (or heap) {@link ByteBuffer},
@@ -74,7 +73,8 @@ public final class Buf
         checkRange(checkArray(array).length, from, count);
         if (type != DataType.FLOAT16 && type != DataType.BFLOAT16)
         {
-            throw new IllegalArgumentException("a short[] carries float16 or bfloat16, not " + type.label());
+            throw new IllegalArgumentException("a short[] carries float16 or bfloat16, not " +
+                (type == null ? "null" : type.label()));
         }
         return new Buf(array, SHORT_BASE + 2L * from, count, type, false, null, -1);
     }
@@ -133,7 +133,10 @@ public final class Buf
         {
             throw new IllegalArgumentException("buffer is null");
         }
-        Objects.requireNonNull(type, "type");
+        if (type == null)
+        {
+            throw new IllegalArgumentException("type is null");
+        }
         final int bytes = buffer.remaining();
         if (bytes % type.size() != 0)
         {
@@ -161,7 +164,10 @@ public final class Buf
         {
             throw new IllegalArgumentException("buffer is null");
         }
-        Objects.requireNonNull(type, "type");
+        if (type == null)
+        {
+            throw new IllegalArgumentException("type is null");
+        }
         checkRange(buffer.capacity(), index, length);
         if (length % type.size() != 0)
         {

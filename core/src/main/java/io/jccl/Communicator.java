@@ -4,7 +4,9 @@ package io.jccl;
  * A group of ranks (separate JVM processes) that exchange data through shared memory.
  * <p>
  * Obtain one with {@link Jccl#connect()} inside a rank started by the launcher ({@code ./jccl run}). Every rank of
- * the group must call the same collectives in the same order with matching arguments. Counts follow MPI: a
+ * the group must call the same collectives in the same order with matching arguments; ranks that do not get a
+ * {@link CollectiveMismatchException} saying what each rank called (when a wait gets slow, or before any data
+ * moves in check mode, {@code JCCL_CHECK=1}). Counts follow MPI: a
  * {@link Buf} carries its element count and {@link DataType}; collectives check that the views are large enough
  * before any byte moves and throw {@link IllegalArgumentException} otherwise, leaving the communicator usable.
  * <p>

@@ -111,6 +111,25 @@ public final class Configuration
     public static final String DEBUG_PROP_NAME = "jccl.debug";
     public static final String DEBUG_DEFAULT = "WARN";
 
+    /**
+     * Subsystems that log: a comma-separated list of INIT, P2P, COLL, SHM, ALL; a leading {@code ^} logs all but
+     * the listed ones (as {@code NCCL_DEBUG_SUBSYS}).
+     */
+    public static final String DEBUG_SUBSYS_PROP_NAME = "jccl.debug.subsys";
+    public static final String DEBUG_SUBSYS_DEFAULT = "ALL";
+
+    /**
+     * Check mode: every collective compares the call signatures of all ranks (collective, count, datatype, op,
+     * root) before any data moves, so a mismatched call fails on every rank and never returns garbage. Costs one
+     * flag exchange per collective; without it mismatches are still found, when a wait gets slow.
+     */
+    public static final String CHECK_PROP_NAME = "jccl.check";
+    public static final boolean CHECK_DEFAULT = false;
+
+    /** Operations each rank keeps in its flight recorder (rounded up to a power of two), dumped on failures. */
+    public static final String FLIGHT_RECORDS_PROP_NAME = "jccl.flight.records";
+    public static final long FLIGHT_RECORDS_DEFAULT = 64;
+
     private final Map<String, String> values;
 
     private Configuration(final Map<String, String> values)
@@ -173,6 +192,23 @@ public final class Configuration
             throw new IllegalArgumentException("setting " + propName + " (" + envName(propName) + ") = '" + value +
                 "' is not a number", ex);
         }
+    }
+
+    /** A yes/no setting: 1, true, yes, on (any case) are true; 0, false, no, off are false. */
+    public boolean getBoolean(final String propName, final boolean defaultValue)
+    {
+        final String value = get(propName);
+        if (value == null || value.isBlank())
+        {
+            return defaultValue;
+        }
+        return switch (value.trim().toLowerCase(Locale.ROOT))
+        {
+            case "1", "true", "yes", "on" -> true;
+            case "0", "false", "no", "off" -> false;
+            default -> throw new IllegalArgumentException("setting " + propName + " (" + envName(propName) + ") = '" +
+                value + "' is not one of 1, 0, true, false, yes, no, on, off");
+        };
     }
 
     public int rank()

@@ -96,14 +96,14 @@ public final class TunedSelection
                 TuningTable.NONE + " for none): " + ex.getMessage(), ex);
         }
         final Log log = new Log(configuration, configuration.rank());
-        if (configuration.rank() == 0 && log.enabled(Log.INFO))
+        if (configuration.rank() == 0 && log.enabled(Log.INFO, Log.INIT))
         {
             final boolean fromFile = !TuningTable.shipped().equals(table);
-            log.info("algorithm selection at " + ranks + " ranks from " + (fromFile ?
+            log.info(Log.INIT, "algorithm selection at " + ranks + " ranks from " + (fromFile ?
                 "tuning file " + TuningTable.path(configuration) + " " + table.info() : "the shipped model"));
             for (final Collective collective : Collective.values())
             {
-                log.info("  " + collective.label() + ": " + selection.describe(collective));
+                log.info(Log.INIT, "  " + collective.label() + ": " + selection.describe(collective));
             }
         }
         return selection;

@@ -6,6 +6,7 @@ import io.jccl.Communicator;
 import io.jccl.Configuration;
 import io.jccl.ReduceOp;
 import io.jccl.engine.PendingCollective.Kind;
+import io.jccl.spi.ArgumentChecks;
 
 /**
  * The {@code i...} collectives of one communicator (shared with its views): checks what can be checked before
@@ -199,27 +200,18 @@ final class NonBlockingCollectives implements AutoCloseable
 
     private void checkRoot(final int root)
     {
-        if (root < 0 || root >= parent.size())
-        {
-            throw new IllegalArgumentException("root " + root + " is outside 0.." + (parent.size() - 1));
-        }
+        ArgumentChecks.checkRank(root, parent.size(), "root");
     }
 
     private static Buf notNull(final Buf buf, final String role)
     {
-        if (buf == null)
-        {
-            throw new IllegalArgumentException(role + " is null");
-        }
+        ArgumentChecks.checkBuffer(buf, role, false);
         return buf;
     }
 
     private static ReduceOp notNull(final ReduceOp op)
     {
-        if (op == null)
-        {
-            throw new IllegalArgumentException("reduction op is null");
-        }
+        ArgumentChecks.checkOp(op);
         return op;
     }
 }

@@ -16,6 +16,8 @@ import io.jccl.spi.CollectiveAlgorithm;
 import io.jccl.spi.CollectiveArgs;
 import io.jccl.spi.Reductions;
 
+import static io.jccl.spi.ArgumentChecks.*;
+
 /**
  * The communicator: validates every call before a byte moves, then runs point-to-point on the shared-memory
  * transport and collectives through the algorithm the selector picks. Views made by {@link #withAlgorithm} share
@@ -174,7 +176,7 @@ public final class ShmCommunicator implements Communicator
         try
         {
             args.clear().collective = Collective.BARRIER;
-            run(0);
+            run(0, null, 0);
         }
         finally
         {
@@ -188,7 +190,7 @@ public final class ShmCommunicator implements Communicator
         enter();
         try
         {
-            checkRoot(root);
+            checkRank(root, size(), "root");
             checkBuffer(buf, "buffer", true);
             final CollectiveArgs a = args.clear();
             a.collective = Collective.BROADCAST;
@@ -196,7 +198,7 @@ public final class ShmCommunicator implements Communicator
             a.root = root;
             a.count = buf.count();
             setRecv(a, buf);
-            run(buf.bytes());
+            run(buf.bytes(), null, a.count);
         }
         finally
         {
@@ -210,7 +212,7 @@ public final class ShmCommunicator implements Communicator
         enter();
         try
         {
-            checkRoot(root);
+            checkRank(root, size(), "root");
             checkOp(op);
             checkBuffer(send, "send buffer", false);
             final boolean isRoot = rank() == root;
@@ -232,7 +234,7 @@ public final class ShmCommunicator implements Communicator
             {
                 setRecv(a, recv);
             }
-            run(send.bytes());
+            run(send.bytes(), op, a.count);
             if (isRoot && op == ReduceOp.AVG)
             {
                 Reductions.divide(a.type, recv.base(), recv.offset(), a.count, size());
@@ -263,7 +265,7 @@ public final class ShmCommunicator implements Communicator
             a.count = send.count();
             setSend(a, send);
             setRecv(a, recv);
-            run(send.bytes());
+            run(send.bytes(), op, a.count);
             if (op == ReduceOp.AVG)
             {
                 Reductions.divide(a.type, recv.base(), recv.offset(), a.count, size());
@@ -281,7 +283,7 @@ public final class ShmCommunicator implements Communicator
         enter();
         try
         {
-            checkRoot(root);
+            checkRank(root, size(), "root");
             checkBuffer(send, "send buffer", false);
             final boolean isRoot = rank() == root;
             if (isRoot)
@@ -300,7 +302,7 @@ public final class ShmCommunicator implements Communicator
             {
                 setRecv(a, recv);
             }
-            run(send.bytes() * size());
+            run(send.bytes() * size(), null, a.count);
         }
         finally
         {
@@ -314,7 +316,7 @@ public final class ShmCommunicator implements Communicator
         enter();
         try
         {
-            checkRoot(root);
+            checkRank(root, size(), "root");
             checkBuffer(recv, "receive buffer", true);
             final boolean isRoot = rank() == root;
             if (isRoot)
@@ -333,7 +335,7 @@ public final class ShmCommunicator implements Communicator
                 setSend(a, send);
             }
             setRecv(a, recv);
-            run(recv.bytes() * size());
+            run(recv.bytes() * size(), null, a.count);
         }
         finally
         {
@@ -351,14 +353,14 @@ public final class ShmCommunicator implements Communicator
             checkBuffer(recv, "receive buffer", true);
             checkSameType(send, recv);
             checkAtLeast(recv, send.count() * size(), "receive buffer (size × send count)");
-            checkOwnBlockOrApart(recv, send, send.count(), "allgather send buffer");
+            checkOwnBlockOrApart(recv, send, rank(), send.count(), "allgather send buffer");
             final CollectiveArgs a = args.clear();
             a.collective = Collective.ALLGATHER;
             a.type = send.type();
             a.count = send.count();
             setSend(a, send);
             setRecv(a, recv);
-            run(send.bytes() * size());
+            run(send.bytes() * size(), null, a.count);
         }
         finally
         {
@@ -375,7 +377,7 @@ public final class ShmCommunicator implements Communicator
             checkBuffer(send, "send buffer", false);
             checkBuffer(recv, "receive buffer", true);
             checkSameType(send, recv);
-            final int[] d = checkLayout(counts, displs, recv.count(), "counts", "receive buffer");
+            final int[] d = checkLayout(counts, displs, size(), recv.count(), "counts", "receive buffer");
             if (send.count() < counts[rank()])
             {
                 throw new IllegalArgumentException("send buffer holds " + send.count() + " elements, counts[" +
@@ -389,7 +391,7 @@ public final class ShmCommunicator implements Communicator
             a.displs = d;
             setSend(a, send);
             setRecv(a, recv);
-            run(sum(counts) * send.type().size());
+            run(sum(counts) * send.type().size(), null, sum(counts));
         }
         finally
         {
@@ -408,7 +410,7 @@ public final class ShmCommunicator implements Communicator
             checkBuffer(recv, "receive buffer", true);
             checkSameType(send, recv);
             checkAtLeast(send, recv.count() * size(), "send buffer (size × receive count)");
-            checkOwnBlockOrApart(send, recv, recv.count(), "reduce_scatter receive buffer");
+            checkOwnBlockOrApart(send, recv, rank(), recv.count(), "reduce_scatter receive buffer");
             final CollectiveArgs a = args.clear();
             a.collective = Collective.REDUCE_SCATTER;
             a.type = recv.type();
@@ -416,7 +418,7 @@ public final class ShmCommunicator implements Communicator
             a.count = recv.count();
             setSend(a, send);
             setRecv(a, recv);
-            run(recv.bytes() * size());
+            run(recv.bytes() * size(), op, a.count);
             if (op == ReduceOp.AVG)
             {
                 Reductions.divide(a.type, recv.base(), recv.offset(), a.count, size());
@@ -438,7 +440,7 @@ public final class ShmCommunicator implements Communicator
             checkBuffer(send, "send buffer", false);
             checkBuffer(recv, "receive buffer", true);
             checkSameType(send, recv);
-            final int[] d = checkLayout(counts, null, send.count(), "counts", "send buffer");
+            final int[] d = checkLayout(counts, null, size(), send.count(), "counts", "send buffer");
             checkAtLeast(recv, counts[rank()], "receive buffer");
             checkNoPartialOverlap(send, recv);
             final CollectiveArgs a = args.clear();
@@ -450,7 +452,7 @@ public final class ShmCommunicator implements Communicator
             a.displs = d;
             setSend(a, send);
             setRecv(a, recv);
-            run(sum(counts) * recv.type().size());
+            run(sum(counts) * recv.type().size(), op, sum(counts));
             if (op == ReduceOp.AVG)
             {
                 Reductions.divide(a.type, recv.base(), recv.offset(), counts[rank()], size());
@@ -477,17 +479,14 @@ public final class ShmCommunicator implements Communicator
                     "divisible into " + size() + " equal blocks");
             }
             checkAtLeast(recv, send.count(), "receive buffer");
-            if (send.overlaps(recv))
-            {
-                throw new IllegalArgumentException("alltoall send and receive buffers overlap");
-            }
+            checkApart(send, recv, "alltoall");
             final CollectiveArgs a = args.clear();
             a.collective = Collective.ALLTOALL;
             a.type = send.type();
             a.count = send.count() / size();
             setSend(a, send);
             setRecv(a, recv);
-            run(send.bytes());
+            run(send.bytes(), null, a.count);
         }
         finally
         {
@@ -505,12 +504,9 @@ public final class ShmCommunicator implements Communicator
             checkBuffer(send, "send buffer", false);
             checkBuffer(recv, "receive buffer", true);
             checkSameType(send, recv);
-            if (send.overlaps(recv))
-            {
-                throw new IllegalArgumentException("alltoallv send and receive buffers overlap");
-            }
-            final int[] sd = checkLayout(sendCounts, sendDispls, send.count(), "sendCounts", "send buffer");
-            final int[] rd = checkLayout(recvCounts, recvDispls, recv.count(), "recvCounts", "receive buffer");
+            checkApart(send, recv, "alltoallv");
+            final int[] sd = checkLayout(sendCounts, sendDispls, size(), send.count(), "sendCounts", "send buffer");
+            final int[] rd = checkLayout(recvCounts, recvDispls, size(), recv.count(), "recvCounts", "receive buffer");
             final CollectiveArgs a = args.clear();
             a.collective = Collective.ALLTOALLV;
             a.type = send.type();
@@ -521,7 +517,7 @@ public final class ShmCommunicator implements Communicator
             a.recvDispls = rd;
             setSend(a, send);
             setRecv(a, recv);
-            run(sum(sendCounts) * send.type().size());
+            run(sum(sendCounts) * send.type().size(), null, -1);
         }
         finally
         {
@@ -787,14 +783,32 @@ public final class ShmCommunicator implements Communicator
         return "ShmCommunicator[rank " + rank() + " of " + size() + "]";
     }
 
-    private void run(final long bytes)
+    /**
+     * Runs the collective in {@link #args}: {@code op} is the caller's operator (AVG is SUM in the args),
+     * {@code agreedCount} the count every rank must pass (-1 when ranks legitimately differ).
+     */
+    private void run(final long bytes, final ReduceOp op, final long agreedCount)
     {
         final CollectiveArgs a = args;
         a.chunkBytes = chunkBytes;
         final CollectiveAlgorithm algorithm = selector.select(a, transport, bytes);
         lastAlgorithm = algorithm;
-        transport.beginCollective(a.collective.label(), a.count, a.type);
+        transport.beginCollective(a.collective, a.type, op, rooted(a.collective) ? a.root : -1, a.count, agreedCount,
+            algorithm);
         algorithm.run(transport, a);
+        transport.endCollective();
+    }
+
+    private static boolean rooted(final Collective collective)
+    {
+        return collective == Collective.BROADCAST || collective == Collective.REDUCE ||
+            collective == Collective.GATHER || collective == Collective.SCATTER;
+    }
+
+    /** The last operations of this rank, one per line: what a timeout or a failure dumps to stderr. */
+    public String flightRecord()
+    {
+        return transport.flightRecord();
     }
 
     // ============================================================================================ validation
@@ -841,123 +855,4 @@ public final class ShmCommunicator implements Communicator
             buf.offset() - transport.segmentAddress() == buf.segmentOffset() ? buf.segmentOffset() : -1;
     }
 
-    private void checkRoot(final int root)
-    {
-        if (root < 0 || root >= size())
-        {
-            throw new IllegalArgumentException("root " + root + " is outside 0.." + (size() - 1));
-        }
-    }
-
-    private static void checkOp(final ReduceOp op)
-    {
-        if (op == null)
-        {
-            throw new IllegalArgumentException("reduction op is null");
-        }
-    }
-
-    private static void checkBuffer(final Buf buf, final String role, final boolean written)
-    {
-        if (buf == null)
-        {
-            throw new IllegalArgumentException(role + " is null");
-        }
-        if (written && buf.isReadOnly())
-        {
-            throw new IllegalArgumentException(role + " is read-only");
-        }
-    }
-
-    private static void checkSameType(final Buf send, final Buf recv)
-    {
-        if (send.type() != recv.type())
-        {
-            throw new IllegalArgumentException("send buffer holds " + send.type().label() + ", receive buffer " +
-                recv.type().label());
-        }
-    }
-
-    private static void checkAtLeast(final Buf buf, final long count, final String role)
-    {
-        if (buf.count() < count)
-        {
-            throw new IllegalArgumentException(role + " holds " + buf.count() + " elements, " + count +
-                " are needed");
-        }
-    }
-
-    private static void checkNoPartialOverlap(final Buf send, final Buf recv)
-    {
-        if (send.overlaps(recv) && !send.sameStart(recv))
-        {
-            throw new IllegalArgumentException("send and receive buffers overlap without being the same memory " +
-                "(in place means passing the same buffer)");
-        }
-    }
-
-    /**
-     * In place for allgather and reduce_scatter means the small buffer is this rank's block of the large one
-     * (MPI_IN_PLACE); any other overlap is refused.
-     */
-    private void checkOwnBlockOrApart(final Buf whole, final Buf block, final long blockCount, final String role)
-    {
-        if (whole.overlaps(block) &&
-            !(block.base() == whole.base() && block.offset() == whole.offset() + rank() * blockCount *
-            whole.type().size()))
-        {
-            throw new IllegalArgumentException(role + " overlaps the other buffer without being exactly this " +
-                "rank's block of it (in place means passing that block)");
-        }
-    }
-
-    /** Validates per-rank counts and displacements against a buffer; returns the displacements (packed if null). */
-    private int[] checkLayout(final int[] counts, final int[] displs, final long capacity, final String name,
-        final String role)
-    {
-        if (counts == null || counts.length != size())
-        {
-            throw new IllegalArgumentException(name + " must have one entry per rank (" + size() + ")" +
-                (counts == null ? ", not null" : ", not " + counts.length));
-        }
-        if (displs != null && displs.length != size())
-        {
-            throw new IllegalArgumentException("displacements must have one entry per rank (" + size() + "), not " +
-                displs.length);
-        }
-        final int[] d = displs != null ? displs : new int[size()];
-        long packed = 0;
-        for (int r = 0; r < size(); r++)
-        {
-            if (counts[r] < 0)
-            {
-                throw new IllegalArgumentException(name + "[" + r + "] is negative: " + counts[r]);
-            }
-            if (displs == null)
-            {
-                d[r] = Math.toIntExact(packed);
-            }
-            else if (displs[r] < 0)
-            {
-                throw new IllegalArgumentException("displacement[" + r + "] is negative: " + displs[r]);
-            }
-            packed += counts[r];
-            if ((long) d[r] + counts[r] > capacity)
-            {
-                throw new IllegalArgumentException(role + " holds " + capacity + " elements; block " + r + " needs [" +
-                    d[r] + ", " + ((long) d[r] + counts[r]) + ")");
-            }
-        }
-        return d;
-    }
-
-    private static long sum(final int[] counts)
-    {
-        long total = 0;
-        for (final int c : counts)
-        {
-            total += c;
-        }
-        return total;
-    }
 }

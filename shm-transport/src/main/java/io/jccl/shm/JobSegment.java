@@ -103,7 +103,7 @@ public final class JobSegment implements AutoCloseable
             SegmentFiles.remove(path);
             throw new JcclException("cannot publish the job segment " + path + ": " + ex.getMessage(), ex);
         }
-        log.info("created segment " + path + " (" + mib(length) + ", " + layout.worldSize() + " ranks, ring " +
+        log.info(Log.SHM, "created segment " + path + " (" + mib(length) + ", " + layout.worldSize() + " ranks, ring " +
             layout.ringCapacity() + " B, staging " + layout.stagingBytes() + " B, symmetric " +
             layout.symmetricBytes() + " B)");
         return segment;
@@ -291,7 +291,7 @@ public final class JobSegment implements AutoCloseable
             throw new JcclException("segment " + path + " already exists and its creator (pid " +
                 creator.getAsLong() + ") is alive: two jobs share the job id; choose another JCCL_JOB_ID");
         }
-        log.warn("removing stale segment " + path + (creator.isPresent() ? " of dead pid " +
+        log.warn(Log.SHM, "removing stale segment " + path + (creator.isPresent() ? " of dead pid " +
             creator.getAsLong() : ""));
         SegmentFiles.remove(path);
     }

@@ -43,6 +43,9 @@ import io.jccl.spi.CollectiveContext;
  *  +---------------------------------------------------------------+
  *  |            bootstrap word (8) at BOOTSTRAP_OFFSET, own lines   | 256
  *  +---------------------------------------------------------------+
+ *  |  abort word (8) at ABORT_OFFSET, own lines: 0, or 1 + the rank  | 512
+ *  |  that failed first; read by every collective, written once      |
+ *  +---------------------------------------------------------------+
  * </pre>
  * All regions start on 128-byte boundaries (staging and symmetric regions on 4 KiB pages).
  */
@@ -67,6 +70,11 @@ public final class SegmentDescriptor
     /** Written by the creator when every rank has attached: the number of attached ranks, then READY. */
     public static final int BOOTSTRAP_OFFSET = 256;
     public static final long BOOTSTRAP_READY = Long.MAX_VALUE;
+    /**
+     * Set by a rank whose communicator breaks (release store of 1 + its rank). Every collective loads it first: a
+     * line nobody writes stays in every core's cache, so the load costs a cache hit until a failure.
+     */
+    public static final int ABORT_OFFSET = 512;
     public static final int HEADER_LENGTH = 4096;
 
     public static final int ALIGNMENT = 128;
@@ -178,13 +186,27 @@ public final class SegmentDescriptor
      *     | heartbeat: System.nanoTime   |   own lines: stamped every
      *     | (8), written by a daemon     |   heartbeat interval
      *     +------------------------------+ 256
-     *     | operation: sequence (8),     |   what this rank is doing, for
-     *     | collective/type/op (8),      |   diagnostics and mismatch checks
-     *     | count (8)                    |
+     *     | call signature 0 .. 3        |   the last SIGNATURE_SLOTS
+     *     | (SIGNATURE_LENGTH each)      |   collectives this rank started,
+     *     |                              |   slot = sequence % SLOTS
      *     +------------------------------+ 384
      *     | flag 0 .. FLAG_SLOTS-1,      |   one 64-byte line each
      *     | monotonic, release-stored    |
      *     +------------------------------+ LENGTH
+     * </pre>
+     * One call signature ({@link CallSignatures}), published before the collective moves any data:
+     * <pre>
+     *   0                   1                   2                   3
+     *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+     *  +---------------------------------------------------------------+
+     *  |   collective sequence (8): -1 while the slot is being written   |  0
+     *  +---------------+---------------+---------------+---------------+
+     *  | collective+1  |  datatype+1   |    op+1       |   (unused)    |  8
+     *  +---------------+---------------+---------------+---------------+
+     *  |                       root+1 (0: unrooted)                      | 12
+     *  +---------------------------------------------------------------+
+     *  |   count all ranks must agree on (8), -1 when not compared      | 16
+     *  +---------------------------------------------------------------+ 24
      * </pre>
      */
     public static final class RankRecordDescriptor
@@ -193,9 +215,12 @@ public final class SegmentDescriptor
         public static final int STATE_OFFSET = 8;
         public static final int FAILED_PEER_OFFSET = 16;
         public static final int HEARTBEAT_OFFSET = 128;
-        public static final int OP_SEQUENCE_OFFSET = 256;
-        public static final int OP_KIND_OFFSET = 264;
-        public static final int OP_COUNT_OFFSET = 272;
+        public static final int SIGNATURES_OFFSET = 256;
+        public static final int SIGNATURE_SLOTS = 4;
+        public static final int SIGNATURE_LENGTH = 24;
+        public static final int SIGNATURE_SEQUENCE_OFFSET = 0;
+        public static final int SIGNATURE_KIND_OFFSET = 8;
+        public static final int SIGNATURE_COUNT_OFFSET = 16;
         public static final int FLAGS_OFFSET = 384;
         public static final int FLAG_STRIDE = 64;
         public static final int LENGTH = FLAGS_OFFSET + CollectiveContext.FLAG_SLOTS * FLAG_STRIDE;
@@ -210,6 +235,12 @@ public final class SegmentDescriptor
 
         private RankRecordDescriptor()
         {
+        }
+
+        /** Offset in the record of the signature slot that holds collective {@code sequence}. */
+        public static int signatureOffset(final long sequence)
+        {
+            return SIGNATURES_OFFSET + (int) (sequence & (SIGNATURE_SLOTS - 1)) * SIGNATURE_LENGTH;
         }
 
         public static int flagOffset(final int slot)

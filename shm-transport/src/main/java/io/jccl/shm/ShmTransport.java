@@ -1,11 +1,15 @@
 package io.jccl.shm;
 
 import io.jccl.Buf;
+import io.jccl.Collective;
+import io.jccl.CollectiveMismatchException;
 import io.jccl.Configuration;
 import io.jccl.DataType;
 import io.jccl.JcclException;
 import io.jccl.PeerFailedException;
+import io.jccl.ReduceOp;
 import io.jccl.Request;
+import io.jccl.spi.CollectiveAlgorithm;
 import io.jccl.spi.CollectiveContext;
 import io.jccl.spi.Memory;
 import org.agrona.BufferUtil;
@@ -20,9 +24,11 @@ import java.util.concurrent.locks.LockSupport;
 
 import static io.jccl.shm.ChannelDescriptor.FLAG_FIRST;
 import static io.jccl.shm.ChannelDescriptor.FLAG_LAST;
+import static io.jccl.shm.SegmentDescriptor.ABORT_OFFSET;
 import static io.jccl.shm.SegmentDescriptor.BOOTSTRAP_OFFSET;
 import static io.jccl.shm.SegmentDescriptor.BOOTSTRAP_READY;
 import static io.jccl.shm.SegmentDescriptor.RankRecordDescriptor.*;
+import static io.jccl.spi.ArgumentChecks.*;
 
 /**
  * One rank's end of the shared-memory transport: bootstrap through the job segment, point-to-point messages with
@@ -49,6 +55,9 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
     private final SegmentDescriptor layout;
     private final long base;
     private final PeerMonitor monitor;
+    private final CallSignatures signatures;
+    private final FlightRecorder recorder;
+    private final boolean checkMode;
     private final Waiter waiter;
     private final ChannelWriter[] writers;
     private final ChannelReader[] readers;
@@ -79,10 +88,14 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         this.size = layout.worldSize();
         this.base = segment.address();
         this.monitor = new PeerMonitor(segment, rank, configuration);
+        this.signatures = new CallSignatures(base, layout, rank);
+        this.recorder = new FlightRecorder(configuration.getLong(Configuration.FLIGHT_RECORDS_PROP_NAME,
+            Configuration.FLIGHT_RECORDS_DEFAULT), log.enabled(Log.INFO, Log.COLL | Log.P2P));
+        this.checkMode = configuration.getBoolean(Configuration.CHECK_PROP_NAME, Configuration.CHECK_DEFAULT);
         final boolean oversubscribed = size > Runtime.getRuntime().availableProcessors();
         final long spins = configuration.getLong(Configuration.IDLE_SPINS_PROP_NAME,
             oversubscribed ? 50 : Configuration.IDLE_SPINS_DEFAULT);
-        this.waiter = new Waiter(rank, monitor, configuration.timeoutMs(),
+        this.waiter = new Waiter(rank, monitor, signatures, recorder, configuration.timeoutMs(),
             configuration.getLong(Configuration.LIVENESS_CHECK_MS_PROP_NAME, Configuration.LIVENESS_CHECK_MS_DEFAULT),
             spins,
             configuration.getLong(Configuration.IDLE_YIELDS_PROP_NAME, Configuration.IDLE_YIELDS_DEFAULT),
@@ -110,8 +123,12 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         this.exitHook = new Thread(this::exitWithoutClose, "jccl-exit-" + rank);
         if (oversubscribed)
         {
-            log.info(size + " ranks on " + Runtime.getRuntime().availableProcessors() + " cores: oversubscribed, " +
-                "waiting ranks yield early");
+            log.info(Log.INIT, size + " ranks on " + Runtime.getRuntime().availableProcessors() + " cores: " +
+                "oversubscribed, waiting ranks yield early");
+        }
+        if (checkMode)
+        {
+            log.info(Log.COLL, "check mode: every collective compares the call signatures of all ranks first");
         }
     }
 
@@ -199,7 +216,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
             }
         }
         waiter.done();
-        log.info("joined job: rank " + rank + " of " + size + ", segment " + segment.path());
+        log.info(Log.INIT, "joined job: rank " + rank + " of " + size + ", segment " + segment.path());
     }
 
     private void bootstrapIdle(final long deadline, final long timeoutNs, final String what)
@@ -236,50 +253,56 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
     public void send(final Buf buf, final int dest, final int tag)
     {
         checkUsable();
-        checkPeer(dest, "destination");
+        checkRank(dest, size, "destination rank");
         checkTag(tag);
         checkBuffer(buf, "send buffer", false);
-        waiter.operation("send", ++operationSequence, buf.count(), buf.type().label());
+        beginPointToPoint("send", FlightRecorder.SEND, buf);
         waiter.target(dest, tag, buf.bytes());
         sendBlocking(dest, tag, buf.base(), buf.offset(), buf.bytes());
+        recorder.done();
     }
 
     public long recv(final Buf buf, final int source, final int tag)
     {
         checkUsable();
-        checkPeer(source, "source");
+        checkRank(source, size, "source rank");
         checkTag(tag);
         checkBuffer(buf, "receive buffer", true);
-        waiter.operation("recv", ++operationSequence, buf.count(), buf.type().label());
+        beginPointToPoint("recv", FlightRecorder.RECV, buf);
         waiter.target(source, tag, buf.bytes());
-        return recvBlocking(source, tag, buf.base(), buf.offset(), buf.bytes());
+        final long received = recvBlocking(source, tag, buf.base(), buf.offset(), buf.bytes());
+        recorder.done();
+        return received;
     }
 
     public long sendRecv(final Buf sendBuf, final int dest, final int sendTag,
         final Buf recvBuf, final int source, final int recvTag)
     {
         checkUsable();
-        checkPeer(dest, "destination");
-        checkPeer(source, "source");
+        checkRank(dest, size, "destination rank");
+        checkRank(source, size, "source rank");
         checkTag(sendTag);
         checkTag(recvTag);
         checkBuffer(sendBuf, "send buffer", false);
         checkBuffer(recvBuf, "receive buffer", true);
-        waiter.operation("sendRecv", ++operationSequence, sendBuf.count(), sendBuf.type().label());
+        beginPointToPoint("sendRecv", FlightRecorder.SEND_RECV, sendBuf);
         waiter.target(source, recvTag, recvBuf.bytes());
-        return exchange(dest, sendTag, sendBuf.base(), sendBuf.offset(), sendBuf.bytes(),
+        final long received = exchange(dest, sendTag, sendBuf.base(), sendBuf.offset(), sendBuf.bytes(),
             source, recvTag, recvBuf.base(), recvBuf.offset(), recvBuf.bytes());
+        recorder.done();
+        return received;
     }
 
     public Request isend(final Buf buf, final int dest, final int tag)
     {
         checkUsable();
-        checkPeer(dest, "destination");
+        checkRank(dest, size, "destination rank");
         checkTag(tag);
         checkBuffer(buf, "send buffer", false);
         final SendOp op = new SendOp(this).reset(dest, tag, buf.base(), buf.offset(), buf.bytes());
         op.operation = "isend";
         op.sequence = ++operationSequence;
+        recorder.begin(op.sequence, FlightRecorder.pointToPoint(FlightRecorder.ISEND, buf.type()), buf.count(), null);
         startSend(op);
         return op;
     }
@@ -287,12 +310,13 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
     public Request irecv(final Buf buf, final int source, final int tag)
     {
         checkUsable();
-        checkPeer(source, "source");
+        checkRank(source, size, "source rank");
         checkTag(tag);
         checkBuffer(buf, "receive buffer", true);
         final RecvOp op = new RecvOp(this).reset(source, tag, buf.base(), buf.offset(), buf.bytes());
         op.operation = "irecv";
         op.sequence = ++operationSequence;
+        recorder.begin(op.sequence, FlightRecorder.pointToPoint(FlightRecorder.IRECV, buf.type()), buf.count(), null);
         final RecvOp early = takeUnexpected(source, tag);
         if (early == null)
         {
@@ -311,13 +335,96 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
 
     // ==================================================================================== collective context
 
-    /** Starts collective operation {@code name}: every rank's collective sequence grows by one. */
-    public long beginCollective(final String name, final long count, final DataType type)
+    /**
+     * Starts a collective: every rank's collective sequence grows by one, and the call's signature is published
+     * for mismatch detection (in check mode, compared with every rank's before this returns). {@code count} is
+     * this rank's count, shown in diagnostics; {@code agreedCount} the count every rank must pass (-1: not
+     * compared); {@code op} null and {@code root} -1 when the collective has none; {@code algorithm} is recorded.
+     */
+    public long beginCollective(final Collective collective, final DataType type, final ReduceOp op, final int root,
+        final long count, final long agreedCount, final CollectiveAlgorithm algorithm)
     {
         checkUsable();
         final long sequence = ++collectiveSequence;
-        waiter.operation(name, sequence, count, type == null ? null : type.label());
+        final long shownCount = collective == Collective.BARRIER ? -1 : count;
+        final long kind = CallSignatures.kind(collective, type, op, root);
+        waiter.operation(collective.label(), sequence, shownCount, type == null ? null : type.label());
+        recorder.begin(sequence, kind, shownCount, algorithm);
+        signatures.publish(sequence, kind, agreedCount);
+        // Acquire: what the failing rank published before it set the word (its signatures, its state) is visible.
+        if (UnsafeApi.getLongAcquire(null, base + ABORT_OFFSET) != 0)
+        {
+            abortedByPeer();
+        }
+        if (checkMode)
+        {
+            verifySignatures(sequence);
+        }
         return sequence;
+    }
+
+    /**
+     * Another rank broke: this collective cannot complete. A mismatch of the calls is the cause to report when
+     * there is one (the rank that finished a mismatched collective early learns of it here), else the failed peer.
+     */
+    private void abortedByPeer()
+    {
+        final CollectiveMismatchException mismatch = signatures.findMismatch();
+        if (mismatch != null)
+        {
+            throw fail(mismatch);
+        }
+        try
+        {
+            monitor.check(-1, waiter);
+        }
+        catch (final JcclException ex)
+        {
+            throw fail(ex);
+        }
+        final int culprit = (int) UnsafeApi.getLongAcquire(null, base + ABORT_OFFSET) - 1;
+        throw fail(new PeerFailedException(culprit, "rank " + culprit + " broke off the job " + waiter.describe()));
+    }
+
+    /** The collective started by {@link #beginCollective} has finished on this rank. */
+    public void endCollective()
+    {
+        recorder.done();
+    }
+
+    /** Check mode: waits for every peer's signature of collective {@code sequence} and compares it with this one's. */
+    private void verifySignatures(final long sequence)
+    {
+        for (int r = 0; r < size; r++)
+        {
+            if (r == rank)
+            {
+                continue;
+            }
+            int result;
+            while ((result = signatures.compare(r, sequence)) == CallSignatures.ABSENT)
+            {
+                idleUnless(activeSendQueues > 0 ? progressSends() : 0, r);
+            }
+            if (result == CallSignatures.MISMATCH)
+            {
+                throw fail(signatures.mismatch(sequence));
+            }
+        }
+        waiter.done();
+    }
+
+    /** The last operations of this rank, one per line (see {@link FlightRecorder}). */
+    public String flightRecord()
+    {
+        return recorder.dump("");
+    }
+
+    private void beginPointToPoint(final String name, final int operation, final Buf buf)
+    {
+        final long sequence = ++operationSequence;
+        waiter.operation(name, sequence, buf.count(), buf.type().label());
+        recorder.begin(sequence, FlightRecorder.pointToPoint(operation, buf.type()), buf.count(), null);
     }
 
     @Override
@@ -337,7 +444,16 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
     public void recv(final int peer, final Object base, final long offset, final long bytes)
     {
         waiter.target(peer, COLLECTIVE_TAG, bytes);
-        expectLength(peer, bytes, recvBlocking(peer, COLLECTIVE_TAG, base, offset, bytes));
+        final long received;
+        try
+        {
+            received = recvBlocking(peer, COLLECTIVE_TAG, base, offset, bytes);
+        }
+        catch (final JcclException ex)
+        {
+            throw collectiveFailure(ex);
+        }
+        expectLength(peer, bytes, received);
     }
 
     @Override
@@ -345,8 +461,17 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         final int source, final Object recvBase, final long recvOffset, final long recvBytes)
     {
         waiter.target(source, COLLECTIVE_TAG, recvBytes);
-        expectLength(source, recvBytes, exchange(dest, COLLECTIVE_TAG, sendBase, sendOffset, sendBytes,
-            source, COLLECTIVE_TAG, recvBase, recvOffset, recvBytes));
+        final long received;
+        try
+        {
+            received = exchange(dest, COLLECTIVE_TAG, sendBase, sendOffset, sendBytes,
+                source, COLLECTIVE_TAG, recvBase, recvOffset, recvBytes);
+        }
+        catch (final JcclException ex)
+        {
+            throw collectiveFailure(ex);
+        }
+        expectLength(source, recvBytes, received);
     }
 
     @Override
@@ -452,14 +577,8 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
     public Buf allocateShared(final long count, final DataType type)
     {
         checkUsable();
-        if (type == null)
-        {
-            throw new IllegalArgumentException("type is null");
-        }
-        if (count < 0)
-        {
-            throw new IllegalArgumentException("negative count " + count);
-        }
+        checkType(type);
+        checkCount(count, type);
         final long bytes = count * type.size();
         final long start = SegmentDescriptor.align(symmetricUsed, 64);
         if (start + bytes > layout.symmetricBytes())
@@ -758,9 +877,10 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         final byte[] data = new byte[(int) length];
         final RecvOp op = new RecvOp(this).reset(source, tag, data, UnsafeApi.arrayBaseOffset(byte[].class), length);
         unexpected[source].add(op);
-        if (log.enabled(Log.TRACE))
+        if (log.enabled(Log.TRACE, Log.P2P))
         {
-            log.trace("buffering unexpected message from rank " + source + ", tag " + tag + ", " + length + " bytes");
+            log.trace(Log.P2P, "buffering unexpected message from rank " + source + ", tag " + tag + ", " + length +
+                " bytes");
         }
         return op;
     }
@@ -833,23 +953,37 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         }
     }
 
-    /** Marks the transport broken: this rank's record says FAILED, and every later call rethrows the cause. */
+    /**
+     * Marks the transport broken: this rank's record says FAILED, and every later call rethrows the cause. The
+     * failure and the flight recorder go to stderr.
+     */
     private JcclException fail(final JcclException ex)
     {
         if (broken == null)
         {
             broken = ex;
+            recorder.failed();
             monitor.setState(STATE_FAILED, blamed(ex));
-            log.warn(ex.getMessage());
+            // Release: the state and signatures above are visible to a rank that sees the word.
+            UnsafeApi.putLongRelease(null, base + ABORT_OFFSET, rank + 1);
+            log.warn(Log.ALL, ex.getMessage());
+            System.err.println(recorder.dump(log.prefix() + "WARN ALL "));
         }
         return ex;
+    }
+
+    /** A collective message went wrong: a mismatch of the calls explains it best, when there is one. */
+    private JcclException collectiveFailure(final JcclException ex)
+    {
+        final CollectiveMismatchException mismatch = signatures.findMismatch();
+        return fail(mismatch != null ? mismatch : ex);
     }
 
     private void expectLength(final int peer, final long expected, final long actual)
     {
         if (expected != actual)
         {
-            throw fail(new JcclException("collective mismatch: rank " + rank + " expected " + expected +
+            throw collectiveFailure(new JcclException("collective mismatch: rank " + rank + " expected " + expected +
                 " bytes from rank " + peer + " but received " + actual + " " + waiter.describe() +
                 ": do all ranks call the same collective with the same count and datatype?"));
         }
@@ -882,34 +1016,6 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         }
     }
 
-    private void checkPeer(final int peer, final String role)
-    {
-        if (peer < 0 || peer >= size)
-        {
-            throw new IllegalArgumentException(role + " rank " + peer + " is outside 0.." + (size - 1));
-        }
-    }
-
-    private static void checkTag(final int tag)
-    {
-        if (tag < 0)
-        {
-            throw new IllegalArgumentException("tag " + tag + " is negative: user tags are >= 0");
-        }
-    }
-
-    private static void checkBuffer(final Buf buf, final String role, final boolean written)
-    {
-        if (buf == null)
-        {
-            throw new IllegalArgumentException(role + " is null");
-        }
-        if (written && buf.isReadOnly())
-        {
-            throw new IllegalArgumentException(role + " is read-only");
-        }
-    }
-
     // ============================================================================================= lifecycle
 
     public boolean isClosed()
@@ -926,6 +1032,10 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
             return;
         }
         closed = true;
+        if (log.enabled(Log.INFO, Log.COLL | Log.P2P))
+        {
+            System.err.println(recorder.dump(log.prefix() + "INFO ALL "));
+        }
         monitor.setState(broken == null ? STATE_CLOSED : STATE_FAILED, blamed(broken));
         monitor.close();
         try

@@ -1,5 +1,6 @@
 package io.jccl.shm;
 
+import io.jccl.CollectiveMismatchException;
 import io.jccl.JcclException;
 import io.jccl.PeerFailedException;
 import org.agrona.concurrent.IdleStrategy;
@@ -8,15 +9,18 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Every blocking wait of a rank goes through here: spin, then yield, then park
- * ({@link SpinYieldParkIdleStrategy}; few spins when ranks outnumber cores), with the operation's deadline and a look at
- * the peers every {@code jccl.liveness.check.ms}. The first idle call of a wait starts its clock, so a wait that
- * never idles costs nothing. Also holds what the rank is doing, for error messages.
+ * ({@link SpinYieldParkIdleStrategy}; few spins when ranks outnumber cores), with the operation's deadline and a look
+ * at the peers every {@code jccl.liveness.check.ms}. The first idle call of a wait starts its clock, so a wait that
+ * never idles costs nothing. The look at the peers also compares their call signatures ({@link CallSignatures}), so a
+ * mismatched collective that would hang fails instead. Also holds what the rank is doing, for error messages.
  */
 final class Waiter
 {
     private final int rank;
     private final IdleStrategy idle;
     private final PeerMonitor monitor;
+    private final CallSignatures signatures;
+    private final FlightRecorder recorder;
     private final long timeoutNs;
     private final long checkIntervalNs;
 
@@ -33,11 +37,13 @@ final class Waiter
     private long count = -1;
     private String type;
 
-    Waiter(final int rank, final PeerMonitor monitor, final long timeoutMs, final long checkIntervalMs, final long spins,
-        final long yields, final long maxParkNs)
+    Waiter(final int rank, final PeerMonitor monitor, final CallSignatures signatures, final FlightRecorder recorder,
+        final long timeoutMs, final long checkIntervalMs, final long spins, final long yields, final long maxParkNs)
     {
         this.rank = rank;
         this.monitor = monitor;
+        this.signatures = signatures;
+        this.recorder = recorder;
         this.timeoutNs = TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         this.checkIntervalNs = TimeUnit.MILLISECONDS.toNanos(checkIntervalMs);
         this.idle = new SpinYieldParkIdleStrategy(spins, yields, 1_000, Math.max(1_000, maxParkNs));
@@ -93,6 +99,7 @@ final class Waiter
             final long now = System.nanoTime();
             deadline = now + timeoutNs;
             nextCheck = now + checkIntervalNs;
+            recorder.waiting(awaited, now);
         }
         else if ((++idles & 31) == 0)
         {
@@ -100,6 +107,12 @@ final class Waiter
             if (now - nextCheck >= 0)
             {
                 nextCheck = now + checkIntervalNs;
+                // a mismatch first: a peer that found it has failed, and the mismatch is the cause to report
+                final CollectiveMismatchException mismatch = signatures.findMismatch();
+                if (mismatch != null)
+                {
+                    throw mismatch;
+                }
                 monitor.check(awaited, this);
                 if (now - deadline > 0)
                 {

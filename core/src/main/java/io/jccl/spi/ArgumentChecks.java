@@ -1,0 +1,194 @@
+package io.jccl.spi;
+
+import io.jccl.Buf;
+import io.jccl.DataType;
+import io.jccl.ReduceOp;
+
+/**
+ * The argument checks of every public communicator call, in one place: each throws
+ * {@link IllegalArgumentException} with a message that names the argument, before any byte moves and without
+ * touching the communicator's state, so a refused call leaves the communicator usable.
+ */
+public final class ArgumentChecks
+{
+    private ArgumentChecks()
+    {
+    }
+
+    /** A buffer must be present; one that is written must not be read-only. */
+    public static void checkBuffer(final Buf buf, final String role, final boolean written)
+    {
+        if (buf == null)
+        {
+            throw new IllegalArgumentException(role + " is null");
+        }
+        if (written && buf.isReadOnly())
+        {
+            throw new IllegalArgumentException(role + " is read-only");
+        }
+    }
+
+    /** {@code rank} names one of the {@code size} ranks; {@code role} is "root", "destination rank", ... */
+    public static void checkRank(final int rank, final int size, final String role)
+    {
+        if (rank < 0 || rank >= size)
+        {
+            throw new IllegalArgumentException(role + " " + rank + " is outside 0.." + (size - 1));
+        }
+    }
+
+    public static void checkTag(final int tag)
+    {
+        if (tag < 0)
+        {
+            throw new IllegalArgumentException("tag " + tag + " is negative: user tags are >= 0");
+        }
+    }
+
+    public static void checkOp(final ReduceOp op)
+    {
+        if (op == null)
+        {
+            throw new IllegalArgumentException("reduction op is null");
+        }
+    }
+
+    public static void checkType(final DataType type)
+    {
+        if (type == null)
+        {
+            throw new IllegalArgumentException("type is null");
+        }
+    }
+
+    /** A count of elements: not negative, and not so large that its bytes overflow a long. */
+    public static void checkCount(final long count, final DataType type)
+    {
+        if (count < 0)
+        {
+            throw new IllegalArgumentException("negative count " + count);
+        }
+        if (count > Long.MAX_VALUE / type.size())
+        {
+            throw new IllegalArgumentException("count " + count + " of " + type.label() + " overflows a byte count");
+        }
+    }
+
+    public static void checkSameType(final Buf send, final Buf recv)
+    {
+        if (send.type() != recv.type())
+        {
+            throw new IllegalArgumentException("send buffer holds " + send.type().label() + ", receive buffer " +
+                recv.type().label());
+        }
+    }
+
+    public static void checkAtLeast(final Buf buf, final long count, final String role)
+    {
+        if (buf.count() < count)
+        {
+            throw new IllegalArgumentException(role + " holds " + buf.count() + " elements, " + count +
+                " are needed");
+        }
+    }
+
+    /** Send and receive are either the same memory (in place) or apart. */
+    public static void checkNoPartialOverlap(final Buf send, final Buf recv)
+    {
+        if (send.overlaps(recv) && !send.sameStart(recv))
+        {
+            throw new IllegalArgumentException("send and receive buffers overlap without being the same memory " +
+                "(in place means passing the same buffer)");
+        }
+    }
+
+    public static void checkApart(final Buf send, final Buf recv, final String collective)
+    {
+        if (send.overlaps(recv))
+        {
+            throw new IllegalArgumentException(collective + " send and receive buffers overlap");
+        }
+    }
+
+    /**
+     * In place for allgather and reduce_scatter means the small buffer is this rank's block of the large one
+     * (MPI_IN_PLACE); any other overlap is refused.
+     */
+    public static void checkOwnBlockOrApart(final Buf whole, final Buf block, final int rank, final long blockCount,
+        final String role)
+    {
+        if (whole.overlaps(block) &&
+            !(block.base() == whole.base() && block.offset() == whole.offset() + rank * blockCount *
+            whole.type().size()))
+        {
+            throw new IllegalArgumentException(role + " overlaps the other buffer without being exactly this " +
+                "rank's block of it (in place means passing that block)");
+        }
+    }
+
+    /**
+     * Validates per-rank counts and displacements (in elements) against a buffer of {@code capacity} elements;
+     * returns the displacements, packed in rank order when {@code displs} is null.
+     */
+    public static int[] checkLayout(final int[] counts, final int[] displs, final int size, final long capacity,
+        final String name, final String role)
+    {
+        if (counts == null || counts.length != size)
+        {
+            throw new IllegalArgumentException(name + " must have one entry per rank (" + size + ")" +
+                (counts == null ? ", not null" : ", not " + counts.length));
+        }
+        if (displs != null && displs.length != size)
+        {
+            throw new IllegalArgumentException("displacements must have one entry per rank (" + size + "), not " +
+                displs.length);
+        }
+        long packed = 0;
+        for (int r = 0; r < size; r++)
+        {
+            if (counts[r] < 0)
+            {
+                throw new IllegalArgumentException(name + "[" + r + "] is negative: " + counts[r]);
+            }
+            final long start = displs == null ? packed : displs[r];
+            if (start < 0)
+            {
+                throw new IllegalArgumentException("displacement[" + r + "] is negative: " + displs[r]);
+            }
+            if (start > Integer.MAX_VALUE)
+            {
+                throw new IllegalArgumentException(name + ": block " + r + " starts at element " + start +
+                    ", beyond what an int displacement holds");
+            }
+            packed += counts[r];
+            if (start + counts[r] > capacity)
+            {
+                throw new IllegalArgumentException(role + " holds " + capacity + " elements; block " + r + " needs [" +
+                    start + ", " + (start + counts[r]) + ")");
+            }
+        }
+        if (displs != null)
+        {
+            return displs;
+        }
+        final int[] packedDispls = new int[size];
+        long at = 0;
+        for (int r = 0; r < size; r++)
+        {
+            packedDispls[r] = (int) at;
+            at += counts[r];
+        }
+        return packedDispls;
+    }
+
+    /** The sum of per-rank counts, as a long (an int sum could overflow). */
+    public static long sum(final int[] counts)
+    {
+        long total = 0;
+        for (final int c : counts)
+        {
+            total += c;
+        }
+        return total;
+    }
+}

@@ -1,0 +1,101 @@
+package io.jccl;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.nio.ByteBuffer;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The Buf factories refuse bad input with {@link IllegalArgumentException} and a message that names it. */
+@Timeout(10)
+class BufTest
+{
+    static Stream<Arguments> badFactoryCalls()
+    {
+        final byte[] bytes = new byte[16];
+        final Buf ints = Buf.of(new int[8]);
+        return Stream.of(
+            bad("null byte[]", "array is null", () -> Buf.of((byte[]) null)),
+            bad("null int[] with range", "array is null", () -> Buf.of((int[]) null, 0, 1)),
+            bad("null long[]", "array is null", () -> Buf.of((long[]) null)),
+            bad("null float[]", "array is null", () -> Buf.of((float[]) null)),
+            bad("null double[]", "array is null", () -> Buf.of((double[]) null)),
+            bad("null short[]", "array is null", () -> Buf.of((short[]) null, DataType.FLOAT16)),
+            bad("negative count", "negative count -1", () -> Buf.of(bytes, 0, -1)),
+            bad("negative from", "range [-1, -1+4) does not fit a buffer of 16", () -> Buf.of(bytes, -1, 4)),
+            bad("range past the end", "range [4, 4+16) does not fit", () -> Buf.of(bytes, 4, 16)),
+            bad("overflowing range", "does not fit", () -> Buf.of(new int[4], Integer.MAX_VALUE, Integer.MAX_VALUE)),
+            bad("short[] as float32", "a short[] carries float16 or bfloat16, not float32",
+                () -> Buf.of(new short[4], DataType.FLOAT32)),
+            bad("short[] with null type", "not null", () -> Buf.of(new short[4], null)),
+            bad("null ByteBuffer", "buffer is null", () -> Buf.of((ByteBuffer) null, DataType.INT8)),
+            bad("ByteBuffer with null type", "type is null", () -> Buf.of(ByteBuffer.allocateDirect(8), null)),
+            bad("ByteBuffer of partial elements", "ByteBuffer holds 6 bytes, not a whole number of int64",
+                () -> Buf.of(ByteBuffer.allocateDirect(6), DataType.INT64)),
+            bad("read-only heap ByteBuffer", "a read-only heap ByteBuffer hides its array",
+                () -> Buf.of(ByteBuffer.allocate(8).asReadOnlyBuffer(), DataType.INT8)),
+            bad("null DirectBuffer", "buffer is null", () -> Buf.of((UnsafeBuffer) null, 0, 8, DataType.INT8)),
+            bad("DirectBuffer with null type", "type is null", () -> Buf.of(new UnsafeBuffer(bytes), 0, 8, null)),
+            bad("DirectBuffer range past the end", "range [12, 12+8) does not fit",
+                () -> Buf.of(new UnsafeBuffer(bytes), 12, 8, DataType.INT8)),
+            bad("DirectBuffer of partial elements", "7 bytes are not a whole number of int32",
+                () -> Buf.of(new UnsafeBuffer(bytes), 0, 7, DataType.INT32)),
+            bad("slice negative from", "slice [-1, -1+2) is outside a buffer of 8", () -> ints.slice(-1, 2)),
+            bad("slice negative count", "is outside", () -> ints.slice(0, -2)),
+            bad("slice past the end", "slice [6, 6+4) is outside", () -> ints.slice(6, 4)),
+            bad("slice overflowing", "is outside", () -> ints.slice(Long.MAX_VALUE, Long.MAX_VALUE)));
+    }
+
+    private static Arguments bad(final String name, final String words, final Executable call)
+    {
+        return Arguments.of(name, words, call);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("badFactoryCalls")
+    void refusesWithClearMessage(final String name, final String words, final Executable call)
+    {
+        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, call);
+        assertTrue(ex.getMessage().contains(words), () -> "'" + ex.getMessage() + "' lacks '" + words + "'");
+    }
+
+    @Test
+    void readOnlyDirectByteBufferGivesReadOnlyView()
+    {
+        final Buf buf = Buf.of(ByteBuffer.allocateDirect(16).asReadOnlyBuffer(), DataType.INT32);
+        assertTrue(buf.isReadOnly());
+        assertEquals(4, buf.count());
+        assertTrue(buf.slice(1, 2).isReadOnly(), "a slice of a read-only view stays read-only");
+    }
+
+    @Test
+    void asReadOnlyKeepsMemoryAndIsIdempotent()
+    {
+        final int[] array = new int[4];
+        final Buf buf = Buf.of(array);
+        final Buf readOnly = buf.asReadOnly();
+        assertFalse(buf.isReadOnly());
+        assertTrue(readOnly.isReadOnly());
+        assertTrue(readOnly.sameStart(buf));
+        assertSame(readOnly, readOnly.asReadOnly());
+    }
+
+    @Test
+    void emptyViewsAreAllowed()
+    {
+        assertEquals(0, Buf.of(new byte[0]).count());
+        assertEquals(0, Buf.of(new int[4], 4, 0).count());
+        assertEquals(0, Buf.of(new int[4]).slice(4, 0).count());
+    }
+}
