@@ -248,7 +248,7 @@ final class RunningJob
     void cleanUp()
     {
         stopAndWait();
-        SegmentFiles.remove(launcher.segmentPath());
+        removeSegment();
     }
 
     /** The JVM of the launcher is shutting down (Ctrl-C, SIGTERM): stop the job and remove its segment. */
@@ -261,7 +261,7 @@ final class RunningJob
             sink.launcherLine("launcher shutting down: stopped " + ranksText(stopped) + " of job " +
                 launcher.jobId());
         }
-        SegmentFiles.remove(launcher.segmentPath());
+        removeSegment();
     }
 
     /**
@@ -284,6 +284,17 @@ final class RunningJob
             }
         }
         return lowest;
+    }
+
+    /** Removes the job's segment; a file of the same name made by a live process outside this job stays. */
+    private void removeSegment()
+    {
+        final long foreignCreator = SegmentFiles.removeUnlessCreatorAlive(launcher.segmentPath());
+        if (foreignCreator >= 0)
+        {
+            sink.launcherLine("kept " + launcher.segmentPath() + ": it was created by pid " + foreignCreator +
+                ", a live process outside this job (job id " + launcher.jobId() + " is in use twice)");
+        }
     }
 
     private void beginStop()

@@ -22,6 +22,8 @@ public final class SegmentFiles
     public static final String PREFIX = "jccl-";
     public static final String SUFFIX = ".seg";
     public static final String CREATING_SUFFIX = ".creating";
+    /** A segment made this long before a rank started cannot be its own job's. */
+    private static final long EARLIER_JOB_SLACK_MS = 2_000;
 
     private SegmentFiles()
     {
@@ -90,27 +92,79 @@ public final class SegmentFiles
         return removed;
     }
 
+    /**
+     * Removes the job's segment and its half-created twin, except a file whose creator (from its header) is a live
+     * process: another job that uses the same job id. For the launcher, once its own ranks have exited. Returns the
+     * live creator's pid when a file was kept, else -1.
+     */
+    public static long removeUnlessCreatorAlive(final Path segment)
+    {
+        long keptFor = -1;
+        for (final Path p : new Path[] {segment, creatingPath(segment)})
+        {
+            final OptionalLong creator = creatorPid(p);
+            if (creator.isPresent() && isAlive(creator.getAsLong()))
+            {
+                keptFor = creator.getAsLong();
+                continue;
+            }
+            try
+            {
+                Files.deleteIfExists(p);
+            }
+            catch (final IOException ignore)
+            {
+                // best effort: reported by 'jccl info'
+            }
+        }
+        return keptFor;
+    }
+
+    /**
+     * True when the file at {@code segment} was left behind by an earlier job: its creator is dead, and it was made
+     * well before this process started (a launcher starts every rank of a job within moments, so rank 0 of this
+     * job cannot have made it). A rank must not attach to such a file but wait for rank 0 to replace it.
+     */
+    public static boolean isLeftByEarlierJob(final Path segment)
+    {
+        final OptionalLong creator = creatorPid(segment);
+        if (creator.isEmpty() || isAlive(creator.getAsLong()))
+        {
+            return false;
+        }
+        final long created = headerLong(segment, SegmentDescriptor.CREATION_TIME_OFFSET);
+        final long started = ProcessHandle.current().info().startInstant().map(java.time.Instant::toEpochMilli)
+            .orElse(Long.MAX_VALUE);
+        return created > 0 && created < started - EARLIER_JOB_SLACK_MS;
+    }
+
     /** The pid of the process that created the segment, read from its header; empty when unreadable. */
     public static OptionalLong creatorPid(final Path segment)
     {
+        final long pid = headerLong(segment, SegmentDescriptor.CREATOR_PID_OFFSET);
+        return pid > 0 ? OptionalLong.of(pid) : OptionalLong.empty();
+    }
+
+    private static boolean isAlive(final long pid)
+    {
+        return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+    }
+
+    /** The header field at {@code offset} (little-endian long), or 0 when the file is shorter or unreadable. */
+    private static long headerLong(final Path segment, final int offset)
+    {
         try (FileChannel channel = FileChannel.open(segment, StandardOpenOption.READ))
         {
-            final ByteBuffer header = ByteBuffer.allocate(SegmentDescriptor.CREATOR_PID_OFFSET + 8)
-                .order(ByteOrder.LITTLE_ENDIAN);
-            while (header.hasRemaining() && channel.read(header) > 0)
+            final ByteBuffer field = ByteBuffer.allocate(Long.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+            while (field.hasRemaining() && channel.read(field, offset + field.position()) > 0)
             {
-                // read the fixed prefix of the header
+                // read the whole field
             }
-            if (header.hasRemaining())
-            {
-                return OptionalLong.empty();
-            }
-            final long pid = header.getLong(SegmentDescriptor.CREATOR_PID_OFFSET);
-            return pid > 0 ? OptionalLong.of(pid) : OptionalLong.empty();
+            return field.hasRemaining() ? 0 : field.getLong(0);
         }
         catch (final IOException ex)
         {
-            return OptionalLong.empty();
+            return 0;
         }
     }
 }

@@ -145,17 +145,30 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         }
         else
         {
-            while ((segment = JobSegment.tryAttach(path, size, jobId)) == null)
+            boolean staleSeen = false;
+            JobSegment attached = null;
+            while (attached == null)
             {
+                if (SegmentFiles.isLeftByEarlierJob(path))
+                {
+                    // a file left by an earlier job with this id: rank 0 of this job replaces it
+                    staleSeen = true;
+                }
+                else if ((attached = JobSegment.tryAttach(path, size, jobId)) != null)
+                {
+                    break;
+                }
                 if (System.nanoTime() - deadline > 0)
                 {
                     throw new PeerFailedException(0, "rank " + rank + ": the job segment " + path +
-                        " did not appear within " +
-                        TimeUnit.NANOSECONDS.toMillis(timeoutNs) + " ms (jccl.bootstrap.timeout.ms): is rank 0 of " +
-                        "job " + jobId + " running, with the same JCCL_SHM_DIR?");
+                        " did not appear within " + TimeUnit.NANOSECONDS.toMillis(timeoutNs) +
+                        " ms (jccl.bootstrap.timeout.ms)" +
+                        (staleSeen ? ", only a stale one left by a dead process of an earlier job" : "") +
+                        ": is rank 0 of job " + jobId + " running, with the same JCCL_SHM_DIR?");
                 }
                 LockSupport.parkNanos(200_000);
             }
+            segment = attached;
         }
         final ShmTransport transport = new ShmTransport(configuration, log, rank, segment);
         try

@@ -54,7 +54,8 @@ public final class SoakRank
     private final Map<BenchOp, List<String>> algorithms = new HashMap<>();
     private final CollectiveArgs probe = new CollectiveArgs();
     private final long[] flag = new long[1];
-    private final long[] mine = new long[4];
+    /** Per rank, what it sends rank 0 at each control round: see {@link SoakReport#update}. */
+    private final long[] mine = new long[SoakReport.FIELDS];
     private final long[] everyone;
     private final long[] verdict = new long[2];
     private final long[] opsByKind = new long[BenchOp.values().length];
@@ -213,8 +214,8 @@ public final class SoakRank
     {
         mine[0] = ops;
         mine[1] = wrong;
-        mine[2] = residentKiB();
-        mine[3] = skipped;
+        mine[2] = skipped;
+        residentKiB(mine, 3);
         comm.gather(Buf.of(mine), Buf.of(everyone), 0);
         if (report != null)
         {
@@ -226,16 +227,26 @@ public final class SoakRank
         return verdict[0] == 0;
     }
 
-    /** VmRSS of this process, KiB; -1 when /proc cannot say. */
-    static long residentKiB()
+    /**
+     * Resident memory of this process from /proc/self/status, KiB, into {@code into[at..at+2]}: all of it (VmRSS),
+     * anonymous (heap, native allocations, code), shared (the job segment's pages this rank has touched); -1 when
+     * /proc cannot say.
+     */
+    static void residentKiB(final long[] into, final int at)
     {
+        into[at] = -1;
+        into[at + 1] = -1;
+        into[at + 2] = -1;
         try
         {
             for (final String line : Files.readAllLines(Path.of("/proc/self/status")))
             {
-                if (line.startsWith("VmRSS:"))
+                final int field = line.startsWith("VmRSS:") ? 0 : line.startsWith("RssAnon:") ? 1 :
+                    line.startsWith("RssShmem:") ? 2 : -1;
+                if (field >= 0)
                 {
-                    return Long.parseLong(line.substring(6).trim().split("\\s+")[0]);
+                    final String value = line.substring(line.indexOf(':') + 1).trim();
+                    into[at + field] = Long.parseLong(value.substring(0, value.indexOf(' ')));
                 }
             }
         }
@@ -243,6 +254,5 @@ public final class SoakRank
         {
             // reported as unknown
         }
-        return -1;
     }
 }

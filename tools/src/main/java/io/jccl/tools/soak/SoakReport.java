@@ -13,14 +13,21 @@ import java.util.Locale;
  */
 final class SoakReport
 {
+    /** Longs each rank reports: operations, wrong elements, skipped calls, then resident, anonymous, shared KiB. */
+    static final int FIELDS = 6;
+    private static final int OPS = 0;
+    private static final int WRONG = 1;
+    private static final int SKIPPED = 2;
+    private static final int RSS = 3;
     private static final double KIB_PER_MIB = 1024.0;
 
     private final SoakOptions options;
     private final int ranks;
     private final PrintStream out;
-    private final long[] warmRss;
-    private final long[] lastRss;
-    private final long[] peakRss;
+    /** Per rank and memory kind (resident, anonymous, shared), KiB: at the end of the warm-up, last, peak since. */
+    private final long[][] warmRss = new long[3][];
+    private final long[][] lastRss = new long[3][];
+    private final long[][] peakRss = new long[3][];
     private long startNs;
     private long nextReportMs;
     private long warmAtMs = -1;
@@ -33,9 +40,12 @@ final class SoakReport
         this.options = options;
         this.ranks = ranks;
         this.out = out;
-        this.warmRss = new long[ranks];
-        this.lastRss = new long[ranks];
-        this.peakRss = new long[ranks];
+        for (int kind = 0; kind < 3; kind++)
+        {
+            warmRss[kind] = new long[ranks];
+            lastRss[kind] = new long[ranks];
+            peakRss[kind] = new long[ranks];
+        }
     }
 
     void start()
@@ -47,30 +57,40 @@ final class SoakReport
     }
 
     /**
-     * Takes every rank's (ops, wrong, resident KiB, skipped) and rank 0's operations by kind; prints what is due.
-     * Returns true when the soak is over.
+     * Takes every rank's {@link #FIELDS} longs and rank 0's operations by kind; prints what is due. Returns true when
+     * the soak is over.
      */
     boolean update(final long[] everyone, final long[] opsByKind)
     {
         final long elapsedMs = (System.nanoTime() - startNs) / 1_000_000;
-        totalOps = everyone[0];
-        totalSkipped = everyone[3];
+        // every rank runs the same calls: rank 0's counts are the job's
+        totalOps = everyone[OPS];
+        totalSkipped = everyone[SKIPPED];
         totalWrong = 0;
         for (int r = 0; r < ranks; r++)
         {
-            totalWrong += everyone[4 * r + 1];
-            lastRss[r] = everyone[4 * r + 2];
+            totalWrong += everyone[FIELDS * r + WRONG];
+            for (int kind = 0; kind < 3; kind++)
+            {
+                lastRss[kind][r] = everyone[FIELDS * r + RSS + kind];
+            }
         }
         if (warmAtMs < 0 && elapsedMs >= options.durationMs() / 10)
         {
             warmAtMs = elapsedMs;
-            System.arraycopy(lastRss, 0, warmRss, 0, ranks);
+            for (int kind = 0; kind < 3; kind++)
+            {
+                System.arraycopy(lastRss[kind], 0, warmRss[kind], 0, ranks);
+            }
         }
         if (warmAtMs >= 0)
         {
-            for (int r = 0; r < ranks; r++)
+            for (int kind = 0; kind < 3; kind++)
             {
-                peakRss[r] = Math.max(peakRss[r], lastRss[r]);
+                for (int r = 0; r < ranks; r++)
+                {
+                    peakRss[kind][r] = Math.max(peakRss[kind][r], lastRss[kind][r]);
+                }
             }
         }
         final boolean over = elapsedMs >= options.durationMs();
@@ -79,7 +99,7 @@ final class SoakReport
             nextReportMs += options.reportMs() * Math.max(1, (elapsedMs - nextReportMs) / options.reportMs() + 1);
             out.printf(Locale.ROOT, "soak %7.1f s: %d ops (%.1f/s), %d wrong, %d skipped; rss MiB:%s%n",
                 elapsedMs / 1000.0, totalOps, totalOps * 1000.0 / Math.max(1, elapsedMs), totalWrong, totalSkipped,
-                mib(lastRss));
+                mib(lastRss[0]));
         }
         if (over)
         {
@@ -98,23 +118,28 @@ final class SoakReport
         out.printf(Locale.ROOT, "soak done: %d ranks, %.1f s, %d ops, %d wrong, %d skipped (forced algorithm " +
             "could not serve the call), seed %d%n", ranks, elapsedMs / 1000.0, totalOps, totalWrong, totalSkipped,
             options.seed());
-        final StringBuilder kinds = new StringBuilder("ops by kind:");
+        final StringBuilder byKind = new StringBuilder("ops by kind:");
         for (final BenchOp op : BenchOp.values())
         {
-            kinds.append(' ').append(op.label()).append(' ').append(opsByKind[op.ordinal()]);
+            byKind.append(' ').append(op.label()).append(' ').append(opsByKind[op.ordinal()]);
         }
-        out.println(kinds);
-        out.printf(Locale.ROOT, "rss MiB after warm-up (%.1f s):%s; at the end:%s; peak after warm-up:%s; " +
-            "end minus warm-up:%s%n", warmAtMs / 1000.0, mib(warmRss), mib(lastRss), mib(peakRss), growth());
+        out.println(byKind);
+        final String[] kinds = {"rss", "  anonymous (heap, native)", "  shared (segment pages touched)"};
+        for (int kind = 0; kind < 3; kind++)
+        {
+            out.printf(Locale.ROOT, "%s MiB after warm-up (%.1f s):%s; at the end:%s; peak after warm-up:%s; " +
+                "end minus warm-up:%s%n", kinds[kind], warmAtMs / 1000.0, mib(warmRss[kind]), mib(lastRss[kind]),
+                mib(peakRss[kind]), growth(kind));
+        }
         out.println(totalWrong == 0 ? "soak: all results right" : "soak: FAILED, " + totalWrong + " wrong elements");
     }
 
-    private String growth()
+    private String growth(final int kind)
     {
         final StringBuilder sb = new StringBuilder();
         for (int r = 0; r < ranks; r++)
         {
-            sb.append(String.format(Locale.ROOT, " %+.1f", (lastRss[r] - warmRss[r]) / KIB_PER_MIB));
+            sb.append(String.format(Locale.ROOT, " %+.1f", (lastRss[kind][r] - warmRss[kind][r]) / KIB_PER_MIB));
         }
         return sb.toString();
     }

@@ -32,7 +32,8 @@ class SoakCommandTest
         assertTrue(text.matches("(?s).*soak +\\d+\\.\\d s: \\d+ ops \\(.*/s\\), 0 wrong, \\d+ skipped; rss MiB:" +
             "( \\d+\\.\\d){3}\n.*"), all);
         assertTrue(text.matches("(?s).*soak done: 3 ranks, [\\d.]+ s, [1-9]\\d* ops, 0 wrong.*"), all);
-        assertTrue(text.contains("rss MiB after warm-up"), all);
+        assertTrue(text.contains("rss MiB after warm-up") && text.contains("anonymous (heap, native) MiB") &&
+            text.contains("shared (segment pages touched) MiB"), all);
         assertTrue(text.contains("soak: all results right"), all);
     }
 
@@ -43,9 +44,10 @@ class SoakCommandTest
         final SoakReport report = new SoakReport(new SoakOptions(2, 1, 64, 5, 1), 2,
             new PrintStream(out, true, StandardCharsets.UTF_8));
         report.start();
-        // (ops, wrong, resident KiB, skipped) per rank; the duration (1 ms) is over at once
+        // (ops, wrong, skipped, resident, anonymous, shared KiB) per rank; the duration (1 ms) is over at once
         sleepMs(5);
-        final boolean over = report.update(new long[] {10, 0, 2048, 1, 10, 3, 4096, 1}, new long[13]);
+        final boolean over = report.update(new long[] {10, 0, 1, 2048, 1024, 512, 10, 3, 1, 4096, 2048, 1024},
+            new long[13]);
         assertTrue(over);
         assertEquals(3, report.totalWrong());
         final String text = out.toString(StandardCharsets.UTF_8);
