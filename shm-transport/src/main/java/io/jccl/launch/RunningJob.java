@@ -110,8 +110,7 @@ final class RunningJob
             }
             forward(rank, OutputSink.Source.STDOUT, process.getInputStream());
             forward(rank, OutputSink.Source.STDERR, process.getErrorStream());
-            final int exitedRank = rank;
-            process.onExit().thenRun(() -> exitedRanks.add(exitedRank));
+            watchExit(rank, process);
         }
     }
 
@@ -393,6 +392,36 @@ final class RunningJob
             Thread.currentThread().interrupt();
             return false;
         }
+    }
+
+    /**
+     * Reports the rank's exit from a thread of its own. Not {@code Process.onExit()}: its completion runs in the
+     * common ForkJoinPool, which may have a single worker on a small machine, and that worker may be the thread
+     * waiting in {@link #await()} (a launcher started from a parallel stream or {@code supplyAsync}): no exit would
+     * ever be reported.
+     */
+    private void watchExit(final int rank, final Process process)
+    {
+        final Thread thread = new Thread(
+            () ->
+            {
+                while (true)
+                {
+                    try
+                    {
+                        process.waitFor();
+                        exitedRanks.add(rank);
+                        return;
+                    }
+                    catch (final InterruptedException ex)
+                    {
+                        // nobody interrupts this thread on purpose: keep waiting for the exit
+                    }
+                }
+            },
+            "jccl-rank-" + rank + "-exit");
+        thread.setDaemon(true);
+        thread.start();
     }
 
     private void forward(final int rank, final OutputSink.Source source, final InputStream stream)

@@ -18,7 +18,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 
@@ -180,13 +182,15 @@ class ResourceLimitsTest
     @Test
     void eightJobsSideBySideAreIsolated() throws Exception
     {
-        final List<CompletableFuture<JobResult>> jobs = new ArrayList<>();
+        final ExecutorService launchers = Executors.newFixedThreadPool(8);
+        final List<Future<JobResult>> jobs = new ArrayList<>();
         for (int j = 0; j < 8; j++)
         {
             final int job = j;
-            jobs.add(CompletableFuture.supplyAsync(() -> launch(2, dir, "side-" + job, SIDE_BY_SIDE_JOB, "isolated",
+            jobs.add(launchers.submit(() -> launch(2, dir, "side-" + job, SIDE_BY_SIDE_JOB, "isolated",
                 Integer.toString(job + 1), "30")));
         }
+        launchers.shutdown();
         for (int j = 0; j < 8; j++)
         {
             final JobResult result = jobs.get(j).get();
