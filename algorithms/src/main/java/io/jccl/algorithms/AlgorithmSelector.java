@@ -20,16 +20,17 @@ public final class AlgorithmSelector
     /** Defaults, best first, by collective: shared-memory paths, then the message-passing classics. */
     private static final Map<Collective, List<String>> PREFERENCES = new EnumMap<>(Map.ofEntries(
         Map.entry(Collective.BARRIER, List.of("shm_flags", "dissemination")),
-        Map.entry(Collective.BROADCAST, List.of("shm_direct", "binomial", "chain")),
+        Map.entry(Collective.BROADCAST, List.of("shm_ll", "shm_direct", "binomial", "chain")),
         Map.entry(Collective.REDUCE, List.of("shm_direct", "binomial")),
-        Map.entry(Collective.ALLREDUCE, List.of("shm_oneshot", "shm_twoshot", "ring", "recursive_doubling")),
+        Map.entry(Collective.ALLREDUCE,
+            List.of("shm_ll", "shm_oneshot", "shm_twoshot", "ring", "recursive_doubling")),
         Map.entry(Collective.GATHER, List.of("linear", "binomial")),
         Map.entry(Collective.SCATTER, List.of("linear", "binomial")),
-        Map.entry(Collective.ALLGATHER, List.of("shm_direct", "ring", "bruck")),
+        Map.entry(Collective.ALLGATHER, List.of("shm_ll", "shm_direct", "ring", "bruck")),
         Map.entry(Collective.ALLGATHERV, List.of("ring")),
-        Map.entry(Collective.REDUCE_SCATTER, List.of("shm_direct", "ring", "recursive_halving")),
+        Map.entry(Collective.REDUCE_SCATTER, List.of("shm_ll", "shm_direct", "ring", "recursive_halving")),
         Map.entry(Collective.REDUCE_SCATTERV, List.of("ring")),
-        Map.entry(Collective.ALLTOALL, List.of("shm_direct", "pairwise", "bruck")),
+        Map.entry(Collective.ALLTOALL, List.of("shm_ll", "shm_direct", "pairwise", "bruck")),
         Map.entry(Collective.ALLTOALLV, List.of("pairwise"))));
 
     /** Above this size, two-shot allreduce beats one-shot: one-shot reads p times the vector on every rank. */

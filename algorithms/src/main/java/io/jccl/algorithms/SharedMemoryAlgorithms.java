@@ -6,6 +6,11 @@ import io.jccl.algorithms.shm.ShmDirectBroadcast;
 import io.jccl.algorithms.shm.ShmDirectReduce;
 import io.jccl.algorithms.shm.ShmDirectReduceScatter;
 import io.jccl.algorithms.shm.ShmFlagsBarrier;
+import io.jccl.algorithms.shm.ShmLowLatencyAllgather;
+import io.jccl.algorithms.shm.ShmLowLatencyAllreduce;
+import io.jccl.algorithms.shm.ShmLowLatencyAlltoall;
+import io.jccl.algorithms.shm.ShmLowLatencyBroadcast;
+import io.jccl.algorithms.shm.ShmLowLatencyReduceScatter;
 import io.jccl.algorithms.shm.ShmOneShotAllreduce;
 import io.jccl.algorithms.shm.ShmTwoShotAllreduce;
 import io.jccl.spi.CollectiveAlgorithm;
@@ -24,12 +29,17 @@ public final class SharedMemoryAlgorithms
     {
         return List.of(
             new ShmFlagsBarrier(),
+            new ShmLowLatencyBroadcast(),
             new ShmDirectBroadcast(),
             new ShmDirectReduce(),
+            new ShmLowLatencyAllreduce(),
             new ShmOneShotAllreduce(),
             new ShmTwoShotAllreduce(),
+            new ShmLowLatencyAllgather(),
             new ShmDirectAllgather(),
+            new ShmLowLatencyReduceScatter(),
             new ShmDirectReduceScatter(),
+            new ShmLowLatencyAlltoall(),
             new ShmDirectAlltoall());
     }
 }

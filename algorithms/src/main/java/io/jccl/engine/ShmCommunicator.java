@@ -26,6 +26,8 @@ public final class ShmCommunicator implements Communicator
     private final CollectiveArgs args;
     private final Owner owner;
     private final boolean view;
+    /** jccl.chunk.bytes, or 0: every collective call carries it to the algorithm. */
+    private final long chunkBytes;
 
     /** The thread inside a call, shared by a communicator and its views. */
     private static final class Owner
@@ -34,13 +36,14 @@ public final class ShmCommunicator implements Communicator
     }
 
     private ShmCommunicator(final ShmTransport transport, final AlgorithmSelector selector, final CollectiveArgs args,
-        final Owner owner, final boolean view)
+        final Owner owner, final boolean view, final long chunkBytes)
     {
         this.transport = transport;
         this.selector = selector;
         this.args = args;
         this.owner = owner;
         this.view = view;
+        this.chunkBytes = chunkBytes;
     }
 
     /** Joins the job described by {@code configuration}. */
@@ -48,8 +51,16 @@ public final class ShmCommunicator implements Communicator
     {
         final AlgorithmSelector selector = new AlgorithmSelector(AlgorithmRegistry.instance(),
             configuration.get(Configuration.ALGO_PROP_NAME));
+        final long chunkBytes = configuration.getLong(Configuration.CHUNK_BYTES_PROP_NAME,
+            Configuration.CHUNK_BYTES_DEFAULT);
+        if (chunkBytes != 0 && chunkBytes < Configuration.CHUNK_BYTES_MIN)
+        {
+            throw new IllegalArgumentException("setting " + Configuration.CHUNK_BYTES_PROP_NAME + " (" +
+                Configuration.envName(Configuration.CHUNK_BYTES_PROP_NAME) + ") = " + chunkBytes +
+                ": at least " + Configuration.CHUNK_BYTES_MIN + " bytes, or 0 for the algorithms' default");
+        }
         return new ShmCommunicator(ShmTransport.connect(configuration), selector, new CollectiveArgs(), new Owner(),
-            false);
+            false, chunkBytes);
     }
 
     @Override
@@ -530,12 +541,13 @@ public final class ShmCommunicator implements Communicator
         {
             throw new IllegalArgumentException("no algorithm named");
         }
-        return new ShmCommunicator(transport, selector.with(algorithms), args, owner, true);
+        return new ShmCommunicator(transport, selector.with(algorithms), args, owner, true, chunkBytes);
     }
 
     /** The algorithm a collective with these arguments would use now (for tools and tests). */
     public CollectiveAlgorithm algorithmFor(final CollectiveArgs call, final long bytes)
     {
+        call.chunkBytes = chunkBytes;
         return selector.select(call, transport, bytes);
     }
 
@@ -557,6 +569,7 @@ public final class ShmCommunicator implements Communicator
     private void run(final long bytes)
     {
         final CollectiveArgs a = args;
+        a.chunkBytes = chunkBytes;
         final CollectiveAlgorithm algorithm = selector.select(a, transport, bytes);
         transport.beginCollective(a.collective.label(), a.count, a.type);
         algorithm.run(transport, a);

@@ -4,6 +4,7 @@ import io.jccl.PeerFailedException;
 import io.jccl.spi.CollectiveContext;
 import io.jccl.spi.Memory;
 import org.agrona.BufferUtil;
+import org.agrona.UnsafeApi;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -255,6 +256,23 @@ public final class LocalJob
                 Thread.yield();
             }
             return value;
+        }
+
+        @Override
+        public long waitWord(final int peer, final long address, final int epoch)
+        {
+            final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
+            long word;
+            while ((int) ((word = UnsafeApi.getLongAcquire(null, address)) >>> 32) != epoch)
+            {
+                if (System.nanoTime() > deadline)
+                {
+                    throw new PeerFailedException(peer, "rank " + rank + " timed out waiting for epoch " + epoch +
+                        " at a word of rank " + peer + " (has " + (int) (word >>> 32) + ")");
+                }
+                Thread.yield();
+            }
+            return word;
         }
 
         @Override

@@ -104,6 +104,7 @@ public final class CostFormulas
         addGatherAndScatter(list);
         addAllgatherAndReduceScatter(list);
         addAlltoall(list);
+        addLowLatency(list);
         final Map<String, CostFormula> map = new LinkedHashMap<>();
         for (final CostFormula formula : list)
         {
@@ -313,6 +314,49 @@ public final class CostFormulas
             t.flags(chunks(t, t.bytes()));
             t.copy(t.bytes());
             t.read((double)t.bytes() * (p - 1) / p);
+        }));
+    }
+
+    /**
+     * The low-latency protocol (shm_ll): one handoff, the flag inside the data; every payload byte travels as two
+     * (4 payload bytes per 8-byte word), written once by its owner and read by each rank that needs it.
+     */
+    private static void addLowLatency(final List<CostFormula> list)
+    {
+        list.add(new CostFormula("broadcast", "shm_ll", "α_f + 2nβ_c + 2nβ_r", 0, t ->
+        {
+            t.flags(1);
+            t.copy(2.0 * t.bytes());
+            t.read(2.0 * t.bytes());
+        }));
+        list.add(new CostFormula("allreduce", "shm_ll", "α_f + 2nβ_c + 2pnβ_r + (p − 1)nγ", 0, t ->
+        {
+            // every rank unpacks all p slots (its own too: recv may be send), then reduces in rank order
+            t.flags(1);
+            t.copy(2.0 * t.bytes());
+            t.read(2.0 * t.ranks() * t.bytes());
+            t.reduce((double)t.bytes() * (t.ranks() - 1));
+        }));
+        list.add(new CostFormula("allgather", "shm_ll", "α_f + 3(n/p)β_c + 2n(p − 1)/p·β_r", 0, t ->
+        {
+            final int p = t.ranks();
+            t.flags(1);
+            t.copy(3.0 * t.bytes() / p);
+            t.read(2.0 * t.bytes() * (p - 1) / p);
+        }));
+        list.add(new CostFormula("reduce_scatter", "shm_ll", "α_f + 2nβ_c + 2nβ_r + n(p − 1)/p·γ", 0, t ->
+        {
+            t.flags(1);
+            t.copy(2.0 * t.bytes());
+            t.read(2.0 * t.bytes());
+            t.reduce((double)t.bytes() * (t.ranks() - 1) / t.ranks());
+        }));
+        list.add(new CostFormula("alltoall", "shm_ll", "α_f + (2n + n/p)β_c + 2n(p − 1)/p·β_r", 0, t ->
+        {
+            final int p = t.ranks();
+            t.flags(1);
+            t.copy(2.0 * t.bytes() + (double)t.bytes() / p);
+            t.read(2.0 * t.bytes() * (p - 1) / p);
         }));
     }
 

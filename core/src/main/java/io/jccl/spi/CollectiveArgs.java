@@ -45,6 +45,12 @@ public final class CollectiveArgs
     public long sendSegmentOffset = -1;
     public long recvSegmentOffset = -1;
 
+    /**
+     * Most bytes one chunk of a chunked shared-memory algorithm carries, 0 for the algorithm's default: the
+     * communicator sets it from {@code jccl.chunk.bytes}; identical on every rank.
+     */
+    public long chunkBytes;
+
     /** v forms: per-rank counts and displacements in elements (recv side for ALLGATHERV and REDUCE_SCATTERV). */
     public int[] counts;
     public int[] displs;
@@ -77,6 +83,7 @@ public final class CollectiveArgs
         recvOffset = 0;
         sendSegmentOffset = -1;
         recvSegmentOffset = -1;
+        chunkBytes = 0;
         counts = null;
         displs = null;
         sendCounts = null;

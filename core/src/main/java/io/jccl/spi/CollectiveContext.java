@@ -77,6 +77,12 @@ public interface CollectiveContext
     /** Waits until {@code peer}'s flag {@code slot} is at least {@code atLeast}; returns the value seen. */
     long waitFlag(int peer, int slot, long atLeast);
 
+    /**
+     * Waits until the 8-byte word at {@code address} (shared memory written by {@code peer}) carries {@code epoch}
+     * in its high 32 bits, the low-latency protocol's flag inside the data; returns the word (an acquire load).
+     */
+    long waitWord(int peer, long address, int epoch);
+
     /** Sequence number of the current collective, identical on every rank and growing by one per collective. */
     long sequence();
 

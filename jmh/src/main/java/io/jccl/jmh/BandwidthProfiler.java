@@ -19,7 +19,8 @@ import java.util.concurrent.TimeUnit;
  * operation, and {@code ·busbw}, algbw times the collective's factor ({@link Workload#busFactor}): allreduce
  * 2(p-1)/p; allgather, reduce_scatter, alltoall, gather, scatter and their v forms (p-1)/p; broadcast, reduce and
  * pingpong 1. In GB/s (10^9 bytes per second), averaged over iterations; average-time mode only (the default).
- * Barrier, which moves no data, gets none.
+ * Barrier, which moves no data, gets none. A benchmark without a {@code ranks} parameter (the reduction kernels) is
+ * local: both are its bytes per second.
  */
 public final class BandwidthProfiler implements InternalProfiler
 {
@@ -44,15 +45,14 @@ public final class BandwidthProfiler implements InternalProfiler
         final String bytesParam = benchmarkParams.getParam("bytes");
         final String ranksParam = benchmarkParams.getParam("ranks");
         final Result<?> primary = result.getPrimaryResult();
-        if (benchmarkParams.getMode() != Mode.AverageTime || bytesParam == null || ranksParam == null ||
-            primary == null)
+        if (benchmarkParams.getMode() != Mode.AverageTime || bytesParam == null || primary == null)
         {
             return List.of();
         }
         final long bytes = Long.parseLong(bytesParam);
         final String benchmark = benchmarkParams.getBenchmark();
         final String operation = benchmark.substring(benchmark.lastIndexOf('.') + 1);
-        final double busFactor = Workload.busFactor(operation, Integer.parseInt(ranksParam));
+        final double busFactor = ranksParam == null ? 1.0 : Workload.busFactor(operation, Integer.parseInt(ranksParam));
         final double secondsPerOp = primary.getScore() / benchmarkParams.getTimeUnit().convert(1, TimeUnit.SECONDS);
         if (bytes == 0 || busFactor == 0 || !(secondsPerOp > 0))
         {

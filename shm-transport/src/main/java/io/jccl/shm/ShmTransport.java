@@ -446,6 +446,19 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
     }
 
     @Override
+    public long waitWord(final int peer, final long address, final int epoch)
+    {
+        long word;
+        // Acquire: the epoch and the payload arrive in one atomic word; later reads of the slot stay after it.
+        while ((int) ((word = UnsafeApi.getLongAcquire(null, address)) >>> 32) != epoch)
+        {
+            idle(peer);
+        }
+        waiter.done();
+        return word;
+    }
+
+    @Override
     public void acquireStaging()
     {
         final long needed = lastStagingRelease;

@@ -53,7 +53,7 @@ public final class ShmDirectAllgather implements CollectiveAlgorithm
         {
             return reason;
         }
-        return ShmProtocol.stagingReason(name(), context, args.elementSize(), args.count);
+        return ShmProtocol.stagingReason(name(), context, args, args.elementSize(), args.count);
     }
 
     @Override
@@ -84,7 +84,7 @@ public final class ShmDirectAllgather implements CollectiveAlgorithm
         final Object recvBase = args.recvBase;
         final long recvOffset = args.recvOffset;
         final long ownBlock = recvOffset + rank * blockBytes;
-        final long halfBytes = ShmProtocol.halfStagingBytes(context);
+        final long halfBytes = ShmProtocol.halfStagingBytes(context, args);
 
         // step 0: our block into its place (a memmove, a no-op in place); from here on recv is our only input,
         // so writing peers' blocks cannot destroy it even when send lies elsewhere in recv

@@ -53,7 +53,7 @@ public final class ShmDirectAlltoall implements CollectiveAlgorithm
         {
             return reason;
         }
-        return ShmProtocol.stagingReason(name(), context, size * args.elementSize(), args.count);
+        return ShmProtocol.stagingReason(name(), context, args, size * args.elementSize(), args.count);
     }
 
     @Override
@@ -86,7 +86,7 @@ public final class ShmDirectAlltoall implements CollectiveAlgorithm
         final long sendOffset = args.sendOffset;
         final Object recvBase = args.recvBase;
         final long recvOffset = args.recvOffset;
-        final long halfBytes = ShmProtocol.halfStagingBytes(context);
+        final long halfBytes = ShmProtocol.halfStagingBytes(context, args);
         final long columnBytes = halfBytes / ((long) size * elementSize) * elementSize;
         final long ownStaging = context.stagingAddress(rank);
 

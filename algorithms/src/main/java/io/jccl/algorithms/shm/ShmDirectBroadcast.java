@@ -52,7 +52,7 @@ public final class ShmDirectBroadcast implements CollectiveAlgorithm
         {
             return reason;
         }
-        return ShmProtocol.stagingReason(name(), context, args.elementSize(), args.count);
+        return ShmProtocol.stagingReason(name(), context, args, args.elementSize(), args.count);
     }
 
     @Override
@@ -79,7 +79,7 @@ public final class ShmDirectBroadcast implements CollectiveAlgorithm
         final long count = args.count;
         final Object base = args.recvBase;
         final long offset = args.recvOffset;
-        final long halfBytes = ShmProtocol.halfStagingBytes(context);
+        final long halfBytes = ShmProtocol.halfStagingBytes(context, args);
         final long chunkElements = halfBytes / elementSize;
         final long rootStaging = context.stagingAddress(root);
 

@@ -51,7 +51,7 @@ public final class ShmDirectReduce implements CollectiveAlgorithm
         {
             return reason;
         }
-        return ShmProtocol.stagingReason(name(), context, args.elementSize(), args.count);
+        return ShmProtocol.stagingReason(name(), context, args, args.elementSize(), args.count);
     }
 
     @Override
@@ -82,7 +82,7 @@ public final class ShmDirectReduce implements CollectiveAlgorithm
         final long count = args.count;
         final Object sendBase = args.sendBase;
         final long sendOffset = args.sendOffset;
-        final long halfBytes = ShmProtocol.halfStagingBytes(context);
+        final long halfBytes = ShmProtocol.halfStagingBytes(context, args);
         final long chunkElements = halfBytes / elementSize;
         final long ownStaging = context.stagingAddress(context.rank());
 
@@ -117,7 +117,7 @@ public final class ShmDirectReduce implements CollectiveAlgorithm
         final long sendOffset = args.sendOffset;
         final Object recvBase = args.recvBase;
         final long recvOffset = args.recvOffset;
-        final long halfBytes = ShmProtocol.halfStagingBytes(context);
+        final long halfBytes = ShmProtocol.halfStagingBytes(context, args);
         final long chunkElements = halfBytes / elementSize;
         final long ownStaging = context.stagingAddress(rank);
 

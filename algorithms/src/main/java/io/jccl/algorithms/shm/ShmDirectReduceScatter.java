@@ -51,7 +51,7 @@ public final class ShmDirectReduceScatter implements CollectiveAlgorithm
         {
             return reason;
         }
-        return ShmProtocol.stagingReason(name(), context, size * args.elementSize(), args.count);
+        return ShmProtocol.stagingReason(name(), context, args, size * args.elementSize(), args.count);
     }
 
     @Override
@@ -81,7 +81,7 @@ public final class ShmDirectReduceScatter implements CollectiveAlgorithm
         final long sendOffset = args.sendOffset;
         final Object recvBase = args.recvBase;
         final long recvOffset = args.recvOffset;
-        final long halfBytes = ShmProtocol.halfStagingBytes(context);
+        final long halfBytes = ShmProtocol.halfStagingBytes(context, args);
         final long columnElements = halfBytes / ((long) size * elementSize);
         final long columnBytes = columnElements * elementSize;
         final long ownStaging = context.stagingAddress(rank);

@@ -57,7 +57,7 @@ public final class ShmOneShotAllreduce implements CollectiveAlgorithm
         {
             return reason;
         }
-        return ShmProtocol.stagingReason(name(), context, args.elementSize(), args.count);
+        return ShmProtocol.stagingReason(name(), context, args, args.elementSize(), args.count);
     }
 
     @Override
@@ -93,7 +93,7 @@ public final class ShmOneShotAllreduce implements CollectiveAlgorithm
         final long sendOffset = args.sendOffset;
         final Object recvBase = args.recvBase;
         final long recvOffset = args.recvOffset;
-        final long halfBytes = ShmProtocol.halfStagingBytes(context);
+        final long halfBytes = ShmProtocol.halfStagingBytes(context, args);
         final long chunkElements = halfBytes / elementSize;
 
         context.acquireStaging();

@@ -1,11 +1,13 @@
 package io.jccl.algorithms.shm;
 
 import io.jccl.JcclException;
+import io.jccl.spi.CollectiveArgs;
 import io.jccl.spi.CollectiveContext;
 
 /**
  * What the shared-memory algorithms agree on: the flag slots, what their tokens mean, the split of each staging
- * area into two halves that alternate between chunks, and the waits of the chunk handshake.
+ * area into two halves that alternate between chunks (and, at its end, the region of the low-latency protocol,
+ * {@link LowLatencyProtocol}), and the waits of the chunk handshake.
  * <p>
  * A flag says how far its owner has got in the current operation: chunk {@code k} publishes
  * {@code token(k)}, and a zero-copy rank publishes {@code token(STEP_DIRECT)}, above every chunk step. A waiter only
@@ -60,20 +62,26 @@ final class ShmProtocol
     {
     }
 
-    /** Bytes of one staging half: half the staging area, rounded down to whole cache lines. */
-    static long halfStagingBytes(final CollectiveContext context)
+    /**
+     * Bytes of one staging half, which is also the most one chunk carries: half the staging area without its
+     * low-latency region ({@link LowLatencyProtocol}), or the call's smaller chunk size
+     * ({@link CollectiveArgs#chunkBytes}), in whole cache lines.
+     */
+    static long halfStagingBytes(final CollectiveContext context, final CollectiveArgs args)
     {
-        return (context.stagingBytes() >> 1) & ~(CACHE_LINE - 1);
+        final long physical = ((context.stagingBytes() - LowLatencyProtocol.regionBytes(context)) >> 1) &
+            ~(CACHE_LINE - 1);
+        return args.chunkBytes > 0 ? Math.min(physical, args.chunkBytes & ~(CACHE_LINE - 1)) : physical;
     }
 
     /**
      * Null when {@code units} units of {@code unitBytes} each (what one chunk carries per element column) fit in
      * at most {@link #MAX_CHUNKS} chunks of one staging half, else why not.
      */
-    static String stagingReason(
-        final String name, final CollectiveContext context, final long unitBytes, final long units)
+    static String stagingReason(final String name, final CollectiveContext context, final CollectiveArgs args,
+        final long unitBytes, final long units)
     {
-        final long half = halfStagingBytes(context);
+        final long half = halfStagingBytes(context, args);
         if (half < unitBytes)
         {
             final long needed = 2 * Math.max(CACHE_LINE, (unitBytes + CACHE_LINE - 1) & ~(CACHE_LINE - 1));

@@ -64,7 +64,7 @@ public final class ShmTwoShotAllreduce implements CollectiveAlgorithm
             return reason;
         }
         final long stagedPerRank = args.sendSegmentOffset >= 0 ? (args.count + size - 1) / size : args.count;
-        return ShmProtocol.stagingReason(name(), context, args.elementSize(), stagedPerRank);
+        return ShmProtocol.stagingReason(name(), context, args, args.elementSize(), stagedPerRank);
     }
 
     @Override
@@ -100,7 +100,7 @@ public final class ShmTwoShotAllreduce implements CollectiveAlgorithm
         final long sendOffset = args.sendOffset;
         final Object recvBase = args.recvBase;
         final long recvOffset = args.recvOffset;
-        final long halfBytes = ShmProtocol.halfStagingBytes(context);
+        final long halfBytes = ShmProtocol.halfStagingBytes(context, args);
         final long chunkElements = halfBytes / elementSize;
 
         context.acquireStaging();
@@ -183,7 +183,7 @@ public final class ShmTwoShotAllreduce implements CollectiveAlgorithm
         final long segmentOffset = args.sendSegmentOffset;
         final Object recvBase = args.recvBase;
         final long recvOffset = args.recvOffset;
-        final long halfBytes = ShmProtocol.halfStagingBytes(context);
+        final long halfBytes = ShmProtocol.halfStagingBytes(context, args);
         final long chunkElements = size * (halfBytes / elementSize);
 
         // recv equal to send is safe (see the class comment); a partial overlap could hit input still to be read

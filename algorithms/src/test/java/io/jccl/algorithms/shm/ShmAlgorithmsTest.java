@@ -49,11 +49,18 @@ class ShmAlgorithmsTest
     private static final Layout[] LAYOUTS = Stream.of(Layout.values())
         .filter(layout -> layout != Layout.SYMMETRIC_OVERLAPPING).toArray(Layout[]::new);
     private static final long STAGING_BYTES = 8 * 1024;
+    /** The staging-protocol algorithms; the low-latency ones need a larger staging area and have tests of their own. */
+    private static final List<CollectiveAlgorithm> STAGED = SharedMemoryAlgorithms.all().stream()
+        .filter(algorithm -> !isLowLatency(algorithm)).toList();
+    private static final List<CollectiveAlgorithm> LOW_LATENCY = SharedMemoryAlgorithms.all().stream()
+        .filter(ShmAlgorithmsTest::isLowLatency).toList();
+    /** Large enough for the low-latency region ({@link LowLatencyProtocol#MIN_STAGING_BYTES}). */
+    private static final long LL_STAGING_BYTES = LowLatencyProtocol.MIN_STAGING_BYTES;
 
     static Stream<Arguments> algorithmsAndRanks()
     {
         final List<Arguments> arguments = new ArrayList<>();
-        for (final CollectiveAlgorithm algorithm : SharedMemoryAlgorithms.all())
+        for (final CollectiveAlgorithm algorithm : STAGED)
         {
             for (final int ranks : RANKS)
             {
@@ -87,7 +94,7 @@ class ShmAlgorithmsTest
     @ValueSource(ints = {2, 3, 8})
     void interleavesEveryAlgorithmInOneJob(final int ranks)
     {
-        final List<CollectiveAlgorithm> algorithms = SharedMemoryAlgorithms.all();
+        final List<CollectiveAlgorithm> algorithms = STAGED;
         final List<Call> calls = new ArrayList<>();
         int i = 0;
         for (int round = 0; round < 3; round++)
@@ -111,7 +118,7 @@ class ShmAlgorithmsTest
     {
         final List<Call> calls = new ArrayList<>();
         int i = 0;
-        for (final CollectiveAlgorithm algorithm : SharedMemoryAlgorithms.all())
+        for (final CollectiveAlgorithm algorithm : STAGED)
         {
             for (final long count : new long[]{1, 13, 100})
             {
@@ -148,7 +155,7 @@ class ShmAlgorithmsTest
     }
 
     @Test
-    void everyCollectiveHasOneUniquelyNamedAlgorithm()
+    void everyAlgorithmServesOneCollectiveUnderAUniqueName()
     {
         final Set<String> seen = new HashSet<>();
         for (final CollectiveAlgorithm algorithm : SharedMemoryAlgorithms.all())
@@ -158,7 +165,120 @@ class ShmAlgorithmsTest
             assertTrue(seen.add(algorithm.collectives().iterator().next() + ":" + algorithm.name()));
             assertTrue(algorithm.description().length() > 20, algorithm.name());
         }
-        assertEquals(8, seen.size());
+        assertEquals(13, seen.size());
+    }
+
+    static Stream<Arguments> lowLatencyAlgorithmsAndRanks()
+    {
+        final List<Arguments> arguments = new ArrayList<>();
+        for (final CollectiveAlgorithm algorithm : LOW_LATENCY)
+        {
+            for (final int ranks : RANKS)
+            {
+                arguments.add(Arguments.of(algorithm, ranks));
+            }
+        }
+        return arguments.stream();
+    }
+
+    @ParameterizedTest(name = "{0} on {1} ranks")
+    @MethodSource("lowLatencyAlgorithmsAndRanks")
+    void lowLatencyComputesExactResultsOverConsecutiveOperations(final CollectiveAlgorithm algorithm, final int ranks)
+    {
+        final List<Call> calls = new ArrayList<>();
+        int i = 0;
+        for (final DataType type : TYPES)
+        {
+            final long largest = largestLowLatencyCount(algorithm, type, ranks);
+            for (final long count : new long[]{0, 1, 3, 7, 13, largest - 1, largest})
+            {
+                for (final ReduceOp op : OPS)
+                {
+                    calls.add(call(algorithm, type, op, count, i % ranks, LAYOUTS[i % LAYOUTS.length]));
+                    i++;
+                }
+            }
+        }
+        runJob(ranks, LL_STAGING_BYTES, calls);
+    }
+
+    /**
+     * Low-latency calls between staged ones of every kind, for many more operations than there are LL slots: a slot
+     * is only rewritten once every peer has read it, whatever ran in between (a broadcast root waits for nobody).
+     */
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {2, 3, 8})
+    void lowLatencySlotsAreReusedSafelyBetweenOtherAlgorithms(final int ranks)
+    {
+        final List<Call> calls = new ArrayList<>();
+        int i = 0;
+        for (int round = 0; round < 4 * LowLatencyProtocol.SLOTS; round++)
+        {
+            final CollectiveAlgorithm low = LOW_LATENCY.get(round % LOW_LATENCY.size());
+            final CollectiveAlgorithm staged = STAGED.get(round % STAGED.size());
+            final DataType type = TYPES[i % TYPES.length];
+            calls.add(call(low, type, OPS[i % OPS.length], 1 + round % 5, i % ranks, LAYOUTS[i % LAYOUTS.length]));
+            i++;
+            calls.add(call(low, type, OPS[i % OPS.length], largestLowLatencyCount(low, type, ranks), i % ranks,
+                LAYOUTS[i % LAYOUTS.length]));
+            i++;
+            if (round % 3 == 0)
+            {
+                calls.add(call(staged, type, OPS[i % OPS.length], 13, i % ranks, LAYOUTS[i % LAYOUTS.length]));
+                i++;
+            }
+        }
+        runJob(ranks, LL_STAGING_BYTES, calls);
+    }
+
+    @Test
+    void lowLatencyRefusesLargeCallsAndSmallStagingAreas()
+    {
+        final LocalJob job = new LocalJob(4, LL_STAGING_BYTES, 4096);
+        final LocalJob small = new LocalJob(4, STAGING_BYTES, 4096);
+        for (final CollectiveAlgorithm algorithm : LOW_LATENCY)
+        {
+            final CollectiveArgs args = new CollectiveArgs();
+            args.collective = algorithm.collectives().iterator().next();
+            args.type = DataType.INT32;
+            args.op = ReduceOp.SUM;
+            args.count = largestLowLatencyCount(algorithm, DataType.INT32, 4);
+            assertNull(algorithm.unsupportedReason(args, 4, job.context(0)), algorithm.name());
+            final String tooSmall = algorithm.unsupportedReason(args, 4, small.context(0));
+            assertNotNull(tooSmall, algorithm.name());
+            assertTrue(tooSmall.contains("staging area of at least"), tooSmall);
+            args.count++;
+            final String tooLarge = algorithm.unsupportedReason(args, 4, job.context(0));
+            assertNotNull(tooLarge, algorithm.name());
+            assertTrue(tooLarge.contains("at most " + LowLatencyProtocol.MAX_BYTES + " bytes"), tooLarge);
+        }
+    }
+
+    @Test
+    void chunkSizeOfTheCallBoundsTheStagingHalf()
+    {
+        final CollectiveArgs args = new CollectiveArgs();
+        final LocalJob job = new LocalJob(2, 1 << 20, 4096);
+        final long whole = ((1 << 20) - LowLatencyProtocol.REGION_BYTES) / 2;
+        assertEquals(whole, ShmProtocol.halfStagingBytes(job.context(0), args));
+        args.chunkBytes = 4096 + 63;
+        assertEquals(4096, ShmProtocol.halfStagingBytes(job.context(0), args), "whole cache lines");
+        args.chunkBytes = 8L << 20;
+        assertEquals(whole, ShmProtocol.halfStagingBytes(job.context(0), args), "never more than half the area");
+    }
+
+    /** The largest count (elements per block where the collective has blocks) that fits one LL slot. */
+    private static long largestLowLatencyCount(final CollectiveAlgorithm algorithm, final DataType type,
+        final int ranks)
+    {
+        final Collective collective = algorithm.collectives().iterator().next();
+        final int blocks = collective == Collective.ALLTOALL || collective == Collective.REDUCE_SCATTER ? ranks : 1;
+        return LowLatencyProtocol.MAX_BYTES / type.size() / blocks;
+    }
+
+    private static boolean isLowLatency(final CollectiveAlgorithm algorithm)
+    {
+        return algorithm.name().equals("shm_ll");
     }
 
     @Test
@@ -166,7 +286,7 @@ class ShmAlgorithmsTest
     {
         final LocalJob tiny = new LocalJob(8, 64, 4096);
         final LocalJob small = new LocalJob(8, 256, 4096);
-        for (final CollectiveAlgorithm algorithm : SharedMemoryAlgorithms.all())
+        for (final CollectiveAlgorithm algorithm : STAGED)
         {
             final Collective collective = algorithm.collectives().iterator().next();
             final CollectiveArgs args = new CollectiveArgs();

@@ -71,7 +71,8 @@ public final class BenchCommand implements Command
                                 algbw_GBps,busbw_GBps,wrong) or json
               --iters K         timed calls per size (default 20000 up to 8 KiB, 1000 up to 1 MiB, 50 above,
                                 fewer, down to a hundredth, when a size would take over 0.3 s)
-              --warmup K        untimed calls before timing (default a tenth of the timed calls, within 0.1 s)
+              --warmup K        untimed calls before timing (default: rounds of calls until the pace stops
+                                improving, at most 1 s per size)
               --check           check one call per row against a locally computed reference (exact for
                                 integers, within rounding for floating point); fills the wrong column
               --cold            rotate through buffers spanning more than the last-level cache (default hot)

@@ -1,0 +1,65 @@
+package io.jccl.algorithms.shm;
+
+import io.jccl.Collective;
+import io.jccl.spi.CollectiveAlgorithm;
+import io.jccl.spi.CollectiveArgs;
+import io.jccl.spi.CollectiveContext;
+
+import java.util.Set;
+
+/**
+ * Broadcast on the low-latency protocol ({@link LowLatencyProtocol}): the root writes the vector into its LL slot,
+ * every other rank copies it out as the words arrive. One handoff; the root never waits in the common case.
+ * <p>
+ * Cost: α_LL + (n/4)·8·β_r, for n ≤ {@link LowLatencyProtocol#MAX_BYTES} bytes.
+ */
+public final class ShmLowLatencyBroadcast implements CollectiveAlgorithm
+{
+    @Override
+    public String name()
+    {
+        return "shm_ll";
+    }
+
+    @Override
+    public String description()
+    {
+        return "the root writes LL words (flag inside the data), the others read them: one handoff, for vectors " +
+            "up to " + LowLatencyProtocol.MAX_BYTES + " bytes";
+    }
+
+    @Override
+    public Set<Collective> collectives()
+    {
+        return Set.of(Collective.BROADCAST);
+    }
+
+    @Override
+    public String unsupportedReason(final CollectiveArgs args, final int size, final CollectiveContext context)
+    {
+        final String reason = CollectiveAlgorithm.super.unsupportedReason(args, size, context);
+        return reason != null || size == 1 ? reason :
+            LowLatencyProtocol.reason(name(), context, args.count * args.elementSize());
+    }
+
+    @Override
+    public void run(final CollectiveContext context, final CollectiveArgs args)
+    {
+        final long bytes = args.count * args.type.size();
+        if (context.size() == 1 || bytes == 0)
+        {
+            return;
+        }
+        if (context.rank() == args.root)
+        {
+            // root: publish the vector, stamped with this operation's epoch
+            LowLatencyProtocol.publish(context, args.recvBase, args.recvOffset, bytes);
+        }
+        else
+        {
+            // others: copy the root's words out as they arrive
+            LowLatencyProtocol.read(context, args.root, 0, bytes, args.recvBase, args.recvOffset);
+        }
+        LowLatencyProtocol.finish(context);
+    }
+}
