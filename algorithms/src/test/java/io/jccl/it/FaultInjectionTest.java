@@ -39,33 +39,34 @@ class FaultInjectionTest
     private static final Pattern DETECTED = Pattern.compile("DETECTED peer=(-?\\d+) done=(\\d+) ms=(\\d+) message=(.*)");
     private static final Pattern FAULT = Pattern.compile("FAULT at=(\\d+)");
     private static final List<String> KINDS = List.of("kill9", "stop", "exit", "throw");
-    /** Collective, forced algorithm, ranks, victim: one per algorithm family at least. */
+    /** Collective:forced algorithm, ranks, victim, float32 elements: one per algorithm family at least. */
     private static final List<Object[]> COLLECTIVES = List.of(
-        new Object[] {"allreduce:ring", 3, 1},
-        new Object[] {"allreduce:recursive_doubling", 2, 1},
-        new Object[] {"broadcast:binomial", 3, 0},
-        new Object[] {"allreduce:shm_oneshot", 2, 0},
-        new Object[] {"allreduce:shm_twoshot", 3, 2},
-        new Object[] {"allgather:shm_direct", 3, 1});
+        new Object[] {"allreduce:ring", 3, 1, 256 * 1024},
+        new Object[] {"allreduce:recursive_doubling", 2, 1, 256 * 1024},
+        new Object[] {"broadcast:binomial", 3, 0, 256 * 1024},
+        new Object[] {"allreduce:shm_oneshot", 2, 0, 256 * 1024},
+        new Object[] {"allreduce:shm_twoshot", 3, 2, 256 * 1024},
+        new Object[] {"allgather:shm_direct", 3, 1, 256 * 1024},
+        new Object[] {"allreduce:shm_ll", 2, 1, 64});
 
     static Stream<Arguments> scenarios()
     {
         final List<Arguments> list = new ArrayList<>();
         for (final String kind : KINDS)
         {
-            list.add(Arguments.of(kind, "before-attach", "-", 2, 1));
+            list.add(Arguments.of(kind, "before-attach", "-", 2, 1, 0));
             if (!"throw".equals(kind))
             {
                 // an exception cannot be thrown into a thread blocked in connect(); the others strike from outside
-                list.add(Arguments.of(kind, "attaching", "-", 2, 0));
+                list.add(Arguments.of(kind, "attaching", "-", 2, 0, 0));
             }
-            list.add(Arguments.of(kind, "p2p-recv", "-", 2, 0));
-            list.add(Arguments.of(kind, "p2p-send", "-", 3, 1));
+            list.add(Arguments.of(kind, "p2p-recv", "-", 2, 0, 0));
+            list.add(Arguments.of(kind, "p2p-send", "-", 3, 1, 0));
             for (final Object[] c : COLLECTIVES)
             {
-                list.add(Arguments.of(kind, "collective", c[0], c[1], c[2]));
+                list.add(Arguments.of(kind, "collective", c[0], c[1], c[2], c[3]));
             }
-            list.add(Arguments.of(kind, "close", "-", 2, 1));
+            list.add(Arguments.of(kind, "close", "-", 2, 1, 0));
         }
         return list.stream();
     }
@@ -73,13 +74,13 @@ class FaultInjectionTest
     @ParameterizedTest(name = "{0} at {1} {2}, rank {4} of {3}")
     @MethodSource("scenarios")
     void survivorsNameTheFailedRankAndNothingIsLeft(final String kind, final String phase, final String algorithm,
-        final int ranks, final int victim) throws IOException
+        final int ranks, final int victim, final int elements) throws IOException
     {
         final Path shmDir = Files.createTempDirectory(Path.of("/dev/shm"), "jccl-faults-");
         final Path markerDir = Files.createTempDirectory("jccl-faults-markers-");
         try
         {
-            final JobResult result = launch(kind, phase, algorithm, ranks, victim, shmDir, markerDir);
+            final JobResult result = launch(kind, phase, algorithm, elements, ranks, victim, shmDir, markerDir);
             final long endMs = System.currentTimeMillis();
             final String all = Jobs.allOutput(result) + String.join("\n", result.summary());
 
@@ -102,7 +103,9 @@ class FaultInjectionTest
             {
                 if (r != victim)
                 {
-                    assertSurvivor(r, phase, algorithm, victim, result.output(r), all);
+                    // an allgather's count is one rank's block, the other collectives' the whole vector
+                    final int count = algorithm.startsWith("allgather") ? elements / ranks : elements;
+                    assertSurvivor(r, phase, algorithm, count, victim, result.output(r), all);
                 }
             }
         }
@@ -113,8 +116,8 @@ class FaultInjectionTest
         }
     }
 
-    private static JobResult launch(final String kind, final String phase, final String algorithm, final int ranks,
-        final int victim, final Path shmDir, final Path markerDir)
+    private static JobResult launch(final String kind, final String phase, final String algorithm,
+        final int elements, final int ranks, final int victim, final Path shmDir, final Path markerDir)
     {
         final boolean bootstrap = phase.equals("before-attach") || phase.equals("attaching");
         final List<String> args = new ArrayList<>(List.of(kind, phase, Integer.toString(victim),
@@ -122,6 +125,7 @@ class FaultInjectionTest
         if (!"-".equals(algorithm))
         {
             args.add(algorithm);
+            args.add(Integer.toString(elements));
         }
         return JobLauncher.builder()
             .ranks(ranks)
@@ -159,8 +163,8 @@ class FaultInjectionTest
         assertTrue(named, "the launcher's summary does not name rank " + victim + " as " + kind + ":\n" + all);
     }
 
-    private static void assertSurvivor(final int rank, final String phase, final String algorithm, final int victim,
-        final List<String> output, final String all)
+    private static void assertSurvivor(final int rank, final String phase, final String algorithm, final int count,
+        final int victim, final List<String> output, final String all)
     {
         if (phase.equals("close"))
         {
@@ -180,7 +184,7 @@ class FaultInjectionTest
             case "p2p-recv" -> assertOperation(message, "recv #" + nextSequence, "count 64, int8");
             case "p2p-send" -> assertOperation(message, "send #" + nextSequence, "count 524288, float32");
             default -> assertOperation(message, algorithm.substring(0, algorithm.indexOf(':')) + " #" + nextSequence,
-                "float32");
+                "count " + count + ", float32");
         }
         assertTrue(message.matches(".*rank " + victim + "\\b.*"), message);
     }

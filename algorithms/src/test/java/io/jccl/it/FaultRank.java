@@ -20,7 +20,7 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * One rank of the fault-injection suite ({@link FaultInjectionTest}). Arguments: {@code KIND PHASE VICTIM DIR
- * [COLLECTIVE:ALGORITHM]}. The victim rank injects fault KIND (kill9: SIGKILL to itself; stop: SIGSTOP to itself;
+ * [COLLECTIVE:ALGORITHM ELEMENTS]}. The victim rank injects fault KIND (kill9: SIGKILL to itself; stop: SIGSTOP to itself;
  * exit: {@code System.exit(7)}; throw: an uncaught exception out of {@code main}) at PHASE; the other ranks report
  * what they saw on stdout:
  * <ul>
@@ -39,7 +39,8 @@ import java.util.concurrent.locks.LockSupport;
 public final class FaultRank
 {
     private static final int COLLECTIVES_BEFORE_FAULT = 3;
-    private static final int ELEMENTS = 256 * 1024;
+    /** Point-to-point elements of the p2p-send phase: 2 MiB of float32. */
+    private static final int P2P_ELEMENTS = 512 * 1024;
 
     private static volatile long completed;
 
@@ -76,7 +77,7 @@ public final class FaultRank
                     {
                         case "p2p-recv" -> pointToPoint(comm, kind, victim, false);
                         case "p2p-send" -> pointToPoint(comm, kind, victim, true);
-                        case "collective" -> collective(comm, kind, victim, args[4]);
+                        case "collective" -> collective(comm, kind, victim, args[4], Integer.parseInt(args[5]));
                         default -> close(comm, kind, victim);
                     }
                 }
@@ -152,7 +153,7 @@ public final class FaultRank
             if (survivorsSend)
             {
                 // eight times the ring: the send can only finish while the victim drains it
-                comm.send(Buf.of(new float[ELEMENTS * 2]), victim, 7);
+                comm.send(Buf.of(new float[P2P_ELEMENTS]), victim, 7);
             }
             else
             {
@@ -167,16 +168,16 @@ public final class FaultRank
     }
 
     private static void collective(final Communicator comm, final String kind, final int victim,
-        final String algorithm)
+        final String algorithm, final int elements)
     {
         final Collective collective = Collective.parse(algorithm.substring(0, algorithm.indexOf(':')));
         final Communicator forced = comm.withAlgorithm(algorithm);
         final int size = comm.size();
-        final float[] send = new float[ELEMENTS];
-        final float[] recv = new float[ELEMENTS];
+        final float[] send = new float[elements];
+        final float[] recv = new float[elements];
         final Buf sendBuf = Buf.of(send);
         final Buf recvBuf = Buf.of(recv);
-        final Buf block = Buf.of(send, 0, ELEMENTS / size);
+        final Buf block = Buf.of(send, 0, elements / size);
         if (comm.rank() == victim && !"throw".equals(kind))
         {
             final Thread injector = new Thread(() ->
@@ -206,7 +207,7 @@ public final class FaultRank
                     case BROADCAST -> forced.broadcast(sendBuf, 0);
                     case REDUCE -> forced.reduce(sendBuf, recvBuf, ReduceOp.SUM, 0);
                     case ALLGATHER -> forced.allgather(block, recvBuf);
-                    case REDUCE_SCATTER -> forced.reduceScatter(sendBuf, Buf.of(recv, 0, ELEMENTS / size),
+                    case REDUCE_SCATTER -> forced.reduceScatter(sendBuf, Buf.of(recv, 0, elements / size),
                         ReduceOp.SUM);
                     case ALLTOALL -> forced.alltoall(sendBuf, recvBuf);
                     case BARRIER -> forced.barrier();
