@@ -36,7 +36,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class FaultInjectionTest
 {
     private static final long END_WITHIN_MS = 5_000;
-    private static final Pattern DETECTED = Pattern.compile("DETECTED peer=(-?\\d+) done=(\\d+) ms=(\\d+) message=(.*)");
+    private static final Pattern DETECTED =
+        Pattern.compile("DETECTED peer=(-?\\d+) done=(\\d+) ms=(\\d+) message=(.*)");
     private static final Pattern FAULT = Pattern.compile("FAULT at=(\\d+)");
     private static final List<String> KINDS = List.of("kill9", "stop", "exit", "throw");
     /** Collective:forced algorithm, ranks, victim, float32 elements: one per algorithm family at least. */

@@ -20,9 +20,9 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * One rank of the fault-injection suite ({@link FaultInjectionTest}). Arguments: {@code KIND PHASE VICTIM DIR
- * [COLLECTIVE:ALGORITHM ELEMENTS]}. The victim rank injects fault KIND (kill9: SIGKILL to itself; stop: SIGSTOP to itself;
- * exit: {@code System.exit(7)}; throw: an uncaught exception out of {@code main}) at PHASE; the other ranks report
- * what they saw on stdout:
+ * [COLLECTIVE:ALGORITHM ELEMENTS]}. The victim rank injects fault KIND (kill9: SIGKILL to itself; stop: SIGSTOP to
+ * itself; exit: {@code System.exit(7)}; throw: an uncaught exception out of {@code main}) at PHASE; the other ranks
+ * report what they saw on stdout:
  * <ul>
  *   <li>victim: {@code FAULT at=EPOCH_MS} just before the fault;</li>
  *   <li>survivor: {@code DETECTED peer=P done=N ms=T message=...} (N operations of the phase completed before the one
