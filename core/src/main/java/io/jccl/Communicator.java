@@ -97,6 +97,75 @@ public interface Communicator extends AutoCloseable
     void alltoallv(Buf send, int[] sendCounts, int[] sendDispls, Buf recv, int[] recvCounts, int[] recvDispls);
 
     // ---------------------------------------------------------------------------------------------------------------
+    // Non-blocking collectives: the same contracts as the blocking forms, run in the background by the communicator's
+    // progress thread on a private duplicate of this communicator (so they never match blocking calls on this one),
+    // in the order they were started. Every rank must start the same non-blocking collectives in the same order. The
+    // first call creates the duplicate and the thread (collective over the ranks, a few milliseconds).
+    // ---------------------------------------------------------------------------------------------------------------
+
+    /** Non-blocking {@link #barrier()}. */
+    CollectiveRequest ibarrier();
+
+    /** Non-blocking {@link #broadcast(Buf, int)}. */
+    CollectiveRequest ibroadcast(Buf buf, int root);
+
+    /** Non-blocking {@link #reduce(Buf, Buf, ReduceOp, int)}. */
+    CollectiveRequest ireduce(Buf send, Buf recv, ReduceOp op, int root);
+
+    /** Non-blocking {@link #allreduce(Buf, Buf, ReduceOp)}. */
+    CollectiveRequest iallreduce(Buf send, Buf recv, ReduceOp op);
+
+    /** Non-blocking in-place allreduce. */
+    default CollectiveRequest iallreduce(final Buf buf, final ReduceOp op)
+    {
+        return iallreduce(buf, buf, op);
+    }
+
+    /** Non-blocking {@link #gather(Buf, Buf, int)}. */
+    CollectiveRequest igather(Buf send, Buf recv, int root);
+
+    /** Non-blocking {@link #scatter(Buf, Buf, int)}. */
+    CollectiveRequest iscatter(Buf send, Buf recv, int root);
+
+    /** Non-blocking {@link #allgather(Buf, Buf)}. */
+    CollectiveRequest iallgather(Buf send, Buf recv);
+
+    /** Non-blocking {@link #allgatherv(Buf, Buf, int[], int[])}; the arrays must not change until completion. */
+    CollectiveRequest iallgatherv(Buf send, Buf recv, int[] counts, int[] displs);
+
+    /** Non-blocking {@link #reduceScatter(Buf, Buf, ReduceOp)}. */
+    CollectiveRequest ireduceScatter(Buf send, Buf recv, ReduceOp op);
+
+    /** Non-blocking {@link #reduceScatterv}; {@code counts} must not change until completion. */
+    CollectiveRequest ireduceScatterv(Buf send, Buf recv, int[] counts, ReduceOp op);
+
+    /** Non-blocking {@link #alltoall(Buf, Buf)}. */
+    CollectiveRequest ialltoall(Buf send, Buf recv);
+
+    /** Non-blocking {@link #alltoallv}; the arrays must not change until completion. */
+    CollectiveRequest ialltoallv(Buf send, int[] sendCounts, int[] sendDispls, Buf recv, int[] recvCounts,
+        int[] recvDispls);
+
+    // ---------------------------------------------------------------------------------------------------------------
+    // Sub-communicators (collective over this communicator; every rank must call them in the same order).
+    // ---------------------------------------------------------------------------------------------------------------
+
+    /**
+     * Splits the ranks into groups by {@code color}: each group gets a new communicator of its own, with its own
+     * shared-memory segment, so that collectives of different groups run at the same time without interfering.
+     * Within a group, ranks are numbered by {@code key}, ties broken by rank in this communicator. A rank that passes
+     * a negative color (MPI_UNDEFINED) joins no group and gets {@code null}. The new communicator is independent of
+     * this one: close each when done, in any order.
+     */
+    Communicator split(int color, int key);
+
+    /** A new communicator of the same ranks in the same order, whose traffic never matches this one's. */
+    default Communicator dup()
+    {
+        return split(0, rank());
+    }
+
+    // ---------------------------------------------------------------------------------------------------------------
     // Shared memory and algorithm control.
     // ---------------------------------------------------------------------------------------------------------------
 

@@ -80,6 +80,23 @@ public final class Configuration
     public static final long IDLE_MAX_PARK_US_DEFAULT = 200;
 
     /**
+     * How the progress thread of non-blocking collectives waits for its peers: it shares the process with the caller's
+     * computation, so it spins briefly and then sleeps in short parks instead of yielding. A thread that wakes from a
+     * park preempts the computation at once (the scheduler favours sleepers); one that yields waits a whole time slice
+     * behind it.
+     */
+    public static final String PROGRESS_IDLE_SPINS_PROP_NAME = "jccl.progress.idle.spins";
+    public static final long PROGRESS_IDLE_SPINS_DEFAULT = 200;
+
+    /** Yields of the progress thread between its spins and its parks (see {@link #PROGRESS_IDLE_SPINS_PROP_NAME}). */
+    public static final String PROGRESS_IDLE_YIELDS_PROP_NAME = "jccl.progress.idle.yields";
+    public static final long PROGRESS_IDLE_YIELDS_DEFAULT = 0;
+
+    /** Longest park of the progress thread while it waits for peers, in microseconds. */
+    public static final String PROGRESS_IDLE_MAX_PARK_US_PROP_NAME = "jccl.progress.idle.max.park.us";
+    public static final long PROGRESS_IDLE_MAX_PARK_US_DEFAULT = 50;
+
+    /**
      * Most bytes per chunk of the chunked shared-memory algorithms, which pipeline through two halves of each
      * staging area; 0 (default): a whole half. At least 4 KiB when set.
      */

@@ -2,6 +2,7 @@ package io.jccl.engine;
 
 import io.jccl.Buf;
 import io.jccl.Collective;
+import io.jccl.CollectiveRequest;
 import io.jccl.Communicator;
 import io.jccl.Configuration;
 import io.jccl.DataType;
@@ -28,6 +29,8 @@ public final class ShmCommunicator implements Communicator
     private final boolean view;
     /** jccl.chunk.bytes, or 0: every collective call carries it to the algorithm. */
     private final long chunkBytes;
+    private final SubCommunicators splitter;
+    private final NonBlockingCollectives nonBlocking;
 
     /** The thread inside a call, shared by a communicator and its views. */
     private static final class Owner
@@ -36,7 +39,8 @@ public final class ShmCommunicator implements Communicator
     }
 
     private ShmCommunicator(final ShmTransport transport, final AlgorithmSelector selector, final CollectiveArgs args,
-        final Owner owner, final boolean view, final long chunkBytes)
+        final Owner owner, final boolean view, final long chunkBytes, final SubCommunicators splitter,
+        final NonBlockingCollectives nonBlocking, final Configuration configuration)
     {
         this.transport = transport;
         this.selector = selector;
@@ -44,6 +48,9 @@ public final class ShmCommunicator implements Communicator
         this.owner = owner;
         this.view = view;
         this.chunkBytes = chunkBytes;
+        this.splitter = splitter != null ? splitter : new SubCommunicators(configuration);
+        this.nonBlocking = nonBlocking != null ? nonBlocking :
+            new NonBlockingCollectives(this, this.splitter, configuration);
     }
 
     /** Joins the job described by {@code configuration}. */
@@ -60,7 +67,7 @@ public final class ShmCommunicator implements Communicator
                 ": at least " + Configuration.CHUNK_BYTES_MIN + " bytes, or 0 for the algorithms' default");
         }
         return new ShmCommunicator(ShmTransport.connect(configuration), selector, new CollectiveArgs(), new Owner(),
-            false, chunkBytes);
+            false, chunkBytes, null, null, configuration);
     }
 
     @Override
@@ -518,6 +525,202 @@ public final class ShmCommunicator implements Communicator
         }
     }
 
+    // ============================================================ non-blocking collectives (NonBlockingCollectives)
+
+    @Override
+    public CollectiveRequest ibarrier()
+    {
+        nonBlocking.start();
+        enter();
+        try
+        {
+            return nonBlocking.barrier();
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    @Override
+    public CollectiveRequest ibroadcast(final Buf buf, final int root)
+    {
+        nonBlocking.start();
+        enter();
+        try
+        {
+            return nonBlocking.broadcast(buf, root);
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    @Override
+    public CollectiveRequest ireduce(final Buf send, final Buf recv, final ReduceOp op, final int root)
+    {
+        nonBlocking.start();
+        enter();
+        try
+        {
+            return nonBlocking.reduce(send, recv, op, root);
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    @Override
+    public CollectiveRequest iallreduce(final Buf send, final Buf recv, final ReduceOp op)
+    {
+        nonBlocking.start();
+        enter();
+        try
+        {
+            return nonBlocking.allreduce(send, recv, op);
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    @Override
+    public CollectiveRequest igather(final Buf send, final Buf recv, final int root)
+    {
+        nonBlocking.start();
+        enter();
+        try
+        {
+            return nonBlocking.gather(send, recv, root);
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    @Override
+    public CollectiveRequest iscatter(final Buf send, final Buf recv, final int root)
+    {
+        nonBlocking.start();
+        enter();
+        try
+        {
+            return nonBlocking.scatter(send, recv, root);
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    @Override
+    public CollectiveRequest iallgather(final Buf send, final Buf recv)
+    {
+        nonBlocking.start();
+        enter();
+        try
+        {
+            return nonBlocking.allgather(send, recv);
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    @Override
+    public CollectiveRequest iallgatherv(final Buf send, final Buf recv, final int[] counts, final int[] displs)
+    {
+        nonBlocking.start();
+        enter();
+        try
+        {
+            return nonBlocking.allgatherv(send, recv, counts, displs);
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    @Override
+    public CollectiveRequest ireduceScatter(final Buf send, final Buf recv, final ReduceOp op)
+    {
+        nonBlocking.start();
+        enter();
+        try
+        {
+            return nonBlocking.reduceScatter(send, recv, op);
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    @Override
+    public CollectiveRequest ireduceScatterv(final Buf send, final Buf recv, final int[] counts, final ReduceOp op)
+    {
+        nonBlocking.start();
+        enter();
+        try
+        {
+            return nonBlocking.reduceScatterv(send, recv, counts, op);
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    @Override
+    public CollectiveRequest ialltoall(final Buf send, final Buf recv)
+    {
+        nonBlocking.start();
+        enter();
+        try
+        {
+            return nonBlocking.alltoall(send, recv);
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    @Override
+    public CollectiveRequest ialltoallv(final Buf send, final int[] sendCounts, final int[] sendDispls,
+        final Buf recv, final int[] recvCounts, final int[] recvDispls)
+    {
+        nonBlocking.start();
+        enter();
+        try
+        {
+            return nonBlocking.alltoallv(send, sendCounts, sendDispls, recv, recvCounts, recvDispls);
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    // ====================================================================== sub-communicators (SubCommunicators)
+
+    @Override
+    public Communicator split(final int color, final int key)
+    {
+        if (transport.isClosed())
+        {
+            throw new IllegalStateException("communicator of rank " + rank() + " is closed");
+        }
+        // the allgather inside enters and leaves this communicator like any call
+        return splitter.split(this, color, key, c -> c);
+    }
+
     // ============================================================================================ the rest
 
     @Override
@@ -541,7 +744,8 @@ public final class ShmCommunicator implements Communicator
         {
             throw new IllegalArgumentException("no algorithm named");
         }
-        return new ShmCommunicator(transport, selector.with(algorithms), args, owner, true, chunkBytes);
+        return new ShmCommunicator(transport, selector.with(algorithms), args, owner, true, chunkBytes, splitter,
+            nonBlocking, null);
     }
 
     /** The algorithm a collective with these arguments would use now (for tools and tests). */
@@ -554,9 +758,16 @@ public final class ShmCommunicator implements Communicator
     @Override
     public void close()
     {
-        if (!view)
+        if (!view && !transport.isClosed())
         {
-            transport.close();
+            try
+            {
+                nonBlocking.close();
+            }
+            finally
+            {
+                transport.close();
+            }
         }
     }
 

@@ -259,20 +259,19 @@ public final class LocalJob
         }
 
         @Override
-        public long waitWord(final int peer, final long address, final int epoch)
+        public void waitWord(final int peer, final long address, final long expected)
         {
             final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
             long word;
-            while ((int) ((word = UnsafeApi.getLongAcquire(null, address)) >>> 32) != epoch)
+            while ((word = UnsafeApi.getLongAcquire(null, address)) != expected)
             {
                 if (System.nanoTime() > deadline)
                 {
-                    throw new PeerFailedException(peer, "rank " + rank + " timed out waiting for epoch " + epoch +
-                        " at a word of rank " + peer + " (has " + (int) (word >>> 32) + ")");
+                    throw new PeerFailedException(peer, "rank " + rank + " timed out waiting for " + expected +
+                        " at a word of rank " + peer + " (has " + word + ")");
                 }
                 Thread.yield();
             }
-            return word;
         }
 
         @Override

@@ -23,6 +23,8 @@ public final class CostFormulas
     public static final long CHAIN_CHUNK_BYTES = 256 * 1024;
 
     private static final long CACHE_LINE = 64;
+    /** Bytes moved per payload byte by the low-latency protocol: 64-byte lines carry 56 payload bytes. */
+    private static final double LL_LINE_FACTOR = 64.0 / 56.0;
 
     private static final Map<String, CostFormula> FORMULAS = catalog();
 
@@ -318,45 +320,48 @@ public final class CostFormulas
     }
 
     /**
-     * The low-latency protocol (shm_ll): one handoff, the flag inside the data; every payload byte travels as two
-     * (4 payload bytes per 8-byte word), written once by its owner and read by each rank that needs it.
+     * The low-latency protocol (shm_ll): one handoff, the flag inside the data; payload travels in 64-byte lines of
+     * 56 payload bytes (λ = 8/7), written once by its owner and read by each rank that needs it.
      */
     private static void addLowLatency(final List<CostFormula> list)
     {
-        list.add(new CostFormula("broadcast", "shm_ll", "α_f + 2nβ_c + 2nβ_r", 0, t ->
+        list.add(new CostFormula("broadcast", "shm_ll", "α_f + λnβ_c + λnβ_r, λ = 8/7", 0, t ->
         {
             t.flags(1);
-            t.copy(2.0 * t.bytes());
-            t.read(2.0 * t.bytes());
+            t.copy(LL_LINE_FACTOR * t.bytes());
+            t.read(LL_LINE_FACTOR * t.bytes());
         }));
-        list.add(new CostFormula("allreduce", "shm_ll", "α_f + 2nβ_c + 2pnβ_r + (p − 1)nγ", 0, t ->
-        {
-            // every rank unpacks all p slots (its own too: recv may be send), then reduces in rank order
-            t.flags(1);
-            t.copy(2.0 * t.bytes());
-            t.read(2.0 * t.ranks() * t.bytes());
-            t.reduce((double)t.bytes() * (t.ranks() - 1));
-        }));
-        list.add(new CostFormula("allgather", "shm_ll", "α_f + 3(n/p)β_c + 2n(p − 1)/p·β_r", 0, t ->
+        list.add(new CostFormula("allreduce", "shm_ll", "α_f + (1 + λ)nβ_c + λ(p − 1)nβ_r + (p − 1)nγ, λ = 8/7", 0,
+            t ->
+            {
+                // publish, copy the own input aside (recv may be send), read the p − 1 peers', reduce in rank order
+                t.flags(1);
+                t.copy((1 + LL_LINE_FACTOR) * t.bytes());
+                t.read(LL_LINE_FACTOR * (t.ranks() - 1) * t.bytes());
+                t.reduce((double)t.bytes() * (t.ranks() - 1));
+            }));
+        list.add(new CostFormula("allgather", "shm_ll", "α_f + (1 + λ)(n/p)β_c + λn(p − 1)/p·β_r, λ = 8/7", 0, t ->
         {
             final int p = t.ranks();
             t.flags(1);
-            t.copy(3.0 * t.bytes() / p);
-            t.read(2.0 * t.bytes() * (p - 1) / p);
+            t.copy((1 + LL_LINE_FACTOR) * t.bytes() / p);
+            t.read(LL_LINE_FACTOR * t.bytes() * (p - 1) / p);
         }));
-        list.add(new CostFormula("reduce_scatter", "shm_ll", "α_f + 2nβ_c + 2nβ_r + n(p − 1)/p·γ", 0, t ->
-        {
-            t.flags(1);
-            t.copy(2.0 * t.bytes());
-            t.read(2.0 * t.bytes());
-            t.reduce((double)t.bytes() * (t.ranks() - 1) / t.ranks());
-        }));
-        list.add(new CostFormula("alltoall", "shm_ll", "α_f + (2n + n/p)β_c + 2n(p − 1)/p·β_r", 0, t ->
+        list.add(new CostFormula("reduce_scatter", "shm_ll",
+            "α_f + (λn + n/p)β_c + λn(p − 1)/p·β_r + n(p − 1)/p·γ, λ = 8/7", 0, t ->
+            {
+                final int p = t.ranks();
+                t.flags(1);
+                t.copy(LL_LINE_FACTOR * t.bytes() + (double)t.bytes() / p);
+                t.read(LL_LINE_FACTOR * t.bytes() * (p - 1) / p);
+                t.reduce((double)t.bytes() * (p - 1) / p);
+            }));
+        list.add(new CostFormula("alltoall", "shm_ll", "α_f + (λn + n/p)β_c + λn(p − 1)/p·β_r, λ = 8/7", 0, t ->
         {
             final int p = t.ranks();
             t.flags(1);
-            t.copy(2.0 * t.bytes() + (double)t.bytes() / p);
-            t.read(2.0 * t.bytes() * (p - 1) / p);
+            t.copy(LL_LINE_FACTOR * t.bytes() + (double)t.bytes() / p);
+            t.read(LL_LINE_FACTOR * t.bytes() * (p - 1) / p);
         }));
     }
 

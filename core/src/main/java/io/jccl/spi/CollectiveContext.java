@@ -78,10 +78,10 @@ public interface CollectiveContext
     long waitFlag(int peer, int slot, long atLeast);
 
     /**
-     * Waits until the 8-byte word at {@code address} (shared memory written by {@code peer}) carries {@code epoch}
-     * in its high 32 bits, the low-latency protocol's flag inside the data; returns the word (an acquire load).
+     * Waits until the 8-byte word at {@code address}, in shared memory written by {@code peer}, equals
+     * {@code expected} (acquire loads): the low-latency protocol's flag inside the data.
      */
-    long waitWord(int peer, long address, int epoch);
+    void waitWord(int peer, long address, long expected);
 
     /** Sequence number of the current collective, identical on every rank and growing by one per collective. */
     long sequence();

@@ -285,7 +285,10 @@ final class RunningJob
         return lowest;
     }
 
-    /** Removes the job's segment; a file of the same name made by a live process outside this job stays. */
+    /**
+     * Removes the job's segment and its sub-communicators' segments; a file of the same name made by a live process
+     * outside this job stays.
+     */
     private void removeSegment()
     {
         final long foreignCreator = SegmentFiles.removeUnlessCreatorAlive(launcher.segmentPath());

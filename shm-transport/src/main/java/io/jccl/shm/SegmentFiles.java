@@ -9,6 +9,8 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.OptionalLong;
 
 /**
@@ -93,14 +95,17 @@ public final class SegmentFiles
     }
 
     /**
-     * Removes the job's segment and its half-created twin, except a file whose creator (from its header) is a live
-     * process: another job that uses the same job id. For the launcher, once its own ranks have exited. Returns the
-     * live creator's pid when a file was kept, else -1.
+     * Removes the job's segment, its half-created twin and its sub-communicators' segments, except a file whose
+     * creator (from its header) is a live process: another job that uses the same job id. For the launcher, once its
+     * own ranks have exited. Returns the live creator's pid when a file was kept, else -1.
      */
     public static long removeUnlessCreatorAlive(final Path segment)
     {
         long keptFor = -1;
-        for (final Path p : new Path[] {segment, creatingPath(segment)})
+        final List<Path> files = new ArrayList<>(subCommunicatorFiles(segment));
+        files.add(segment);
+        files.add(creatingPath(segment));
+        for (final Path p : files)
         {
             final OptionalLong creator = creatorPid(p);
             if (creator.isPresent() && isAlive(creator.getAsLong()))
@@ -136,6 +141,51 @@ public final class SegmentFiles
         final long started = ProcessHandle.current().info().startInstant().map(java.time.Instant::toEpochMilli)
             .orElse(Long.MAX_VALUE);
         return created > 0 && created < started - EARLIER_JOB_SLACK_MS;
+    }
+
+    /**
+     * Removes the job's segment and those of its sub-communicators (named {@code <job id>.s<n>.<color>...}, see
+     * {@code Communicator.split}), complete or half-created; true if something was removed.
+     */
+    public static boolean removeWithSubCommunicators(final Path segment)
+    {
+        boolean removed = remove(segment);
+        for (final Path p : subCommunicatorFiles(segment))
+        {
+            try
+            {
+                removed |= Files.deleteIfExists(p);
+            }
+            catch (final IOException ignore)
+            {
+                // best effort: 'jccl clean' removes what is left once its creator is dead
+            }
+        }
+        return removed;
+    }
+
+    /** The segments (complete or half-created) of the sub-communicators of the job whose segment this is. */
+    private static List<Path> subCommunicatorFiles(final Path segment)
+    {
+        final List<Path> children = new ArrayList<>();
+        final String name = segment.getFileName().toString();
+        final String childPrefix = name.substring(0, name.length() - SUFFIX.length()) + ".";
+        try (java.util.stream.Stream<Path> files = Files.list(segment.getParent()))
+        {
+            for (final Path p : (Iterable<Path>) files::iterator)
+            {
+                final String file = p.getFileName().toString();
+                if (file.startsWith(childPrefix) && isSegmentName(file))
+                {
+                    children.add(p);
+                }
+            }
+        }
+        catch (final IOException | java.io.UncheckedIOException ignore)
+        {
+            // best effort: 'jccl clean' removes what is left once its creator is dead
+        }
+        return children;
     }
 
     /** The pid of the process that created the segment, read from its header; empty when unreadable. */

@@ -446,16 +446,14 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
     }
 
     @Override
-    public long waitWord(final int peer, final long address, final int epoch)
+    public void waitWord(final int peer, final long address, final long expected)
     {
-        long word;
-        // Acquire: the epoch and the payload arrive in one atomic word; later reads of the slot stay after it.
-        while ((int) ((word = UnsafeApi.getLongAcquire(null, address)) >>> 32) != epoch)
+        // Acquire: what the peer stored before its release store of the word is visible after this load.
+        while (UnsafeApi.getLongAcquire(null, address) != expected)
         {
             idle(peer);
         }
         waiter.done();
-        return word;
     }
 
     @Override

@@ -4,62 +4,70 @@ import io.jccl.spi.CollectiveContext;
 import org.agrona.UnsafeApi;
 
 /**
- * The low-latency (LL) protocol of the shared-memory algorithms, after NCCL's LL: the flag travels inside the data.
- * Every 8-byte word carries 4 bytes of payload and, beside them, the operation's epoch (the low 32 bits of the
- * collective sequence), written with one atomic store. A reader that sees the epoch in a word holds that word's
- * payload: no flag line, no fence beyond the word's own store and load, one cache-line handoff per line of data.
- * It halves the bandwidth, so it serves small messages only (up to {@link #MAX_BYTES} per rank).
+ * The low-latency (LL) protocol of the shared-memory algorithms, after NCCL's LL128: the flag travels inside the
+ * data. Every 64-byte cache line of a slot carries 56 payload bytes and, in its last word, the operation's sequence
+ * number, stored after the payload with a release store. A reader that acquire-loads the sequence from a line holds
+ * that line's payload and every earlier line's (the writer stores the lines in order): no flag line, no fence beyond
+ * that release/acquire pair, one wait per read however many lines it spans. (NCCL's
+ * LL puts a flag beside every 4 payload bytes because a GPU's 16-byte stores may be torn; on x86 the stores of one
+ * thread become visible in order, so one flag per line suffices, as in LL128.) The payload costs 8/7 of its size,
+ * and the protocol serves small messages only (up to {@link #MAX_BYTES} per rank).
  * <p>
  * Layout: the last {@link #REGION_BYTES} of each rank's staging area when it has at least {@link #MIN_STAGING_BYTES}
  * ({@link ShmProtocol#halfStagingBytes} leaves them out of the chunk halves, so the staging protocol never touches
  * them):
  * <pre>
  *   stagingAddress(r) + stagingBytes - REGION_BYTES
- *   +--------------------------------------------------------------+
- *   | slot 0: SLOT_BYTES of LL words (operations s with s % SLOTS == 0) |
- *   | slot 1                                                        |
- *   | ...                                                           |
- *   | slot SLOTS - 1                                                |
- *   +--------------------------------------------------------------+  end of rank r's staging area
+ *   +------------------------------------------------------------+
+ *   | slot 0: SLOT_LINES lines (operations s with s % SLOTS == 0) |
+ *   | slot 1                                                      |
+ *   | ...                                                         |
+ *   | slot SLOTS - 1                                              |
+ *   +------------------------------------------------------------+  end of rank r's staging area
  *
- *   LL word i of a slot:
- *    63                            32 31                             0
- *   +--------------------------------+--------------------------------+
- *   |  epoch = (int) sequence        |  payload bytes 4i .. 4i+3 (LE)  |
- *   +--------------------------------+--------------------------------+
+ *   line i of a slot (64 bytes):
+ *   0                                                      56        64
+ *   +------------------------------------------------------+---------+
+ *   | payload bytes 56i .. 56i + 55                         | seq (8) |
+ *   +------------------------------------------------------+---------+
  * </pre>
- * Slot reuse: operation {@code s} writes slot {@code s % SLOTS} of its own rank. The words there still name the
- * operation {@code u} that wrote them last; before overwriting, the writer waits until every peer's
- * {@link #SLOT_LL_DONE} flag (release-stored by each rank once it has read everything of an LL operation) is at
- * least {@code u} (acquire). The smallest value seen is remembered in the owner's own flag {@link #SLOT_LL_SEEN},
- * which only the owner reads and writes, so in a steady stream of operations the peers' flags are read about once
- * every {@code SLOTS - 1} operations rather than every time. Ranks that disagree about using LL for a call cannot
- * corrupt each other's data: a reader only accepts words with its own epoch.
+ * Slot reuse: operation {@code s} writes slot {@code s % SLOTS} of its own rank. The first line still names the
+ * operation {@code u} that wrote the slot last; before overwriting, the writer waits until every peer's
+ * {@link #SLOT_LL_DONE} flag (release-stored by each rank once it has read everything of an LL operation) is at least
+ * {@code u} (acquire). The smallest value seen is remembered in the owner's own flag {@link #SLOT_LL_SEEN}, which
+ * only the owner reads and writes, so in a steady stream of operations the peers' flags are read about once every
+ * {@code SLOTS - 1} operations rather than every time. A reader only accepts lines stamped with its own operation's
+ * sequence, so ranks that disagree about a call cannot take each other's data.
  */
 final class LowLatencyProtocol
 {
     /** Payload bytes per rank and operation: above this, the staged algorithms' full-bandwidth copies win. */
     static final long MAX_BYTES = 1024;
 
+    static final int LINE_BYTES = 64;
+
+    /** Payload bytes of a line: all but the sequence word at its end. */
+    static final int LINE_PAYLOAD = LINE_BYTES - 8;
+
+    /** Lines of one slot. */
+    static final long SLOT_LINES = (MAX_BYTES + LINE_PAYLOAD - 1) / LINE_PAYLOAD;
+
+    static final long SLOT_BYTES = SLOT_LINES * LINE_BYTES;
+
     /** Slots per rank, used round-robin by operation sequence. */
     static final int SLOTS = 8;
-
-    /** One slot: an LL word per 4 payload bytes. */
-    static final long SLOT_BYTES = 2 * MAX_BYTES;
 
     /** The LL region at the end of every staging area. */
     static final long REGION_BYTES = SLOTS * SLOT_BYTES;
 
     /** Smaller staging areas (tests of chunking use a few KiB) have no LL region: all of it goes to the halves. */
-    static final long MIN_STAGING_BYTES = 4 * REGION_BYTES;
+    static final long MIN_STAGING_BYTES = 64 * 1024;
 
     /** The owner has read everything of the LL operation whose sequence this holds. */
     static final int SLOT_LL_DONE = 5;
 
     /** Owner-private: the smallest {@link #SLOT_LL_DONE} of the peers at the last look. */
     static final int SLOT_LL_SEEN = 6;
-
-    private static final long PAYLOAD_MASK = 0xFFFF_FFFFL;
 
     private LowLatencyProtocol()
     {
@@ -80,40 +88,36 @@ final class LowLatencyProtocol
         return null;
     }
 
+    /** Bytes at the end of each staging area that belong to LL: {@link #REGION_BYTES}, or none when too small. */
+    static long regionBytes(final CollectiveContext context)
+    {
+        return context.stagingBytes() >= MIN_STAGING_BYTES ? REGION_BYTES : 0;
+    }
+
     /**
-     * Writes {@code bytes} from {@code (base, offset)} into this rank's slot of the current operation, each word
-     * stamped with the epoch, after making sure every peer has read what the slot held before.
+     * Writes {@code bytes} from {@code (base, offset)} into this rank's slot of the current operation, line by line,
+     * each line's payload before its sequence word, after making sure every peer has read what the slot held.
      */
     static void publish(final CollectiveContext context, final Object base, final long offset, final long bytes)
     {
         final long sequence = context.sequence();
-        final int epoch = (int) sequence;
         final long slot = slotAddress(context, context.rank(), sequence);
-        awaitSlotFree(context, slot, sequence);
+        awaitSlotFree(context, slot);
 
-        final long stamp = (long) epoch << 32;
-        final int fullWords = (int) (bytes >> 2);
-        for (int i = 0; i < fullWords; i++)
+        final int lines = (int) ((bytes + LINE_PAYLOAD - 1) / LINE_PAYLOAD);
+        for (int i = 0; i < lines; i++)
         {
-            final long payload = UnsafeApi.getInt(base, offset + ((long) i << 2)) & PAYLOAD_MASK;
-            UnsafeApi.putLongOpaque(null, slot + ((long) i << 3), stamp | payload);
-        }
-        final int tail = (int) (bytes & 3);
-        if (tail != 0)
-        {
-            int payload = 0;
-            final long from = offset + ((long) fullWords << 2);
-            for (int b = 0; b < tail; b++)
-            {
-                payload |= (UnsafeApi.getByte(base, from + b) & 0xFF) << (b << 3);
-            }
-            UnsafeApi.putLongOpaque(null, slot + ((long) fullWords << 3), stamp | (payload & PAYLOAD_MASK));
+            final long payload = (long) i * LINE_PAYLOAD;
+            final long line = slot + (long) i * LINE_BYTES;
+            copySmall(base, offset + payload, null, line, (int) Math.min(LINE_PAYLOAD, bytes - payload));
+            // Release: the line's payload is visible before the sequence that vouches for it.
+            UnsafeApi.putLongRelease(null, line + LINE_PAYLOAD, sequence);
         }
     }
 
     /**
      * Copies {@code bytes} of {@code peer}'s payload for the current operation, starting at payload byte
-     * {@code from}, to {@code (base, offset)}, waiting for each word to carry the epoch.
+     * {@code from}, to {@code (base, offset)}, once the last line they span carries the operation's sequence.
      */
     static void read(final CollectiveContext context, final int peer, final long from, final long bytes,
         final Object base, final long offset)
@@ -123,43 +127,19 @@ final class LowLatencyProtocol
             return;
         }
         final long sequence = context.sequence();
-        final int epoch = (int) sequence;
         final long slot = slotAddress(context, peer, sequence);
-        if ((from & 3) == 0)
+        final int firstLine = (int) (from / LINE_PAYLOAD);
+        final int lastLine = (int) ((from + bytes - 1) / LINE_PAYLOAD);
+        // one wait, on the last line needed: the writer stored every earlier line before that line's release store,
+        // and copying the lines without a check each lets their cache misses overlap
+        arrived(context, peer, slot + (long) lastLine * LINE_BYTES + LINE_PAYLOAD, sequence);
+        for (int i = firstLine; i <= lastLine; i++)
         {
-            final int fullWords = (int) (bytes >> 2);
-            final long first = slot + (from << 1);
-            for (int i = 0; i < fullWords; i++)
-            {
-                final long word = context.waitWord(peer, first + ((long) i << 3), epoch);
-                UnsafeApi.putInt(base, offset + ((long) i << 2), (int) word);
-            }
-            final int tail = (int) (bytes & 3);
-            if (tail != 0)
-            {
-                final long word = context.waitWord(peer, first + ((long) fullWords << 3), epoch);
-                final long to = offset + ((long) fullWords << 2);
-                for (int b = 0; b < tail; b++)
-                {
-                    UnsafeApi.putByte(base, to + b, (byte) (word >>> (b << 3)));
-                }
-            }
-        }
-        else
-        {
-            // unaligned start (a block of 1- or 2-byte elements): byte by byte, one wait per word
-            long wordIndex = -1;
-            long word = 0;
-            for (int b = 0; b < (int) bytes; b++)
-            {
-                final long at = from + b;
-                if ((at >> 2) != wordIndex)
-                {
-                    wordIndex = at >> 2;
-                    word = context.waitWord(peer, slot + (wordIndex << 3), epoch);
-                }
-                UnsafeApi.putByte(base, offset + b, (byte) (word >>> ((at & 3) << 3)));
-            }
+            final long line = slot + (long) i * LINE_BYTES;
+            final long lineStart = (long) i * LINE_PAYLOAD;
+            final long start = Math.max(from, lineStart);
+            final long end = Math.min(from + bytes, lineStart + LINE_PAYLOAD);
+            copySmall(null, line + (start - lineStart), base, offset + (start - from), (int) (end - start));
         }
     }
 
@@ -169,12 +149,6 @@ final class LowLatencyProtocol
         context.setFlag(SLOT_LL_DONE, context.sequence());
     }
 
-    /** Bytes at the end of each staging area that belong to LL: {@link #REGION_BYTES}, or none when too small. */
-    static long regionBytes(final CollectiveContext context)
-    {
-        return context.stagingBytes() >= MIN_STAGING_BYTES ? REGION_BYTES : 0;
-    }
-
     /** Address of {@code rank}'s slot for operation {@code sequence}. */
     private static long slotAddress(final CollectiveContext context, final int rank, final long sequence)
     {
@@ -182,13 +156,25 @@ final class LowLatencyProtocol
             (sequence % SLOTS) * SLOT_BYTES;
     }
 
-    /** Waits until every peer has finished the operation that last wrote the own slot at {@code slot}. */
-    private static void awaitSlotFree(final CollectiveContext context, final long slot, final long sequence)
+    /**
+     * Returns once the word at {@code address} holds {@code sequence} (acquire): one load when it already does, the
+     * common case, else the context's wait with its deadline and liveness checks.
+     */
+    private static void arrived(final CollectiveContext context, final int peer, final long address,
+        final long sequence)
     {
-        // the slot's first word names its last writer (plain load: only this rank writes it); 0 when never used
-        final int lastEpoch = (int) (UnsafeApi.getLong(null, slot) >>> 32);
-        final long last = sequence - (((int) sequence - lastEpoch) & PAYLOAD_MASK);
-        if (last <= 0 || context.getFlag(context.rank(), SLOT_LL_SEEN) >= last)
+        if (UnsafeApi.getLongAcquire(null, address) != sequence)
+        {
+            context.waitWord(peer, address, sequence);
+        }
+    }
+
+    /** Waits until every peer has finished the operation that last wrote the own slot at {@code slot}. */
+    private static void awaitSlotFree(final CollectiveContext context, final long slot)
+    {
+        // the first line's sequence names the slot's last writer (plain load: only this rank writes it); 0 if none
+        final long last = UnsafeApi.getLong(null, slot + LINE_PAYLOAD);
+        if (last == 0 || context.getFlag(context.rank(), SLOT_LL_SEEN) >= last)
         {
             return;
         }
@@ -200,5 +186,20 @@ final class LowLatencyProtocol
             seen = Math.min(seen, context.waitFlag((rank + i) % size, SLOT_LL_DONE, last));
         }
         context.setFlag(SLOT_LL_SEEN, seen);
+    }
+
+    /** A copy of at most one line: words, then bytes, cheaper than a call into the copy intrinsic. */
+    private static void copySmall(final Object srcBase, final long srcOffset, final Object dstBase,
+        final long dstOffset, final int bytes)
+    {
+        int i = 0;
+        for (; i + 8 <= bytes; i += 8)
+        {
+            UnsafeApi.putLong(dstBase, dstOffset + i, UnsafeApi.getLong(srcBase, srcOffset + i));
+        }
+        for (; i < bytes; i++)
+        {
+            UnsafeApi.putByte(dstBase, dstOffset + i, UnsafeApi.getByte(srcBase, srcOffset + i));
+        }
     }
 }

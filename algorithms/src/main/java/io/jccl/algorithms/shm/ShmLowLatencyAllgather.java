@@ -10,9 +10,10 @@ import java.util.Set;
 
 /**
  * Allgather on the low-latency protocol ({@link LowLatencyProtocol}): every rank writes its block into its LL slot
- * and copies every peer's block out of theirs as the words arrive. One handoff.
+ * and copies every peer's block out of theirs as the lines arrive. One handoff.
  * <p>
- * Cost: α_LL + (p − 1)·(n/4)·8·β_r, for blocks of n ≤ {@link LowLatencyProtocol#MAX_BYTES} bytes.
+ * Cost, n the gathered output, λ = 8/7 (a 64-byte line carries 56 payload bytes):
+ * α_f + (1 + λ)(n/p)·β_c + λn(p − 1)/p·β_r, for blocks n/p ≤ {@link LowLatencyProtocol#MAX_BYTES} bytes.
  */
 public final class ShmLowLatencyAllgather implements CollectiveAlgorithm
 {
@@ -25,7 +26,7 @@ public final class ShmLowLatencyAllgather implements CollectiveAlgorithm
     @Override
     public String description()
     {
-        return "every rank writes its block as LL words (flag inside the data) and reads the others': one " +
+        return "every rank writes its block in LL lines (flag inside the data) and reads the others': one " +
             "handoff, for blocks up to " + LowLatencyProtocol.MAX_BYTES + " bytes";
     }
 

@@ -11,11 +11,12 @@ import java.util.Set;
 
 /**
  * One-shot allreduce on the low-latency protocol ({@link LowLatencyProtocol}): every rank writes its input into its
- * LL slot, reads every rank's slot as the words arrive, and reduces the p inputs in rank order, so every rank
+ * LL slot, reads every peer's slot as the lines arrive, and reduces the p inputs in rank order, so every rank
  * computes identical bits. The flag travels with the data: one cache-line handoff per line of input instead of the
  * staged one-shot's data line, flag line and staging release. Small vectors only.
  * <p>
- * Cost: α_LL + p·(n/4)·8·β_r + (p − 1)·n·γ, for n ≤ {@link LowLatencyProtocol#MAX_BYTES} bytes.
+ * Cost, λ = 8/7 (a 64-byte line carries 56 payload bytes): α_f + (1 + λ)n·β_c + λ(p − 1)n·β_r + (p − 1)n·γ, for
+ * n ≤ {@link LowLatencyProtocol#MAX_BYTES} bytes.
  */
 public final class ShmLowLatencyAllreduce implements CollectiveAlgorithm
 {
@@ -28,7 +29,7 @@ public final class ShmLowLatencyAllreduce implements CollectiveAlgorithm
     @Override
     public String description()
     {
-        return "one-shot allreduce with the flag inside the data (LL words): one handoff, for vectors up to " +
+        return "one-shot allreduce with the flag inside the data (LL lines): one handoff, for vectors up to " +
             LowLatencyProtocol.MAX_BYTES + " bytes";
     }
 
@@ -64,11 +65,14 @@ public final class ShmLowLatencyAllreduce implements CollectiveAlgorithm
         // step 1: publish the input, stamped with this operation's epoch
         LowLatencyProtocol.publish(context, args.sendBase, args.sendOffset, bytes);
 
-        // step 2: gather every rank's input (the own one too: recv may be the send buffer) into scratch
+        // step 2: gather every rank's input into scratch (the own one too, copied: recv may be the send buffer)
+        final int rank = context.rank();
         final long inputs = context.scratch(0, size * bytes);
-        for (int r = 0; r < size; r++)
+        Memory.copy(args.sendBase, args.sendOffset, null, inputs + rank * bytes, bytes);
+        for (int i = 1; i < size; i++)
         {
-            LowLatencyProtocol.read(context, r, 0, bytes, null, inputs + r * bytes);
+            final int peer = (rank + i) % size;
+            LowLatencyProtocol.read(context, peer, 0, bytes, null, inputs + peer * bytes);
         }
         LowLatencyProtocol.finish(context);
 

@@ -10,9 +10,10 @@ import java.util.Set;
 
 /**
  * Alltoall on the low-latency protocol ({@link LowLatencyProtocol}): every rank writes its whole send buffer (p
- * blocks) into its LL slot, and takes block {@code rank} of every peer's slot as the words arrive. One handoff.
+ * blocks) into its LL slot, and takes block {@code rank} of every peer's slot as the lines arrive. One handoff.
  * <p>
- * Cost: α_LL + p·(n/4)·8·β_w + (p − 1)·(n/4)·8·β_r, for p·n ≤ {@link LowLatencyProtocol#MAX_BYTES} bytes.
+ * Cost, n one rank's send buffer, λ = 8/7 (a 64-byte line carries 56 payload bytes):
+ * α_f + (λn + n/p)·β_c + λn(p − 1)/p·β_r, for n ≤ {@link LowLatencyProtocol#MAX_BYTES} bytes.
  */
 public final class ShmLowLatencyAlltoall implements CollectiveAlgorithm
 {
@@ -25,7 +26,7 @@ public final class ShmLowLatencyAlltoall implements CollectiveAlgorithm
     @Override
     public String description()
     {
-        return "every rank writes all its blocks as LL words (flag inside the data), each takes its own from " +
+        return "every rank writes all its blocks in LL lines (flag inside the data), each takes its own from " +
             "every slot: one handoff, for send buffers up to " + LowLatencyProtocol.MAX_BYTES + " bytes";
     }
 

@@ -9,9 +9,10 @@ import java.util.Set;
 
 /**
  * Broadcast on the low-latency protocol ({@link LowLatencyProtocol}): the root writes the vector into its LL slot,
- * every other rank copies it out as the words arrive. One handoff; the root never waits in the common case.
+ * every other rank copies it out as the lines arrive. One handoff; the root never waits in the common case.
  * <p>
- * Cost: α_LL + (n/4)·8·β_r, for n ≤ {@link LowLatencyProtocol#MAX_BYTES} bytes.
+ * Cost, λ = 8/7 (a 64-byte line carries 56 payload bytes): α_f + λn·β_c + λn·β_r, for
+ * n ≤ {@link LowLatencyProtocol#MAX_BYTES} bytes.
  */
 public final class ShmLowLatencyBroadcast implements CollectiveAlgorithm
 {
@@ -24,7 +25,7 @@ public final class ShmLowLatencyBroadcast implements CollectiveAlgorithm
     @Override
     public String description()
     {
-        return "the root writes LL words (flag inside the data), the others read them: one handoff, for vectors " +
+        return "the root writes LL lines (flag inside the data), the others read them: one handoff, for vectors " +
             "up to " + LowLatencyProtocol.MAX_BYTES + " bytes";
     }
 
@@ -57,7 +58,7 @@ public final class ShmLowLatencyBroadcast implements CollectiveAlgorithm
         }
         else
         {
-            // others: copy the root's words out as they arrive
+            // others: copy the root's lines out as they arrive
             LowLatencyProtocol.read(context, args.root, 0, bytes, args.recvBase, args.recvOffset);
         }
         LowLatencyProtocol.finish(context);

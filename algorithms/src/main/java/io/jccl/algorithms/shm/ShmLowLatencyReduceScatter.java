@@ -11,10 +11,11 @@ import java.util.Set;
 
 /**
  * Reduce-scatter on the low-latency protocol ({@link LowLatencyProtocol}): every rank writes its whole input (p
- * blocks) into its LL slot, takes block {@code rank} of every slot as the words arrive, and reduces the p blocks in
+ * blocks) into its LL slot, takes block {@code rank} of every slot as the lines arrive, and reduces the p blocks in
  * rank order, so each block's bits do not depend on which rank computes it. One handoff.
  * <p>
- * Cost: α_LL + p·(n/4)·8·(β_w + β_r) + (p − 1)·n·γ, for p·n ≤ {@link LowLatencyProtocol#MAX_BYTES} bytes.
+ * Cost, n the whole input, λ = 8/7 (a 64-byte line carries 56 payload bytes):
+ * α_f + (λn + n/p)·β_c + λn(p − 1)/p·β_r + n(p − 1)/p·γ, for n ≤ {@link LowLatencyProtocol#MAX_BYTES} bytes.
  */
 public final class ShmLowLatencyReduceScatter implements CollectiveAlgorithm
 {
@@ -27,7 +28,7 @@ public final class ShmLowLatencyReduceScatter implements CollectiveAlgorithm
     @Override
     public String description()
     {
-        return "every rank writes its input as LL words (flag inside the data) and reduces its block from every " +
+        return "every rank writes its input in LL lines (flag inside the data) and reduces its block from every " +
             "slot: one handoff, for inputs up to " + LowLatencyProtocol.MAX_BYTES + " bytes";
     }
 
@@ -60,11 +61,13 @@ public final class ShmLowLatencyReduceScatter implements CollectiveAlgorithm
         // step 1: publish the whole input, stamped with this operation's epoch
         LowLatencyProtocol.publish(context, args.sendBase, args.sendOffset, size * blockBytes);
 
-        // step 2: block `rank` of every slot (the own one too: recv may be part of send) into scratch
+        // step 2: block `rank` of every rank's input into scratch (the own one copied: recv may be part of send)
         final long blocks = context.scratch(0, size * blockBytes);
-        for (int r = 0; r < size; r++)
+        Memory.copy(args.sendBase, args.sendOffset + rank * blockBytes, null, blocks + rank * blockBytes, blockBytes);
+        for (int i = 1; i < size; i++)
         {
-            LowLatencyProtocol.read(context, r, rank * blockBytes, blockBytes, null, blocks + r * blockBytes);
+            final int peer = (rank + i) % size;
+            LowLatencyProtocol.read(context, peer, rank * blockBytes, blockBytes, null, blocks + peer * blockBytes);
         }
         LowLatencyProtocol.finish(context);
 

@@ -1,0 +1,225 @@
+package io.jccl.engine;
+
+import io.jccl.Buf;
+import io.jccl.CollectiveRequest;
+import io.jccl.Communicator;
+import io.jccl.Configuration;
+import io.jccl.ReduceOp;
+import io.jccl.engine.PendingCollective.Kind;
+
+/**
+ * The {@code i...} collectives of one communicator (shared with its views): checks what can be checked before
+ * anything is queued (null buffers and ops, roots out of range), fills a pooled request and hands it to the
+ * {@link ProgressEngine}, which {@link #start()} creates before the first call. The checks that need the whole call
+ * (sizes, overlaps) are the blocking collective's, on the progress thread: they fail the request before any byte
+ * moves.
+ */
+final class NonBlockingCollectives implements AutoCloseable
+{
+    private final Communicator parent;
+    private final SubCommunicators splitter;
+    private final Configuration configuration;
+    private ProgressEngine engine;
+
+    NonBlockingCollectives(final Communicator parent, final SubCommunicators splitter,
+        final Configuration configuration)
+    {
+        this.parent = parent;
+        this.splitter = splitter;
+        this.configuration = configuration;
+    }
+
+    CollectiveRequest barrier()
+    {
+        return engine().submit(engine.acquire(Kind.BARRIER));
+    }
+
+    CollectiveRequest broadcast(final Buf buf, final int root)
+    {
+        checkRoot(root);
+        final PendingCollective p = engine().acquire(Kind.BROADCAST);
+        p.recv = notNull(buf, "buffer");
+        p.root = root;
+        p.bytes = buf.bytes();
+        return engine.submit(p);
+    }
+
+    CollectiveRequest reduce(final Buf send, final Buf recv, final ReduceOp op, final int root)
+    {
+        checkRoot(root);
+        final PendingCollective p = engine().acquire(Kind.REDUCE);
+        p.send = notNull(send, "send buffer");
+        p.recv = parent.rank() == root ? notNull(recv, "receive buffer") : recv;
+        p.op = notNull(op);
+        p.root = root;
+        p.bytes = parent.rank() == root ? send.bytes() : 0;
+        return engine.submit(p);
+    }
+
+    CollectiveRequest allreduce(final Buf send, final Buf recv, final ReduceOp op)
+    {
+        final PendingCollective p = engine().acquire(Kind.ALLREDUCE);
+        p.send = notNull(send, "send buffer");
+        p.recv = notNull(recv, "receive buffer");
+        p.op = notNull(op);
+        p.bytes = send.bytes();
+        return engine.submit(p);
+    }
+
+    CollectiveRequest gather(final Buf send, final Buf recv, final int root)
+    {
+        checkRoot(root);
+        final PendingCollective p = engine().acquire(Kind.GATHER);
+        p.send = notNull(send, "send buffer");
+        p.recv = parent.rank() == root ? notNull(recv, "receive buffer") : recv;
+        p.root = root;
+        p.bytes = parent.rank() == root ? send.bytes() * parent.size() : 0;
+        return engine.submit(p);
+    }
+
+    CollectiveRequest scatter(final Buf send, final Buf recv, final int root)
+    {
+        checkRoot(root);
+        final PendingCollective p = engine().acquire(Kind.SCATTER);
+        p.send = parent.rank() == root ? notNull(send, "send buffer") : send;
+        p.recv = notNull(recv, "receive buffer");
+        p.root = root;
+        p.bytes = recv.bytes();
+        return engine.submit(p);
+    }
+
+    CollectiveRequest allgather(final Buf send, final Buf recv)
+    {
+        final PendingCollective p = engine().acquire(Kind.ALLGATHER);
+        p.send = notNull(send, "send buffer");
+        p.recv = notNull(recv, "receive buffer");
+        p.bytes = send.bytes() * parent.size();
+        return engine.submit(p);
+    }
+
+    CollectiveRequest allgatherv(final Buf send, final Buf recv, final int[] counts, final int[] displs)
+    {
+        final PendingCollective p = engine().acquire(Kind.ALLGATHERV);
+        p.send = notNull(send, "send buffer");
+        p.recv = notNull(recv, "receive buffer");
+        p.counts = counts;
+        p.displs = displs;
+        p.bytes = recv.bytes();
+        return engine.submit(p);
+    }
+
+    CollectiveRequest reduceScatter(final Buf send, final Buf recv, final ReduceOp op)
+    {
+        final PendingCollective p = engine().acquire(Kind.REDUCE_SCATTER);
+        p.send = notNull(send, "send buffer");
+        p.recv = notNull(recv, "receive buffer");
+        p.op = notNull(op);
+        p.bytes = recv.bytes();
+        return engine.submit(p);
+    }
+
+    CollectiveRequest reduceScatterv(final Buf send, final Buf recv, final int[] counts, final ReduceOp op)
+    {
+        final PendingCollective p = engine().acquire(Kind.REDUCE_SCATTERV);
+        p.send = notNull(send, "send buffer");
+        p.recv = notNull(recv, "receive buffer");
+        p.counts = counts;
+        p.op = notNull(op);
+        p.bytes = recv.bytes();
+        return engine.submit(p);
+    }
+
+    CollectiveRequest alltoall(final Buf send, final Buf recv)
+    {
+        final PendingCollective p = engine().acquire(Kind.ALLTOALL);
+        p.send = notNull(send, "send buffer");
+        p.recv = notNull(recv, "receive buffer");
+        p.bytes = send.bytes();
+        return engine.submit(p);
+    }
+
+    CollectiveRequest alltoallv(final Buf send, final int[] sendCounts, final int[] sendDispls, final Buf recv,
+        final int[] recvCounts, final int[] recvDispls)
+    {
+        final PendingCollective p = engine().acquire(Kind.ALLTOALLV);
+        p.send = notNull(send, "send buffer");
+        p.recv = notNull(recv, "receive buffer");
+        p.counts = sendCounts;
+        p.displs = sendDispls;
+        p.recvCounts = recvCounts;
+        p.recvDispls = recvDispls;
+        p.bytes = recv.bytes();
+        return engine.submit(p);
+    }
+
+    /** Finishes what was started, then stops the progress thread and closes its communicator. */
+    @Override
+    public void close()
+    {
+        if (engine != null)
+        {
+            engine.close();
+            engine = null;
+        }
+    }
+
+    /**
+     * Creates the engine on the first call: a duplicate of the parent (a collective call on it, so the caller does
+     * this before it enters the parent for the non-blocking call itself) and the progress thread.
+     */
+    void start()
+    {
+        if (engine == null)
+        {
+            // the duplicate waits as a progress thread should (Configuration.PROGRESS_IDLE_*)
+            engine = new ProgressEngine(splitter.split(parent, 0, parent.rank(), c -> c
+                .with(Configuration.IDLE_SPINS_PROP_NAME, setting(Configuration.PROGRESS_IDLE_SPINS_PROP_NAME,
+                    Configuration.PROGRESS_IDLE_SPINS_DEFAULT))
+                .with(Configuration.IDLE_YIELDS_PROP_NAME, setting(Configuration.PROGRESS_IDLE_YIELDS_PROP_NAME,
+                    Configuration.PROGRESS_IDLE_YIELDS_DEFAULT))
+                .with(Configuration.IDLE_MAX_PARK_US_PROP_NAME, setting(
+                    Configuration.PROGRESS_IDLE_MAX_PARK_US_PROP_NAME,
+                    Configuration.PROGRESS_IDLE_MAX_PARK_US_DEFAULT))));
+        }
+    }
+
+    private ProgressEngine engine()
+    {
+        if (engine == null)
+        {
+            throw new IllegalStateException("non-blocking collectives used before start() or after close()");
+        }
+        return engine;
+    }
+
+    private String setting(final String propName, final long defaultValue)
+    {
+        return Long.toString(configuration.getLong(propName, defaultValue));
+    }
+
+    private void checkRoot(final int root)
+    {
+        if (root < 0 || root >= parent.size())
+        {
+            throw new IllegalArgumentException("root " + root + " is outside 0.." + (parent.size() - 1));
+        }
+    }
+
+    private static Buf notNull(final Buf buf, final String role)
+    {
+        if (buf == null)
+        {
+            throw new IllegalArgumentException(role + " is null");
+        }
+        return buf;
+    }
+
+    private static ReduceOp notNull(final ReduceOp op)
+    {
+        if (op == null)
+        {
+            throw new IllegalArgumentException("reduction op is null");
+        }
+        return op;
+    }
+}

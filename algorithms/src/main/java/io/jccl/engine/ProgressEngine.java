@@ -1,0 +1,145 @@
+package io.jccl.engine;
+
+import io.jccl.Communicator;
+import io.jccl.JcclException;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.AgentRunner;
+import org.jctools.queues.MpmcArrayQueue;
+import org.jctools.queues.MpscArrayQueue;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The background progress of one communicator's non-blocking collectives: an Agrona {@link Agent} on its own daemon
+ * thread, fed through a JCTools queue, running each operation to completion, in order, on a private duplicate of the
+ * communicator (so they never match the caller's blocking calls, which go on at the same time on the original).
+ * <p>
+ * Idle: after its last operation the thread polls briefly, then parks until the next submission unparks it, so it
+ * takes no core from the caller's computation while nothing is in flight ({@link ParkWhenIdleStrategy}). While an
+ * operation waits for peers, the duplicate's own waits spin briefly, yield, then park.
+ * <p>
+ * No allocation per operation: requests come from a pool and return to it when the caller has seen them complete.
+ * <p>
+ * Close: operations already started run to completion first (normally when the peers start them too; with an error
+ * when a peer has failed or closed), then the thread stops and the duplicate closes.
+ */
+final class ProgressEngine implements Agent, AutoCloseable
+{
+    /** Most operations in flight at once; a caller that starts more waits for the oldest to finish. */
+    static final int MAX_IN_FLIGHT = 1024;
+    /** How often close() wakes the parked agent until it has stopped. */
+    private static final int CLOSE_RETRY_MS = 1;
+
+    private final Communicator comm;
+    private final MpscArrayQueue<PendingCollective> queue = new MpscArrayQueue<>(MAX_IN_FLIGHT);
+    private final MpmcArrayQueue<PendingCollective> pool = new MpmcArrayQueue<>(MAX_IN_FLIGHT);
+    private final AtomicLong completed = new AtomicLong();
+    private final AgentRunner runner;
+    private final Thread thread;
+    private final String name;
+    /** Operations started by callers (one thread at a time, as the communicator enforces). */
+    private long started;
+
+    ProgressEngine(final Communicator comm)
+    {
+        this.comm = comm;
+        this.name = "jccl-progress-" + comm.rank();
+        this.runner = new AgentRunner(new ParkWhenIdleStrategy(), ex -> { }, null, this);
+        this.thread = AgentRunner.startOnThread(runner, task ->
+        {
+            final Thread t = new Thread(task, name);
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** A request to fill: from the pool, or new when every pooled one is in use. */
+    PendingCollective acquire(final PendingCollective.Kind kind)
+    {
+        final PendingCollective pooled = pool.relaxedPoll();
+        return (pooled != null ? pooled : new PendingCollective(this)).prepare(kind);
+    }
+
+    /** Queues a filled request for the progress thread. */
+    PendingCollective submit(final PendingCollective op)
+    {
+        if (!queue.offer(op))
+        {
+            submitSlowPath(op);
+        }
+        started++;
+        LockSupport.unpark(thread);
+        return op;
+    }
+
+    private void submitSlowPath(final PendingCollective op)
+    {
+        while (!queue.offer(op))
+        {
+            checkAlive();
+            LockSupport.parkNanos(10_000);
+        }
+    }
+
+    void recycle(final PendingCollective op)
+    {
+        pool.relaxedOffer(op);
+    }
+
+    /** Throws when the progress thread is gone (only a bug ends it early): a waiting caller must not hang. */
+    void checkAlive()
+    {
+        if (!thread.isAlive())
+        {
+            throw new JcclException("the progress thread " + name + " has stopped");
+        }
+    }
+
+    @Override
+    public int doWork()
+    {
+        final PendingCollective op = queue.relaxedPoll();
+        if (op == null)
+        {
+            return 0;
+        }
+        op.runOn(comm);
+        completed.lazySet(completed.get() + 1);  // ordered store: only this thread writes it
+        return 1;
+    }
+
+    @Override
+    public String roleName()
+    {
+        return name;
+    }
+
+    /** Runs what was started to completion, then stops the thread and closes the duplicate. */
+    @Override
+    public void close()
+    {
+        while (completed.get() != started)
+        {
+            if (!thread.isAlive())
+            {
+                failQueued(new JcclException("the progress thread " + name + " stopped before the operation ran"));
+                break;
+            }
+            LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(100));
+        }
+        // the agent may be parked without a time limit: wake it until it sees that it must stop
+        runner.close(CLOSE_RETRY_MS, LockSupport::unpark);
+        comm.close();
+    }
+
+    private void failQueued(final Throwable cause)
+    {
+        PendingCollective op;
+        while ((op = queue.poll()) != null)
+        {
+            op.fail(cause);
+        }
+    }
+}

@@ -1,0 +1,388 @@
+package io.jccl.it;
+
+import io.jccl.Buf;
+import io.jccl.CollectiveRequest;
+import io.jccl.Communicator;
+import io.jccl.DataType;
+import io.jccl.Jccl;
+import io.jccl.PeerFailedException;
+import io.jccl.ReduceOp;
+
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One rank of {@link NonBlockingCollectivesTest}: runs the scenario named by its first argument, prints
+ * "OK scenario rank R" when every check held; a failed check throws (exit 1).
+ */
+public final class NonBlockingRank
+{
+    private NonBlockingRank()
+    {
+    }
+
+    public static void main(final String[] args) throws Exception
+    {
+        final String scenario = args[0];
+        final Communicator comm = Jccl.connect();
+        switch (scenario)
+        {
+            case "every" -> every(comm);
+            case "inflight" -> inFlight(comm);
+            case "mixed" -> mixedWithBlocking(comm);
+            case "failure" -> peerFailure(comm, Integer.parseInt(args[1]));
+            case "close" -> closeInFlight(comm);
+            case "resources" -> resources(comm);
+            default -> throw new IllegalArgumentException("unknown scenario " + scenario);
+        }
+        System.out.println("OK " + scenario + " rank " + comm.rank());
+        comm.close();
+    }
+
+    /** Every non-blocking collective once, each result checked, awaited, tested or through the future. */
+    private static void every(final Communicator comm) throws Exception
+    {
+        final int p = comm.size();
+        final int me = comm.rank();
+        final int n = 1001;
+
+        comm.ibarrier().await();
+
+        final double[] b = new double[n];
+        if (me == p - 1)
+        {
+            Arrays.setAll(b, i -> i * 0.5);
+        }
+        final CollectiveRequest bcast = comm.ibroadcast(Buf.of(b), p - 1);
+        while (!bcast.test())
+        {
+            Thread.onSpinWait();
+        }
+        for (int i = 0; i < n; i++)
+        {
+            check(b[i] == i * 0.5, "ibroadcast element " + i);
+        }
+
+        final long[] red = new long[n];
+        final long[] mine = new long[n];
+        Arrays.setAll(mine, i -> me * 1000L + i);
+        comm.ireduce(Buf.of(mine), Buf.of(red), ReduceOp.MAX, 0).future().get(60, TimeUnit.SECONDS);
+        if (me == 0)
+        {
+            for (int i = 0; i < n; i++)
+            {
+                check(red[i] == (p - 1) * 1000L + i, "ireduce element " + i);
+            }
+        }
+
+        final float[] ar = new float[n];
+        Arrays.setAll(mine, i -> me + i);
+        for (int i = 0; i < n; i++)
+        {
+            ar[i] = me + i;
+        }
+        final float[] arOut = new float[n];
+        comm.iallreduce(Buf.of(ar), Buf.of(arOut), ReduceOp.SUM).await();
+        for (int i = 0; i < n; i++)
+        {
+            check(arOut[i] == p * (p - 1) / 2f + p * i, "iallreduce element " + i);
+        }
+        comm.iallreduce(Buf.of(ar), ReduceOp.AVG).await();
+        for (int i = 0; i < n; i++)
+        {
+            check(Math.abs(ar[i] - ((p - 1) / 2f + i)) < 1e-3f, "in-place iallreduce avg element " + i);
+        }
+
+        final int[] gathered = new int[3 * p];
+        comm.igather(Buf.of(new int[] {me, me + 1, me + 2}), me == 0 ? Buf.of(gathered) : null, 0).await();
+        if (me == 0)
+        {
+            for (int r = 0; r < p; r++)
+            {
+                check(gathered[3 * r] == r && gathered[3 * r + 2] == r + 2, "igather block " + r);
+            }
+        }
+
+        final int[] scatterSrc = new int[2 * p];
+        Arrays.setAll(scatterSrc, i -> 7 * i);
+        final int[] piece = new int[2];
+        comm.iscatter(me == 1 % p ? Buf.of(scatterSrc) : null, Buf.of(piece), 1 % p).await();
+        check(piece[0] == 14 * me && piece[1] == 14 * me + 7, "iscatter piece " + Arrays.toString(piece));
+
+        final short[] all = new short[4 * p];
+        final short[] four = new short[4];
+        Arrays.fill(four, (short) (me + 1));
+        comm.iallgather(Buf.of(four, DataType.BFLOAT16), Buf.of(all, DataType.BFLOAT16)).await();
+        for (int r = 0; r < p; r++)
+        {
+            check(all[4 * r] == r + 1 && all[4 * r + 3] == r + 1, "iallgather block " + r);
+        }
+
+        final int[] counts = new int[p];
+        Arrays.setAll(counts, r -> r + 1);
+        final int total = p * (p + 1) / 2;
+        final int[] v = new int[total];
+        final int[] myPart = new int[me + 1];
+        Arrays.fill(myPart, me);
+        comm.iallgatherv(Buf.of(myPart), Buf.of(v), counts, null).await();
+        for (int r = 0, at = 0; r < p; at += counts[r], r++)
+        {
+            check(v[at] == r && v[at + counts[r] - 1] == r, "iallgatherv block " + r);
+        }
+
+        final long[] rsIn = new long[3 * p];
+        Arrays.setAll(rsIn, i -> i + me);
+        final long[] rsOut = new long[3];
+        comm.ireduceScatter(Buf.of(rsIn), Buf.of(rsOut), ReduceOp.SUM).await();
+        for (int k = 0; k < 3; k++)
+        {
+            check(rsOut[k] == p * (3L * me + k) + p * (p - 1) / 2, "ireduceScatter element " + k);
+        }
+
+        final long[] rsvIn = new long[total];
+        Arrays.fill(rsvIn, me + 1);
+        final long[] rsvOut = new long[me + 1];
+        comm.ireduceScatterv(Buf.of(rsvIn), Buf.of(rsvOut), counts, ReduceOp.SUM).await();
+        for (final long x : rsvOut)
+        {
+            check(x == (long) p * (p + 1) / 2, "ireduceScatterv element " + x);
+        }
+
+        final int[] a2aOut = new int[2 * p];
+        final int[] a2aIn = new int[2 * p];
+        for (int r = 0; r < p; r++)
+        {
+            a2aOut[2 * r] = me * 100 + r;
+            a2aOut[2 * r + 1] = -1;
+        }
+        comm.ialltoall(Buf.of(a2aOut), Buf.of(a2aIn)).await();
+        for (int r = 0; r < p; r++)
+        {
+            check(a2aIn[2 * r] == r * 100 + me && a2aIn[2 * r + 1] == -1, "ialltoall block " + r);
+        }
+
+        // alltoallv: rank i sends j + 1 elements to rank j, all equal to i * 10 + j
+        final int[] sendCounts = new int[p];
+        final int[] recvCounts = new int[p];
+        Arrays.setAll(sendCounts, j -> j + 1);
+        Arrays.fill(recvCounts, me + 1);
+        final int[] vOut = new int[total];
+        for (int j = 0, at = 0; j < p; at += sendCounts[j], j++)
+        {
+            Arrays.fill(vOut, at, at + sendCounts[j], me * 10 + j);
+        }
+        final int[] vIn = new int[p * (me + 1)];
+        comm.ialltoallv(Buf.of(vOut), sendCounts, null, Buf.of(vIn), recvCounts, null).await();
+        for (int r = 0; r < p; r++)
+        {
+            check(vIn[r * (me + 1)] == r * 10 + me, "ialltoallv block " + r);
+        }
+
+        // a bad call fails its request (or the call) and the communicator goes on
+        try
+        {
+            comm.iallreduce(null, ReduceOp.SUM);
+            throw new AssertionError("null buffer accepted");
+        }
+        catch (final IllegalArgumentException expected)
+        {
+            // refused before anything was queued
+        }
+        final int[] one = {1};
+        comm.iallreduce(Buf.of(one), ReduceOp.SUM).await();
+        check(one[0] == p, "iallreduce after a refused call");
+    }
+
+    /** Many operations in flight at once; they complete in the order they were started; results exact. */
+    private static void inFlight(final Communicator comm) throws Exception
+    {
+        final int p = comm.size();
+        final int k = 24;
+        final float[][] buffers = new float[k][];
+        final CollectiveRequest[] requests = new CollectiveRequest[k];
+        final List<Integer> order = new CopyOnWriteArrayList<>();
+        for (int j = 0; j < k; j++)
+        {
+            final int n = 1 + (j * 7919) % (300_000);
+            buffers[j] = new float[n];
+            Arrays.fill(buffers[j], comm.rank() + j);
+            requests[j] = comm.iallreduce(Buf.of(buffers[j]), ReduceOp.SUM);
+            final int index = j;
+            requests[j].future().thenRun(() -> order.add(index));
+        }
+        // await from the last: the earlier ones are complete by then
+        requests[k - 1].await();
+        for (int j = 0; j < k; j++)
+        {
+            check(requests[j].future().isDone(), "request " + j + " not done after the last one");
+        }
+        for (int j = k - 1; j >= 0; j--)
+        {
+            requests[j].await();
+            final float expected = p * (p - 1) / 2f + p * j;
+            for (final float x : buffers[j])
+            {
+                check(x == expected, "request " + j + ": " + x + ", expected " + expected);
+            }
+        }
+        final List<Integer> sorted = new ArrayList<>(order);
+        sorted.sort(null);
+        check(order.equals(sorted) && order.size() == k, "completion order " + order);
+    }
+
+    /** Non-blocking allreduces in flight while the caller runs blocking collectives and messages on the same comm. */
+    private static void mixedWithBlocking(final Communicator comm)
+    {
+        final int p = comm.size();
+        final int n = 1 << 18;
+        for (int round = 0; round < 20; round++)
+        {
+            final int[] background = new int[n];
+            Arrays.fill(background, comm.rank() + round);
+            final CollectiveRequest request = comm.iallreduce(Buf.of(background), ReduceOp.SUM);
+            final int[] foreground = new int[1000];
+            Arrays.fill(foreground, 1);
+            comm.allreduce(Buf.of(foreground), ReduceOp.SUM);
+            final int next = (comm.rank() + 1) % p;
+            final int prev = (comm.rank() + p - 1) % p;
+            final int[] token = {round * 10 + comm.rank()};
+            final int[] got = new int[1];
+            comm.sendRecv(Buf.of(token), next, 3, Buf.of(got), prev, 3);
+            check(got[0] == round * 10 + prev, "message " + got[0]);
+            for (final int x : foreground)
+            {
+                check(x == p, "blocking allreduce gave " + x);
+            }
+            request.await();
+            final int expected = p * (p - 1) / 2 + p * round;
+            for (final int x : background)
+            {
+                check(x == expected, "round " + round + " background allreduce gave " + x);
+            }
+        }
+    }
+
+    /** The victim halts during an operation in flight; the others' requests fail naming it, future and await. */
+    private static void peerFailure(final Communicator comm, final int victim)
+    {
+        comm.iallreduce(Buf.of(new int[8]), ReduceOp.SUM).await();
+        comm.barrier();
+        if (comm.rank() == victim)
+        {
+            System.out.println("HALTING");
+            System.out.flush();
+            Runtime.getRuntime().halt(3);
+        }
+        final long start = System.nanoTime();
+        final CollectiveRequest first = comm.iallreduce(Buf.of(new float[100_000]), ReduceOp.SUM);
+        final CollectiveRequest second = comm.ibroadcast(Buf.of(new int[10]), victim);
+        try
+        {
+            first.await();
+            throw new AssertionError("allreduce with a dead peer completed");
+        }
+        catch (final PeerFailedException ex)
+        {
+            final long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            System.out.println("DETECTED peer=" + ex.peer() + " ms=" + ms + " message=" + ex.getMessage());
+        }
+        try
+        {
+            second.future().join();
+            throw new AssertionError("broadcast with a dead peer completed");
+        }
+        catch (final CompletionException ex)
+        {
+            check(ex.getCause() instanceof io.jccl.JcclException, "future failed with " + ex.getCause());
+            System.out.println("FUTURE FAILED " + ex.getCause().getMessage());
+        }
+        // the communicator the caller uses directly is not broken by the background failure of its duplicate
+        // (its own waits would see the dead peer too): closing is clean
+    }
+
+    /** close() with operations in flight: they run to completion first, on every rank; later calls are refused. */
+    private static void closeInFlight(final Communicator comm)
+    {
+        final int p = comm.size();
+        final int[][] buffers = new int[8][20_000];
+        final CollectiveRequest[] requests = new CollectiveRequest[buffers.length];
+        for (int j = 0; j < buffers.length; j++)
+        {
+            Arrays.fill(buffers[j], j);
+            requests[j] = comm.iallreduce(Buf.of(buffers[j]), ReduceOp.SUM);
+            requests[j].future();
+        }
+        comm.close();
+        for (int j = 0; j < buffers.length; j++)
+        {
+            check(requests[j].future().isDone() && !requests[j].future().isCompletedExceptionally(),
+                "request " + j + " after close: " + requests[j].future());
+            check(buffers[j][0] == p * j && buffers[j][19_999] == p * j, "request " + j + " result");
+        }
+        try
+        {
+            comm.ibarrier();
+            throw new AssertionError("ibarrier after close accepted");
+        }
+        catch (final IllegalStateException expected)
+        {
+            System.out.println("REFUSED " + expected.getMessage());
+        }
+    }
+
+    /**
+     * Pooled requests: after warm-up, start + await allocates nothing on the caller's thread nor on the progress
+     * thread; the progress thread parks (no CPU) while nothing is in flight.
+     */
+    private static void resources(final Communicator comm) throws Exception
+    {
+        final com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        final float[] v = new float[256];
+        final Buf buf = Buf.of(v);
+        // long enough for C2 to compile the path (escape analysis removes what the interpreter allocates)
+        for (int i = 0; i < 30_000; i++)
+        {
+            comm.iallreduce(buf, ReduceOp.MAX).await();
+        }
+        final Thread agent = Thread.getAllStackTraces().keySet().stream()
+            .filter(t -> t.getName().startsWith("jccl-progress-")).findFirst()
+            .orElseThrow(() -> new AssertionError("no progress thread"));
+        final long me = Thread.currentThread().threadId();
+        final long callerBefore = threads.getThreadAllocatedBytes(me);
+        final long agentBefore = threads.getThreadAllocatedBytes(agent.threadId());
+        final int ops = 5000;
+        for (int i = 0; i < ops; i++)
+        {
+            comm.iallreduce(buf, ReduceOp.MAX).await();
+        }
+        final long caller = threads.getThreadAllocatedBytes(me) - callerBefore;
+        final long progress = threads.getThreadAllocatedBytes(agent.threadId()) - agentBefore;
+        System.out.println("ALLOCATED caller=" + caller + " progress=" + progress + " ops=" + ops);
+        check(caller < 4096 && progress < 4096, "allocation over " + ops + " operations: caller " + caller +
+            " B, progress thread " + progress + " B");
+
+        comm.barrier();
+        Thread.sleep(200);
+        final long cpuBefore = threads.getThreadCpuTime(agent.threadId());
+        Thread.sleep(500);
+        final long idleCpu = threads.getThreadCpuTime(agent.threadId()) - cpuBefore;
+        System.out.println("IDLE state=" + agent.getState() + " cpu_us=" + idleCpu / 1000);
+        check(agent.getState() == Thread.State.WAITING, "idle progress thread is " + agent.getState());
+        check(idleCpu < TimeUnit.MILLISECONDS.toNanos(5), "idle progress thread used " + idleCpu / 1000 + " µs CPU");
+        comm.barrier();
+    }
+
+    private static void check(final boolean condition, final String what)
+    {
+        if (!condition)
+        {
+            throw new AssertionError(what);
+        }
+    }
+}

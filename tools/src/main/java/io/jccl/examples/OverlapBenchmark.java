@@ -1,0 +1,188 @@
+package io.jccl.examples;
+
+import io.jccl.Buf;
+import io.jccl.CollectiveRequest;
+import io.jccl.Communicator;
+import io.jccl.Jccl;
+import io.jccl.ReduceOp;
+
+import java.util.Arrays;
+
+/**
+ * How much of a non-blocking allreduce hides behind computation (the measurement of OSU's {@code osu_iallreduce}):
+ * <pre>
+ *   ./jccl run -n 2 -- io.jccl.examples.OverlapBenchmark [--sizes 64k,1m,4m] [--rounds 31] [--compute cpu|sleep]
+ * </pre>
+ * Per size: t_comm, an {@code iallreduce} of float32 awaited at once; t_compute, a CPU-bound loop over a private
+ * L1-resident array, calibrated to last about t_comm; t_overlapped, the {@code iallreduce} started, the loop run,
+ * then the wait. hidden = (t_comm + t_compute − t_overlapped) / t_comm: 100 % when the communication costs the
+ * computation nothing, 0 % when they simply add up. Each value is the median over rounds of the slowest rank's time.
+ * <p>
+ * comm_cpu_us is the CPU time the progress thread used during t_comm. Copying and reducing are work for a core:
+ * when every core already runs a rank's computation (2 ranks on 2 cores), that work can only take turns with the
+ * computation, so at most 1 − comm_cpu / t_comm of the communication can hide ("bound", printed for CPU-bound
+ * computation only).
+ * <p>
+ * {@code --compute sleep} replaces the loop by a sleep of the same length: computation that leaves the core free
+ * (an accelerator's kernel, I/O), which shows what the background progress hides when it has a core to run on.
+ */
+public final class OverlapBenchmark
+{
+    private static final int KERNEL_FLOATS = 4096;
+
+    private static final java.lang.management.ThreadMXBean THREADS =
+        java.lang.management.ManagementFactory.getThreadMXBean();
+
+    private static volatile float sink;
+
+    private OverlapBenchmark()
+    {
+    }
+
+    public static void main(final String[] args)
+    {
+        final ExampleArgs options = new ExampleArgs(args);
+        final String sizes = options.getString("sizes", "64k,1m,4m");
+        final int rounds = options.getInt("rounds", 31);
+        final boolean sleep = options.getString("compute", "cpu").equals("sleep");
+        final float[] kernel = new float[KERNEL_FLOATS];
+        Arrays.fill(kernel, 1f);
+        try (Communicator comm = Jccl.connect())
+        {
+            if (comm.rank() == 0)
+            {
+                System.out.printf("iallreduce overlap, float32 sum, %d ranks on %d cores, computation %s (median of " +
+                    "%d rounds, slowest rank per round)%n", comm.size(), Runtime.getRuntime().availableProcessors(),
+                    sleep ? "sleeping (core left free)" : "on the CPU", rounds);
+                System.out.printf("%10s %12s %12s %12s %14s %8s %8s%n", "bytes", "comm_us", "comm_cpu_us",
+                    "compute_us", "overlapped_us", "hidden", "bound");
+            }
+            for (final String size : sizes.split(","))
+            {
+                final long bytes = io.jccl.Configuration.parseSize(size);
+                final float[] vector = new float[(int) (bytes / Float.BYTES)];
+                final Buf buf = Buf.of(vector);
+                // warm up: the first calls of a size run code (its algorithm) that the JIT has not compiled yet
+                for (int i = 0; i < 30; i++)
+                {
+                    timeComm(comm, buf);
+                }
+                // calibrate: compute repetitions that take about as long as the communication
+                final double[] commTimes = new double[15];
+                for (int i = 0; i < commTimes.length; i++)
+                {
+                    commTimes[i] = timeComm(comm, buf);
+                }
+                final double[] agreed = {median(commTimes)};
+                comm.allreduce(Buf.of(agreed), ReduceOp.MAX);
+                // time per repetition of the kernel, the median of a few measurements, agreed by all ranks
+                final double[] perRep = new double[7];
+                for (int i = 0; i < perRep.length; i++)
+                {
+                    perRep[i] = timeCompute(kernel, 64) / 64;
+                }
+                final double[] slowestRep = {median(perRep)};
+                comm.allreduce(Buf.of(slowestRep), ReduceOp.MAX);
+                final int reps = sleep ? (int) Math.round(agreed[0]) :
+                    (int) Math.max(1, Math.round(agreed[0] / slowestRep[0]));
+
+                final Thread progress = progressThread();
+                final double[][] samples = new double[4][rounds];
+                final double[] round = new double[4];
+                for (int r = 0; r < rounds; r++)
+                {
+                    comm.barrier();
+                    final long cpu = THREADS.getThreadCpuTime(progress.threadId());
+                    round[0] = timeComm(comm, buf);
+                    round[3] = (THREADS.getThreadCpuTime(progress.threadId()) - cpu) / 1e3;
+                    comm.barrier();
+                    round[1] = sleep ? timeSleep(reps) : timeCompute(kernel, reps);
+                    comm.barrier();
+                    final long start = System.nanoTime();
+                    final CollectiveRequest request = comm.iallreduce(buf, ReduceOp.SUM);
+                    if (sleep)
+                    {
+                        sleepFor(reps);
+                    }
+                    else
+                    {
+                        compute(kernel, reps);
+                    }
+                    request.await();
+                    round[2] = (System.nanoTime() - start) / 1e3;
+                    comm.allreduce(Buf.of(round), ReduceOp.MAX);
+                    for (int k = 0; k < 4; k++)
+                    {
+                        samples[k][r] = round[k];
+                    }
+                }
+                if (comm.rank() == 0)
+                {
+                    final double c = median(samples[0]);
+                    final double p = median(samples[1]);
+                    final double o = median(samples[2]);
+                    final double cpu = median(samples[3]);
+                    System.out.printf("%10d %12.1f %12.1f %12.1f %14.1f %7.0f%% %8s%n", bytes, c, cpu, p, o,
+                        100 * (c + p - o) / c, sleep ? "-" : String.format("%.0f%%", 100 * (1 - cpu / c)));
+                }
+            }
+        }
+    }
+
+    private static Thread progressThread()
+    {
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("jccl-progress-"))
+            .findFirst().orElseThrow(() -> new IllegalStateException("no progress thread"));
+    }
+
+    private static double timeComm(final Communicator comm, final Buf buf)
+    {
+        final long start = System.nanoTime();
+        comm.iallreduce(buf, ReduceOp.SUM).await();
+        return (System.nanoTime() - start) / 1e3;
+    }
+
+    private static double timeSleep(final int micros)
+    {
+        final long start = System.nanoTime();
+        sleepFor(micros);
+        return (System.nanoTime() - start) / 1e3;
+    }
+
+    private static void sleepFor(final int micros)
+    {
+        final long deadline = System.nanoTime() + micros * 1000L;
+        long left;
+        while ((left = deadline - System.nanoTime()) > 0)
+        {
+            java.util.concurrent.locks.LockSupport.parkNanos(left);
+        }
+    }
+
+    private static double timeCompute(final float[] kernel, final int reps)
+    {
+        final long start = System.nanoTime();
+        compute(kernel, reps);
+        return (System.nanoTime() - start) / 1e3;
+    }
+
+    /** Pure CPU work on an L1-resident array: it competes with the communication for the core, not for memory. */
+    private static void compute(final float[] a, final int reps)
+    {
+        for (int r = 0; r < reps; r++)
+        {
+            for (int i = 0; i < a.length; i++)
+            {
+                a[i] = a[i] * 0.999f + 0.001f;
+            }
+        }
+        sink = a[reps & (a.length - 1)];
+    }
+
+    private static double median(final double[] values)
+    {
+        final double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        return sorted[sorted.length / 2];
+    }
+}
