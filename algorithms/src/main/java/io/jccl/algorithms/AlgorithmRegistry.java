@@ -1,6 +1,7 @@
 package io.jccl.algorithms;
 
 import io.jccl.Collective;
+import io.jccl.algorithms.broadcast.ChainBroadcast;
 import io.jccl.spi.CollectiveAlgorithm;
 
 import java.util.ArrayList;
@@ -84,5 +85,40 @@ public final class AlgorithmRegistry
                 "'; known: " + String.join(", ", byCollective.get(collective).keySet()));
         }
         return algorithm;
+    }
+
+    /**
+     * A new instance of the algorithm {@code name} of {@code collective} cutting its messages into chunks of
+     * {@code chunkBytes}, when its chunk size is fixed at construction (the ring-family algorithms and the chain
+     * broadcast); null for the others, which take a chunk size per call ({@code CollectiveArgs.chunkBytes}) or none.
+     *
+     * @throws IllegalArgumentException when there is no such algorithm, or the chunk size is not one it can take.
+     */
+    public CollectiveAlgorithm withChunkBytes(final Collective collective, final String name, final long chunkBytes)
+    {
+        find(collective, name);
+        if (chunkBytes <= 0 || chunkBytes > Integer.MAX_VALUE)
+        {
+            throw new IllegalArgumentException(collective.label() + ":" + name + ": chunk size " + chunkBytes +
+                " is out of range");
+        }
+        if (matching(RingFamilyAlgorithms.all(), collective, name) != null)
+        {
+            return matching(RingFamilyAlgorithms.all((int)chunkBytes), collective, name);
+        }
+        return matching(List.of(new ChainBroadcast()), collective, name) != null ? new ChainBroadcast(chunkBytes) : null;
+    }
+
+    private static CollectiveAlgorithm matching(
+        final List<CollectiveAlgorithm> algorithms, final Collective collective, final String name)
+    {
+        for (final CollectiveAlgorithm algorithm : algorithms)
+        {
+            if (algorithm.name().equals(name) && algorithm.collectives().contains(collective))
+            {
+                return algorithm;
+            }
+        }
+        return null;
     }
 }

@@ -11,13 +11,24 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Chooses the algorithm for each call: a forced one (configuration {@code jccl.algo} / {@code JCCL_ALGO}, or a
- * per-call view of the communicator), else the first algorithm of the collective's default preference list that
- * can serve the call. A forced algorithm that cannot serve a call is an error that says why.
+ * Chooses the algorithm for each call, in this order:
+ * <ol>
+ *   <li>a forced one (configuration {@code jccl.algo} / {@code JCCL_ALGO}, or a per-call view of the communicator);
+ *       one that cannot serve the call is an error that says why;</li>
+ *   <li>the tuned choice for the call's size ({@link TunedSelection}: the tuning file's rule, else the cost model's
+ *       fastest algorithm), when it can serve the call;</li>
+ *   <li>the first algorithm of the collective's preference list that can serve the call (collectives without cost
+ *       formulas, gaps in a tuning file, and calls the tuned choice cannot serve: a count that does not split, a
+ *       message too large for a staging area, ...).</li>
+ * </ol>
+ * Every rank computes the same choice from the same arguments, so all ranks run the same algorithm.
  */
 public final class AlgorithmSelector
 {
-    /** Defaults, best first, by collective: shared-memory paths, then the message-passing classics. */
+    /**
+     * Fallbacks, best first, by collective, for calls the tuned choice does not serve: shared-memory paths, then the
+     * message-passing classics.
+     */
     private static final Map<Collective, List<String>> PREFERENCES = new EnumMap<>(Map.ofEntries(
         Map.entry(Collective.BARRIER, List.of("shm_flags", "dissemination")),
         Map.entry(Collective.BROADCAST, List.of("shm_ll", "shm_direct", "binomial", "chain")),
@@ -37,15 +48,22 @@ public final class AlgorithmSelector
     private static final long ONESHOT_MAX_BYTES = 64 * 1024;
 
     private final AlgorithmRegistry registry;
+    private final TunedSelection tuned;
     private final Map<Collective, CollectiveAlgorithm> forced = new EnumMap<>(Collective.class);
     /** Per collective (by ordinal): the preferred algorithms first, then the rest of the registry's. */
     private final CollectiveAlgorithm[][] candidates;
     /** Skipped by the defaults above {@link #ONESHOT_MAX_BYTES}; null when not registered. */
     private final CollectiveAlgorithm oneShot;
 
-    public AlgorithmSelector(final AlgorithmRegistry registry, final String forcedSpec)
+    /**
+     * @param registry   the algorithms.
+     * @param forcedSpec forced algorithms ({@code "allreduce:ring,broadcast:binomial"}), or null.
+     * @param tuned      the tuned choices at this communicator's rank count.
+     */
+    public AlgorithmSelector(final AlgorithmRegistry registry, final String forcedSpec, final TunedSelection tuned)
     {
         this.registry = registry;
+        this.tuned = tuned;
         this.candidates = candidates(registry);
         this.oneShot = registry.of(Collective.ALLREDUCE).get("shm_oneshot");
         if (forcedSpec != null && !forcedSpec.isBlank())
@@ -117,7 +135,7 @@ public final class AlgorithmSelector
     /** This selector with more forced choices on top. */
     public AlgorithmSelector with(final String forcedSpec)
     {
-        final AlgorithmSelector copy = new AlgorithmSelector(registry, null);
+        final AlgorithmSelector copy = new AlgorithmSelector(registry, null, tuned);
         copy.forced.putAll(forced);
         copy.parse(forcedSpec);
         return copy;
@@ -126,6 +144,12 @@ public final class AlgorithmSelector
     public CollectiveAlgorithm forced(final Collective collective)
     {
         return forced.get(collective);
+    }
+
+    /** The tuned choices this selector consults. */
+    public TunedSelection tuned()
+    {
+        return tuned;
     }
 
     public CollectiveAlgorithm select(final CollectiveArgs args, final CollectiveContext context, final long bytes)
@@ -141,13 +165,30 @@ public final class AlgorithmSelector
             }
             return chosen;
         }
+        final int size = context.size();
+        if (tuned.ranks() == size)
+        {
+            final int range = tuned.range(args.collective, bytes);
+            final CollectiveAlgorithm tunedChoice = tuned.algorithm(args.collective, range);
+            // the range's chunk size, unless jccl.chunk.bytes set one for every call
+            final long configuredChunk = args.chunkBytes;
+            if (configuredChunk == 0)
+            {
+                args.chunkBytes = tuned.callChunkBytes(args.collective, range);
+            }
+            if (tunedChoice != null && tunedChoice.unsupportedReason(args, size, context) == null)
+            {
+                return tunedChoice;
+            }
+            args.chunkBytes = configuredChunk;
+        }
         final boolean large = args.collective == Collective.ALLREDUCE && bytes > ONESHOT_MAX_BYTES;
         final CollectiveAlgorithm[] ordered = candidates[args.collective.ordinal()];
         for (int i = 0; i < ordered.length; i++)
         {
             final CollectiveAlgorithm algorithm = ordered[i];
             if (!(large && algorithm == oneShot) &&
-                algorithm.unsupportedReason(args, context.size(), context) == null)
+                algorithm.unsupportedReason(args, size, context) == null)
             {
                 return algorithm;
             }

@@ -10,6 +10,7 @@ import io.jccl.ReduceOp;
 import io.jccl.Request;
 import io.jccl.algorithms.AlgorithmRegistry;
 import io.jccl.algorithms.AlgorithmSelector;
+import io.jccl.algorithms.TunedSelection;
 import io.jccl.shm.ShmTransport;
 import io.jccl.spi.CollectiveAlgorithm;
 import io.jccl.spi.CollectiveArgs;
@@ -27,6 +28,8 @@ public final class ShmCommunicator implements Communicator
     private final CollectiveArgs args;
     private final Owner owner;
     private final boolean view;
+    /** The algorithm the last collective through this communicator (or view) ran: what selection really did. */
+    private CollectiveAlgorithm lastAlgorithm;
     /** jccl.chunk.bytes, or 0: every collective call carries it to the algorithm. */
     private final long chunkBytes;
     private final SubCommunicators splitter;
@@ -53,11 +56,9 @@ public final class ShmCommunicator implements Communicator
             new NonBlockingCollectives(this, this.splitter, configuration);
     }
 
-    /** Joins the job described by {@code configuration}. */
+    /** Joins the job described by {@code configuration}; the tuning file (or the shipped model) is read first. */
     public static ShmCommunicator connect(final Configuration configuration)
     {
-        final AlgorithmSelector selector = new AlgorithmSelector(AlgorithmRegistry.instance(),
-            configuration.get(Configuration.ALGO_PROP_NAME));
         final long chunkBytes = configuration.getLong(Configuration.CHUNK_BYTES_PROP_NAME,
             Configuration.CHUNK_BYTES_DEFAULT);
         if (chunkBytes != 0 && chunkBytes < Configuration.CHUNK_BYTES_MIN)
@@ -66,6 +67,9 @@ public final class ShmCommunicator implements Communicator
                 Configuration.envName(Configuration.CHUNK_BYTES_PROP_NAME) + ") = " + chunkBytes +
                 ": at least " + Configuration.CHUNK_BYTES_MIN + " bytes, or 0 for the algorithms' default");
         }
+        final AlgorithmRegistry registry = AlgorithmRegistry.instance();
+        final AlgorithmSelector selector = new AlgorithmSelector(registry,
+            configuration.get(Configuration.ALGO_PROP_NAME), TunedSelection.load(configuration, registry));
         return new ShmCommunicator(ShmTransport.connect(configuration), selector, new CollectiveArgs(), new Owner(),
             false, chunkBytes, null, null, configuration);
     }
@@ -755,6 +759,12 @@ public final class ShmCommunicator implements Communicator
         return selector.select(call, transport, bytes);
     }
 
+    /** The algorithm the last collective called through this communicator (or view) ran; null before the first. */
+    public CollectiveAlgorithm lastAlgorithm()
+    {
+        return lastAlgorithm;
+    }
+
     @Override
     public void close()
     {
@@ -782,6 +792,7 @@ public final class ShmCommunicator implements Communicator
         final CollectiveArgs a = args;
         a.chunkBytes = chunkBytes;
         final CollectiveAlgorithm algorithm = selector.select(a, transport, bytes);
+        lastAlgorithm = algorithm;
         transport.beginCollective(a.collective.label(), a.count, a.type);
         algorithm.run(transport, a);
     }

@@ -1,5 +1,7 @@
 package io.jccl.model;
 
+import io.jccl.Configuration;
+
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -25,6 +27,15 @@ public final class CostFormulas
     private static final long CACHE_LINE = 64;
     /** Bytes moved per payload byte by the low-latency protocol: 64-byte lines carry 56 payload bytes. */
     private static final double LL_LINE_FACTOR = 64.0 / 56.0;
+
+    /** Payload bytes per rank of the low-latency protocol (io.jccl.algorithms.shm.LowLatencyProtocol.MAX_BYTES). */
+    public static final long LL_MAX_BYTES = 1024;
+
+    /**
+     * Cache-line handoffs one staged step waits for: the flag, then the first line of the data it guards (the data
+     * is only read once the flag's acquire has seen it). The LL protocol needs one: its flag is in the data.
+     */
+    private static final int STAGED_HANDOFFS = 2;
 
     private static final Map<String, CostFormula> FORMULAS = catalog();
 
@@ -143,9 +154,9 @@ public final class CostFormulas
                 // step 2: ring allgather of the p blocks
                 t.messages(p - 1, (double)t.bytes() / p);
             }));
-        list.add(new CostFormula("broadcast", "shm_direct", "K·α_f + nβ_c + nβ_r, K = ⌈n/(S/2)⌉", 0, t ->
+        list.add(new CostFormula("broadcast", "shm_direct", "2K·α_f + nβ_c + nβ_r, K = ⌈n/(S/2)⌉", 0, t ->
         {
-            t.flags(chunks(t, t.bytes()));
+            t.flags(STAGED_HANDOFFS * chunks(t, t.bytes()));
             t.copy(t.bytes());
             t.read(t.bytes());
         }));
@@ -158,7 +169,7 @@ public final class CostFormulas
             t.messages(lg(t.ranks()), t.bytes());
             t.reduce((double)lg(t.ranks()) * t.bytes());
         }));
-        list.add(new CostFormula("reduce", "shm_direct", "K·α_f + nβ_c + (p − 1)n·(β_r + γ), K = ⌈n/(S/2)⌉", 0,
+        list.add(new CostFormula("reduce", "shm_direct", "2K·α_f + nβ_c + (p − 1)n·(β_r + γ), K = ⌈n/(S/2)⌉", 0,
             t -> oneShot(t)));
 
         list.add(new CostFormula("allreduce", "ring", "2(p − 1)α + 2n(p − 1)/p·β + n(p − 1)/p·γ",
@@ -195,15 +206,15 @@ public final class CostFormulas
             t.messages(2.0 * lg(t.ranks()), t.bytes());
             t.reduce((double)lg(t.ranks()) * t.bytes());
         }));
-        list.add(new CostFormula("allreduce", "shm_oneshot", "K·α_f + nβ_c + (p − 1)n·(β_r + γ), K = ⌈n/(S/2)⌉", 0,
+        list.add(new CostFormula("allreduce", "shm_oneshot", "2K·α_f + nβ_c + (p − 1)n·(β_r + γ), K = ⌈n/(S/2)⌉", 0,
             t -> oneShot(t)));
         list.add(new CostFormula("allreduce", "shm_twoshot",
-            "2K·α_f + nβ_c + 2n(p − 1)/p·β_r + n(p − 1)/p·γ, K = ⌈n/(S/2)⌉", 0, t ->
+            "4K·α_f + nβ_c + 2n(p − 1)/p·β_r + n(p − 1)/p·γ, K = ⌈n/(S/2)⌉", 0, t ->
             {
                 final int p = t.ranks();
                 final double others = (double)t.bytes() * (p - 1) / p;
                 // stage the p − 1 blocks peers reduce and publish; reduce the own block; copy all reduced blocks
-                t.flags(2 * chunks(t, t.bytes()));
+                t.flags(2 * STAGED_HANDOFFS * chunks(t, t.bytes()));
                 t.copy(others + (double)t.bytes() / p);
                 t.read(2 * others);
                 t.reduce(others);
@@ -214,8 +225,9 @@ public final class CostFormulas
     {
         for (final String collective : new String[] {"gather", "scatter"})
         {
-            list.add(new CostFormula(collective, "linear", "(p − 1)·(α + (n/p)β)", 0,
-                t -> t.messages(t.ranks() - 1, (double)t.bytes() / t.ranks())));
+            list.add(new CostFormula(collective, "linear",
+                "α + (n/p)β + (p − 2)(n/p)·β_" + (collective.equals("gather") ? "r" : "c") +
+                " while n/p fits a ring, else (p − 1)·(α + (n/p)β)", 0, t -> linear(t, collective.equals("gather"))));
             list.add(new CostFormula(collective, "binomial",
                 "Σ_{k=1..lg p} M(1, n/2^k) ≈ lg p·α + n(p − 1)/p·β", 0, t -> halvingMessages(t)));
         }
@@ -255,10 +267,10 @@ public final class CostFormulas
                 t.copy(t.bytes());
             }));
         list.add(new CostFormula("allgather", "shm_direct",
-            "K·α_f + 2(n/p)β_c + n(p − 1)/p·β_r, K = ⌈(n/p)/(S/2)⌉", 0, t ->
+            "2K·α_f + 2(n/p)β_c + n(p − 1)/p·β_r, K = ⌈(n/p)/(S/2)⌉", 0, t ->
             {
                 final int p = t.ranks();
-                t.flags(chunks(t, (double)t.bytes() / p));
+                t.flags(STAGED_HANDOFFS * chunks(t, (double)t.bytes() / p));
                 t.copy(2.0 * t.bytes() / p);
                 t.read((double)t.bytes() * (p - 1) / p);
             }));
@@ -288,10 +300,10 @@ public final class CostFormulas
                 }
             }));
         list.add(new CostFormula("reduce_scatter", "shm_direct",
-            "K·α_f + n(p − 1)/p·(β_c + β_r + γ), K = ⌈n/(S/2)⌉", 0, t ->
+            "2K·α_f + n(p − 1)/p·(β_c + β_r + γ), K = ⌈n/(S/2)⌉", 0, t ->
             {
                 final double others = (double)t.bytes() * (t.ranks() - 1) / t.ranks();
-                t.flags(chunks(t, t.bytes()));
+                t.flags(STAGED_HANDOFFS * chunks(t, t.bytes()));
                 t.copy(others);
                 t.read(others);
                 t.reduce(others);
@@ -310,10 +322,10 @@ public final class CostFormulas
             // packing and unpacking at every step, and the two rotations
             t.copy((steps + 2.0) * t.bytes());
         }));
-        list.add(new CostFormula("alltoall", "shm_direct", "K·α_f + nβ_c + n(p − 1)/p·β_r, K = ⌈n/(S/2)⌉", 0, t ->
+        list.add(new CostFormula("alltoall", "shm_direct", "2K·α_f + nβ_c + n(p − 1)/p·β_r, K = ⌈n/(S/2)⌉", 0, t ->
         {
             final int p = t.ranks();
-            t.flags(chunks(t, t.bytes()));
+            t.flags(STAGED_HANDOFFS * chunks(t, t.bytes()));
             t.copy(t.bytes());
             t.read((double)t.bytes() * (p - 1) / p);
         }));
@@ -321,18 +333,20 @@ public final class CostFormulas
 
     /**
      * The low-latency protocol (shm_ll): one handoff, the flag inside the data; payload travels in 64-byte lines of
-     * 56 payload bytes (λ = 8/7), written once by its owner and read by each rank that needs it.
+     * 56 payload bytes (λ = 8/7), written once by its owner and read by each rank that needs it. Each serves at most
+     * {@link #LL_MAX_BYTES} per rank: the model never chooses one beyond.
      */
     private static void addLowLatency(final List<CostFormula> list)
     {
-        list.add(new CostFormula("broadcast", "shm_ll", "α_f + λnβ_c + λnβ_r, λ = 8/7", 0, t ->
+        final CostFormula.Capacity perRank = ranks -> LL_MAX_BYTES;
+        list.add(new CostFormula("broadcast", "shm_ll", "α_f + λnβ_c + λnβ_r, λ = 8/7, n ≤ 1 KiB", 0, perRank, t ->
         {
             t.flags(1);
             t.copy(LL_LINE_FACTOR * t.bytes());
             t.read(LL_LINE_FACTOR * t.bytes());
         }));
-        list.add(new CostFormula("allreduce", "shm_ll", "α_f + (1 + λ)nβ_c + λ(p − 1)nβ_r + (p − 1)nγ, λ = 8/7", 0,
-            t ->
+        list.add(new CostFormula("allreduce", "shm_ll",
+            "α_f + (1 + λ)nβ_c + λ(p − 1)nβ_r + (p − 1)nγ, λ = 8/7, n ≤ 1 KiB", 0, perRank, t ->
             {
                 // publish, copy the own input aside (recv may be send), read the p − 1 peers', reduce in rank order
                 t.flags(1);
@@ -340,15 +354,16 @@ public final class CostFormulas
                 t.read(LL_LINE_FACTOR * (t.ranks() - 1) * t.bytes());
                 t.reduce((double)t.bytes() * (t.ranks() - 1));
             }));
-        list.add(new CostFormula("allgather", "shm_ll", "α_f + (1 + λ)(n/p)β_c + λn(p − 1)/p·β_r, λ = 8/7", 0, t ->
-        {
-            final int p = t.ranks();
-            t.flags(1);
-            t.copy((1 + LL_LINE_FACTOR) * t.bytes() / p);
-            t.read(LL_LINE_FACTOR * t.bytes() * (p - 1) / p);
-        }));
+        list.add(new CostFormula("allgather", "shm_ll", "α_f + (1 + λ)(n/p)β_c + λn(p − 1)/p·β_r, λ = 8/7, n/p ≤ 1 KiB",
+            0, ranks -> LL_MAX_BYTES * ranks, t ->
+            {
+                final int p = t.ranks();
+                t.flags(1);
+                t.copy((1 + LL_LINE_FACTOR) * t.bytes() / p);
+                t.read(LL_LINE_FACTOR * t.bytes() * (p - 1) / p);
+            }));
         list.add(new CostFormula("reduce_scatter", "shm_ll",
-            "α_f + (λn + n/p)β_c + λn(p − 1)/p·β_r + n(p − 1)/p·γ, λ = 8/7", 0, t ->
+            "α_f + (λn + n/p)β_c + λn(p − 1)/p·β_r + n(p − 1)/p·γ, λ = 8/7, n ≤ 1 KiB", 0, perRank, t ->
             {
                 final int p = t.ranks();
                 t.flags(1);
@@ -356,20 +371,21 @@ public final class CostFormulas
                 t.read(LL_LINE_FACTOR * t.bytes() * (p - 1) / p);
                 t.reduce((double)t.bytes() * (p - 1) / p);
             }));
-        list.add(new CostFormula("alltoall", "shm_ll", "α_f + (λn + n/p)β_c + λn(p − 1)/p·β_r, λ = 8/7", 0, t ->
-        {
-            final int p = t.ranks();
-            t.flags(1);
-            t.copy(LL_LINE_FACTOR * t.bytes() + (double)t.bytes() / p);
-            t.read(LL_LINE_FACTOR * t.bytes() * (p - 1) / p);
-        }));
+        list.add(new CostFormula("alltoall", "shm_ll", "α_f + (λn + n/p)β_c + λn(p − 1)/p·β_r, λ = 8/7, n ≤ 1 KiB", 0,
+            perRank, t ->
+            {
+                final int p = t.ranks();
+                t.flags(1);
+                t.copy(LL_LINE_FACTOR * t.bytes() + (double)t.bytes() / p);
+                t.read(LL_LINE_FACTOR * t.bytes() * (p - 1) / p);
+            }));
     }
 
     /** One-shot allreduce and direct reduce: stage the own input, read and reduce all p − 1 others. */
     private static void oneShot(final CostTerms t)
     {
         final double others = (double)t.bytes() * (t.ranks() - 1);
-        t.flags(chunks(t, t.bytes()));
+        t.flags(STAGED_HANDOFFS * chunks(t, t.bytes()));
         t.copy(t.bytes());
         t.read(others);
         t.reduce(others);
@@ -382,6 +398,33 @@ public final class CostFormulas
         {
             t.messages(2, t.bytes());
             t.reduce(t.bytes());
+        }
+    }
+
+    /**
+     * Linear gather and scatter: every peer's channel to or from the root is its own ring, so the p − 1 messages
+     * travel at once. While a block fits a ring, a gather's root pays one message's latency and then only copies the
+     * other blocks out of their rings (β_r); a scatter's root copies the blocks into their rings one after another
+     * (β_c) and the last peer's message completes one latency after its copy. A block larger than a ring streams
+     * through it only as fast as the root drains or fills it: p − 1 messages one after another.
+     */
+    private static void linear(final CostTerms t, final boolean gather)
+    {
+        final int p = t.ranks();
+        final double block = (double)t.bytes() / p;
+        if (block > Configuration.RING_BYTES_DEFAULT)
+        {
+            t.messages(p - 1, block);
+            return;
+        }
+        t.messages(1, block);
+        if (gather)
+        {
+            t.read((p - 2) * block);
+        }
+        else
+        {
+            t.copy((p - 2) * block);
         }
     }
 

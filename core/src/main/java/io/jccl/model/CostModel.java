@@ -89,9 +89,9 @@ public final class CostModel
     }
 
     /**
-     * The fastest of {@code candidates} (algorithm names of {@code collective} that have formulas; others are
-     * skipped) for a call of {@code ranks} and {@code bytes}, with γ of {@code dtype}/{@code op}; null when none has
-     * a formula.
+     * The fastest of {@code candidates} (algorithm names of {@code collective} that have formulas and serve the size;
+     * others are skipped) for a call of {@code ranks} and {@code bytes}, with γ of {@code dtype}/{@code op}; null when
+     * none has a formula.
      */
     public String fastest(
         final String collective, final int ranks, final long bytes, final String dtype, final String op,
@@ -101,7 +101,8 @@ public final class CostModel
         double bestTime = Double.POSITIVE_INFINITY;
         for (final String algorithm : candidates)
         {
-            if (knows(collective, algorithm))
+            final CostFormula formula = CostFormulas.find(collective, algorithm);
+            if (formula != null && formula.serves(ranks, bytes))
             {
                 final double time = predict(collective, algorithm, ranks, bytes, dtype, op);
                 if (time < bestTime)

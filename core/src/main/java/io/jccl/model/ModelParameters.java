@@ -53,20 +53,37 @@ public final class ModelParameters
     }
 
     /**
-     * The parameters jccl ships, used when there is no tuning file: measured on the reference machine (2 cores, the
-     * peers' Open MPI 4.1.4 shared-memory pingpong in ../shared/peers/reference for α and β; its cache-line handoff,
-     * memcpy and a = b + c rates for α_f, β_c, β_r and γ). {@code ./jccl tune} replaces them with this machine's.
+     * The parameters jccl ships, used when there is no tuning file, from jccl's own measurements on the reference
+     * machine (2 vCPUs of a shared KVM guest; ./jccl bench at 2 and 4 ranks, the fastest of three pingpong sweeps,
+     * 2026-11-21) and its limits (DESIGN.md section 8: a cache-line handoff of about 50 ns):
+     * <ul>
+     *   <li>α, β: pingpong one way, 0.10 µs up to 40 B and about 0.2 µs at 512 B (small-message protocol, 0.15 ns/B);
+     *       0.95 µs at 8 KiB to 86 µs at 2 MiB (chunked: 0.04 to 0.08 ns/B between sizes and runs, 0.065 taken);
+     *       0.47 ms at 8 MiB to 5.0 ms at 64 MiB (13 GB/s).
+     *       The chunked regimes' α (2 µs) also stands for what a message-passing step costs beyond a pingpong: its
+     *       synchronisation with the peer and the chance that the peer is not running (4 ranks on 2 cores);</li>
+     *   <li>β_c, β_r: the shared-memory broadcast of 8 MiB at 2 ranks moved its bytes at 0.045 ns/B for the copy
+     *       into staging and the peer's read together (the bench's buffers stay in the last-level cache); β_c + β_r
+     *       stays below β, since a point-to-point message is such a copy and such a read plus its protocol;</li>
+     *   <li>α_f: about one cache-line handoff and its acquire, 0.06 µs;</li>
+     *   <li>γ: the reductions of the sweep (float32 sum) fitted 0.3 ns/B (3 GB/s: the reduction kernels are not yet
+     *       tuned), which makes two-shot allreduce faster than one-shot from a few hundred bytes, as measured.</li>
+     * </ul>
+     * With these, the model picks what the fixed preference lists picked before it (LL for the smallest calls, then
+     * the staged shared-memory algorithms; linear gather and scatter) at most sizes; it differs where measurements
+     * did: two-shot allreduce from a few hundred bytes, binomial reduce on 4 or more ranks for larger messages.
+     * {@code ./jccl tune} replaces them with a fit on the user's machine.
      */
     public static ModelParameters shipped()
     {
         // regime 0: small messages, one cache-line handoff each
         // regime 1: chunked messages that stay in the caches
-        // regime 2: chunked messages that stream from DRAM
+        // regime 2: chunked messages larger than the staging area (4 MiB)
         final List<Regime> regimes = List.of(
-            new Regime(0, 0.14, nsPerByte(0.15), nsPerByte(0.02), nsPerByte(0.03)),
-            new Regime(4096, 2.0, nsPerByte(0.077), nsPerByte(0.025), nsPerByte(0.04)),
-            new Regime(4L << 20, 0.0, nsPerByte(0.128), nsPerByte(0.09), nsPerByte(0.10)));
-        return new ModelParameters(regimes, 0.06, Map.of(DEFAULT_GAMMA_KEY, nsPerByte(0.05)));
+            new Regime(0, 0.12, nsPerByte(0.15), nsPerByte(0.02), nsPerByte(0.03)),
+            new Regime(4096, 2.0, nsPerByte(0.065), nsPerByte(0.02), nsPerByte(0.025)),
+            new Regime(4L << 20, 2.0, nsPerByte(0.07), nsPerByte(0.02), nsPerByte(0.025)));
+        return new ModelParameters(regimes, 0.06, Map.of(DEFAULT_GAMMA_KEY, nsPerByte(0.3)));
     }
 
     /** Converts ns per byte, the unit people read, into the model's µs per byte. */

@@ -22,8 +22,8 @@ import java.util.Map;
  * ({@link #load(Configuration)}) and asks {@link #lookup} for every call; a call no rule covers falls back to the
  * engine's own choice, which can be the model's ({@link #withModelChoices}).
  * <p>
- * Location: the setting {@value #FILE_PROP_NAME} ({@code JCCL_TUNING_FILE}) when set, else
- * {@code ~/.jccl/tuning.json}. File format (JSON; sizes in bytes, {@code max_bytes} exclusive and absent on the last
+ * Location: the setting {@value #FILE_PROP_NAME} ({@code JCCL_TUNING_FILE}) when set ({@value #NONE}: no file),
+ * else {@code ~/.jccl/tuning.json}. File format (JSON; sizes in bytes, {@code max_bytes} exclusive and absent on the last
  * range, {@code chunk_bytes} 0 for the algorithm's default):
  * <pre>
  * {
@@ -44,6 +44,9 @@ public final class TuningTable
 {
     /** Setting that names the tuning file (environment {@code JCCL_TUNING_FILE}). */
     public static final String FILE_PROP_NAME = "jccl.tuning.file";
+
+    /** Setting value that means "no tuning file": the shipped model chooses (reproducible tests and benchmarks). */
+    public static final String NONE = "none";
 
     /** Value of the "format" field. */
     public static final String FORMAT = "jccl-tuning 1";
@@ -137,13 +140,18 @@ public final class TuningTable
 
     /**
      * What the engine loads at start: the file at {@link #path(Configuration)}; {@link #shipped()} when that is the
-     * default path and there is no file there. A file named by the setting must exist.
+     * default path and there is no file there, or when the setting is {@value #NONE}. A file named by the setting
+     * must exist.
      *
      * @throws IOException              when the file cannot be read, or a configured one does not exist.
      * @throws IllegalArgumentException when it is not a valid tuning file (the message names the file).
      */
     public static TuningTable load(final Configuration configuration) throws IOException
     {
+        if (NONE.equalsIgnoreCase(String.valueOf(configuration.get(FILE_PROP_NAME)).trim()))
+        {
+            return shipped();
+        }
         final Path path = path(configuration);
         try
         {
@@ -296,8 +304,15 @@ public final class TuningTable
      */
     public TuningTable withModelChoices(final int ranks, final Map<Collective, ? extends Collection<String>> available)
     {
+        return withModelChoices(ranks, available, Configuration.STAGING_BYTES_DEFAULT);
+    }
+
+    /** {@link #withModelChoices(int, Map)} for ranks with {@code stagingBytes} of staging each. */
+    public TuningTable withModelChoices(
+        final int ranks, final Map<Collective, ? extends Collection<String>> available, final long stagingBytes)
+    {
         final List<Rule> all = new ArrayList<>(rules);
-        final CostModel costModel = new CostModel(model);
+        final CostModel costModel = new CostModel(model, stagingBytes);
         for (final Map.Entry<Collective, ? extends Collection<String>> entry : available.entrySet())
         {
             final Collective collective = entry.getKey();
@@ -312,24 +327,31 @@ public final class TuningTable
 
     /**
      * The model's fastest algorithm among {@code candidates} at every size, evaluated at quarter octaves from 1 byte
-     * to 64 GiB, as rules (ranges start at the first grid size where the choice changes; the last has no end).
-     * Empty when no candidate has a formula.
+     * to 64 GiB and just past the capacity of every candidate that has one (so that a range never runs past what its
+     * algorithm serves), as rules (ranges start at the first grid size where the choice changes; the last has no
+     * end). Empty when no candidate has a formula.
      */
     public static List<Rule> modelRules(
         final CostModel costModel, final Collective collective, final int ranks, final Collection<String> candidates)
     {
+        final java.util.TreeSet<Long> grid = new java.util.TreeSet<>();
+        for (int step = 0; step <= GRID_STEPS_PER_OCTAVE * GRID_OCTAVES; step++)
+        {
+            grid.add(Math.round(Math.pow(2.0, (double)step / GRID_STEPS_PER_OCTAVE)));
+        }
+        for (final String candidate : candidates)
+        {
+            final CostFormula formula = CostFormulas.find(collective.label(), candidate);
+            if (formula != null && formula.capacity().maxBytes(ranks) < grid.last())
+            {
+                grid.add(formula.capacity().maxBytes(ranks) + 1);
+            }
+        }
         final List<Rule> rules = new ArrayList<>();
         String current = null;
         long start = 0;
-        long previousSize = -1;
-        for (int step = 0; step <= GRID_STEPS_PER_OCTAVE * GRID_OCTAVES; step++)
+        for (final long size : grid)
         {
-            final long size = Math.round(Math.pow(2.0, (double)step / GRID_STEPS_PER_OCTAVE));
-            if (size == previousSize)
-            {
-                continue;
-            }
-            previousSize = size;
             final String best = costModel.fastest(collective.label(), ranks, size, "float32", "sum", candidates);
             if (best == null)
             {

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -65,10 +66,12 @@ class CostFormulasTest
     {
         final long n = 8L << 20;
         // K = ⌈8 MiB / 2 MiB⌉ = 4 chunks
-        assertClose(4 * FLAG + n * COPY + 3 * n * (READ + GAMMA), predict("allreduce", "shm_oneshot", 4, n));
-        assertClose(8 * FLAG + n * COPY + 2 * 0.75 * n * READ + 0.75 * n * GAMMA,
+        assertClose(8 * FLAG + n * COPY + 3 * n * (READ + GAMMA), predict("allreduce", "shm_oneshot", 4, n));
+        assertClose(16 * FLAG + n * COPY + 2 * 0.75 * n * READ + 0.75 * n * GAMMA,
             predict("allreduce", "shm_twoshot", 4, n));
-        assertClose(FLAG + 8 * COPY + 8 * READ, predict("broadcast", "shm_direct", 4, 8));
+        assertClose(2 * FLAG + 8 * COPY + 8 * READ, predict("broadcast", "shm_direct", 4, 8));
+        // the LL protocol: one handoff, every payload byte as 8/7 bytes of 64-byte lines
+        assertClose(FLAG + 8 * 8.0 / 7 * (COPY + READ), predict("broadcast", "shm_ll", 4, 8));
     }
 
     @Test
@@ -102,6 +105,12 @@ class CostFormulasTest
         assertTrue(CostFormulas.algorithms("allreduce").containsAll(List.of("ring", "recursive_doubling",
             "rabenseifner", "reduce_broadcast", "shm_oneshot", "shm_twoshot")));
         assertEquals("ring", CostFormulas.reference("allreduce"));
+        // the LL algorithms carry at most 1 KiB per rank: the model never chooses them beyond
+        assertTrue(CostFormulas.find("allreduce", "shm_ll").serves(4, 1024));
+        assertFalse(CostFormulas.find("allreduce", "shm_ll").serves(4, 1025));
+        assertTrue(CostFormulas.find("allgather", "shm_ll").serves(4, 4096));
+        assertFalse(CostFormulas.find("allgather", "shm_ll").serves(4, 4100));
+        assertNull(model.fastest("allreduce", 4, 2048, "float32", "sum", List.of("shm_ll")));
     }
 
     private static void assertClose(final double expected, final double actual)

@@ -106,6 +106,26 @@ class TuningTableTest
     }
 
     @Test
+    void modelRulesNeverRunPastWhatTheirAlgorithmServes()
+    {
+        for (final int ranks : new int[] {2, 3, 4, 8})
+        {
+            for (final Collective collective : List.of(Collective.BROADCAST, Collective.ALLREDUCE,
+                Collective.ALLGATHER, Collective.REDUCE_SCATTER, Collective.ALLTOALL))
+            {
+                final List<String> candidates = CostFormulas.algorithms(collective.label());
+                for (final TuningTable.Rule rule : TuningTable.modelRules(CostModel.shipped(), collective, ranks,
+                    candidates))
+                {
+                    final CostFormula formula = CostFormulas.find(collective.label(), rule.algorithm());
+                    assertTrue(rule.maxBytes() == Long.MAX_VALUE ? formula.serves(ranks, Long.MAX_VALUE) :
+                        formula.serves(ranks, rule.maxBytes() - 1), rule.toString());
+                }
+            }
+        }
+    }
+
+    @Test
     void modelChoicesFillWhatTheFileDoesNotCover()
     {
         final TuningTable filled = table().withModelChoices(4, Map.of(

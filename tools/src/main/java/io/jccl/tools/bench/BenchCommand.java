@@ -8,6 +8,7 @@ import io.jccl.tools.UsageException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.Map;
 
 /**
  * {@code ./jccl bench -n N --op OPS ...}: the everyday sweep. Checks the arguments, starts N rank JVMs running
@@ -85,6 +86,12 @@ public final class BenchCommand implements Command
     @Override
     public int run(final String[] args)
     {
+        return run(args, Map.of());
+    }
+
+    /** {@link #run(String[])} with these environment variables set for the ranks. */
+    public int run(final String[] args, final Map<String, String> environment)
+    {
         final BenchOptions options = BenchOptions.parse(args);
         if (options.compare() != null)
         {
@@ -103,7 +110,9 @@ public final class BenchCommand implements Command
             plan.notes().forEach(note -> err.println(BenchSweep.NOTE_PREFIX + note));
             throw new UsageException("nothing to measure with these options");
         }
-        final JobResult result = JobLauncher.builder()
+        final JobLauncher.Builder launcher = JobLauncher.builder();
+        environment.forEach(launcher::environment);
+        final JobResult result = launcher
             .ranks(options.ranks())
             .mainClass(BenchRank.class.getName())
             .args(options.toArgs())

@@ -65,6 +65,7 @@ public final class BenchPlan
     private final List<String> notes = new ArrayList<>();
     private final List<List<Long>> sizesByOp = new ArrayList<>();
     private final long regionBytes;
+    private final long largestMessageBytes;
 
     public BenchPlan(final BenchOptions options, final long coldSpan)
     {
@@ -76,6 +77,7 @@ public final class BenchPlan
             sizesByOp.add(List.of());
         }
         long largest = ALIGNMENT;
+        long largestMessage = 0;
         for (final BenchOp op : options.ops())
         {
             if (op == BenchOp.PINGPONG && ranks < 2)
@@ -102,9 +104,11 @@ public final class BenchPlan
             for (final long bytes : sizes)
             {
                 largest = Math.max(largest, sets(bytes) * stride(bytes));
+                largestMessage = Math.max(largestMessage, bytes);
             }
         }
         this.regionBytes = align(largest);
+        this.largestMessageBytes = largestMessage;
     }
 
     /** {@link #MIN_COLD_SPAN} or twice the largest cache of CPU 0, whichever is larger. */
@@ -160,10 +164,13 @@ public final class BenchPlan
         return regionBytes;
     }
 
-    /** Direct memory a rank JVM needs: both regions and some room for everything else. */
+    /**
+     * Direct memory a rank JVM needs: both regions, the algorithms' scratch (Bruck keeps up to twice the largest
+     * message there) and some room for everything else.
+     */
     public long directMemoryBytes()
     {
-        return 2 * regionBytes + (64L << 20);
+        return 2 * regionBytes + 2 * largestMessageBytes + (64L << 20);
     }
 
     /** Buffers a call rotates through at {@code bytes}: 1 cache-hot, more with --cold. */

@@ -82,7 +82,9 @@ public final class ResultsReader
             }
             try
             {
-                if (columns.containsKey("wrong") && parseDouble(fields[columns.get("wrong")]) > 0)
+                // bench leaves wrong empty when it did not check (no --check): nothing known to be wrong
+                if (columns.containsKey("wrong") && !fields[columns.get("wrong")].isBlank() &&
+                    parseDouble(fields[columns.get("wrong")]) > 0)
                 {
                     wrong++;
                     continue;

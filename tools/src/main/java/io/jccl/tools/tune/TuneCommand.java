@@ -5,6 +5,7 @@ import io.jccl.model.TuningTable;
 import io.jccl.tools.Arguments;
 import io.jccl.tools.Command;
 import io.jccl.tools.UsageException;
+import io.jccl.tools.bench.BenchCommand;
 import io.jccl.tools.fit.FitCommand;
 import io.jccl.tools.fit.Measurement;
 import io.jccl.tools.fit.ModelFitter;
@@ -15,24 +16,31 @@ import io.jccl.tools.fit.Units;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
- * {@code ./jccl tune --from RESULTS}: fits the model to benchmark results, chooses an algorithm per collective ×
- * ranks × size range, writes the tuning file the engine loads, and prints how the choices compare with the fastest
- * measured algorithm at every measured size.
+ * {@code ./jccl tune}: measures this machine with the bench sweep over every algorithm (or reads results with
+ * {@code --from}), fits the model, chooses an algorithm per collective × ranks × size range, writes the tuning file
+ * the engine loads, and prints how the choices compare with the fastest measured algorithm at every measured size.
  */
 public final class TuneCommand implements Command
 {
     /** A choice this much slower than the best measured still counts as good. */
     static final double GOOD_ENOUGH = 0.10;
+
+    /** The sweep tune runs by itself: sizes up to this (every algorithm at every size takes minutes). */
+    static final String DEFAULT_MAX_BYTES = "8m";
+    /** Sweeps per rank count; each row is the median run's. */
+    static final int DEFAULT_REPEAT = 3;
 
     private final PrintStream out;
     private final PrintStream err;
@@ -59,16 +67,25 @@ public final class TuneCommand implements Command
     public String usage()
     {
         return """
-            usage: ./jccl tune --from RESULTS.csv|json [--out FILE] [--choose measured|model] [--source NAME]
+            usage: ./jccl tune [-n N[,N...]] [--op OPS] [--max-bytes B] [--repeat R] [--iters K] [--warmup K]
+                               [--out FILE] [--choose measured|model] [--regimes K] [--dry-run]
+                   ./jccl tune --from RESULTS.csv|json [--out FILE] [--choose measured|model] [--source NAME]
                                [--staging-bytes B] [--regimes K] [--dry-run]
 
-            Fits the cost model to benchmark results (as ./jccl fit does), chooses for every collective and rank
-            count of the results the algorithm (and chunk size) for each size range, and writes the tuning file
-            the engine loads at start. Prints, for every measured size, the chosen algorithm's measured time
-            against the fastest measured algorithm, and the share of sizes within 10% of it.
+            Measures this machine: ./jccl bench -n N --op OPS --algo all --max-bytes B --format csv, R times per
+            rank count, each row the median of the R runs (the CSV is kept next to the tuning file). Or reads
+            results with --from. Then fits the cost model (as ./jccl fit does), chooses for every collective and
+            rank count the algorithm (and chunk size) for each size range, and writes the tuning file the engine
+            loads at start. Prints, for every measured size, the chosen algorithm's measured time against the
+            fastest measured algorithm, and the share of sizes within 10% of it.
 
-              --from FILE          the results: a bench sweep over the algorithms (./jccl bench ... --format csv)
-                                   or JMH JSON
+              -n N[,N...]          rank counts to measure (default 2); 4 ranks on 2 cores measure scheduling
+              --op OPS             operations to measure, as bench takes them (default all)
+              --max-bytes B        largest size to measure (default 8m; the model chooses beyond)
+              --repeat R           sweeps per rank count, median per row (default 3)
+              --iters K, --warmup K  timed and warm-up calls per size, as bench takes them (default: bench's)
+              --from FILE          the results instead: a bench sweep over the algorithms (./jccl bench ...
+                                   --algo all --format csv) or JMH JSON
               --out FILE           where to write (default: $JCCL_TUNING_FILE, else ~/.jccl/tuning.json)
               --choose measured    within the measured sizes the fastest measured algorithm, beyond them the
                                    model's choice (default)
@@ -91,6 +108,8 @@ public final class TuneCommand implements Command
         long stagingBytes = Configuration.STAGING_BYTES_DEFAULT;
         int regimes = 0;
         boolean dryRun = false;
+        final Sweep sweep = new Sweep();
+        boolean resultsOptionGiven = false;
         String option;
         while ((option = arguments.nextOption()) != null)
         {
@@ -103,14 +122,36 @@ public final class TuneCommand implements Command
                 case "--staging-bytes" -> stagingBytes = sizeValue(option, arguments.value(option));
                 case "--regimes" -> regimes = arguments.intValue(option, 1, PiecewiseFit.MAX_REGIMES);
                 case "--dry-run" -> dryRun = true;
+                case "-n" -> sweep.ranks = ranksValue(arguments.value(option));
+                case "--op", "--ops" -> sweep.ops = arguments.value(option);
+                case "--max-bytes" -> sweep.maxBytes = arguments.value(option);
+                case "--repeat" -> sweep.repeat = arguments.intValue(option, 1, 99);
+                case "--iters" -> sweep.iters = Integer.toString(arguments.intValue(option, 1, Integer.MAX_VALUE));
+                case "--warmup" -> sweep.warmup = Integer.toString(arguments.intValue(option, 0, Integer.MAX_VALUE));
                 default -> throw Arguments.unknownOption(option);
             }
+            sweep.optionsGiven |= List.of("-n", "--op", "--ops", "--max-bytes", "--repeat", "--iters", "--warmup")
+                .contains(option);
+            resultsOptionGiven |= List.of("--source", "--staging-bytes").contains(option);
         }
         arguments.expectNoOperands();
+        final Path target = outPath != null ? outPath : defaultTarget();
         if (from == null)
         {
-            throw new UsageException("tune does not run the sweep itself yet: run ./jccl bench -n N --op all " +
-                "--algo all --format csv > results.csv and pass it with --from results.csv");
+            if (resultsOptionGiven)
+            {
+                throw new UsageException("--source and --staging-bytes describe results given with --from; tune's " +
+                    "own sweep runs with this environment's staging size (JCCL_STAGING_BYTES)");
+            }
+            from = measure(sweep, target, dryRun);
+            // the ranks of the sweep ran with this environment's staging size
+            stagingBytes = Configuration.fromEnvironment().getLong(Configuration.STAGING_BYTES_PROP_NAME,
+                Configuration.STAGING_BYTES_DEFAULT);
+        }
+        else if (sweep.optionsGiven)
+        {
+            throw new UsageException("-n, --op, --max-bytes, --repeat, --iters and --warmup set up tune's own " +
+                "sweep: they do not go with --from");
         }
         if (!Files.isRegularFile(from))
         {
@@ -134,7 +175,6 @@ public final class TuneCommand implements Command
         info.put("host", hostName());
         info.put("source", from.toAbsolutePath().toString());
         final TuningTable table = new TuningTable(fit.parameters(), info, tuned.rules());
-        final Path target = outPath != null ? outPath : TuningTable.path(Configuration.fromEnvironment());
         if (dryRun)
         {
             out.println("dry run: would write " + target + " (" + table.rules().size() + " rules)");
@@ -146,6 +186,115 @@ public final class TuneCommand implements Command
                 "(" + TuningTable.FILE_PROP_NAME + " / JCCL_TUNING_FILE names another file)");
         }
         return 0;
+    }
+
+    /** What tune measures when there is no --from. */
+    private static final class Sweep
+    {
+        List<Integer> ranks = List.of(2);
+        String ops = "all";
+        String maxBytes = DEFAULT_MAX_BYTES;
+        int repeat = DEFAULT_REPEAT;
+        String iters;
+        String warmup;
+        boolean optionsGiven;
+
+        List<String> benchArgs(final int n)
+        {
+            final List<String> args = new ArrayList<>(List.of("-n", Integer.toString(n), "--op", ops, "--algo", "all",
+                "--max-bytes", maxBytes, "--format", "csv"));
+            if (iters != null)
+            {
+                args.addAll(List.of("--iters", iters));
+            }
+            if (warmup != null)
+            {
+                args.addAll(List.of("--warmup", warmup));
+            }
+            return args;
+        }
+    }
+
+    /** Where the tuning file goes without --out: the configured file, or ~/.jccl/tuning.json. */
+    private static Path defaultTarget()
+    {
+        final Configuration configuration = Configuration.fromEnvironment();
+        if (TuningTable.NONE.equalsIgnoreCase(configuration.get(TuningTable.FILE_PROP_NAME, "").trim()))
+        {
+            throw new UsageException(TuningTable.FILE_PROP_NAME + " (JCCL_TUNING_FILE) is '" + TuningTable.NONE +
+                "': say where to write with --out");
+        }
+        return TuningTable.path(configuration);
+    }
+
+    /**
+     * Runs the bench sweep over every algorithm, {@code repeat} times per rank count, and returns the CSV of the
+     * median rows: next to the tuning file ({@code tuning-bench.csv} beside {@code tuning.json}), or in a temporary
+     * file for a dry run.
+     */
+    private Path measure(final Sweep sweep, final Path target, final boolean dryRun) throws IOException
+    {
+        final Path directory = Files.createTempDirectory("jccl-tune");
+        final List<Path> runs = new ArrayList<>();
+        for (final int n : sweep.ranks)
+        {
+            for (int run = 1; run <= sweep.repeat; run++)
+            {
+                final List<String> args = sweep.benchArgs(n);
+                err.println("jccl tune: sweep " + run + " of " + sweep.repeat + " on " + n + " ranks: ./jccl bench " +
+                    String.join(" ", args));
+                final Path csv = directory.resolve("bench-n" + n + "-run" + run + ".csv");
+                try (PrintStream csvOut = new PrintStream(Files.newOutputStream(csv), true, StandardCharsets.UTF_8))
+                {
+                    // the sweep's own bookkeeping collectives must not depend on the file being replaced
+                    final int code = new BenchCommand(csvOut, err).run(args.toArray(new String[0]),
+                        Map.of(Configuration.envName(TuningTable.FILE_PROP_NAME), TuningTable.NONE));
+                    if (code != 0)
+                    {
+                        throw new IllegalStateException("the bench sweep on " + n + " ranks failed (exit " + code +
+                            "); nothing tuned; its output so far is in " + directory);
+                    }
+                }
+                runs.add(csv);
+            }
+        }
+        final String name = target.getFileName().toString().replaceFirst("\\.json$", "") + "-bench.csv";
+        final Path results = dryRun ? directory.resolve(name) : target.toAbsolutePath().getParent().resolve(name);
+        Files.createDirectories(results.getParent());
+        final int rows = MedianOfRuns.merge(runs, results);
+        for (final Path run : runs)
+        {
+            Files.delete(run);
+        }
+        if (!dryRun)
+        {
+            Files.delete(directory);
+        }
+        err.println("jccl tune: " + rows + " rows, each the median of " + sweep.repeat + " run" +
+            (sweep.repeat == 1 ? "" : "s") + ", in " + results);
+        return results;
+    }
+
+    private static List<Integer> ranksValue(final String value)
+    {
+        final List<Integer> ranks = new ArrayList<>();
+        for (final String item : value.split(","))
+        {
+            try
+            {
+                final int n = Integer.parseInt(item.trim());
+                if (n < 2 || n > 8)
+                {
+                    throw new NumberFormatException();
+                }
+                ranks.add(n);
+            }
+            catch (final NumberFormatException ex)
+            {
+                throw new UsageException("-n takes rank counts from 2 to 8, comma separated, not '" + value + "'");
+            }
+        }
+        return List.copyOf(ranks);
     }
 
     private ModelFitter.Result pickSource(final List<ModelFitter.Result> fits)

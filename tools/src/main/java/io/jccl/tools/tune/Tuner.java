@@ -1,6 +1,7 @@
 package io.jccl.tools.tune;
 
 import io.jccl.Collective;
+import io.jccl.model.CostFormulas;
 import io.jccl.model.CostModel;
 import io.jccl.model.ModelParameters;
 import io.jccl.model.TuningTable;
@@ -13,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Turns measurements and the model fitted to them into tuning rules, and says how good the rules are against the
@@ -167,11 +169,14 @@ public final class Tuner
             current = best;
             previousSize = entry.getKey();
         }
-        // beyond the largest measured size: the model's choice, from the geometric middle of one more octave
+        // beyond the largest measured size: the model's choice, from the geometric middle of one more octave (or
+        // where the last choice reaches its capacity)
         final long end = Math.max(previousSize + 1, previousSize * 2);
-        final long modelStart = Math.max(start + 1, Math.round(Math.sqrt((double)previousSize * end)));
+        final long modelStart = Math.min(capacityEnd(collective, ranks, current),
+            Math.max(start + 1, Math.round(Math.sqrt((double)previousSize * end))));
         final List<TuningTable.Rule> beyond = modelRules(collective, ranks, candidates, dtype, op, modelStart);
-        if (beyond.isEmpty() || beyond.get(0).algorithm().equals(current.algorithm()) && beyond.size() == 1)
+        if (beyond.isEmpty() || beyond.get(0).algorithm().equals(current.algorithm()) && beyond.size() == 1 &&
+            capacityEnd(collective, ranks, current) == Long.MAX_VALUE)
         {
             rules.add(rule(collective, ranks, start, Long.MAX_VALUE, current));
             return rules;
@@ -195,10 +200,19 @@ public final class Tuner
             if (size > below && size < above && predict(collective, ranks, next, size, dtype, op) <
                 predict(collective, ranks, previous, size, dtype, op))
             {
-                return size;
+                return Math.min(size, capacityEnd(collective, ranks, previous));
             }
         }
-        return Math.max(below + 1, Math.min(above, Math.round(Math.sqrt((double)Math.max(1, below) * above))));
+        final long middle = Math.max(below + 1,
+            Math.min(above, Math.round(Math.sqrt((double)Math.max(1, below) * above))));
+        return Math.min(middle, capacityEnd(collective, ranks, previous));
+    }
+
+    /** One past the largest size {@code candidate} serves at {@code ranks}; {@link Long#MAX_VALUE} for no limit. */
+    private static long capacityEnd(final Collective collective, final int ranks, final Candidate candidate)
+    {
+        final long capacity = CostFormulas.find(collective.label(), candidate.algorithm()).capacity().maxBytes(ranks);
+        return capacity == Long.MAX_VALUE ? Long.MAX_VALUE : capacity + 1;
     }
 
     /** The model's fastest candidate at quarter octaves from {@code from} bytes on, as rules. */
@@ -206,19 +220,27 @@ public final class Tuner
         final Collective collective, final int ranks, final List<Candidate> candidates, final String dtype,
         final String op, final long from)
     {
+        // quarter octaves, and just past the capacity of every candidate that has one
+        final TreeSet<Long> grid = new TreeSet<>();
+        final int firstStep = from <= 1 ? 0 : (int)Math.ceil(4 * Math.log(from) / Math.log(2));
+        for (int step = firstStep; step <= 4 * 36; step++)
+        {
+            grid.add(Math.max(from, Math.round(Math.pow(2.0, step / 4.0))));
+        }
+        for (final Candidate candidate : candidates)
+        {
+            final long capacity = CostFormulas.find(collective.label(), candidate.algorithm()).capacity()
+                .maxBytes(ranks);
+            if (capacity >= from && capacity < grid.last())
+            {
+                grid.add(capacity + 1);
+            }
+        }
         final List<TuningTable.Rule> rules = new ArrayList<>();
         Candidate current = null;
         long start = from;
-        final int firstStep = from <= 1 ? 0 : (int)Math.ceil(4 * Math.log(from) / Math.log(2));
-        long previous = -1;
-        for (int step = firstStep; step <= 4 * 36; step++)
+        for (final long size : grid)
         {
-            final long size = Math.max(from, Math.round(Math.pow(2.0, step / 4.0)));
-            if (size == previous)
-            {
-                continue;
-            }
-            previous = size;
             final Candidate best = fastestModelled(collective, ranks, candidates, size, dtype, op);
             if (current != null && !best.equals(current))
             {
@@ -270,6 +292,11 @@ public final class Tuner
         final Collective collective, final int ranks, final Candidate candidate, final long bytes, final String dtype,
         final String op)
     {
+        // an algorithm is never the fastest at a size it cannot serve (the LL ones beyond 1 KiB per rank)
+        if (!CostFormulas.find(collective.label(), candidate.algorithm()).serves(ranks, bytes))
+        {
+            return Double.POSITIVE_INFINITY;
+        }
         return model.predict(collective.label(), candidate.algorithm(), ranks, bytes, dtype, op,
             candidate.chunkBytes());
     }

@@ -29,6 +29,19 @@ class ResultsReaderTest
     }
 
     @Test
+    void benchCsvWithoutCheckHasAnEmptyWrongColumn()
+    {
+        // exactly what ./jccl bench --format csv prints without --check
+        final ResultsReader.Results results = ResultsReader.readCsv(
+            "collective,algorithm,ranks,bytes,dtype,avg_us,min_us,max_us,iters,algbw_GBps,busbw_GBps,wrong\n" +
+            "pingpong,p2p,2,8,float32,0.594,0.594,0.594,20000,0.013,0.013,\n" +
+            "allreduce,ring,2,1024,float32,3.5,3,4,1000,0.3,0.3,\n", "bench");
+        assertEquals(0, results.wrongRows());
+        assertTrue(results.skipped().isEmpty(), results.skipped().toString());
+        assertEquals(2, results.measurements().size());
+    }
+
+    @Test
     void peersCsvIsModelledWithTheClassicAlgorithms()
     {
         final ResultsReader.Results results = ResultsReader.readCsv(

@@ -1,6 +1,7 @@
 package io.jccl.tools.tune;
 
 import io.jccl.Collective;
+import io.jccl.algorithms.AlgorithmRegistry;
 import io.jccl.model.TuningTable;
 import io.jccl.tools.fit.SyntheticData;
 import org.junit.jupiter.api.Test;
@@ -12,6 +13,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -83,11 +85,47 @@ class TuneCommandTest
         }
     }
 
+    /** Without --from, tune runs the bench sweep itself on real rank JVMs: a tiny one here, twice, median per row. */
     @Test
-    void withoutResultsItSaysWhatToDo()
+    @Timeout(180)
+    void measuresTheMachineItselfWithoutResults() throws Exception
     {
-        final Exception ex = assertThrows(io.jccl.tools.UsageException.class, () -> command.run(new String[0]));
-        assertTrue(ex.getMessage().contains("--from"), ex.getMessage());
+        final Path tuning = directory.resolve("tuning.json");
+        assertEquals(0, command.run(new String[] {"-n", "2", "--op", "allreduce", "--max-bytes", "128",
+            "--repeat", "2", "--iters", "50", "--warmup", "5", "--out", tuning.toString()}), text(err));
+
+        assertTrue(text(err).contains("sweep 1 of 2 on 2 ranks") && text(err).contains("sweep 2 of 2 on 2 ranks"),
+            text(err));
+        final Path results = directory.resolve("tuning-bench.csv");
+        final List<String> rows = Files.readAllLines(results).stream().skip(1).toList();
+        final int algorithms = AlgorithmRegistry.instance().of(Collective.ALLREDUCE).size();
+        assertEquals(3 * algorithms, rows.size(), "8, 32 and 128 bytes for each algorithm: " + rows);
+        assertTrue(rows.stream().allMatch(r -> r.startsWith("allreduce,") && r.contains(",2,")), rows.toString());
+
+        final TuningTable table = TuningTable.read(tuning);
+        assertEquals(results.toAbsolutePath().toString(), table.info().get("source"));
+        for (final long bytes : new long[] {0, 8, 100, 128, 1L << 30})
+        {
+            assertNotNull(table.lookup(Collective.ALLREDUCE, 2, bytes), "allreduce at " + bytes + " bytes");
+        }
+        final Matcher m = Pattern.compile("within 10% of the best measured algorithm at (\\d+) of (\\d+) sizes")
+            .matcher(text(out));
+        assertTrue(m.find(), text(out));
+        assertEquals(3, Integer.parseInt(m.group(2)));
+        assertTrue(text(out).contains("wrote " + tuning), text(out));
+    }
+
+    @Test
+    void sweepOptionsDoNotGoWithResults() throws Exception
+    {
+        final Path results = SyntheticData.write(directory.resolve("results.csv"), 0.03, 23);
+        final Exception ex = assertThrows(io.jccl.tools.UsageException.class,
+            () -> command.run(new String[] {"--from", results.toString(), "-n", "4", "--dry-run"}));
+        assertTrue(ex.getMessage().contains("do not go with --from"), ex.getMessage());
+        final Exception source = assertThrows(io.jccl.tools.UsageException.class,
+            () -> command.run(new String[] {"--source", "jmh", "--dry-run"}));
+        assertTrue(source.getMessage().contains("--from"), source.getMessage());
+        assertThrows(io.jccl.tools.UsageException.class, () -> command.run(new String[] {"-n", "1"}));
     }
 
     @Test

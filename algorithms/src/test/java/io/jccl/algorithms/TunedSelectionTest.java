@@ -1,0 +1,204 @@
+package io.jccl.algorithms;
+
+import io.jccl.Collective;
+import io.jccl.DataType;
+import io.jccl.ReduceOp;
+import io.jccl.model.CostModel;
+import io.jccl.model.ModelParameters;
+import io.jccl.model.TuningTable;
+import io.jccl.model.TuningTable.Rule;
+import io.jccl.spi.CollectiveAlgorithm;
+import io.jccl.spi.CollectiveArgs;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.lang.management.ManagementFactory;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The lookup arrays built from a tuning table, and how the selector uses them; one JVM, no transport. */
+@Timeout(30)
+class TunedSelectionTest
+{
+    private static final AlgorithmRegistry REGISTRY = AlgorithmRegistry.instance();
+    private static final long STAGING = 4L << 20;
+
+    /** allreduce at 4 ranks: ring, then rabenseifner cut in 64 KiB chunks, a gap, then recursive doubling. */
+    private static TuningTable table()
+    {
+        return new TuningTable(ModelParameters.shipped(), Map.of("source", "test"), List.of(
+            new Rule(Collective.ALLREDUCE, 4, 0, 1000, "ring", 0),
+            new Rule(Collective.ALLREDUCE, 4, 1000, 5000, "rabenseifner", 65536),
+            new Rule(Collective.ALLREDUCE, 4, 10_000, Long.MAX_VALUE, "recursive_doubling", 0),
+            new Rule(Collective.ALLREDUCE, 2, 0, Long.MAX_VALUE, "shm_twoshot", 0),
+            new Rule(Collective.BROADCAST, 4, 64, Long.MAX_VALUE, "binomial", 0)));
+    }
+
+    @Test
+    void rangesOfTheFileAtThisRankCountWithGapsLeftToThePreferenceList()
+    {
+        final TunedSelection selection = TunedSelection.of(table(), 4, REGISTRY, STAGING);
+        final CollectiveAlgorithm ring = REGISTRY.find(Collective.ALLREDUCE, "ring");
+        final CollectiveAlgorithm doubling = REGISTRY.find(Collective.ALLREDUCE, "recursive_doubling");
+        assertSame(ring, selection.choose(Collective.ALLREDUCE, 0));
+        assertSame(ring, selection.choose(Collective.ALLREDUCE, 999));
+        final CollectiveAlgorithm rabenseifner = selection.choose(Collective.ALLREDUCE, 1000);
+        assertEquals("rabenseifner", rabenseifner.name());
+        assertNotSame(REGISTRY.find(Collective.ALLREDUCE, "rabenseifner"), rabenseifner,
+            "a chunk size of its own means an instance of its own");
+        assertSame(rabenseifner, selection.choose(Collective.ALLREDUCE, 4999));
+        assertNull(selection.choose(Collective.ALLREDUCE, 5000));
+        assertNull(selection.choose(Collective.ALLREDUCE, 9999));
+        assertSame(doubling, selection.choose(Collective.ALLREDUCE, 10_000));
+        assertSame(doubling, selection.choose(Collective.ALLREDUCE, Long.MAX_VALUE));
+        // the broadcast rule starts at 64 bytes: below it, nothing
+        assertNull(selection.choose(Collective.BROADCAST, 63));
+        assertEquals("binomial", selection.choose(Collective.BROADCAST, 64).name());
+        // collectives without cost formulas are left to the preference list
+        assertNull(selection.choose(Collective.ALLGATHERV, 4096));
+        assertNull(selection.choose(Collective.ALLTOALLV, 4096));
+        assertEquals("[0 B, 1000 B) ring; [1000 B, 5000 B) rabenseifner; [5000 B, 10000 B) (preference list); " +
+            "[10000 B, ∞) recursive_doubling", selection.describe(Collective.ALLREDUCE));
+    }
+
+    @Test
+    void theModelChoosesForCollectivesTheFileDoesNotCover()
+    {
+        final TunedSelection selection = TunedSelection.of(table(), 4, REGISTRY, STAGING);
+        final CostModel model = new CostModel(ModelParameters.shipped(), STAGING);
+        for (final Collective collective : List.of(Collective.ALLGATHER, Collective.REDUCE_SCATTER,
+            Collective.ALLTOALL, Collective.REDUCE, Collective.GATHER, Collective.BARRIER))
+        {
+            final List<String> names = List.copyOf(REGISTRY.of(collective).keySet());
+            final List<Rule> rules = TuningTable.modelRules(model, collective, 4, names);
+            for (final Rule rule : rules)
+            {
+                for (final long bytes : new long[] {rule.minBytes(), rule.maxBytes() - 1})
+                {
+                    assertEquals(rule.algorithm(), selection.choose(collective, bytes).name(),
+                        collective.label() + " at " + bytes);
+                }
+            }
+        }
+        // the file's rules at 2 ranks only count for 2 ranks; at 2 ranks, allreduce is the file's
+        assertEquals("shm_twoshot", TunedSelection.of(table(), 2, REGISTRY, STAGING)
+            .choose(Collective.ALLREDUCE, 8).name());
+        // without any file the model chooses allreduce too
+        final TunedSelection shipped = TunedSelection.of(TuningTable.shipped(), 4, REGISTRY, STAGING);
+        final List<String> names = List.copyOf(REGISTRY.of(Collective.ALLREDUCE).keySet());
+        for (long bytes = 8; bytes <= 64L << 20; bytes *= 4)
+        {
+            final String fastest = model.fastest("allreduce", 4, bytes, "float32", "sum", names);
+            final double chosen = model.predict("allreduce", shipped.choose(Collective.ALLREDUCE, bytes).name(), 4,
+                bytes, "float32", "sum");
+            // rules switch on a quarter-octave grid: next to a switch the choice may lag by one step
+            assertTrue(chosen <= 1.1 * model.predict("allreduce", fastest, 4, bytes, "float32", "sum"),
+                bytes + " bytes: " + shipped.choose(Collective.ALLREDUCE, bytes).name() + " against " + fastest);
+        }
+    }
+
+    @Test
+    void rulesThatCannotBeBuiltAreRefusedWithTheirName()
+    {
+        final TuningTable unknown = new TuningTable(ModelParameters.shipped(), Map.of(),
+            List.of(new Rule(Collective.ALLREDUCE, 3, 0, Long.MAX_VALUE, "telepathy", 0)));
+        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
+            () -> TunedSelection.of(unknown, 3, REGISTRY, STAGING));
+        assertTrue(ex.getMessage().contains("telepathy"), ex.getMessage());
+        // at another rank count the rule is not used, so it is not checked
+        TunedSelection.of(unknown, 2, REGISTRY, STAGING);
+        final TuningTable tinyChunk = new TuningTable(ModelParameters.shipped(), Map.of(),
+            List.of(new Rule(Collective.ALLREDUCE, 3, 0, Long.MAX_VALUE, "shm_oneshot", 100)));
+        final IllegalArgumentException chunk = assertThrows(IllegalArgumentException.class,
+            () -> TunedSelection.of(tinyChunk, 3, REGISTRY, STAGING));
+        assertTrue(chunk.getMessage().contains("below 4096"), chunk.getMessage());
+    }
+
+    @Test
+    void lookupAllocatesNothing()
+    {
+        final TunedSelection selection = TunedSelection.of(table(), 4, REGISTRY, STAGING);
+        final com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+        final long id = Thread.currentThread().getId();
+        long sink = 0;
+        for (int round = 0; round < 3; round++)
+        {
+            final long before = threads.getThreadAllocatedBytes(id);
+            for (int i = 0; i < 100_000; i++)
+            {
+                final CollectiveAlgorithm a = selection.choose(Collective.ALLREDUCE, i * 37L);
+                sink += a == null ? 1 : a.name().length();
+            }
+            final long allocated = threads.getThreadAllocatedBytes(id) - before;
+            if (round == 2)
+            {
+                // one object per lookup would be 1.6 MB; what remains is the JIT's and the bean's own bookkeeping
+                assertTrue(allocated < 4096, allocated + " bytes allocated by 100000 lookups");
+            }
+        }
+        assertTrue(sink > 0);
+    }
+
+    @Test
+    void selectorTakesTheTunedChoiceFallsBackWhenItCannotServeAndForcingWins()
+    {
+        final TuningTable oneShotEverywhere = new TuningTable(ModelParameters.shipped(), Map.of(),
+            List.of(new Rule(Collective.ALLREDUCE, 2, 0, Long.MAX_VALUE, "shm_oneshot", 0)));
+        final AlgorithmSelector selector = new AlgorithmSelector(REGISTRY, null,
+            TunedSelection.of(oneShotEverywhere, 2, REGISTRY, STAGING));
+        final CollectiveArgs args = allreduce(256 * 1024);
+        // 1 MiB: above where the old fixed list stopped using one-shot, but the file says one-shot
+        assertEquals("shm_oneshot", selector.select(args, new LocalJob(2).context(0), 1 << 20).name());
+        // a staging area too small for one-shot (and two-shot): the preference list's next one, ring
+        assertEquals("ring", selector.select(args, new LocalJob(2, 64, 4096).context(0), 1 << 20).name());
+        // forcing wins over the file
+        assertEquals("rabenseifner", selector.with("allreduce:rabenseifner")
+            .select(args, new LocalJob(2).context(0), 1 << 20).name());
+        // choices for 2 ranks are not used on 3
+        assertEquals("shm_oneshot", selector.select(args, new LocalJob(3).context(0), 1024).name());
+        assertEquals("shm_twoshot", selector.select(args, new LocalJob(3).context(0), 1 << 20).name());
+    }
+
+    @Test
+    void aRulesChunkSizeTravelsWithTheCallUnlessTheConfigurationSetsOne()
+    {
+        final TuningTable chunked = new TuningTable(ModelParameters.shipped(), Map.of(), List.of(
+            new Rule(Collective.ALLREDUCE, 2, 0, 1 << 20, "shm_twoshot", 65536),
+            new Rule(Collective.ALLREDUCE, 2, 1 << 20, Long.MAX_VALUE, "ring", 131072)));
+        final TunedSelection selection = TunedSelection.of(chunked, 2, REGISTRY, STAGING);
+        assertEquals("[0 B, 1 MiB) shm_twoshot chunk 64 KiB; [1 MiB, ∞) ring", selection.describe(Collective.ALLREDUCE));
+        final AlgorithmSelector selector = new AlgorithmSelector(REGISTRY, null, selection);
+        final CollectiveArgs args = allreduce(64 * 1024);
+        assertEquals("shm_twoshot", selector.select(args, new LocalJob(2).context(0), 256 * 1024).name());
+        assertEquals(65536, args.chunkBytes, "the rule's chunk, per call");
+        args.chunkBytes = 8192;
+        selector.select(args, new LocalJob(2).context(0), 256 * 1024);
+        assertEquals(8192, args.chunkBytes, "jccl.chunk.bytes wins");
+        // the ring's chunk is its instance's: the call carries none
+        args.chunkBytes = 0;
+        final CollectiveAlgorithm ring = selector.select(args, new LocalJob(2).context(0), 4 << 20);
+        assertEquals("ring", ring.name());
+        assertNotSame(REGISTRY.find(Collective.ALLREDUCE, "ring"), ring);
+        assertEquals(0, args.chunkBytes);
+    }
+
+    private static CollectiveArgs allreduce(final long count)
+    {
+        final CollectiveArgs args = new CollectiveArgs();
+        args.collective = Collective.ALLREDUCE;
+        args.type = DataType.FLOAT32;
+        args.op = ReduceOp.SUM;
+        args.count = count;
+        args.sendBase = new float[(int)count];
+        args.recvBase = new float[(int)count];
+        return args;
+    }
+}
