@@ -1,6 +1,7 @@
 package io.jccl.launch;
 
 import io.jccl.JcclException;
+import io.jccl.shm.ProcessStates;
 import io.jccl.shm.SegmentFiles;
 
 import java.io.BufferedReader;
@@ -28,12 +29,16 @@ final class RunningJob
     private static final long FORWARDER_JOIN_NS = TimeUnit.SECONDS.toNanos(2);
     private static final int SIGTERM = 15;
     private static final int SIGKILL = 9;
+    /** How often the launcher looks at the state of the ranks still running once others have exited. */
+    private static final long STOPPED_CHECK_NS = TimeUnit.MILLISECONDS.toNanos(200);
 
     private final JobLauncher launcher;
     private final int ranks;
     private final OutputSink sink;
     private final Process[] processes;
     private final boolean[] stopRequested;
+    /** Ranks found stopped (SIGSTOP) when the job was stopped: they cannot act on SIGTERM and got SIGKILL. */
+    private final boolean[] killedStopped;
     private final List<List<String>> captured;
     private final List<Thread> forwarders = new ArrayList<>();
     private final BlockingQueue<Integer> exitedRanks = new LinkedBlockingQueue<>();
@@ -43,6 +48,8 @@ final class RunningJob
     private boolean stopping;
     private boolean forced;
     private long killAtNs;
+    /** Since when every rank still running has been stopped by a signal; Long.MIN_VALUE when they are not. */
+    private long remainderStoppedSinceNs = Long.MIN_VALUE;
 
     RunningJob(final JobLauncher launcher)
     {
@@ -51,6 +58,7 @@ final class RunningJob
         this.sink = launcher.sink();
         this.processes = new Process[ranks];
         this.stopRequested = new boolean[ranks];
+        this.killedStopped = new boolean[ranks];
         if (launcher.captureOutput())
         {
             captured = new ArrayList<>(ranks);
@@ -102,14 +110,14 @@ final class RunningJob
             }
             forward(rank, OutputSink.Source.STDOUT, process.getInputStream());
             forward(rank, OutputSink.Source.STDERR, process.getErrorStream());
-            final int exitedRank = rank;
-            process.onExit().thenRun(() -> exitedRanks.add(exitedRank));
+            watchExit(rank, process);
         }
     }
 
     /**
-     * Waits for every rank to exit. The first rank to exit non-zero, the timeout, or an interrupt of this thread
-     * stops the others: SIGTERM first, SIGKILL after the grace period.
+     * Waits for every rank to exit. The first rank to exit non-zero, the timeout, an interrupt of this thread, or
+     * ranks left stopped (SIGSTOP) after the others exited stop the others: SIGTERM first, SIGKILL after the grace
+     * period (at once for a stopped rank).
      */
     JobResult await()
     {
@@ -120,12 +128,18 @@ final class RunningJob
         int failedRank = -1;
         boolean timedOut = false;
         boolean interrupted = false;
+        boolean leftStopped = false;
 
         long reportUntilNs = Long.MAX_VALUE;
         while (exitOrder.size() < ranks)
         {
-            final long waitUntilNs = !stopping ? Math.min(deadlineNs, reportUntilNs) : forced ? Long.MAX_VALUE :
+            long waitUntilNs = !stopping ? Math.min(deadlineNs, reportUntilNs) : forced ? Long.MAX_VALUE :
                 killAtNs;
+            if (!stopping && !exitOrder.isEmpty())
+            {
+                // some ranks are done: look now and then whether the rest are stopped and can never finish
+                waitUntilNs = Math.min(waitUntilNs, System.nanoTime() + STOPPED_CHECK_NS);
+            }
             final Integer rank;
             try
             {
@@ -141,12 +155,19 @@ final class RunningJob
 
             if (rank == null)
             {
-                if (!stopping && reportUntilNs != Long.MAX_VALUE && System.nanoTime() - reportUntilNs >= 0)
+                final long now = System.nanoTime();
+                if (stopping)
+                {
+                    // the grace period is over: whoever is left is killed
+                    killAll();
+                    forced = true;
+                }
+                else if (reportUntilNs != Long.MAX_VALUE && now - reportUntilNs >= 0)
                 {
                     // the survivors had their chance to report the failure themselves
                     beginStop();
                 }
-                else if (!stopping)
+                else if (deadlineNs != Long.MAX_VALUE && now - deadlineNs >= 0)
                 {
                     // the job ran past its timeout
                     timedOut = true;
@@ -154,9 +175,27 @@ final class RunningJob
                 }
                 else
                 {
-                    // the grace period is over: whoever is left is killed
-                    killAll();
-                    forced = true;
+                    final int stoppedRank = lowestIfAllStopped();
+                    if (stoppedRank < 0)
+                    {
+                        remainderStoppedSinceNs = Long.MIN_VALUE;
+                    }
+                    else if (failedRank >= 0)
+                    {
+                        // after a failure, a stopped rank will not report anything: no need to wait out the grace
+                        beginStop();
+                    }
+                    else if (remainderStoppedSinceNs == Long.MIN_VALUE)
+                    {
+                        remainderStoppedSinceNs = now;
+                    }
+                    else if (now - remainderStoppedSinceNs >= launcher.failureGrace().toNanos())
+                    {
+                        // the others exited and the rest stay stopped: nothing will continue them
+                        failedRank = stoppedRank;
+                        leftStopped = true;
+                        beginStop();
+                    }
                 }
                 continue;
             }
@@ -188,7 +227,8 @@ final class RunningJob
             exits.add(new RankExit(rank, exitCodes[rank], wasStopped(rank)));
         }
         final boolean stoppedFromOutside = interrupted || shuttingDown;
-        final List<String> summary = summarize(exits, exitOrder, failedRank, timedOut, stoppedFromOutside);
+        final List<String> summary = summarize(exits, exitOrder, failedRank, leftStopped, timedOut,
+            stoppedFromOutside);
         if (!shuttingDown)
         {
             // else the shutdown hook reports, before the JVM ends
@@ -207,7 +247,7 @@ final class RunningJob
     void cleanUp()
     {
         stopAndWait();
-        SegmentFiles.removeWithSubCommunicators(launcher.segmentPath());
+        removeSegment();
     }
 
     /** The JVM of the launcher is shutting down (Ctrl-C, SIGTERM): stop the job and remove its segment. */
@@ -220,7 +260,43 @@ final class RunningJob
             sink.launcherLine("launcher shutting down: stopped " + ranksText(stopped) + " of job " +
                 launcher.jobId());
         }
-        SegmentFiles.removeWithSubCommunicators(launcher.segmentPath());
+        removeSegment();
+    }
+
+    /**
+     * The lowest rank still running when every rank still running is stopped by a signal (SIGSTOP), else -1. A
+     * process held by a debugger ('t') does not count as stopped.
+     */
+    private synchronized int lowestIfAllStopped()
+    {
+        int lowest = -1;
+        for (int rank = 0; rank < ranks; rank++)
+        {
+            final Process process = processes[rank];
+            if (process != null && process.isAlive())
+            {
+                if (!ProcessStates.isStoppedBySignal(process.pid()))
+                {
+                    return -1;
+                }
+                lowest = lowest < 0 ? rank : lowest;
+            }
+        }
+        return lowest;
+    }
+
+    /**
+     * Removes the job's segment and its sub-communicators' segments; a file of the same name made by a live process
+     * outside this job stays.
+     */
+    private void removeSegment()
+    {
+        final long foreignCreator = SegmentFiles.removeUnlessCreatorAlive(launcher.segmentPath());
+        if (foreignCreator >= 0)
+        {
+            sink.launcherLine("kept " + launcher.segmentPath() + ": it was created by pid " + foreignCreator +
+                ", a live process outside this job (job id " + launcher.jobId() + " is in use twice)");
+        }
     }
 
     private void beginStop()
@@ -255,8 +331,17 @@ final class RunningJob
             {
                 stopRequested[rank] = true;
                 process.descendants().forEach(ProcessHandle::destroy);
-                // through the handle: Process.destroy() would also close the pipes we still read the last lines from
-                process.toHandle().destroy();
+                if (ProcessStates.isStopped(process.pid()))
+                {
+                    // a stopped process would keep SIGTERM pending until it is continued: no grace to wait out
+                    killedStopped[rank] = true;
+                    process.toHandle().destroyForcibly();
+                }
+                else
+                {
+                    // through the handle: Process.destroy() would also close the pipes we still read from
+                    process.toHandle().destroy();
+                }
                 alive.add(rank);
             }
         }
@@ -279,6 +364,11 @@ final class RunningJob
     private synchronized boolean wasStopped(final int rank)
     {
         return stopRequested[rank];
+    }
+
+    private synchronized boolean wasKilledWhileStopped(final int rank)
+    {
+        return killedStopped[rank];
     }
 
     private boolean waitForExit(final long timeoutNs)
@@ -305,6 +395,36 @@ final class RunningJob
             Thread.currentThread().interrupt();
             return false;
         }
+    }
+
+    /**
+     * Reports the rank's exit from a thread of its own. Not {@code Process.onExit()}: its completion runs in the
+     * common ForkJoinPool, which may have a single worker on a small machine, and that worker may be the thread
+     * waiting in {@link #await()} (a launcher started from a parallel stream or {@code supplyAsync}): no exit would
+     * ever be reported.
+     */
+    private void watchExit(final int rank, final Process process)
+    {
+        final Thread thread = new Thread(
+            () ->
+            {
+                while (true)
+                {
+                    try
+                    {
+                        process.waitFor();
+                        exitedRanks.add(rank);
+                        return;
+                    }
+                    catch (final InterruptedException ex)
+                    {
+                        // nobody interrupts this thread on purpose: keep waiting for the exit
+                    }
+                }
+            },
+            "jccl-rank-" + rank + "-exit");
+        thread.setDaemon(true);
+        thread.start();
     }
 
     private void forward(final int rank, final OutputSink.Source source, final InputStream stream)
@@ -367,12 +487,18 @@ final class RunningJob
         final List<RankExit> exits,
         final List<Integer> exitOrder,
         final int failedRank,
+        final boolean leftStopped,
         final boolean timedOut,
         final boolean interrupted)
     {
         final List<String> lines = new ArrayList<>();
         final String job = "job " + launcher.jobId();
-        if (failedRank >= 0)
+        if (failedRank >= 0 && leftStopped)
+        {
+            lines.add(job + " failed: rank " + failedRank + " was stopped (SIGSTOP) after other ranks had exited, " +
+                "so it could never finish: killed it (SIGKILL)");
+        }
+        else if (failedRank >= 0)
         {
             lines.add(job + " failed: " + exits.get(failedRank).describe());
         }
@@ -391,6 +517,7 @@ final class RunningJob
 
         final List<Integer> terminated = new ArrayList<>();
         final List<Integer> killed = new ArrayList<>();
+        final List<Integer> killedWhileStopped = new ArrayList<>();
         for (final int rank : exitOrder)
         {
             final RankExit exit = exits.get(rank);
@@ -405,7 +532,7 @@ final class RunningJob
             }
             else if (exit.stoppedByLauncher() && signal == SIGKILL)
             {
-                killed.add(rank);
+                (wasKilledWhileStopped(rank) ? killedWhileStopped : killed).add(rank);
             }
             else
             {
@@ -415,6 +542,11 @@ final class RunningJob
         if (!terminated.isEmpty())
         {
             lines.add("stopped " + ranksText(terminated) + " (SIGTERM)");
+        }
+        if (!killedWhileStopped.isEmpty())
+        {
+            lines.add("killed " + ranksText(killedWhileStopped) + " (SIGKILL: stopped by a signal such as SIGSTOP, " +
+                "so SIGTERM could not end it)");
         }
         if (!killed.isEmpty())
         {

@@ -108,7 +108,7 @@ final class PeerMonitor implements AutoCloseable
                         "(killed or crashed) " + waiter.describe());
                 }
                 final long age = now - UnsafeApi.getLongAcquire(null, record(r) + HEARTBEAT_OFFSET);
-                if (age > SUSPECT_NS && isStopped(pid(r)))
+                if (age > SUSPECT_NS && ProcessStates.isStopped(pid(r)))
                 {
                     throw new PeerFailedException(r, "rank " + r + " (pid " + pid(r) + ") is stopped (SIGSTOP, " +
                         "or held by a debugger) " + waiter.describe());
@@ -196,25 +196,7 @@ final class PeerMonitor implements AutoCloseable
         {
             return "died without closing (killed or crashed)";
         }
-        return isStopped(pid(r)) ? "is stopped (SIGSTOP, or held by a debugger)" : "failed";
-    }
-
-    /** True when the process is stopped ('T') or traced ('t'), per /proc/PID/stat; false when unknown. */
-    static boolean isStopped(final long pid)
-    {
-        try
-        {
-            final String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc", Long.toString(pid),
-                "stat"));
-            // "pid (comm) S ...": comm may hold spaces and parentheses, the state follows the last ')'
-            final int close = stat.lastIndexOf(')');
-            final char state = close >= 0 && close + 2 < stat.length() ? stat.charAt(close + 2) : '?';
-            return state == 'T' || state == 't';
-        }
-        catch (final java.io.IOException | RuntimeException ex)
-        {
-            return false;
-        }
+        return ProcessStates.isStopped(pid(r)) ? "is stopped (SIGSTOP, or held by a debugger)" : "failed";
     }
 
     private void stampHeartbeat()

@@ -9,6 +9,8 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.OptionalLong;
 
 /**
@@ -22,6 +24,8 @@ public final class SegmentFiles
     public static final String PREFIX = "jccl-";
     public static final String SUFFIX = ".seg";
     public static final String CREATING_SUFFIX = ".creating";
+    /** A segment made this long before a rank started cannot be its own job's. */
+    private static final long EARLIER_JOB_SLACK_MS = 2_000;
 
     private SegmentFiles()
     {
@@ -91,12 +95,79 @@ public final class SegmentFiles
     }
 
     /**
+     * Removes the job's segment, its half-created twin and its sub-communicators' segments, except a file whose
+     * creator (from its header) is a live process: another job that uses the same job id. For the launcher, once its
+     * own ranks have exited. Returns the live creator's pid when a file was kept, else -1.
+     */
+    public static long removeUnlessCreatorAlive(final Path segment)
+    {
+        long keptFor = -1;
+        final List<Path> files = new ArrayList<>(subCommunicatorFiles(segment));
+        files.add(segment);
+        files.add(creatingPath(segment));
+        for (final Path p : files)
+        {
+            final OptionalLong creator = creatorPid(p);
+            if (creator.isPresent() && isAlive(creator.getAsLong()))
+            {
+                keptFor = creator.getAsLong();
+                continue;
+            }
+            try
+            {
+                Files.deleteIfExists(p);
+            }
+            catch (final IOException ignore)
+            {
+                // best effort: reported by 'jccl info'
+            }
+        }
+        return keptFor;
+    }
+
+    /**
+     * True when the file at {@code segment} was left behind by an earlier job: its creator is dead, and it was made
+     * well before this process started (a launcher starts every rank of a job within moments, so rank 0 of this
+     * job cannot have made it). A rank must not attach to such a file but wait for rank 0 to replace it.
+     */
+    public static boolean isLeftByEarlierJob(final Path segment)
+    {
+        final OptionalLong creator = creatorPid(segment);
+        if (creator.isEmpty() || isAlive(creator.getAsLong()))
+        {
+            return false;
+        }
+        final long created = headerLong(segment, SegmentDescriptor.CREATION_TIME_OFFSET);
+        final long started = ProcessHandle.current().info().startInstant().map(java.time.Instant::toEpochMilli)
+            .orElse(Long.MAX_VALUE);
+        return created > 0 && created < started - EARLIER_JOB_SLACK_MS;
+    }
+
+    /**
      * Removes the job's segment and those of its sub-communicators (named {@code <job id>.s<n>.<color>...}, see
      * {@code Communicator.split}), complete or half-created; true if something was removed.
      */
     public static boolean removeWithSubCommunicators(final Path segment)
     {
         boolean removed = remove(segment);
+        for (final Path p : subCommunicatorFiles(segment))
+        {
+            try
+            {
+                removed |= Files.deleteIfExists(p);
+            }
+            catch (final IOException ignore)
+            {
+                // best effort: 'jccl clean' removes what is left once its creator is dead
+            }
+        }
+        return removed;
+    }
+
+    /** The segments (complete or half-created) of the sub-communicators of the job whose segment this is. */
+    private static List<Path> subCommunicatorFiles(final Path segment)
+    {
+        final List<Path> children = new ArrayList<>();
         final String name = segment.getFileName().toString();
         final String childPrefix = name.substring(0, name.length() - SUFFIX.length()) + ".";
         try (java.util.stream.Stream<Path> files = Files.list(segment.getParent()))
@@ -106,7 +177,7 @@ public final class SegmentFiles
                 final String file = p.getFileName().toString();
                 if (file.startsWith(childPrefix) && isSegmentName(file))
                 {
-                    removed |= Files.deleteIfExists(p);
+                    children.add(p);
                 }
             }
         }
@@ -114,30 +185,36 @@ public final class SegmentFiles
         {
             // best effort: 'jccl clean' removes what is left once its creator is dead
         }
-        return removed;
+        return children;
     }
 
     /** The pid of the process that created the segment, read from its header; empty when unreadable. */
     public static OptionalLong creatorPid(final Path segment)
     {
+        final long pid = headerLong(segment, SegmentDescriptor.CREATOR_PID_OFFSET);
+        return pid > 0 ? OptionalLong.of(pid) : OptionalLong.empty();
+    }
+
+    private static boolean isAlive(final long pid)
+    {
+        return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+    }
+
+    /** The header field at {@code offset} (little-endian long), or 0 when the file is shorter or unreadable. */
+    private static long headerLong(final Path segment, final int offset)
+    {
         try (FileChannel channel = FileChannel.open(segment, StandardOpenOption.READ))
         {
-            final ByteBuffer header = ByteBuffer.allocate(SegmentDescriptor.CREATOR_PID_OFFSET + 8)
-                .order(ByteOrder.LITTLE_ENDIAN);
-            while (header.hasRemaining() && channel.read(header) > 0)
+            final ByteBuffer field = ByteBuffer.allocate(Long.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+            while (field.hasRemaining() && channel.read(field, offset + field.position()) > 0)
             {
-                // read the fixed prefix of the header
+                // read the whole field
             }
-            if (header.hasRemaining())
-            {
-                return OptionalLong.empty();
-            }
-            final long pid = header.getLong(SegmentDescriptor.CREATOR_PID_OFFSET);
-            return pid > 0 ? OptionalLong.of(pid) : OptionalLong.empty();
+            return field.hasRemaining() ? 0 : field.getLong(0);
         }
         catch (final IOException ex)
         {
-            return OptionalLong.empty();
+            return 0;
         }
     }
 }

@@ -162,16 +162,30 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         }
         else
         {
-            while ((segment = JobSegment.tryAttach(path, size, jobId)) == null)
+            boolean staleSeen = false;
+            JobSegment attached = null;
+            while (attached == null)
             {
+                if (SegmentFiles.isLeftByEarlierJob(path))
+                {
+                    // a file left by an earlier job with this id: rank 0 of this job replaces it
+                    staleSeen = true;
+                }
+                else if ((attached = JobSegment.tryAttach(path, size, jobId)) != null)
+                {
+                    break;
+                }
                 if (System.nanoTime() - deadline > 0)
                 {
-                    throw new JcclException("rank " + rank + ": the job segment " + path + " did not appear within " +
-                        TimeUnit.NANOSECONDS.toMillis(timeoutNs) + " ms (jccl.bootstrap.timeout.ms): is rank 0 of " +
-                        "job " + jobId + " running, with the same JCCL_SHM_DIR?");
+                    throw new PeerFailedException(0, "rank " + rank + ": the job segment " + path +
+                        " did not appear within " + TimeUnit.NANOSECONDS.toMillis(timeoutNs) +
+                        " ms (jccl.bootstrap.timeout.ms)" +
+                        (staleSeen ? ", only a stale one left by a dead process of an earlier job" : "") +
+                        ": is rank 0 of job " + jobId + " running, with the same JCCL_SHM_DIR?");
                 }
                 LockSupport.parkNanos(200_000);
             }
+            segment = attached;
         }
         final ShmTransport transport = new ShmTransport(configuration, log, rank, segment);
         try
@@ -200,8 +214,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         {
             while (monitor.attachedCount() < size)
             {
-                bootstrapIdle(deadline, timeoutNs, "only " + monitor.attachedCount() + " of " + size +
-                    " ranks arrived");
+                bootstrapIdle(deadline, timeoutNs);
             }
             // Release: all attach-time writes are ordered before READY.
             UnsafeApi.putLongRelease(null, base + BOOTSTRAP_OFFSET, BOOTSTRAP_READY);
@@ -212,22 +225,61 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         {
             while (UnsafeApi.getLongAcquire(null, base + BOOTSTRAP_OFFSET) != BOOTSTRAP_READY)
             {
-                bootstrapIdle(deadline, timeoutNs, "rank 0 did not declare the job ready");
+                bootstrapIdle(deadline, timeoutNs);
             }
         }
         waiter.done();
         log.info(Log.INIT, "joined job: rank " + rank + " of " + size + ", segment " + segment.path());
     }
 
-    private void bootstrapIdle(final long deadline, final long timeoutNs, final String what)
+    private void bootstrapIdle(final long deadline, final long timeoutNs)
     {
         if (System.nanoTime() - deadline > 0)
         {
-            throw new JcclException("rank " + rank + ": bootstrap timed out after " +
-                TimeUnit.NANOSECONDS.toMillis(timeoutNs) + " ms (jccl.bootstrap.timeout.ms): " + what);
+            throw bootstrapTimeout(timeoutNs);
         }
         monitor.check(-1, waiter);
+        if (rank != 0 && monitor.state(0) == STATE_EMPTY)
+        {
+            checkCreator();
+        }
         LockSupport.parkNanos(100_000);
+    }
+
+    /** Rank 0 published the segment but has not registered yet: it must still be alive and running to do so. */
+    private void checkCreator()
+    {
+        final long creator = UnsafeApi.getLong(null, base + SegmentDescriptor.CREATOR_PID_OFFSET);
+        final boolean dead = !ProcessHandle.of(creator).map(ProcessHandle::isAlive).orElse(false);
+        if (dead || ProcessStates.isStopped(creator))
+        {
+            throw new PeerFailedException(0, "rank 0 (pid " + creator + ") created the job segment and " +
+                (dead ? "died" : "is stopped (SIGSTOP, or held by a debugger)") + " before registering " +
+                waiter.describe());
+        }
+    }
+
+    /** Names the ranks that never arrived (they died or hung before attaching), or rank 0 when it never said ready. */
+    private JcclException bootstrapTimeout(final long timeoutNs)
+    {
+        final String prefix = "rank " + rank + ": bootstrap timed out after " +
+            TimeUnit.NANOSECONDS.toMillis(timeoutNs) + " ms (jccl.bootstrap.timeout.ms): ";
+        final StringBuilder missing = new StringBuilder();
+        int firstMissing = -1;
+        for (int r = 0; r < size; r++)
+        {
+            if (monitor.state(r) == STATE_EMPTY)
+            {
+                missing.append(firstMissing < 0 ? "" : ", ").append(r);
+                firstMissing = firstMissing < 0 ? r : firstMissing;
+            }
+        }
+        if (firstMissing >= 0)
+        {
+            return new PeerFailedException(firstMissing, prefix + "rank" + (missing.indexOf(",") > 0 ? "s " : " ") +
+                missing + " of job never attached (did not start, or died or hung before connecting)");
+        }
+        return new PeerFailedException(0, prefix + "rank 0 did not declare the job ready");
     }
 
     @Override

@@ -64,6 +64,40 @@ class JobLauncherTest
         assertSegmentRemoved(segment);
     }
 
+    /** Exits are seen even when every worker of the common ForkJoinPool is busy (Process.onExit() would need one). */
+    @Test
+    void ranksExitsAreSeenWhileTheCommonPoolIsBusy() throws Exception
+    {
+        final int workers = java.util.concurrent.ForkJoinPool.getCommonPoolParallelism();
+        final java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        final java.util.concurrent.CountDownLatch busy = new java.util.concurrent.CountDownLatch(workers);
+        for (int i = 0; i < workers; i++)
+        {
+            java.util.concurrent.ForkJoinPool.commonPool().execute(() ->
+            {
+                busy.countDown();
+                try
+                {
+                    release.await();
+                }
+                catch (final InterruptedException ex)
+                {
+                    Thread.currentThread().interrupt();
+                }
+            });
+        }
+        try
+        {
+            assertTrue(busy.await(10, TimeUnit.SECONDS), "the common pool did not fill");
+            final JobResult result = launcher(2, "hello").timeout(Duration.ofSeconds(30)).build().run();
+            assertTrue(result.succeeded(), result.toString());
+        }
+        finally
+        {
+            release.countDown();
+        }
+    }
+
     @Test
     void oneRankFailingStopsTheOthersAndIsNamed() throws IOException
     {

@@ -4,6 +4,7 @@ import io.jccl.JcclException;
 import io.jccl.tools.bench.BenchCommand;
 import io.jccl.tools.demo.DemoCommand;
 import io.jccl.tools.fit.FitCommand;
+import io.jccl.tools.soak.SoakCommand;
 import io.jccl.tools.tune.TuneCommand;
 
 import java.io.IOException;
@@ -45,6 +46,7 @@ public final class Main
             new BenchCommand(out, err),
             new FitCommand(out, err),
             new TuneCommand(out, err),
+            new SoakCommand(out, err),
             new InfoCommand(out),
             new CleanCommand(out),
             new ScriptOnlyCommand("test", "run the project's test suite (mvn -B verify with the JDK ./jccl finds)",

@@ -24,7 +24,7 @@ class MainTest
     void helpListsEveryCommand()
     {
         assertEquals(0, main.run(new String[0]));
-        for (final String name : new String[] {"run", "demo", "bench", "fit", "tune", "info", "clean", "test"})
+        for (final String name : new String[] {"run", "demo", "bench", "fit", "tune", "soak", "info", "clean", "test"})
         {
             assertTrue(text(out).contains("\n  ./jccl " + name), name + " missing from:\n" + text(out));
         }

@@ -1,0 +1,88 @@
+package io.jccl.tools.soak;
+
+import io.jccl.launch.JobLauncher;
+import io.jccl.launch.JobResult;
+import io.jccl.tools.Command;
+import io.jccl.tools.bench.BenchSink;
+
+import java.io.PrintStream;
+import java.time.Duration;
+
+/**
+ * {@code ./jccl soak [-n N] [--duration 10m] ...}: starts N ranks running {@link SoakRank} and passes rank 0's
+ * progress through unprefixed. Exits with the job's exit code: 0 when every result was right, 1 when any was wrong,
+ * or the code of a rank that failed.
+ */
+public final class SoakCommand implements Command
+{
+    /**
+     * The ranks' heap is fixed and touched up front, so that resident memory does not grow with the collector's
+     * high-water mark: what grows after warm-up is native memory, code or segment pages.
+     */
+    private static final String[] RANK_JVM_ARGS = {"-XX:+UseSerialGC", "-Xms128m", "-Xmx128m", "-XX:+AlwaysPreTouch"};
+    /** Past the soak's own duration, how long the job may take before the launcher stops it as hung. */
+    private static final Duration HANG_MARGIN = Duration.ofMinutes(2);
+
+    private final PrintStream out;
+    private final PrintStream err;
+
+    public SoakCommand(final PrintStream out, final PrintStream err)
+    {
+        this.out = out;
+        this.err = err;
+    }
+
+    @Override
+    public String name()
+    {
+        return "soak";
+    }
+
+    @Override
+    public String summary()
+    {
+        return "random collectives, sizes, types and algorithms for a set time, every result checked";
+    }
+
+    @Override
+    public String usage()
+    {
+        return """
+            usage: ./jccl soak [-n N] [--duration D] [--max-bytes B] [--seed S] [--report D]
+
+            Starts N ranks that run random operations until the time is up: every bench operation (pingpong,
+            barrier, broadcast, reduce, allreduce, gather, scatter, allgather, reduce_scatter, alltoall and the v
+            forms), every datatype and reduction, every algorithm of the collective or jccl's own choice, sizes
+            log-uniform from one element to --max-bytes, a random root. Each call starts from fresh seeded inputs
+            and its result is checked against a reference every rank computes locally (as bench --check: integers
+            exactly, floating point within rounding). Rank 0 prints a line every --report with the operations done,
+            the wrong results and the resident memory (VmRSS) of each rank, then a summary comparing each rank's
+            resident memory after warm-up (the first tenth of the run) with the end. Exits with 1 when any result
+            was wrong.
+
+              -n N             number of ranks (default 4)
+              --duration D     how long to run: 10m, 30s, 1h, 500ms (default 60s)
+              --max-bytes B    largest message, counted as bench counts it (default 4m); suffixes k, m, g
+              --seed S         seed of the calls and their data (default: from the clock; printed)
+              --report D       interval between progress lines (default a tenth of the duration, 1s to 10s)
+            """;
+    }
+
+    @Override
+    public int run(final String[] args)
+    {
+        final SoakOptions options = SoakOptions.parse(args);
+        final JobResult result = JobLauncher.builder()
+            .ranks(options.ranks())
+            .mainClass(SoakRank.class.getName())
+            .args(options.toArgs())
+            .jvmArgs(RANK_JVM_ARGS)
+            .jvmArgs("-XX:MaxDirectMemorySize=" + (2 * options.maxBytes() + (64 << 20)))
+            .classPath(System.getProperty("java.class.path"))
+            .outputSink(new BenchSink(out, err))
+            .timeout(Duration.ofMillis(options.durationMs()).plus(HANG_MARGIN))
+            .build()
+            .run();
+        return result.exitCode();
+    }
+}

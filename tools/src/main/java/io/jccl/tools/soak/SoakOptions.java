@@ -1,0 +1,136 @@
+package io.jccl.tools.soak;
+
+import io.jccl.Configuration;
+import io.jccl.tools.Arguments;
+import io.jccl.tools.UsageException;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The options of {@code ./jccl soak}, parsed the same way by the command and by every rank (the command passes
+ * {@link #toArgs()} on).
+ *
+ * @param ranks        number of ranks.
+ * @param durationMs   how long to run.
+ * @param maxBytes     largest message, as {@code ./jccl bench} counts bytes.
+ * @param seed         seed of the random calls and of their data.
+ * @param reportMs     interval between progress lines.
+ */
+public record SoakOptions(int ranks, long durationMs, long maxBytes, long seed, long reportMs)
+{
+    public static final int DEFAULT_RANKS = 4;
+    public static final long DEFAULT_DURATION_MS = 60_000;
+    public static final long DEFAULT_MAX_BYTES = 4L << 20;
+    public static final long DEFAULT_REPORT_MS = 10_000;
+
+    public static SoakOptions parse(final String[] args)
+    {
+        final Arguments arguments = new Arguments(args);
+        int ranks = DEFAULT_RANKS;
+        long durationMs = DEFAULT_DURATION_MS;
+        long maxBytes = DEFAULT_MAX_BYTES;
+        long seed = System.nanoTime();
+        long reportMs = -1;
+        String option;
+        while ((option = arguments.nextOption()) != null)
+        {
+            switch (option)
+            {
+                case "-n" -> ranks = arguments.intValue(option, 2, 64);
+                case "--duration" -> durationMs = durationMs(option, arguments.value(option));
+                case "--max-bytes" -> maxBytes = bytes(option, arguments.value(option));
+                case "--seed" -> seed = longValue(option, arguments.value(option));
+                case "--report" -> reportMs = durationMs(option, arguments.value(option));
+                default -> throw Arguments.unknownOption(option);
+            }
+        }
+        arguments.expectNoOperands();
+        if (maxBytes < 64)
+        {
+            throw new UsageException("--max-bytes must be at least 64, not " + maxBytes);
+        }
+        if (reportMs < 0)
+        {
+            reportMs = Math.min(DEFAULT_REPORT_MS, Math.max(1_000, durationMs / 10));
+        }
+        return new SoakOptions(ranks, durationMs, maxBytes, seed, reportMs);
+    }
+
+    /** The arguments that give these options back, for the ranks. */
+    public List<String> toArgs()
+    {
+        return List.of("-n", Integer.toString(ranks), "--duration", durationMs + "ms", "--max-bytes",
+            Long.toString(maxBytes), "--seed", Long.toString(seed), "--report", reportMs + "ms");
+    }
+
+    /** "10m", "30s", "1h", "500ms", or a number of seconds. */
+    static long durationMs(final String option, final String text)
+    {
+        final String t = text.trim().toLowerCase(Locale.ROOT);
+        final long unit;
+        final String digits;
+        if (t.endsWith("ms"))
+        {
+            unit = 1;
+            digits = t.substring(0, t.length() - 2);
+        }
+        else if (t.endsWith("s"))
+        {
+            unit = 1_000;
+            digits = t.substring(0, t.length() - 1);
+        }
+        else if (t.endsWith("m"))
+        {
+            unit = 60_000;
+            digits = t.substring(0, t.length() - 1);
+        }
+        else if (t.endsWith("h"))
+        {
+            unit = 3_600_000;
+            digits = t.substring(0, t.length() - 1);
+        }
+        else
+        {
+            unit = 1_000;
+            digits = t;
+        }
+        try
+        {
+            final long value = Long.parseLong(digits);
+            if (value <= 0 || value > 100L * 86_400_000 / unit)
+            {
+                throw new UsageException(option + " must be positive and under 100 days, not " + text);
+            }
+            return value * unit;
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new UsageException(option + " needs a duration like 10m, 30s or 1h, not '" + text + "'");
+        }
+    }
+
+    private static long bytes(final String option, final String text)
+    {
+        try
+        {
+            return Configuration.parseSize(text);
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new UsageException(option + " needs a size like 4m, not '" + text + "'");
+        }
+    }
+
+    private static long longValue(final String option, final String text)
+    {
+        try
+        {
+            return Long.parseLong(text.trim());
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new UsageException(option + " needs a whole number, not '" + text + "'");
+        }
+    }
+}

@@ -1,0 +1,89 @@
+package io.jccl.tools.soak;
+
+import io.jccl.tools.UsageException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The soak's smoke run on real rank JVMs, its options and its report. */
+@Timeout(120)
+class SoakCommandTest
+{
+    @Test
+    void fiveSecondSoakOnThreeRanksChecksEveryResult()
+    {
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        final int exit = new SoakCommand(new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8))
+            .run(new String[] {"-n", "3", "--duration", "5s", "--max-bytes", "64k", "--seed", "11", "--report", "1s"});
+        final String text = out.toString(StandardCharsets.UTF_8);
+        final String all = text + err.toString(StandardCharsets.UTF_8);
+        assertEquals(0, exit, all);
+        assertTrue(text.contains("soak: 3 ranks for 5 s, messages up to 65536 bytes, seed 11"), all);
+        assertTrue(text.matches("(?s).*soak +\\d+\\.\\d s: \\d+ ops \\(.*/s\\), 0 wrong, \\d+ skipped; rss MiB:" +
+            "( \\d+\\.\\d){3}\n.*"), all);
+        assertTrue(text.matches("(?s).*soak done: 3 ranks, [\\d.]+ s, [1-9]\\d* ops, 0 wrong.*"), all);
+        assertTrue(text.contains("rss MiB after warm-up") && text.contains("anonymous (heap, native) MiB") &&
+            text.contains("shared (segment pages touched) MiB"), all);
+        assertTrue(text.contains("soak: all results right"), all);
+    }
+
+    @Test
+    void reportCountsWrongResultsOfEveryRankAndSaysItFailed()
+    {
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        final SoakReport report = new SoakReport(new SoakOptions(2, 1, 64, 5, 1), 2,
+            new PrintStream(out, true, StandardCharsets.UTF_8));
+        report.start();
+        // (ops, wrong, skipped, resident, anonymous, shared KiB) per rank; the duration (1 ms) is over at once
+        sleepMs(5);
+        final boolean over = report.update(new long[] {10, 0, 1, 2048, 1024, 512, 10, 3, 1, 4096, 2048, 1024},
+            new long[13]);
+        assertTrue(over);
+        assertEquals(3, report.totalWrong());
+        final String text = out.toString(StandardCharsets.UTF_8);
+        assertTrue(text.contains("10 ops") && text.contains("3 wrong") && text.contains("rss MiB: 2.0 4.0"), text);
+        assertTrue(text.contains("soak: FAILED, 3 wrong elements"), text);
+    }
+
+    @Test
+    void optionsParseDurationsAndSizesAndRoundTripToTheRanks()
+    {
+        final SoakOptions options = SoakOptions.parse(new String[] {"--duration", "10m", "--max-bytes", "1m",
+            "--seed", "3"});
+        assertEquals(4, options.ranks());
+        assertEquals(600_000, options.durationMs());
+        assertEquals(1 << 20, options.maxBytes());
+        assertEquals(10_000, options.reportMs());
+        assertEquals(options, SoakOptions.parse(options.toArgs().toArray(String[]::new)));
+        assertEquals(30_000, SoakOptions.parse(new String[] {"--duration", "30"}).durationMs());
+        assertEquals(500, SoakOptions.parse(new String[] {"--duration", "500ms"}).durationMs());
+        assertEquals(3_600_000, SoakOptions.parse(new String[] {"--duration", "1h"}).durationMs());
+        for (final List<String> bad : List.of(List.of("--duration", "soon"), List.of("--duration", "0s"),
+            List.of("-n", "1"), List.of("--max-bytes", "8"), List.of("--bogus")))
+        {
+            assertThrows(UsageException.class, () -> SoakOptions.parse(bad.toArray(String[]::new)), bad::toString);
+        }
+    }
+
+    private static void sleepMs(final long ms)
+    {
+        try
+        {
+            Thread.sleep(ms);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
