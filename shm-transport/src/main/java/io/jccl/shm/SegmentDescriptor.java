@@ -53,7 +53,8 @@ public final class SegmentDescriptor
 {
     /** "JCCLSEG1" as a little-endian long. */
     public static final long MAGIC = 0x314745534C43434AL;
-    public static final int VERSION = 1;
+    /** 2: rank records carry call signatures (mismatch detection), staging areas end in the LL region. */
+    public static final int VERSION = 2;
 
     public static final int MAGIC_OFFSET = 0;
     public static final int VERSION_OFFSET = 8;
