@@ -19,6 +19,24 @@ public final class Memory
         }
     }
 
+    /**
+     * Copies a few bytes of non-overlapping memory as 8-byte words, then bytes: for a record or a cache line this is
+     * cheaper than a call into the copy intrinsic.
+     */
+    public static void copySmall(final Object srcBase, final long srcOffset, final Object dstBase,
+        final long dstOffset, final int bytes)
+    {
+        int i = 0;
+        for (; i + 8 <= bytes; i += 8)
+        {
+            UnsafeApi.putLong(dstBase, dstOffset + i, UnsafeApi.getLong(srcBase, srcOffset + i));
+        }
+        for (; i < bytes; i++)
+        {
+            UnsafeApi.putByte(dstBase, dstOffset + i, UnsafeApi.getByte(srcBase, srcOffset + i));
+        }
+    }
+
     public static void fill(final Object base, final long offset, final long bytes, final byte value)
     {
         if (bytes > 0)

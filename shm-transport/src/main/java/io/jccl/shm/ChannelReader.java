@@ -1,5 +1,6 @@
 package io.jccl.shm;
 
+import io.jccl.spi.Memory;
 import org.agrona.UnsafeApi;
 
 import static io.jccl.shm.ChannelDescriptor.*;
@@ -87,15 +88,7 @@ final class ChannelReader
         final long from = record + PAYLOAD_OFFSET;
         if (bytes <= 32)
         {
-            int i = 0;
-            for (; i + 8 <= bytes; i += 8)
-            {
-                UnsafeApi.putLong(base, offset + i, UnsafeApi.getLong(null, from + i));
-            }
-            for (; i < bytes; i++)
-            {
-                UnsafeApi.putByte(base, offset + i, UnsafeApi.getByte(null, from + i));
-            }
+            Memory.copySmall(null, from, base, offset, bytes);
         }
         else
         {

@@ -1,5 +1,6 @@
 package io.jccl.shm;
 
+import io.jccl.spi.Memory;
 import org.agrona.UnsafeApi;
 
 import static io.jccl.shm.ChannelDescriptor.*;
@@ -85,15 +86,7 @@ final class ChannelWriter
     {
         if (bytes <= 32)
         {
-            int i = 0;
-            for (; i + 8 <= bytes; i += 8)
-            {
-                UnsafeApi.putLong(null, to + i, UnsafeApi.getLong(base, offset + i));
-            }
-            for (; i < bytes; i++)
-            {
-                UnsafeApi.putByte(null, to + i, UnsafeApi.getByte(base, offset + i));
-            }
+            Memory.copySmall(base, offset, null, to, bytes);
         }
         else
         {

@@ -1,6 +1,9 @@
 package io.jccl.algorithms.shm;
 
+import io.jccl.spi.CollectiveArgs;
 import io.jccl.spi.CollectiveContext;
+import io.jccl.spi.Memory;
+import io.jccl.spi.Reductions;
 import org.agrona.UnsafeApi;
 
 /**
@@ -109,7 +112,7 @@ final class LowLatencyProtocol
         {
             final long payload = (long) i * LINE_PAYLOAD;
             final long line = slot + (long) i * LINE_BYTES;
-            copySmall(base, offset + payload, null, line, (int) Math.min(LINE_PAYLOAD, bytes - payload));
+            Memory.copySmall(base, offset + payload, null, line, (int) Math.min(LINE_PAYLOAD, bytes - payload));
             // Release: the line's payload is visible before the sequence that vouches for it.
             UnsafeApi.putLongRelease(null, line + LINE_PAYLOAD, sequence);
         }
@@ -139,7 +142,23 @@ final class LowLatencyProtocol
             final long lineStart = (long) i * LINE_PAYLOAD;
             final long start = Math.max(from, lineStart);
             final long end = Math.min(from + bytes, lineStart + LINE_PAYLOAD);
-            copySmall(null, line + (start - lineStart), base, offset + (start - from), (int) (end - start));
+            Memory.copySmall(null, line + (start - lineStart), base, offset + (start - from), (int) (end - start));
+        }
+    }
+
+    /**
+     * {@code recv = x_0 op x_1 op ... op x_(p-1)} over p blocks of {@code args.count} elements laid end to end in
+     * scratch at {@code blocks}, in rank order, so every rank computes the same bits.
+     */
+    static void reduceInRankOrder(final CollectiveContext context, final CollectiveArgs args, final long blocks,
+        final long blockBytes)
+    {
+        Reductions.reduce(args.type, args.op, null, blocks, null, blocks + blockBytes,
+            args.recvBase, args.recvOffset, args.count);
+        for (int r = 2; r < context.size(); r++)
+        {
+            Reductions.reduce(args.type, args.op, args.recvBase, args.recvOffset, null, blocks + r * blockBytes,
+                args.recvBase, args.recvOffset, args.count);
         }
     }
 
@@ -186,20 +205,5 @@ final class LowLatencyProtocol
             seen = Math.min(seen, context.waitFlag((rank + i) % size, SLOT_LL_DONE, last));
         }
         context.setFlag(SLOT_LL_SEEN, seen);
-    }
-
-    /** A copy of at most one line: words, then bytes, cheaper than a call into the copy intrinsic. */
-    private static void copySmall(final Object srcBase, final long srcOffset, final Object dstBase,
-        final long dstOffset, final int bytes)
-    {
-        int i = 0;
-        for (; i + 8 <= bytes; i += 8)
-        {
-            UnsafeApi.putLong(dstBase, dstOffset + i, UnsafeApi.getLong(srcBase, srcOffset + i));
-        }
-        for (; i < bytes; i++)
-        {
-            UnsafeApi.putByte(dstBase, dstOffset + i, UnsafeApi.getByte(srcBase, srcOffset + i));
-        }
     }
 }

@@ -5,7 +5,6 @@ import io.jccl.spi.CollectiveAlgorithm;
 import io.jccl.spi.CollectiveArgs;
 import io.jccl.spi.CollectiveContext;
 import io.jccl.spi.Memory;
-import io.jccl.spi.Reductions;
 
 import java.util.Set;
 
@@ -77,12 +76,6 @@ public final class ShmLowLatencyAllreduce implements CollectiveAlgorithm
         LowLatencyProtocol.finish(context);
 
         // step 3: recv = x_0 op x_1 op ... op x_(p-1), in rank order on every rank
-        Reductions.reduce(args.type, args.op, null, inputs, null, inputs + bytes, args.recvBase, args.recvOffset,
-            args.count);
-        for (int r = 2; r < size; r++)
-        {
-            Reductions.reduce(args.type, args.op, args.recvBase, args.recvOffset, null, inputs + r * bytes,
-                args.recvBase, args.recvOffset, args.count);
-        }
+        LowLatencyProtocol.reduceInRankOrder(context, args, inputs, bytes);
     }
 }

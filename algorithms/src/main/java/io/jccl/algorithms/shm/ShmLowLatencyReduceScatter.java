@@ -5,7 +5,6 @@ import io.jccl.spi.CollectiveAlgorithm;
 import io.jccl.spi.CollectiveArgs;
 import io.jccl.spi.CollectiveContext;
 import io.jccl.spi.Memory;
-import io.jccl.spi.Reductions;
 
 import java.util.Set;
 
@@ -72,12 +71,6 @@ public final class ShmLowLatencyReduceScatter implements CollectiveAlgorithm
         LowLatencyProtocol.finish(context);
 
         // step 3: recv = block of rank 0 op block of rank 1 op ..., in rank order
-        Reductions.reduce(args.type, args.op, null, blocks, null, blocks + blockBytes,
-            args.recvBase, args.recvOffset, args.count);
-        for (int r = 2; r < size; r++)
-        {
-            Reductions.reduce(args.type, args.op, args.recvBase, args.recvOffset, null, blocks + r * blockBytes,
-                args.recvBase, args.recvOffset, args.count);
-        }
+        LowLatencyProtocol.reduceInRankOrder(context, args, blocks, blockBytes);
     }
 }
