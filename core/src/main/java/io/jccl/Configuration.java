@@ -104,6 +104,14 @@ public final class Configuration
     public static final long CHUNK_BYTES_DEFAULT = 0;
     public static final long CHUNK_BYTES_MIN = 4096;
 
+    /**
+     * Point-to-point messages of at least this many bytes sent from off-heap memory travel with one copy: the
+     * receiver reads them straight out of the sender's buffer while the sender writes part of them straight into the
+     * receiver's (process_vm_readv/writev, Java 22 or newer). 0 turns single copy off.
+     */
+    public static final String SINGLE_COPY_BYTES_PROP_NAME = "jccl.single.copy.bytes";
+    public static final long SINGLE_COPY_BYTES_DEFAULT = 256 * 1024;
+
     /** Forced algorithms, e.g. {@code allreduce:ring,broadcast:binomial}. */
     public static final String ALGO_PROP_NAME = "jccl.algo";
 

@@ -36,6 +36,8 @@ public final class P2pRank
                 case "nonblocking" -> nonBlocking(comm);
                 case "buffers" -> buffers(comm);
                 case "badargs" -> badArguments(comm);
+                case "singlecopy" -> singleCopy(comm);
+                case "killcopy" -> killDuringSingleCopy(comm);
                 case "kill" -> killOne(comm, Integer.parseInt(args[1]), "-9");
                 case "stop" -> killOne(comm, Integer.parseInt(args[1]), "-STOP");
                 default -> throw new IllegalArgumentException("unknown scenario " + scenario);
@@ -224,6 +226,141 @@ public final class P2pRank
             check(org.agrona.UnsafeApi.getByte(in.base(), in.offset() + i) == (byte) (i * 7 + peer),
                 kind + " byte " + i);
         }
+    }
+
+    /**
+     * Large messages from off-heap buffers, which travel single-copy (rendezvous) when the JVM can: around the ring of
+     * ranks both ways at once, into heap arrays, around the threshold, out of order (an unexpected rendezvous), two
+     * ranks that both send first, and a truncated receive that leaves the communicator usable.
+     */
+    private static void singleCopy(final Communicator comm)
+    {
+        final int next = (comm.rank() + 1) % comm.size();
+        final int prev = (comm.rank() + comm.size() - 1) % comm.size();
+        for (final int n : new int[] {(256 << 10) - 8, 256 << 10, (3 << 20) + 8, 64 << 20})
+        {
+            final ByteBuffer out = direct(n);
+            fill(out, comm.rank());
+            final ByteBuffer in = direct(n);
+            comm.sendRecv(Buf.of(out, DataType.INT64), next, 1, Buf.of(in, DataType.INT64), prev, 1);
+            verify(in, prev, "ring, " + n + " bytes off-heap");
+            final long[] heap = new long[n / 8];
+            comm.sendRecv(Buf.of(out, DataType.INT64), next, 2, Buf.of(heap), prev, 2);
+            verify(ByteBuffer.wrap(toBytes(heap)).order(ByteOrder.nativeOrder()), prev, "ring, " + n +
+                " bytes into a heap array");
+        }
+        final int peer = comm.rank() ^ 1;
+        if (peer >= comm.size())
+        {
+            return;
+        }
+        final int n = 4 << 20;
+        final ByteBuffer first = direct(n);
+        final ByteBuffer second = direct(2 * n);
+        fill(first, comm.rank());
+        fill(second, comm.rank() + 100);
+        // Both ranks send two messages first and receive them in the opposite order: the first arrives unexpected.
+        final Request a = comm.isend(Buf.of(first, DataType.INT64), peer, 3);
+        final Request b = comm.isend(Buf.of(second, DataType.INT64), peer, 4);
+        final ByteBuffer inSecond = direct(2 * n);
+        final ByteBuffer inFirst = direct(n);
+        comm.recv(Buf.of(inSecond, DataType.INT64), peer, 4);
+        comm.recv(Buf.of(inFirst, DataType.INT64), peer, 3);
+        a.await();
+        b.await();
+        verify(inFirst, peer, "unexpected rendezvous");
+        verify(inSecond, peer + 100, "rendezvous after an unexpected one");
+        // Blocking sends in both directions before either receive.
+        comm.send(Buf.of(first, DataType.INT64), peer, 5);
+        final ByteBuffer back = direct(n);
+        comm.recv(Buf.of(back, DataType.INT64), peer, 5);
+        verify(back, peer, "send-send-recv-recv");
+        // Truncation: the receiver throws, the sender completes, the next exchange works.
+        if (comm.rank() % 2 == 0)
+        {
+            comm.send(Buf.of(first, DataType.INT64), peer, 6);
+        }
+        else
+        {
+            expect(JcclException.class, () -> comm.recv(Buf.of(direct(n / 2), DataType.INT64), peer, 6),
+                "truncated");
+        }
+        exchange(comm, peer);
+    }
+
+    /**
+     * Rank 0 streams 64 MiB off-heap messages to rank 1, which kills itself with -9 while they arrive: rank 0 must
+     * name it within 2 s, whether it died before accepting a message or in the middle of copying one.
+     */
+    private static void killDuringSingleCopy(final Communicator comm)
+    {
+        final int n = 64 << 20;
+        final ByteBuffer buffer = direct(n);
+        if (comm.rank() == 1)
+        {
+            comm.recv(Buf.of(buffer, DataType.INT64), 0, 1);
+            System.out.println("KILLING at=" + System.currentTimeMillis());
+            System.out.flush();
+            try
+            {
+                new ProcessBuilder("kill", "-9", Long.toString(ProcessHandle.current().pid())).start();
+                while (true)
+                {
+                    comm.recv(Buf.of(buffer, DataType.INT64), 0, 1);
+                }
+            }
+            catch (final java.io.IOException ex)
+            {
+                throw new AssertionError(ex);
+            }
+        }
+        long start = System.nanoTime();
+        try
+        {
+            while (true)
+            {
+                start = System.nanoTime();
+                comm.send(Buf.of(buffer, DataType.INT64), 1, 1);
+            }
+        }
+        catch (final PeerFailedException ex)
+        {
+            final long ms = (System.nanoTime() - start) / 1_000_000;
+            System.out.println("DETECTED peer=" + ex.peer() + " ms=" + ms + " message=" + ex.getMessage());
+            System.out.flush();
+            System.exit(3);
+        }
+    }
+
+    private static ByteBuffer direct(final int bytes)
+    {
+        return ByteBuffer.allocateDirect(bytes).order(ByteOrder.nativeOrder());
+    }
+
+    private static void fill(final ByteBuffer buffer, final int rank)
+    {
+        for (int i = 0; i < buffer.capacity() / 8; i++)
+        {
+            buffer.putLong(8 * i, mix(rank, i));
+        }
+    }
+
+    private static void verify(final ByteBuffer buffer, final int rank, final String what)
+    {
+        for (int i = 0; i < buffer.capacity() / 8; i++)
+        {
+            if (buffer.getLong(8 * i) != mix(rank, i))
+            {
+                throw new AssertionError(what + ": word " + i + " from rank " + rank + " is wrong");
+            }
+        }
+    }
+
+    private static byte[] toBytes(final long[] words)
+    {
+        final ByteBuffer bytes = ByteBuffer.allocate(words.length * 8).order(ByteOrder.nativeOrder());
+        bytes.asLongBuffer().put(words);
+        return bytes.array();
     }
 
     /** Each bad call throws IllegalArgumentException (or a truncation error) and the next exchange still works. */

@@ -42,6 +42,46 @@ class PointToPointTest
         assertFalse(Files.exists(Jobs.segment(result)), "segment left behind");
     }
 
+    /**
+     * Single-copy (rendezvous) messages from off-heap buffers: every path of {@code P2pRank.singleCopy}, with the
+     * log proving single copy was on (this JVM is 22 or newer) or off (turned off: the same scenario on the ring).
+     */
+    @ParameterizedTest(name = "single copy {1} on {0} ranks")
+    @CsvSource({"2, on", "3, on", "4, on", "2, off"})
+    void singleCopy(final int ranks, final String mode)
+    {
+        final JobResult result = Jobs.launch(ranks, P2pRank.class, List.of("singlecopy"),
+            List.of("JCCL_RING_BYTES=1m", "JCCL_DEBUG=INFO", "JCCL_DEBUG_SUBSYS=INIT",
+                "JCCL_SINGLE_COPY_BYTES=" + ("on".equals(mode) ? "262144" : "0")));
+        Jobs.assertSucceeded(result);
+        for (int r = 0; r < ranks; r++)
+        {
+            final int rank = r;
+            assertTrue(result.output(r).stream().anyMatch(l -> l.contains("OK singlecopy rank " + rank)),
+                () -> "rank " + rank + " did not finish: " + result.output(rank));
+            final String joined = "on".equals(mode) ? "single copy on" : "single copy off";
+            assertTrue(result.output(r).stream().anyMatch(l -> l.contains(joined)),
+                () -> "rank " + rank + " does not say '" + joined + "': " + result.output(rank));
+        }
+        assertFalse(Files.exists(Jobs.segment(result)), "segment left behind");
+    }
+
+    /** The receiver of a stream of single-copy messages is killed: the sender names it within 2 s. */
+    @Test
+    void killedReceiverOfSingleCopyIsNamed()
+    {
+        final JobResult result = Jobs.launch(2, P2pRank.class, List.of("killcopy"), List.of());
+        assertFalse(result.succeeded());
+        assertEquals(128 + 9, result.exitCode(1), () -> String.join("\n", result.summary()));
+        final Matcher m = result.output(0).stream().map(Pattern.compile("DETECTED peer=(\\d+) ms=(\\d+) " +
+            "message=(.*)")::matcher).filter(Matcher::find).findFirst()
+            .orElseThrow(() -> new AssertionError("rank 0 did not report the failure: " + result.output(0)));
+        assertEquals(1, Integer.parseInt(m.group(1)), m.group(3));
+        assertTrue(Long.parseLong(m.group(2)) < 2000, "rank 0 took " + m.group(2) + " ms");
+        assertTrue(m.group(3).contains("rank 1") && m.group(3).contains("send #"), m.group(3));
+        assertFalse(Files.exists(Jobs.segment(result)), "segment left behind");
+    }
+
     /** kill -9 of one rank of four: every survivor names it within 2 s; the job fails; nothing stays in /dev/shm. */
     @ParameterizedTest(name = "kill -9 rank {0} of 4")
     @CsvSource({"3", "0", "1"})

@@ -47,7 +47,8 @@ final class LockstepJob implements AutoCloseable
     /** The control message that ends a peer. */
     static final long STOP = 0;
 
-    static final List<String> REQUIRED_JVM_ARGS = List.of("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED");
+    static final List<String> REQUIRED_JVM_ARGS =
+        List.of("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED");
     /** JVM arguments of the fork that its peers get too: heap and GC choices. */
     private static final List<String> FORWARDED_JVM_ARG_PREFIXES =
         List.of("-Xms", "-Xmx", "-Xss", "-XX:+Use", "-XX:-Use");

@@ -32,9 +32,12 @@ import java.util.jar.Manifest;
  */
 public final class JobLauncher
 {
-    /** Agrona 2 reaches {@code jdk.internal.misc.Unsafe}: every JVM that runs jccl needs this export. */
+    /**
+     * Agrona 2 reaches {@code jdk.internal.misc.Unsafe}: every JVM that runs jccl needs this export. Single-copy
+     * transfers call the kernel through the foreign-function API, which warns once without native access.
+     */
     public static final List<String> REQUIRED_JVM_ARGS =
-        List.of("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED");
+        List.of("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED");
     /** Result exit code when the job ran past its timeout (as {@code timeout(1)} reports it). */
     public static final int TIMEOUT_EXIT_CODE = 124;
     /** Result exit code when the launching thread was interrupted (as a shell reports SIGINT). */

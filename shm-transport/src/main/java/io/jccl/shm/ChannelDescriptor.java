@@ -9,9 +9,14 @@ package io.jccl.shm;
  *     +---------------------------------------------------------------+ capacity
  *     | padding (128) — keeps the consumer's line two lines away       |
  *     | consumer head: bytes consumed, monotonic, release-stored (8)   | capacity + HEAD_OFFSET
+ *     | rendezvous accepted: id, release-stored by the consumer (8)    | capacity + ACCEPTED_OFFSET
+ *     | consumer's buffer address for the producer to write, 0 = none  | capacity + ACCEPTED_OFFSET + 8
+ *     | rendezvous chunks claimed, atomically added by both ends (8)   | capacity + CLAIMED_OFFSET
+ *     | rendezvous bytes copied, atomically added by both ends (8)     | capacity + COPIED_OFFSET
  *     | padding to TRAILER_LENGTH                                      |
  *     +---------------------------------------------------------------+ capacity + TRAILER_LENGTH
  * </pre>
+ * Each trailer word sits on its own pair of cache lines.
  * Record:
  * <pre>
  *   0                   1                   2                   3
@@ -31,6 +36,16 @@ package io.jccl.shm;
  * line. Sequence numbers grow forever (they are never reset), so stale records from earlier laps never match and
  * the consumer never clears the ring. A message larger than one chunk streams as several records, back-pressured
  * by the consumer head.
+ * <p>
+ * Single copy (rendezvous): a large message from an off-heap buffer travels as one record flagged
+ * {@link #FLAG_RENDEZVOUS} whose payload is the producer's buffer address and a rendezvous id; the message length is
+ * in the length field. The consumer matches it to a receive, resets CLAIMED and COPIED, publishes its own buffer
+ * address (0 when it is on the heap) and then the id in ACCEPTED. From then on both ends take chunks of
+ * {@link #rendezvousChunk(long)} bytes by adding 1 to CLAIMED: the consumer reads its chunks out of the producer's
+ * memory, the producer writes its chunks into the consumer's buffer ({@link CrossMemory}), and each adds the bytes
+ * it copied to COPIED. The message has arrived, and the producer's buffer is free, when COPIED equals the length.
+ * The producer writes no other record to this channel until then, so one set of trailer words serves every
+ * rendezvous.
  */
 public final class ChannelDescriptor
 {
@@ -46,9 +61,23 @@ public final class ChannelDescriptor
     public static final int FLAG_FIRST = 1;
     public static final int FLAG_LAST = 2;
     public static final int FLAG_PADDING = 4;
+    public static final int FLAG_RENDEZVOUS = 8;
+
+    /** Payload of a rendezvous record: the producer's buffer address, then the rendezvous id. */
+    public static final int RENDEZVOUS_ADDRESS_OFFSET = PAYLOAD_OFFSET;
+    public static final int RENDEZVOUS_ID_OFFSET = PAYLOAD_OFFSET + 8;
+    public static final int RENDEZVOUS_PAYLOAD = 16;
 
     public static final int HEAD_OFFSET = 128;
-    public static final int TRAILER_LENGTH = 384;
+    public static final int ACCEPTED_OFFSET = 256;
+    public static final int CONSUMER_ADDRESS_OFFSET = ACCEPTED_OFFSET + 8;
+    public static final int CLAIMED_OFFSET = 384;
+    public static final int COPIED_OFFSET = 512;
+    public static final int TRAILER_LENGTH = 640;
+
+    /** Smallest and largest piece of a rendezvous that one end copies at a time. */
+    public static final long RENDEZVOUS_CHUNK_MIN = 64 * 1024;
+    public static final long RENDEZVOUS_CHUNK_MAX = 1024 * 1024;
 
     public static final long MIN_CAPACITY = 4096;
     public static final long MAX_CAPACITY = 1L << 30;
@@ -71,6 +100,22 @@ public final class ChannelDescriptor
     public static int recordLength(final int payload)
     {
         return (PAYLOAD_OFFSET + payload + RECORD_ALIGNMENT - 1) & -RECORD_ALIGNMENT;
+    }
+
+    /** Trailer word at {@code offset} (one of the *_OFFSET constants above HEAD_OFFSET, or HEAD_OFFSET). */
+    public static long trailerOffset(final long capacity, final int offset)
+    {
+        return capacity + offset;
+    }
+
+    /**
+     * Bytes one end copies per claim: an eighth of the message, so both ends share the work, within
+     * [{@link #RENDEZVOUS_CHUNK_MIN}, {@link #RENDEZVOUS_CHUNK_MAX}] so each system call moves enough to pay for itself.
+     */
+    public static long rendezvousChunk(final long messageLength)
+    {
+        final long eighth = (messageLength / 8 + 4095) & -4096L;
+        return Math.max(RENDEZVOUS_CHUNK_MIN, Math.min(RENDEZVOUS_CHUNK_MAX, eighth));
     }
 
     public static long headerWord(final long sequence, final int chunkLength)

@@ -67,8 +67,24 @@ final class ChannelReader
     /** Length of the whole message; valid on its first record. */
     long messageLength()
     {
-        return (flags() & (FLAG_FIRST | FLAG_LAST)) == (FLAG_FIRST | FLAG_LAST) ?
+        return (flags() & (FLAG_FIRST | FLAG_LAST | FLAG_RENDEZVOUS)) == (FLAG_FIRST | FLAG_LAST) ?
             chunk : UnsafeApi.getLong(null, record + MESSAGE_LENGTH_OFFSET);
+    }
+
+    boolean isRendezvous()
+    {
+        return (flags() & FLAG_RENDEZVOUS) != 0;
+    }
+
+    /** The sender's buffer address in its process; valid on a rendezvous record. */
+    long rendezvousAddress()
+    {
+        return UnsafeApi.getLong(null, record + RENDEZVOUS_ADDRESS_OFFSET);
+    }
+
+    long rendezvousId()
+    {
+        return UnsafeApi.getLong(null, record + RENDEZVOUS_ID_OFFSET);
     }
 
     int chunk()

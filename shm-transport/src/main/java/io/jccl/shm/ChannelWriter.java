@@ -44,13 +44,51 @@ final class ChannelWriter
     boolean tryWrite(final int tag, final int flags, final long messageLength,
         final Object base, final long offset, final int chunk)
     {
+        final long at = reserve(recordLength(chunk));
+        if (at == 0)
+        {
+            return false;
+        }
+        // Few stores into the line the consumer polls: tag and flags go as one word, and a message of one record
+        // needs no separate length (it is the chunk's).
+        UnsafeApi.putLong(null, at + TAG_OFFSET, tagAndFlags(tag, flags));
+        if ((flags & (FLAG_FIRST | FLAG_LAST)) != (FLAG_FIRST | FLAG_LAST))
+        {
+            UnsafeApi.putLong(null, at + MESSAGE_LENGTH_OFFSET, messageLength);
+        }
+        copyPayload(base, offset, at + PAYLOAD_OFFSET, chunk);
+        publish(at, chunk);
+        return true;
+    }
+
+    /**
+     * Writes the record announcing a single-copy message of {@code messageLength} bytes at {@code address} in this
+     * process; false when the ring has no room yet.
+     */
+    boolean tryWriteRendezvous(final int tag, final long messageLength, final long address, final long id)
+    {
+        final long at = reserve(recordLength(RENDEZVOUS_PAYLOAD));
+        if (at == 0)
+        {
+            return false;
+        }
+        UnsafeApi.putLong(null, at + TAG_OFFSET, tagAndFlags(tag, FLAG_FIRST | FLAG_LAST | FLAG_RENDEZVOUS));
+        UnsafeApi.putLong(null, at + MESSAGE_LENGTH_OFFSET, messageLength);
+        UnsafeApi.putLong(null, at + RENDEZVOUS_ADDRESS_OFFSET, address);
+        UnsafeApi.putLong(null, at + RENDEZVOUS_ID_OFFSET, id);
+        publish(at, RENDEZVOUS_PAYLOAD);
+        return true;
+    }
+
+    /** Address of room for a record of {@code recordLength} bytes (after padding to the ring's end), or 0. */
+    private long reserve(final int recordLength)
+    {
         final long position = tail & mask;
-        final int recordLength = recordLength(chunk);
         final long toEnd = capacity - position;
         final long padding = recordLength > toEnd ? toEnd : 0;
         if (tail + padding + recordLength - cachedHead > capacity && !refreshHead(padding + recordLength))
         {
-            return false;
+            return 0;
         }
         if (padding > 0)
         {
@@ -60,19 +98,14 @@ final class ChannelWriter
             UnsafeApi.putLongRelease(null, at + HEADER_WORD_OFFSET, headerWord(sequence++, (int) padding));
             tail += padding;
         }
-        final long at = ring + (tail & mask);
-        // Few stores into the line the consumer polls: tag and flags go as one word, and a message of one record
-        // needs no separate length (it is the chunk's).
-        UnsafeApi.putLong(null, at + TAG_OFFSET, tagAndFlags(tag, flags));
-        if ((flags & (FLAG_FIRST | FLAG_LAST)) != (FLAG_FIRST | FLAG_LAST))
-        {
-            UnsafeApi.putLong(null, at + MESSAGE_LENGTH_OFFSET, messageLength);
-        }
-        copyPayload(base, offset, at + PAYLOAD_OFFSET, chunk);
+        return ring + (tail & mask);
+    }
+
+    private void publish(final long at, final int chunk)
+    {
         // Release: tag, flags, length and payload are visible before the header word that publishes them.
         UnsafeApi.putLongRelease(null, at + HEADER_WORD_OFFSET, headerWord(sequence++, chunk));
-        tail += recordLength;
-        return true;
+        tail += recordLength(chunk);
     }
 
     private boolean refreshHead(final long needed)

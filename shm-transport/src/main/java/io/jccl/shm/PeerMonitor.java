@@ -51,6 +51,7 @@ final class PeerMonitor implements AutoCloseable
         final long record = record(rank);
         UnsafeApi.putLong(null, record + PID_OFFSET, ProcessHandle.current().pid());
         UnsafeApi.putLong(null, record + FAILED_PEER_OFFSET, -1);
+        UnsafeApi.putLong(null, record + SEGMENT_ADDRESS_OFFSET, segment);
         UnsafeApi.putLongRelease(null, record + HEARTBEAT_OFFSET, System.nanoTime());
         UnsafeApi.putLongRelease(null, record + STATE_OFFSET, STATE_ATTACHED);
         running = true;

@@ -3,6 +3,7 @@ package io.jccl.shm;
 import io.jccl.JcclException;
 import io.jccl.Request;
 
+import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -22,6 +23,11 @@ final class RecvOp implements Request
     long received;
     boolean truncated;
     boolean done;
+    /** Non-zero while the message arrives single-copy ({@link SingleCopy}) from {@link #remoteAddress}. */
+    long rendezvousId;
+    long remoteAddress;
+    /** The off-heap buffer of an unexpected single-copy message, kept reachable while its address is in use. */
+    ByteBuffer unexpectedBuffer;
     /** An unexpected message this receive matched while it was still arriving. */
     RecvOp pending;
     JcclException error;
@@ -44,6 +50,9 @@ final class RecvOp implements Request
         this.received = 0;
         this.truncated = false;
         this.done = false;
+        this.rendezvousId = 0;
+        this.remoteAddress = 0;
+        this.unexpectedBuffer = null;
         this.pending = null;
         this.error = null;
         return this;

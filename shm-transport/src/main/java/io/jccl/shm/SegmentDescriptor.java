@@ -53,8 +53,11 @@ public final class SegmentDescriptor
 {
     /** "JCCLSEG1" as a little-endian long. */
     public static final long MAGIC = 0x314745534C43434AL;
-    /** 2: rank records carry call signatures (mismatch detection), staging areas end in the LL region. */
-    public static final int VERSION = 2;
+    /**
+     * 2: rank records carry call signatures (mismatch detection), staging areas end in the LL region. 3: rank records
+     * carry the segment address and single-copy capability, channel trailers the rendezvous words.
+     */
+    public static final int VERSION = 3;
 
     public static final int MAGIC_OFFSET = 0;
     public static final int VERSION_OFFSET = 8;
@@ -183,6 +186,10 @@ public final class SegmentDescriptor
      *     | state (8): ATTACHED, ...     |
      *     | failed peer (8): the rank    |   set with STATE_FAILED when the
      *     | blamed for this rank's error |   cause was a peer, else -1
+     *     | segment address (8): where   |   written before ATTACHED; peers
+     *     | this rank mapped the segment |   probe single copy by reading it
+     *     | single copy (8): 0 unknown,  |   release-stored once, after the
+     *     | SINGLE_COPY_YES or _NO       |   probe of every peer
      *     +------------------------------+ 128
      *     | heartbeat: System.nanoTime   |   own lines: stamped every
      *     | (8), written by a daemon     |   heartbeat interval
@@ -215,6 +222,11 @@ public final class SegmentDescriptor
         public static final int PID_OFFSET = 0;
         public static final int STATE_OFFSET = 8;
         public static final int FAILED_PEER_OFFSET = 16;
+        public static final int SEGMENT_ADDRESS_OFFSET = 24;
+        public static final int SINGLE_COPY_OFFSET = 32;
+        /** This rank can read and write every peer's memory ({@link CrossMemory}) and takes rendezvous messages. */
+        public static final long SINGLE_COPY_YES = 1;
+        public static final long SINGLE_COPY_NO = 2;
         public static final int HEARTBEAT_OFFSET = 128;
         public static final int SIGNATURES_OFFSET = 256;
         public static final int SIGNATURE_SLOTS = 4;

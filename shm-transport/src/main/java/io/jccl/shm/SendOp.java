@@ -14,6 +14,8 @@ final class SendOp implements Request
     long offset;
     long bytes;
     long sent;
+    /** Non-zero: the message goes single-copy ({@link SingleCopy}) under this rendezvous id. */
+    long rendezvousId;
     boolean started;
     boolean done;
     String operation;
@@ -32,6 +34,7 @@ final class SendOp implements Request
         this.offset = offset;
         this.bytes = bytes;
         this.sent = 0;
+        this.rendezvousId = 0;
         this.started = false;
         this.done = false;
         return this;

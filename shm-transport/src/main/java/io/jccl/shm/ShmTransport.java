@@ -65,6 +65,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
     private final ArrayList<RecvOp>[] posted;
     private final ArrayList<RecvOp>[] unexpected;
     private final RecvOp[] current;
+    private final SingleCopy singleCopy;
     private final SendOp blockingSend;
     private final RecvOp blockingRecv;
     private final ByteBuffer[] scratch = new ByteBuffer[4];
@@ -118,6 +119,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
             posted[r] = new ArrayList<>();
             unexpected[r] = new ArrayList<>();
         }
+        this.singleCopy = new SingleCopy(configuration, rank, base, layout);
         this.blockingSend = new SendOp(this);
         this.blockingRecv = new RecvOp(this);
         this.exitHook = new Thread(this::exitWithoutClose, "jccl-exit-" + rank);
@@ -229,7 +231,9 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
             }
         }
         waiter.done();
-        log.info(Log.INIT, "joined job: rank " + rank + " of " + size + ", segment " + segment.path());
+        final String singleCopyOff = singleCopy.probe();
+        log.info(Log.INIT, "joined job: rank " + rank + " of " + size + ", segment " + segment.path() +
+            ", single copy " + (singleCopyOff == null ? "on" : singleCopyOff));
     }
 
     private void bootstrapIdle(final long deadline, final long timeoutNs)
@@ -703,7 +707,14 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         startSend(op);
         while (!op.done)
         {
-            idleUnless(progressSends(), dest);
+            int work = progressSends();
+            if (!op.done)
+            {
+                // The receiver may be sending to us first (a full ring, a rendezvous waiting to be accepted): take
+                // its messages meanwhile, as unexpected ones, so two ranks that both send first still meet.
+                work += progressSource(dest, null);
+            }
+            idleUnless(work, dest);
         }
         waiter.done();
     }
@@ -795,6 +806,10 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
             sendToSelf(op);
             return;
         }
+        if (singleCopy.offer(op.dest, op.base, op.bytes))
+        {
+            op.rendezvousId = singleCopy.nextId(op.dest);
+        }
         final ArrayDeque<SendOp> queue = sendQueues[op.dest];
         if (queue.isEmpty())
         {
@@ -836,6 +851,10 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
     private int pushChunks(final SendOp op)
     {
         final ChannelWriter writer = writers[op.dest];
+        if (op.rendezvousId != 0)
+        {
+            return pushRendezvous(op, writer);
+        }
         final long bytes = op.bytes;
         int written = 0;
         do
@@ -855,6 +874,29 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         return written;
     }
 
+    /** Announces a single-copy send, then helps copy it once the receiver has accepted. */
+    private int pushRendezvous(final SendOp op, final ChannelWriter writer)
+    {
+        int work = 0;
+        if (!op.started)
+        {
+            if (!writer.tryWriteRendezvous(op.tag, op.bytes, op.offset, op.rendezvousId))
+            {
+                return 0;
+            }
+            op.started = true;
+            work = 1;
+        }
+        try
+        {
+            return work + singleCopy.progressSend(op);
+        }
+        catch (final JcclException ex)
+        {
+            throw fail(ex);
+        }
+    }
+
     /** Moves whole records from {@code source}'s channel to their receives; stops after completing {@code wanted}. */
     private int progressSource(final int source, final RecvOp wanted)
     {
@@ -864,6 +906,15 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
             return 0;
         }
         int work = 0;
+        final RecvOp arriving = current[source];
+        if (arriving != null && arriving.rendezvousId != 0)
+        {
+            work += progressRendezvous(source, arriving);
+            if (!arriving.done || arriving == wanted)
+            {
+                return work;
+            }
+        }
         while (reader.poll())
         {
             RecvOp op = current[source];
@@ -874,6 +925,17 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
                 op.length = length;
                 op.truncated = length > op.capacity;
                 current[source] = op;
+                if (reader.isRendezvous())
+                {
+                    singleCopy.accept(source, reader, op);
+                    reader.consume();
+                    work += 1 + progressRendezvous(source, op);
+                    if (!op.done || op == wanted)
+                    {
+                        return work;
+                    }
+                    continue;
+                }
             }
             if (!op.truncated)
             {
@@ -900,6 +962,29 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         return work;
     }
 
+    /** Copies a single-copy message in; when every byte has arrived (from either end), the receive is done. */
+    private int progressRendezvous(final int source, final RecvOp op)
+    {
+        final int work;
+        try
+        {
+            work = singleCopy.progressRecv(source, op);
+        }
+        catch (final JcclException ex)
+        {
+            throw fail(ex);
+        }
+        if (op.done)
+        {
+            current[source] = null;
+            if (op.truncated)
+            {
+                op.error = truncation(source, op.tag, op.length, op.capacity);
+            }
+        }
+        return work;
+    }
+
     /** The receive that a new message with {@code tag} from {@code source} goes to. */
     private RecvOp match(final int source, final int tag, final RecvOp wanted)
     {
@@ -915,10 +1000,14 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         {
             return wanted;
         }
-        return newUnexpected(source, tag, readers[source].messageLength());
+        return newUnexpected(source, tag, readers[source].messageLength(), readers[source].isRendezvous());
     }
 
-    private RecvOp newUnexpected(final int source, final int tag, final long length)
+    /**
+     * A receive for a message nobody asked for yet. A single-copy message lands off-heap, where the sender can write
+     * part of it.
+     */
+    private RecvOp newUnexpected(final int source, final int tag, final long length, final boolean offHeap)
     {
         if (length > Integer.MAX_VALUE - 16)
         {
@@ -926,8 +1015,18 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
                 " bytes from rank " + source + " (tag " + tag + "), more than a heap array holds: post the " +
                 "matching receive first"));
         }
-        final byte[] data = new byte[(int) length];
-        final RecvOp op = new RecvOp(this).reset(source, tag, data, UnsafeApi.arrayBaseOffset(byte[].class), length);
+        final RecvOp op;
+        if (offHeap)
+        {
+            final ByteBuffer data = ByteBuffer.allocateDirect((int) Math.max(length, 1));
+            op = new RecvOp(this).reset(source, tag, null, BufferUtil.address(data), length);
+            op.unexpectedBuffer = data;
+        }
+        else
+        {
+            final byte[] data = new byte[(int) length];
+            op = new RecvOp(this).reset(source, tag, data, UnsafeApi.arrayBaseOffset(byte[].class), length);
+        }
         unexpected[source].add(op);
         if (log.enabled(Log.TRACE, Log.P2P))
         {
@@ -964,7 +1063,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         }
         if (target == null)
         {
-            target = newUnexpected(rank, op.tag, op.bytes);
+            target = newUnexpected(rank, op.tag, op.bytes, false);
         }
         target.length = op.bytes;
         if (op.bytes > target.capacity)

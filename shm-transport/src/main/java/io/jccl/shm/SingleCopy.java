@@ -1,0 +1,306 @@
+package io.jccl.shm;
+
+import io.jccl.Configuration;
+import io.jccl.JcclException;
+import io.jccl.PeerFailedException;
+import org.agrona.BufferUtil;
+import org.agrona.UnsafeApi;
+
+import java.nio.ByteBuffer;
+
+import static io.jccl.shm.ChannelDescriptor.*;
+import static io.jccl.shm.SegmentDescriptor.RankRecordDescriptor.*;
+
+/**
+ * Single-copy point-to-point messages (the rendezvous protocol of {@link ChannelDescriptor}): a large message from
+ * an off-heap buffer is announced by one record, and then copied once, straight from the sender's buffer into the
+ * receiver's, by both ends at the same time ({@link CrossMemory}). The two-copy path through the ring needs the
+ * receiver to pull every line the sender just wrote across cores; here the receiver reads the sender's own lines,
+ * which stay clean, and the sender's core copies half the message instead of waiting.
+ * <p>
+ * Used for a message when this build and JVM have {@link CrossMemory}, the message is at least
+ * {@link Configuration#SINGLE_COPY_BYTES_PROP_NAME} bytes from off-heap memory, and both ends passed the probe at
+ * connect (each reads every peer's segment magic through the kernel and publishes the result in its rank record).
+ * <p>
+ * One instance per transport, used by its one thread.
+ */
+final class SingleCopy
+{
+    private final int rank;
+    private final int size;
+    private final long base;
+    private final SegmentDescriptor layout;
+    private final CrossMemory memory;
+    private final long threshold;
+    /** Per peer: 0 until its rank record says whether it takes rendezvous messages, then YES or NO. */
+    private final long[] peerCapability;
+    private final long[] peerPid;
+    /** Next rendezvous id of the channel to each peer. */
+    private final long[] nextId;
+    private boolean enabled;
+    /** Off-heap bounce buffer for receives into heap arrays (the kernel needs a stable address). */
+    private ByteBuffer bounce;
+    private long bounceAddress;
+
+    SingleCopy(final Configuration configuration, final int rank, final long base, final SegmentDescriptor layout)
+    {
+        this.rank = rank;
+        this.base = base;
+        this.layout = layout;
+        this.size = layout.worldSize();
+        this.threshold = configuration.getLong(Configuration.SINGLE_COPY_BYTES_PROP_NAME,
+            Configuration.SINGLE_COPY_BYTES_DEFAULT);
+        this.memory = threshold > 0 && size > 1 ? CrossMemory.load() : null;
+        this.peerCapability = new long[size];
+        this.peerPid = new long[size];
+        this.nextId = new long[size];
+    }
+
+    /**
+     * After bootstrap: reads every peer's segment magic through the kernel and publishes whether this rank takes
+     * part. Peers read the answer lazily, so no second barrier is needed: until they see it they use the ring.
+     *
+     * @return why single copy is off on this rank, or null when it is on
+     */
+    String probe()
+    {
+        String whyNot = null;
+        if (threshold <= 0)
+        {
+            whyNot = "off (" + Configuration.SINGLE_COPY_BYTES_PROP_NAME + " = 0)";
+        }
+        else if (size == 1)
+        {
+            whyNot = "off (one rank)";
+        }
+        else if (memory == null)
+        {
+            whyNot = "unavailable: " + CrossMemory.whyNot();
+        }
+        else
+        {
+            final ByteBuffer word = BufferUtil.allocateDirectAligned(64, 64);
+            final long wordAddress = BufferUtil.address(word);
+            for (int r = 0; r < size && whyNot == null; r++)
+            {
+                if (r == rank)
+                {
+                    continue;
+                }
+                final long record = base + layout.rankRecordOffset(r);
+                peerPid[r] = UnsafeApi.getLong(null, record + PID_OFFSET);
+                final long peerSegment = UnsafeApi.getLong(null, record + SEGMENT_ADDRESS_OFFSET);
+                final long result = memory.read(peerPid[r], wordAddress, peerSegment + SegmentDescriptor.MAGIC_OFFSET,
+                    8);
+                if (result < 0 || UnsafeApi.getLong(null, wordAddress) != SegmentDescriptor.MAGIC)
+                {
+                    whyNot = "unavailable: the kernel refused to read rank " + r + "'s memory (" +
+                        (result < 0 ? errnoName(-result) : "wrong data") + "; process_vm_readv needs the " +
+                        "same user and ptrace permission, see /proc/sys/kernel/yama/ptrace_scope)";
+                }
+            }
+        }
+        enabled = whyNot == null;
+        // Release: the pids above were read before; peers read this word with acquire before their first offer.
+        UnsafeApi.putLongRelease(null, base + layout.rankRecordOffset(rank) + SINGLE_COPY_OFFSET,
+            enabled ? SINGLE_COPY_YES : SINGLE_COPY_NO);
+        return whyNot;
+    }
+
+    /** Whether a message of {@code bytes} from {@code (base, offset)} to {@code dest} goes by rendezvous. */
+    boolean offer(final int dest, final Object base, final long bytes)
+    {
+        return enabled && base == null && bytes >= threshold && peerTakesPart(dest);
+    }
+
+    private boolean peerTakesPart(final int peer)
+    {
+        long capability = peerCapability[peer];
+        if (capability == 0)
+        {
+            // Acquire: pairs with the release store at the end of the peer's probe.
+            capability = UnsafeApi.getLongAcquire(null,
+                base + layout.rankRecordOffset(peer) + SINGLE_COPY_OFFSET);
+            peerCapability[peer] = capability;
+        }
+        return capability == SINGLE_COPY_YES;
+    }
+
+    long nextId(final int dest)
+    {
+        return ++nextId[dest];
+    }
+
+    // ================================================================================================ sender
+
+    /**
+     * Advances a rendezvous send whose record is in the ring: once the receiver has accepted it, copies chunks
+     * into the receiver's buffer until none is left to claim; done when every byte has been copied by either end.
+     *
+     * @return the number of chunks this end copied, or 1 when the send finished
+     */
+    int progressSend(final SendOp op)
+    {
+        final long trailer = trailer(rank, op.dest);
+        // Acquire: the receiver's buffer address and the reset counters are read after the id.
+        if (UnsafeApi.getLongAcquire(null, trailer + ACCEPTED_OFFSET) != op.rendezvousId)
+        {
+            return 0;
+        }
+        int work = 0;
+        final long remote = UnsafeApi.getLong(null, trailer + CONSUMER_ADDRESS_OFFSET);
+        if (remote != 0)
+        {
+            work = copyChunks(trailer, op.dest, op.bytes, op.offset, remote, false);
+        }
+        // Acquire: the receiver's reads of our buffer are complete before we hand it back to the application.
+        if (UnsafeApi.getLongAcquire(null, trailer + COPIED_OFFSET) == op.bytes)
+        {
+            op.done = true;
+            return 1;
+        }
+        return work;
+    }
+
+    // ============================================================================================== receiver
+
+    /**
+     * Accepts the rendezvous record the reader stands on for receive {@code op}: resets the counters, publishes
+     * the receive buffer for the sender to write into, and then the id. A truncated receive accepts with every
+     * chunk claimed and copied, so the sender finishes at once.
+     */
+    void accept(final int source, final ChannelReader reader, final RecvOp op)
+    {
+        final long trailer = trailer(source, rank);
+        op.rendezvousId = reader.rendezvousId();
+        op.remoteAddress = reader.rendezvousAddress();
+        if (op.truncated)
+        {
+            UnsafeApi.putLong(null, trailer + CLAIMED_OFFSET, Long.MAX_VALUE / 2);
+            UnsafeApi.putLong(null, trailer + COPIED_OFFSET, op.length);
+        }
+        else
+        {
+            UnsafeApi.putLong(null, trailer + CLAIMED_OFFSET, 0);
+            UnsafeApi.putLong(null, trailer + COPIED_OFFSET, 0);
+        }
+        UnsafeApi.putLong(null, trailer + CONSUMER_ADDRESS_OFFSET, op.base == null ? op.offset : 0);
+        // Release: the counters and the address are visible before the id that lets the sender start.
+        UnsafeApi.putLongRelease(null, trailer + ACCEPTED_OFFSET, op.rendezvousId);
+    }
+
+    /**
+     * Copies chunks out of the sender's buffer until none is left to claim; done when every byte has been copied
+     * by either end.
+     *
+     * @return the number of chunks this end copied, or 1 when the receive finished
+     */
+    int progressRecv(final int source, final RecvOp op)
+    {
+        final long trailer = trailer(source, rank);
+        int work = 0;
+        if (!op.truncated)
+        {
+            work = copyChunks(trailer, source, op.length, op.base == null ? op.offset : 0, op.remoteAddress, true);
+            if (op.base != null)
+            {
+                work += readIntoHeap(trailer, source, op);
+            }
+        }
+        // Acquire: the bytes the sender wrote into our buffer are visible once its count is.
+        if (UnsafeApi.getLongAcquire(null, trailer + COPIED_OFFSET) == op.length)
+        {
+            op.received = op.truncated ? 0 : op.length;
+            op.done = true;
+            return 1;
+        }
+        return work;
+    }
+
+    /**
+     * Claims and copies chunks of a message of {@code length} bytes between {@code local} (this end's buffer) and
+     * {@code remote} (the peer's), reading when {@code read}; nothing when {@code local} is 0 (a heap receive).
+     */
+    private int copyChunks(final long trailer, final int peer, final long length, final long local,
+        final long remote, final boolean read)
+    {
+        if (local == 0)
+        {
+            return 0;
+        }
+        final long chunk = rendezvousChunk(length);
+        final long chunks = (length + chunk - 1) / chunk;
+        int work = 0;
+        long claimed;
+        while ((claimed = UnsafeApi.getAndAddLong(null, trailer + CLAIMED_OFFSET, 1)) < chunks)
+        {
+            final long at = claimed * chunk;
+            final long bytes = Math.min(chunk, length - at);
+            final long result = read ?
+                memory.read(peerPid[peer], local + at, remote + at, bytes) :
+                memory.write(peerPid[peer], local + at, remote + at, bytes);
+            check(result, peer, read);
+            UnsafeApi.getAndAddLong(null, trailer + COPIED_OFFSET, bytes);
+            work++;
+        }
+        return work;
+    }
+
+    /** A receive into a heap array: the sender cannot write into it, so this end reads every chunk via a bounce. */
+    private int readIntoHeap(final long trailer, final int source, final RecvOp op)
+    {
+        final long chunk = rendezvousChunk(op.length);
+        if (bounce == null || bounce.capacity() < chunk)
+        {
+            bounce = BufferUtil.allocateDirectAligned((int) RENDEZVOUS_CHUNK_MAX, 4096);
+            bounceAddress = BufferUtil.address(bounce);
+        }
+        final long chunks = (op.length + chunk - 1) / chunk;
+        int work = 0;
+        long claimed;
+        while ((claimed = UnsafeApi.getAndAddLong(null, trailer + CLAIMED_OFFSET, 1)) < chunks)
+        {
+            final long at = claimed * chunk;
+            final long bytes = Math.min(chunk, op.length - at);
+            check(memory.read(peerPid[source], bounceAddress, op.remoteAddress + at, bytes), source, true);
+            UnsafeApi.copyMemory(null, bounceAddress, op.base, op.offset + at, bytes);
+            UnsafeApi.getAndAddLong(null, trailer + COPIED_OFFSET, bytes);
+            work++;
+        }
+        return work;
+    }
+
+    private void check(final long result, final int peer, final boolean read)
+    {
+        if (result >= 0)
+        {
+            return;
+        }
+        final int errno = (int) -result;
+        if (errno == 3)
+        {
+            throw new PeerFailedException(peer, "rank " + peer + " (pid " + peerPid[peer] + ") exited during a " +
+                "single-copy transfer " + (read ? "from" : "to") + " it");
+        }
+        throw new JcclException("single-copy transfer " + (read ? "from" : "to") + " rank " + peer + " failed: " +
+            errnoName(errno) + " (set " + Configuration.SINGLE_COPY_BYTES_PROP_NAME + "=0 to use the two-copy path)");
+    }
+
+    private long trailer(final int source, final int dest)
+    {
+        return base + layout.channelOffset(source, dest) + layout.ringCapacity();
+    }
+
+    private static String errnoName(final long errno)
+    {
+        return switch ((int) errno)
+        {
+            case 1 -> "EPERM";
+            case 3 -> "ESRCH";
+            case 12 -> "ENOMEM";
+            case 14 -> "EFAULT";
+            case 38 -> "ENOSYS";
+            default -> "errno " + errno;
+        };
+    }
+}

@@ -1,0 +1,89 @@
+package io.jccl.shm;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.VarHandle;
+
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+/**
+ * {@link CrossMemory} through {@code process_vm_readv(2)} and {@code process_vm_writev(2)}, called with the
+ * foreign-function API. Compiled only by JDK 22 or newer (see the {@code java22} profile of this module's pom).
+ * <p>
+ * Pointers travel as {@code long}s (both are one integer register in the Linux ABIs jccl runs on), so a call builds
+ * no segment: the two one-element iovec arrays live in one native block owned by this instance, which is why an
+ * instance belongs to one thread (one {@link ShmTransport}).
+ */
+final class ProcessVmCrossMemory implements CrossMemory
+{
+    private static final MethodHandle READV;
+    private static final MethodHandle WRITEV;
+    private static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
+    private static final VarHandle ERRNO =
+        CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
+
+    static
+    {
+        final Linker linker = Linker.nativeLinker();
+        // ssize_t process_vm_readv(pid_t, const struct iovec *local, unsigned long, const struct iovec *remote,
+        //                          unsigned long, unsigned long flags)
+        final FunctionDescriptor signature =
+            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG);
+        final Linker.Option errno = Linker.Option.captureCallState("errno");
+        READV = linker.downcallHandle(linker.defaultLookup().find("process_vm_readv").orElseThrow(), signature, errno);
+        WRITEV = linker.downcallHandle(linker.defaultLookup().find("process_vm_writev").orElseThrow(), signature, errno);
+    }
+
+    /** local iovec {base, len} at 0, remote iovec at 16. */
+    private final MemorySegment iovecs = Arena.ofAuto().allocate(32, 16);
+    private final long localIov = iovecs.address();
+    private final long remoteIov = localIov + 16;
+    private final MemorySegment callState = Arena.ofAuto().allocate(CALL_STATE);
+
+    @Override
+    public long read(final long pid, final long localAddress, final long remoteAddress, final long bytes)
+    {
+        return transfer(READV, pid, localAddress, remoteAddress, bytes);
+    }
+
+    @Override
+    public long write(final long pid, final long localAddress, final long remoteAddress, final long bytes)
+    {
+        return transfer(WRITEV, pid, localAddress, remoteAddress, bytes);
+    }
+
+    private long transfer(final MethodHandle call, final long pid, final long localAddress, final long remoteAddress,
+        final long bytes)
+    {
+        long done = 0;
+        while (done < bytes)
+        {
+            // The kernel may copy less than asked (it stops at a page it cannot pin): go on from there.
+            iovecs.set(JAVA_LONG, 0, localAddress + done);
+            iovecs.set(JAVA_LONG, 8, bytes - done);
+            iovecs.set(JAVA_LONG, 16, remoteAddress + done);
+            iovecs.set(JAVA_LONG, 24, bytes - done);
+            final long copied;
+            try
+            {
+                copied = (long) call.invokeExact(callState, (int) pid, localIov, 1L, remoteIov, 1L, 0L);
+            }
+            catch (final Throwable ex)
+            {
+                throw new IllegalStateException("process_vm_readv/writev call failed", ex);
+            }
+            if (copied <= 0)
+            {
+                return copied == 0 ? -14 /* EFAULT: no progress */ : -(int) ERRNO.get(callState, 0L);
+            }
+            done += copied;
+        }
+        return done;
+    }
+}
