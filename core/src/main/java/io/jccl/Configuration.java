@@ -110,7 +110,7 @@ public final class Configuration
      * receiver's (process_vm_readv/writev, Java 22 or newer). 0 turns single copy off.
      */
     public static final String SINGLE_COPY_BYTES_PROP_NAME = "jccl.single.copy.bytes";
-    public static final long SINGLE_COPY_BYTES_DEFAULT = 256 * 1024;
+    public static final long SINGLE_COPY_BYTES_DEFAULT = 64 * 1024;
 
     /** Forced algorithms, e.g. {@code allreduce:ring,broadcast:binomial}. */
     public static final String ALGO_PROP_NAME = "jccl.algo";

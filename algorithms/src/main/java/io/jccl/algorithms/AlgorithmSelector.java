@@ -15,6 +15,11 @@ import java.util.Map;
  * <ol>
  *   <li>a forced one (configuration {@code jccl.algo} / {@code JCCL_ALGO}, or a per-call view of the communicator);
  *       one that cannot serve the call is an error that says why;</li>
+ *   <li>without a tuning file, for messages that travel single-copy ({@link CollectiveContext#singleCopyBytes()}),
+ *       the point-to-point algorithm of {@link #SINGLE_COPY_PREFERENCES}: the shipped model's parameters describe
+ *       the two-copy paths, and on a machine whose cross-core transfers of freshly written lines are slow (this
+ *       project's 2-vCPU VMs, half of the time) the staged algorithms lose up to 6x where one copy out of the
+ *       sender's own buffer does not;</li>
  *   <li>the tuned choice for the call's size ({@link TunedSelection}: the tuning file's rule, else the cost model's
  *       fastest algorithm), when it can serve the call;</li>
  *   <li>the first algorithm of the collective's preference list that can serve the call (collectives without cost
@@ -44,6 +49,17 @@ public final class AlgorithmSelector
         Map.entry(Collective.ALLTOALL, List.of("shm_ll", "shm_direct", "pairwise", "bruck")),
         Map.entry(Collective.ALLTOALLV, List.of("pairwise"))));
 
+    /**
+     * Large messages when every rank takes single-copy messages: algorithms whose transfers are whole blocks of the
+     * user's buffers, sent point-to-point (so single-copy when those buffers are off-heap). Ring allgather only at 2
+     * ranks: beyond, its later steps forward blocks just written, and at 4 ranks it measured no better than
+     * shm_direct.
+     */
+    private static final Map<Collective, String> SINGLE_COPY_PREFERENCES = new EnumMap<>(Map.of(
+        Collective.BROADCAST, "binomial",
+        Collective.ALLGATHER, "ring",
+        Collective.ALLTOALL, "pairwise"));
+
     /** Above this size, two-shot allreduce beats one-shot: one-shot reads p times the vector on every rank. */
     private static final long ONESHOT_MAX_BYTES = 64 * 1024;
 
@@ -54,6 +70,8 @@ public final class AlgorithmSelector
     private final CollectiveAlgorithm[][] candidates;
     /** Skipped by the defaults above {@link #ONESHOT_MAX_BYTES}; null when not registered. */
     private final CollectiveAlgorithm oneShot;
+    /** Per collective (by ordinal): the algorithm for single-copy messages, or null. */
+    private final CollectiveAlgorithm[] singleCopy;
 
     /**
      * @param registry   the algorithms.
@@ -66,6 +84,8 @@ public final class AlgorithmSelector
         this.tuned = tuned;
         this.candidates = candidates(registry);
         this.oneShot = registry.of(Collective.ALLREDUCE).get("shm_oneshot");
+        this.singleCopy = new CollectiveAlgorithm[Collective.values().length];
+        SINGLE_COPY_PREFERENCES.forEach((c, name) -> singleCopy[c.ordinal()] = registry.of(c).get(name));
         if (forcedSpec != null && !forcedSpec.isBlank())
         {
             parse(forcedSpec);
@@ -166,6 +186,15 @@ public final class AlgorithmSelector
             return chosen;
         }
         final int size = context.size();
+        final CollectiveAlgorithm singleCopyChoice = singleCopy[args.collective.ordinal()];
+        final long singleCopyBytes = context.singleCopyBytes();
+        if (singleCopyChoice != null && singleCopyBytes > 0 && !tuned.measured() &&
+            (args.collective != Collective.ALLGATHER || size == 2) &&
+            messageBytes(args.collective, bytes, size) >= singleCopyBytes &&
+            singleCopyChoice.unsupportedReason(args, size, context) == null)
+        {
+            return singleCopyChoice;
+        }
         if (tuned.ranks() == size)
         {
             final int range = tuned.range(args.collective, bytes);
@@ -194,5 +223,11 @@ public final class AlgorithmSelector
             }
         }
         throw new IllegalStateException("no " + args.collective.label() + " algorithm can serve " + args);
+    }
+
+    /** Bytes of one point-to-point message of the single-copy choice: a block for allgather and alltoall. */
+    private static long messageBytes(final Collective collective, final long bytes, final int size)
+    {
+        return collective == Collective.BROADCAST ? bytes : bytes / size;
     }
 }

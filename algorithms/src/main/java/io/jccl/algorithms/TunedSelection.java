@@ -41,6 +41,8 @@ public final class TunedSelection
     private final CollectiveAlgorithm[][] choices;
     /** Per range: the chunk size a call carries, 0 for the algorithm's default (or one fixed in its instance). */
     private final long[][] callChunks;
+    /** Whether the choices come from a tuning file (measured here), not only from the shipped model. */
+    private boolean measured;
 
     private TunedSelection(
         final int ranks, final long[][] starts, final CollectiveAlgorithm[][] choices, final long[][] callChunks)
@@ -88,6 +90,7 @@ public final class TunedSelection
         {
             table = TuningTable.load(configuration);
             selection = of(table, ranks, registry, stagingBytes);
+            selection.measured = !TuningTable.shipped().equals(table);
         }
         catch (final IOException | IllegalArgumentException ex)
         {
@@ -189,6 +192,12 @@ public final class TunedSelection
         starts[c] = rangeStarts.stream().mapToLong(Long::longValue).toArray();
         choices[c] = rangeChoices.toArray(new CollectiveAlgorithm[0]);
         callChunks[c] = rangeChunks.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    /** Whether the choices come from a tuning file rather than only from the shipped model's parameters. */
+    public boolean measured()
+    {
+        return measured;
     }
 
     /** The rank count the choices are for. */

@@ -31,6 +31,7 @@ public final class LocalJob
     private final AtomicLongArray flags;
     private final List<LinkedBlockingQueue<byte[]>> links = new ArrayList<>();
     private final LocalContext[] contexts;
+    private long singleCopyBytes;
 
     public LocalJob(final int size, final long stagingBytes, final long symmetricBytes)
     {
@@ -59,6 +60,13 @@ public final class LocalJob
     public int size()
     {
         return size;
+    }
+
+    /** Makes the contexts report single copy from {@code bytes} up, as a transport whose ranks all passed the probe. */
+    public LocalJob singleCopy(final long bytes)
+    {
+        singleCopyBytes = bytes;
+        return this;
     }
 
     public LocalContext context(final int rank)
@@ -164,6 +172,12 @@ public final class LocalJob
         public int size()
         {
             return size;
+        }
+
+        @Override
+        public long singleCopyBytes()
+        {
+            return singleCopyBytes;
         }
 
         @Override

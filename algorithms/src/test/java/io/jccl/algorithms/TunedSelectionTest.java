@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -188,6 +189,65 @@ class TunedSelectionTest
         assertEquals("ring", ring.name());
         assertNotSame(REGISTRY.find(Collective.ALLREDUCE, "ring"), ring);
         assertEquals(0, args.chunkBytes);
+    }
+
+    /**
+     * Without a tuning file, large messages that travel single-copy take the point-to-point algorithm of their
+     * collective (ring allgather only at 2 ranks); small ones, jobs without single copy, and tuning files do not.
+     */
+    @Test
+    void singleCopyMessagesTakeThePointToPointAlgorithmsUnlessATuningFileSaysOtherwise()
+    {
+        final AlgorithmSelector shipped = new AlgorithmSelector(REGISTRY, null,
+            TunedSelection.of(TuningTable.shipped(), 2, REGISTRY, STAGING));
+        final LocalJob two = new LocalJob(2).singleCopy(64 * 1024);
+        final LocalJob twoWithout = new LocalJob(2);
+        final long mib = 1 << 20;
+        assertEquals("binomial", shipped.select(args(Collective.BROADCAST, mib / 4), two.context(0), mib).name());
+        assertEquals("pairwise", shipped.select(args(Collective.ALLTOALL, mib / 4), two.context(0), mib).name());
+        assertEquals("ring", shipped.select(args(Collective.ALLGATHER, mib / 8), two.context(0), mib).name());
+        // below the threshold (32 KiB, blocks of 16 KiB), and without single copy: as before
+        for (final Collective c : List.of(Collective.BROADCAST, Collective.ALLTOALL, Collective.ALLGATHER))
+        {
+            assertEquals(shipped.select(args(c, 4096), twoWithout.context(0), 32 * 1024).name(),
+                shipped.select(args(c, 4096), two.context(0), 32 * 1024).name(), c.label());
+            assertNotEquals(shipped.select(args(c, mib / 8), two.context(0), mib).name(),
+                shipped.select(args(c, mib / 8), twoWithout.context(0), mib).name(), c.label());
+        }
+        final AlgorithmSelector atFour = new AlgorithmSelector(REGISTRY, null,
+            TunedSelection.of(TuningTable.shipped(), 4, REGISTRY, STAGING));
+        assertEquals(atFour.select(args(Collective.ALLGATHER, mib / 16), new LocalJob(4).context(0), mib).name(),
+            atFour.select(args(Collective.ALLGATHER, mib / 16), new LocalJob(4).singleCopy(65536).context(0), mib)
+                .name());
+        final java.nio.file.Path file = writeTable(new TuningTable(ModelParameters.shipped(), Map.of(), List.of(
+            new Rule(Collective.BROADCAST, 2, 0, Long.MAX_VALUE, "shm_direct", 0))));
+        final AlgorithmSelector measured = new AlgorithmSelector(REGISTRY, null, TunedSelection.load(
+            io.jccl.Configuration.builder().rank(0).worldSize(2).set(TuningTable.FILE_PROP_NAME, file.toString())
+                .build(), REGISTRY));
+        assertEquals("shm_direct", measured.select(args(Collective.BROADCAST, mib / 4), two.context(0), mib).name());
+    }
+
+    private static java.nio.file.Path writeTable(final TuningTable table)
+    {
+        try
+        {
+            final java.nio.file.Path file = java.nio.file.Files.createTempFile("jccl-tuning", ".json");
+            table.write(file);
+            file.toFile().deleteOnExit();
+            return file;
+        }
+        catch (final java.io.IOException ex)
+        {
+            throw new java.io.UncheckedIOException(ex);
+        }
+    }
+
+    private static CollectiveArgs args(final Collective collective, final long count)
+    {
+        final CollectiveArgs args = allreduce(count);
+        args.collective = collective;
+        args.op = null;
+        return args;
     }
 
     private static CollectiveArgs allreduce(final long count)

@@ -99,7 +99,10 @@ class TuningFileTest
     @Test
     void withoutAFileTheShippedModelChooses()
     {
-        final JobResult result = Jobs.launch(2, TuningRank.class, CALLS, List.of("JCCL_TUNING_FILE=none"));
+        // Single copy off: with it, large broadcasts and allgathers take their point-to-point algorithm before the
+        // model is asked (TunedSelectionTest covers that rule).
+        final JobResult result = Jobs.launch(2, TuningRank.class, CALLS,
+            List.of("JCCL_TUNING_FILE=none", "JCCL_SINGLE_COPY_BYTES=0"));
         assertRan(result, 2, expected(TuningTable.shipped(), 2, null));
     }
 

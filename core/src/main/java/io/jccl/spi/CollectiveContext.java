@@ -53,6 +53,16 @@ public interface CollectiveContext
         int dest, Object sendBase, long sendOffset, long sendBytes,
         int source, Object recvBase, long recvOffset, long recvBytes);
 
+    /**
+     * Point-to-point messages of at least this many bytes from off-heap memory travel single-copy between every pair
+     * of this job's ranks (the receiver reads the sender's buffer, the sender writes part into the receiver's); 0
+     * when single copy is off on any rank. The same on every rank, so algorithm choices may depend on it.
+     */
+    default long singleCopyBytes()
+    {
+        return 0;
+    }
+
     // ------------------------------------------------------------------------------------------- shared memory
 
     /** Absolute address of {@code rank}'s staging area (base {@code null}). 64-byte aligned. */

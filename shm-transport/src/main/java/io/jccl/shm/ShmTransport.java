@@ -72,6 +72,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
     private final Thread exitHook;
 
     private int activeSendQueues;
+    private long singleCopyBytes;
     private long operationSequence;
     private long collectiveSequence;
     private long lastStagingRelease;
@@ -230,10 +231,17 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
                 bootstrapIdle(deadline, timeoutNs);
             }
         }
-        waiter.done();
         final String singleCopyOff = singleCopy.probe();
+        // Algorithm choices depend on whether every rank takes single-copy messages: all must see the same answer.
+        while (!singleCopy.allDecided())
+        {
+            bootstrapIdle(deadline, timeoutNs);
+        }
+        singleCopyBytes = singleCopy.everyRank() ? singleCopy.threshold() : 0;
+        waiter.done();
         log.info(Log.INIT, "joined job: rank " + rank + " of " + size + ", segment " + segment.path() +
-            ", single copy " + (singleCopyOff == null ? "on" : singleCopyOff));
+            ", single copy " + (singleCopyOff == null ? "on" : singleCopyOff) +
+            (singleCopyOff == null && singleCopyBytes == 0 ? " here, off on another rank" : ""));
     }
 
     private void bootstrapIdle(final long deadline, final long timeoutNs)
@@ -528,6 +536,12 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
             throw collectiveFailure(ex);
         }
         expectLength(source, recvBytes, received);
+    }
+
+    @Override
+    public long singleCopyBytes()
+    {
+        return singleCopyBytes;
     }
 
     @Override

@@ -107,6 +107,45 @@ final class SingleCopy
         return whyNot;
     }
 
+    /**
+     * Whether every rank of the job takes part: false until every peer has published its probe's result (which
+     * they do right after bootstrap), so callers that must agree across ranks wait for {@link #allDecided()}.
+     */
+    boolean everyRank()
+    {
+        if (!enabled)
+        {
+            return false;
+        }
+        for (int r = 0; r < size; r++)
+        {
+            if (r != rank && !peerTakesPart(r))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether every peer has published its probe's result. */
+    boolean allDecided()
+    {
+        for (int r = 0; r < size; r++)
+        {
+            if (r != rank && UnsafeApi.getLongAcquire(null,
+                base + layout.rankRecordOffset(r) + SINGLE_COPY_OFFSET) == 0)
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    long threshold()
+    {
+        return threshold;
+    }
+
     /** Whether a message of {@code bytes} from {@code (base, offset)} to {@code dest} goes by rendezvous. */
     boolean offer(final int dest, final Object base, final long bytes)
     {

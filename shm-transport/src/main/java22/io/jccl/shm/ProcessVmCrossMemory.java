@@ -36,8 +36,31 @@ final class ProcessVmCrossMemory implements CrossMemory
         final FunctionDescriptor signature =
             FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG);
         final Linker.Option errno = Linker.Option.captureCallState("errno");
-        READV = linker.downcallHandle(linker.defaultLookup().find("process_vm_readv").orElseThrow(), signature, errno);
-        WRITEV = linker.downcallHandle(linker.defaultLookup().find("process_vm_writev").orElseThrow(), signature, errno);
+        final java.lang.foreign.SymbolLookup libc = linker.defaultLookup();
+        READV = linker.downcallHandle(libc.find("process_vm_readv").orElseThrow(), signature, errno);
+        WRITEV = linker.downcallHandle(libc.find("process_vm_writev").orElseThrow(), signature, errno);
+        allowPeersToRead(linker);
+    }
+
+    /**
+     * Under Yama's ptrace_scope 1 only a parent may read a process's memory, not its sibling ranks: declare that any
+     * process of this user may (prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY), as Open MPI does). Without Yama the call
+     * fails with EINVAL and nothing changes; under scopes 2 and 3 the connect-time probe finds single copy refused.
+     */
+    private static void allowPeersToRead(final Linker linker)
+    {
+        final int prSetPtracer = 0x59616d61;
+        final long prSetPtracerAny = -1L;
+        try
+        {
+            final MethodHandle prctl = linker.downcallHandle(linker.defaultLookup().find("prctl").orElseThrow(),
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG), Linker.Option.firstVariadicArg(1));
+            final int ignored = (int) prctl.invokeExact(prSetPtracer, prSetPtracerAny);
+        }
+        catch (final Throwable ex)
+        {
+            // best effort: the probe reports whether peers can read this process
+        }
     }
 
     /** local iovec {base, len} at 0, remote iovec at 16. */

@@ -63,18 +63,31 @@ public final class RingAllgather implements CollectiveAlgorithm
         Memory.copy(args.sendBase, args.sendOffset,
             args.recvBase, args.recvOffset + context.rank() * blockBytes, blockBytes);
 
-        circulate(context, chunkBytes, args.recvBase, args.recvOffset, elementSize, args.count * size, null, null);
+        // Step 0 sends the own block out of the send buffer, not out of its copy just written: a peer reading it
+        // single-copy then reads lines this core has not dirtied, which is what a slow cross-core transfer punishes.
+        circulate(context, chunkBytes, args.recvBase, args.recvOffset, elementSize, args.count * size, null, null,
+            args.sendBase, args.sendOffset);
+    }
+
+    /** The ring steps below, step 0 sending this rank's block from its place in the vector. */
+    public static void circulate(
+        final CollectiveContext context, final int chunkBytes,
+        final Object base, final long offset, final long elementSize,
+        final long total, final int[] counts, final int[] displs)
+    {
+        circulate(context, chunkBytes, base, offset, elementSize, total, counts, displs, base,
+            offset + VectorSplit.start(displs, total, context.size(), context.rank()) * elementSize);
     }
 
     /**
      * The p - 1 steps of a ring allgather over a vector whose block r already sits in place on rank r; blocks are
      * {@code counts}/{@code displs} (elements) when given, else {@code total} elements split nearly equally.
-     * Also the second half of ring allreduce.
+     * Also the second half of ring allreduce. Step 0 sends this rank's block from {@code (ownBase, ownOffset)}.
      */
     public static void circulate(
         final CollectiveContext context, final int chunkBytes,
         final Object base, final long offset, final long elementSize,
-        final long total, final int[] counts, final int[] displs)
+        final long total, final int[] counts, final int[] displs, final Object ownBase, final long ownOffset)
     {
         final int size = context.size();
         final int rank = context.rank();
@@ -87,7 +100,8 @@ public final class RingAllgather implements CollectiveAlgorithm
             final int sendBlock = Ring.allgatherSendBlock(rank, step, size);
             final int recvBlock = Ring.allgatherRecvBlock(rank, step, size);
             Exchange.sendRecv(context, chunkBytes,
-                next, base, offset + VectorSplit.start(displs, total, size, sendBlock) * elementSize,
+                next, step == 0 ? ownBase : base,
+                step == 0 ? ownOffset : offset + VectorSplit.start(displs, total, size, sendBlock) * elementSize,
                 VectorSplit.count(counts, total, size, sendBlock) * elementSize,
                 previous, base, offset + VectorSplit.start(displs, total, size, recvBlock) * elementSize,
                 VectorSplit.count(counts, total, size, recvBlock) * elementSize);
