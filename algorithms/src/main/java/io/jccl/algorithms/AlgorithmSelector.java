@@ -15,8 +15,8 @@ import java.util.Map;
  * <ol>
  *   <li>a forced one (configuration {@code jccl.algo} / {@code JCCL_ALGO}, or a per-call view of the communicator);
  *       one that cannot serve the call is an error that says why;</li>
- *   <li>without a tuning file, for messages that travel single-copy ({@link CollectiveContext#singleCopyBytes()}),
- *       the point-to-point algorithm of {@link #SINGLE_COPY_PREFERENCES}: the shipped model's parameters describe
+ *   <li>without a tuning file, for messages that travel single-copy ({@link CollectiveContext#singleCopyBytes()})
+ *       while no two ranks share a core, the point-to-point algorithm of {@link #SINGLE_COPY_PREFERENCES}: the shipped model's parameters describe
  *       the two-copy paths, and on a machine whose cross-core transfers of freshly written lines are slow (this
  *       project's 2-vCPU VMs, half of the time) the staged algorithms lose up to 6x where one copy out of the
  *       sender's own buffer does not;</li>
@@ -51,9 +51,10 @@ public final class AlgorithmSelector
 
     /**
      * Large messages when every rank takes single-copy messages: algorithms whose transfers are whole blocks of the
-     * user's buffers, sent point-to-point (so single-copy when those buffers are off-heap). Ring allgather only at 2
-     * ranks: beyond, its later steps forward blocks just written, and at 4 ranks it measured no better than
-     * shm_direct.
+     * user's buffers, sent point-to-point (so single-copy when those buffers are off-heap). Only while every rank has
+     * a core: a rendezvous waits for its receiver to run, and with 4 ranks on 2 cores binomial broadcast and pairwise
+     * alltoall measured 1.1-2.3x Open MPI from 128 KiB where the staged algorithms measured 0.4-0.8x. Ring allgather
+     * only at 2 ranks: beyond, its later steps forward blocks just written.
      */
     private static final Map<Collective, String> SINGLE_COPY_PREFERENCES = new EnumMap<>(Map.of(
         Collective.BROADCAST, "binomial",
@@ -72,6 +73,8 @@ public final class AlgorithmSelector
     private final CollectiveAlgorithm oneShot;
     /** Per collective (by ordinal): the algorithm for single-copy messages, or null. */
     private final CollectiveAlgorithm[] singleCopy;
+    /** Ranks beyond this share cores (the same on every rank of a job: one machine). */
+    private final int cores;
 
     /**
      * @param registry   the algorithms.
@@ -84,6 +87,7 @@ public final class AlgorithmSelector
         this.tuned = tuned;
         this.candidates = candidates(registry);
         this.oneShot = registry.of(Collective.ALLREDUCE).get("shm_oneshot");
+        this.cores = Runtime.getRuntime().availableProcessors();
         this.singleCopy = new CollectiveAlgorithm[Collective.values().length];
         SINGLE_COPY_PREFERENCES.forEach((c, name) -> singleCopy[c.ordinal()] = registry.of(c).get(name));
         if (forcedSpec != null && !forcedSpec.isBlank())
@@ -188,7 +192,7 @@ public final class AlgorithmSelector
         final int size = context.size();
         final CollectiveAlgorithm singleCopyChoice = singleCopy[args.collective.ordinal()];
         final long singleCopyBytes = context.singleCopyBytes();
-        if (singleCopyChoice != null && singleCopyBytes > 0 && !tuned.measured() &&
+        if (singleCopyChoice != null && singleCopyBytes > 0 && !tuned.measured() && size <= cores &&
             (args.collective != Collective.ALLGATHER || size == 2) &&
             messageBytes(args.collective, bytes, size) >= singleCopyBytes &&
             singleCopyChoice.unsupportedReason(args, size, context) == null)
