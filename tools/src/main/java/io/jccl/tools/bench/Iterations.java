@@ -18,6 +18,12 @@ public final class Iterations
     public static final double TIMED_SECONDS = 0.3;
     /** Longest the warm-up of one size may take. */
     public static final double WARMUP_SECONDS = 1.0;
+    /**
+     * Shortest warm-up of one size. A pace that settles for a few rounds is not yet the JIT's last word: blocks of
+     * 20,000 pingpongs of 8 B in a fresh JVM ran 5.6, 0.9, 0.7, 0.7, 0.12, 0.5, 0.35 µs and only from the eighth
+     * block (about 50 ms in) 0.10-0.12 µs for good.
+     */
+    public static final double WARMUP_MIN_SECONDS = 0.15;
     /** One warm-up round: long enough to average out noise, short enough to stop soon after the JIT is done. */
     public static final double WARMUP_ROUND_SECONDS = 0.02;
     public static final int MIN_ITERS = 5;
@@ -56,7 +62,8 @@ public final class Iterations
     {
         return "timed calls per size: " + SMALL_ITERS + " up to 8 KiB, " + MEDIUM_ITERS + " up to 1 MiB, " +
             LARGE_ITERS + " above, fewer (down to a hundredth, at least " + MIN_ITERS + ") when that would take " +
-            "over " + TIMED_SECONDS + " s; warm-up in rounds until the pace settles (at most " + WARMUP_SECONDS + " s)";
+            "over " + TIMED_SECONDS + " s; warm-up in rounds until the pace settles, at least " + WARMUP_MIN_SECONDS +
+            " s and the timed count, at most " + WARMUP_SECONDS + " s";
     }
 
     private static double fit(final double seconds, final double secondsPerCall)
