@@ -16,10 +16,10 @@ import java.util.Map;
  *   <li>a forced one (configuration {@code jccl.algo} / {@code JCCL_ALGO}, or a per-call view of the communicator);
  *       one that cannot serve the call is an error that says why;</li>
  *   <li>without a tuning file, for messages that travel single-copy ({@link CollectiveContext#singleCopyBytes()})
- *       while no two ranks share a core, the point-to-point algorithm of {@link #SINGLE_COPY_PREFERENCES}: the shipped model's parameters describe
- *       the two-copy paths, and on a machine whose cross-core transfers of freshly written lines are slow (this
- *       project's 2-vCPU VMs, half of the time) the staged algorithms lose up to 6x where one copy out of the
- *       sender's own buffer does not;</li>
+ *       while no two ranks share a core, the point-to-point algorithm of {@link #SINGLE_COPY_PREFERENCES}: the
+ *       shipped model's parameters describe the two-copy paths, and on a machine whose cross-core transfers of
+ *       freshly written lines are slow (this project's 2-vCPU VMs, half of the time) the staged algorithms lose up
+ *       to 6x where one copy out of the sender's own buffer does not;</li>
  *   <li>the tuned choice for the call's size ({@link TunedSelection}: the tuning file's rule, else the cost model's
  *       fastest algorithm), when it can serve the call;</li>
  *   <li>the first algorithm of the collective's preference list that can serve the call (collectives without cost

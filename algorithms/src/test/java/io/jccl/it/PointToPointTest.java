@@ -44,7 +44,7 @@ class PointToPointTest
 
     /**
      * Single-copy (rendezvous) messages from off-heap buffers: every path of {@code P2pRank.singleCopy}, with the
-     * log proving single copy was on (this JVM is 22 or newer) or off (turned off: the same scenario on the ring).
+     * log proving single copy was on (on Java 22 or newer) or off (turned off: the same scenario on the ring).
      */
     @ParameterizedTest(name = "single copy {1} on {0} ranks")
     @CsvSource({"2, on", "3, on", "4, on", "2, off"})
@@ -59,7 +59,9 @@ class PointToPointTest
             final int rank = r;
             assertTrue(result.output(r).stream().anyMatch(l -> l.contains("OK singlecopy rank " + rank)),
                 () -> "rank " + rank + " did not finish: " + result.output(rank));
-            final String joined = "on".equals(mode) ? "single copy on" : "single copy off";
+            // single copy needs Java 22 (the rank JVMs run the JDK this test runs on); without it the ring serves
+            final String joined = !"on".equals(mode) ? "single copy off" :
+                Runtime.version().feature() >= 22 ? "single copy on" : "single copy unavailable";
             assertTrue(result.output(r).stream().anyMatch(l -> l.contains(joined)),
                 () -> "rank " + rank + " does not say '" + joined + "': " + result.output(rank));
         }

@@ -110,7 +110,8 @@ public final class ChannelDescriptor
 
     /**
      * Bytes one end copies per claim: an eighth of the message, so both ends share the work, within
-     * [{@link #RENDEZVOUS_CHUNK_MIN}, {@link #RENDEZVOUS_CHUNK_MAX}] so each system call moves enough to pay for itself.
+     * [{@link #RENDEZVOUS_CHUNK_MIN}, {@link #RENDEZVOUS_CHUNK_MAX}], so each system call moves enough to pay for
+     * itself.
      */
     public static long rendezvousChunk(final long messageLength)
     {

@@ -250,10 +250,10 @@ public final class BenchSweep
     /**
      * Warm-up in rounds of about {@link Iterations#WARMUP_ROUND_SECONDS} until the pace stops improving (the JIT has
      * compiled the path: the first calls of a fresh JVM can be a hundred times slower, and a warm-up sized from them
-     * would leave the measurement cold), and at least {@code minCalls} calls and {@link Iterations#WARMUP_MIN_SECONDS},
-     * within {@link Iterations#WARMUP_SECONDS} overall. The floor is the timed loop's own count: a pace can settle before the JIT's later tiers have compiled
-     * the path, and then they compiled inside the timing (pingpong 32 B, the second size of a sweep, came out at
-     * 0.18-0.40 µs against 0.09-0.12 µs after a long warm-up). Every round ends with the ranks agreeing on the
+     * would leave the measurement cold), and at least {@code minCalls} calls and
+     * {@link Iterations#WARMUP_MIN_SECONDS}, within {@link Iterations#WARMUP_SECONDS} overall. The floors: a pace can
+     * settle before the JIT's later tiers have compiled the path, and then they compiled inside the timing (pingpong
+     * 32 B, the second size of a sweep, came out at 0.18-0.40 µs against 0.09-0.12 µs after a long warm-up). Every round ends with the ranks agreeing on the
      * slowest time, so all ranks run the same number of calls. Returns the settled time per call.
      */
     private double warmUp(final BenchCall call, final int sets, final int maxRoundCalls, final double firstCall,
