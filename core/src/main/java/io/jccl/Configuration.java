@@ -107,7 +107,8 @@ public final class Configuration
     /**
      * Point-to-point messages of at least this many bytes sent from off-heap memory travel with one copy: the
      * receiver reads them straight out of the sender's buffer while the sender writes part of them straight into the
-     * receiver's (process_vm_readv/writev, Java 22 or newer). 0 turns single copy off.
+     * receiver's (process_vm_readv/writev, Java 22 or newer). 0 turns single copy off. Unset, it is off when ranks
+     * outnumber cores (a rendezvous then waits for its receiver to be scheduled).
      */
     public static final String SINGLE_COPY_BYTES_PROP_NAME = "jccl.single.copy.bytes";
     public static final long SINGLE_COPY_BYTES_DEFAULT = 64 * 1024;
