@@ -64,7 +64,8 @@ final class SingleCopy
 
     /**
      * After bootstrap: reads every peer's segment magic through the kernel and publishes whether this rank takes
-     * part. Peers read the answer lazily, so no second barrier is needed: until they see it they use the ring.
+     * part. The transport then waits for every peer's answer ({@link #allDecided()}), because algorithm choices
+     * depend on whether all ranks take part.
      *
      * @return why single copy is off on this rank, or null when it is on
      */
