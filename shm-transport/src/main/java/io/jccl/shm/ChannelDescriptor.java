@@ -102,12 +102,6 @@ public final class ChannelDescriptor
         return (PAYLOAD_OFFSET + payload + RECORD_ALIGNMENT - 1) & -RECORD_ALIGNMENT;
     }
 
-    /** Trailer word at {@code offset} (one of the *_OFFSET constants above HEAD_OFFSET, or HEAD_OFFSET). */
-    public static long trailerOffset(final long capacity, final int offset)
-    {
-        return capacity + offset;
-    }
-
     /**
      * Bytes one end copies per claim: an eighth of the message, so both ends share the work, within
      * [{@link #RENDEZVOUS_CHUNK_MIN}, {@link #RENDEZVOUS_CHUNK_MAX}], so each system call moves enough to pay for

@@ -120,7 +120,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
             posted[r] = new ArrayList<>();
             unexpected[r] = new ArrayList<>();
         }
-        this.singleCopy = new SingleCopy(configuration, rank, base, layout);
+        this.singleCopy = new SingleCopy(configuration, rank, base, layout, oversubscribed);
         this.blockingSend = new SendOp(this);
         this.blockingRecv = new RecvOp(this);
         this.exitHook = new Thread(this::exitWithoutClose, "jccl-exit-" + rank);

@@ -44,7 +44,8 @@ final class SingleCopy
     private ByteBuffer bounce;
     private long bounceAddress;
 
-    SingleCopy(final Configuration configuration, final int rank, final long base, final SegmentDescriptor layout)
+    SingleCopy(final Configuration configuration, final int rank, final long base, final SegmentDescriptor layout,
+        final boolean oversubscribed)
     {
         this.rank = rank;
         this.base = base;
@@ -52,7 +53,7 @@ final class SingleCopy
         this.size = layout.worldSize();
         // Oversubscribed, a rendezvous waits until its receiver is scheduled to accept it, where the ring lets the
         // sender finish at once: binomial reduce at 4 ranks on 2 cores took 1.5-2.3x longer from 512 KiB to 8 MiB.
-        this.offWhenOversubscribed = size > Runtime.getRuntime().availableProcessors() &&
+        this.offWhenOversubscribed = oversubscribed &&
             configuration.get(Configuration.SINGLE_COPY_BYTES_PROP_NAME) == null;
         this.threshold = offWhenOversubscribed ? 0 : configuration.getLong(Configuration.SINGLE_COPY_BYTES_PROP_NAME,
             Configuration.SINGLE_COPY_BYTES_DEFAULT);
@@ -74,8 +75,8 @@ final class SingleCopy
         String whyNot = null;
         if (offWhenOversubscribed)
         {
-            whyNot = "off (" + size + " ranks on " + Runtime.getRuntime().availableProcessors() + " cores; set " +
-                Configuration.SINGLE_COPY_BYTES_PROP_NAME + " to use it anyway)";
+            whyNot = "off (ranks outnumber cores; set " + Configuration.SINGLE_COPY_BYTES_PROP_NAME +
+                " to use it anyway)";
         }
         else if (threshold <= 0)
         {
@@ -202,7 +203,7 @@ final class SingleCopy
         final long remote = UnsafeApi.getLong(null, trailer + CONSUMER_ADDRESS_OFFSET);
         if (remote != 0)
         {
-            work = copyChunks(trailer, op.dest, op.bytes, op.offset, remote, false);
+            work = copyChunks(trailer, op.dest, op.bytes, null, op.offset, remote, false);
         }
         // Acquire: the receiver's reads of our buffer are complete before we hand it back to the application.
         if (UnsafeApi.getLongAcquire(null, trailer + COPIED_OFFSET) == op.bytes)
@@ -252,11 +253,7 @@ final class SingleCopy
         int work = 0;
         if (!op.truncated)
         {
-            work = copyChunks(trailer, source, op.length, op.base == null ? op.offset : 0, op.remoteAddress, true);
-            if (op.base != null)
-            {
-                work += readIntoHeap(trailer, source, op);
-            }
+            work = copyChunks(trailer, source, op.length, op.base, op.offset, op.remoteAddress, true);
         }
         // Acquire: the bytes the sender wrote into our buffer are visible once its count is.
         if (UnsafeApi.getLongAcquire(null, trailer + COPIED_OFFSET) == op.length)
@@ -269,52 +266,37 @@ final class SingleCopy
     }
 
     /**
-     * Claims and copies chunks of a message of {@code length} bytes between {@code local} (this end's buffer) and
-     * {@code remote} (the peer's), reading when {@code read}; nothing when {@code local} is 0 (a heap receive).
+     * Claims and copies chunks of a message of {@code length} bytes between this end's buffer
+     * {@code (localBase, localOffset)} and {@code remote} (the peer's), reading when {@code read}. A heap buffer
+     * (receives only: the sender never announces one) is read into through the bounce buffer, chunk by chunk, since
+     * the kernel needs an address the GC does not move.
      */
-    private int copyChunks(final long trailer, final int peer, final long length, final long local,
-        final long remote, final boolean read)
+    private int copyChunks(final long trailer, final int peer, final long length, final Object localBase,
+        final long localOffset, final long remote, final boolean read)
     {
-        if (local == 0)
-        {
-            return 0;
-        }
         final long chunk = rendezvousChunk(length);
         final long chunks = (length + chunk - 1) / chunk;
+        if (localBase != null && bounce == null)
+        {
+            bounce = BufferUtil.allocateDirectAligned((int) RENDEZVOUS_CHUNK_MAX, 4096);
+            bounceAddress = BufferUtil.address(bounce);
+        }
         int work = 0;
         long claimed;
         while ((claimed = UnsafeApi.getAndAddLong(null, trailer + CLAIMED_OFFSET, 1)) < chunks)
         {
             final long at = claimed * chunk;
             final long bytes = Math.min(chunk, length - at);
-            final long result = read ?
-                memory.read(peerPid[peer], local + at, remote + at, bytes) :
-                memory.write(peerPid[peer], local + at, remote + at, bytes);
-            check(result, peer, read);
-            UnsafeApi.getAndAddLong(null, trailer + COPIED_OFFSET, bytes);
-            work++;
-        }
-        return work;
-    }
-
-    /** A receive into a heap array: the sender cannot write into it, so this end reads every chunk via a bounce. */
-    private int readIntoHeap(final long trailer, final int source, final RecvOp op)
-    {
-        final long chunk = rendezvousChunk(op.length);
-        if (bounce == null || bounce.capacity() < chunk)
-        {
-            bounce = BufferUtil.allocateDirectAligned((int) RENDEZVOUS_CHUNK_MAX, 4096);
-            bounceAddress = BufferUtil.address(bounce);
-        }
-        final long chunks = (op.length + chunk - 1) / chunk;
-        int work = 0;
-        long claimed;
-        while ((claimed = UnsafeApi.getAndAddLong(null, trailer + CLAIMED_OFFSET, 1)) < chunks)
-        {
-            final long at = claimed * chunk;
-            final long bytes = Math.min(chunk, op.length - at);
-            check(memory.read(peerPid[source], bounceAddress, op.remoteAddress + at, bytes), source, true);
-            UnsafeApi.copyMemory(null, bounceAddress, op.base, op.offset + at, bytes);
+            if (localBase != null)
+            {
+                check(memory.read(peerPid[peer], bounceAddress, remote + at, bytes), peer, true);
+                UnsafeApi.copyMemory(null, bounceAddress, localBase, localOffset + at, bytes);
+            }
+            else
+            {
+                check(read ? memory.read(peerPid[peer], localOffset + at, remote + at, bytes) :
+                    memory.write(peerPid[peer], localOffset + at, remote + at, bytes), peer, read);
+            }
             UnsafeApi.getAndAddLong(null, trailer + COPIED_OFFSET, bytes);
             work++;
         }
