@@ -45,14 +45,14 @@ public final class BenchCommand implements Command
     public String usage()
     {
         return """
-            usage: ./jccl bench -n N --op OPS [--algo NAME|all] [--min-bytes B] [--max-bytes B] [--dtype T] \
-            [--reduce-op OP] [--format table|osu|nccl|csv|json] [--iters K] [--warmup K] [--check] [--cold] \
-            [--root R] [--compare PEERS.csv]
+            usage: ./jccl bench -n N --op OPS [--algo NAME|all] [--min-bytes B] [--max-bytes B] [--step F] \
+            [--dtype T] [--reduce-op OP] [--format table|osu|nccl|csv|json] [--iters K] [--warmup K] [--check] \
+            [--cold] [--root R] [--compare PEERS.csv]
 
             Starts N ranks and times each operation at sizes from --min-bytes to --max-bytes in x4 steps (8 B, 32 B,
-            128 B, ...), like ../shared/peers/run-peers. Bytes follow nccl-tests: the whole vector (the gathered
-            output, the scattered input, one rank's alltoall send buffer); sizes that do not split into one block
-            per rank are skipped. Each rank times its own loop; rows show the average, fastest and slowest rank's
+            128 B, ...), like ../shared/peers/run-peers, or in steps of --step. Bytes follow nccl-tests: the whole
+            vector (the gathered output, the scattered input, one rank's alltoall send buffer); sizes that do not
+            split into one block per rank are skipped. Each rank times its own loop; rows show the average, fastest and slowest rank's
             mean time per call, algbw = bytes / time and busbw = algbw x nccl-tests' factor. pingpong rows are the
             one-way latency between ranks 0 and 1. Results go to stdout, progress to stderr.
 
@@ -65,6 +65,7 @@ public final class BenchCommand implements Command
                                 per call, and the algorithm column says what it chose
               --min-bytes B     smallest size (default 8); suffixes k, m, g
               --max-bytes B     largest size (default 64m)
+              --step F          factor between sizes (default 4; 2 gives the model fit twice the points)
               --dtype T         int8, int32, int64, float16, bfloat16, float32 (default) or float64
               --reduce-op OP    sum (default), prod, min, max or avg
               --format F        table (default), osu (like osu_allreduce -f), nccl (like all_reduce_perf),

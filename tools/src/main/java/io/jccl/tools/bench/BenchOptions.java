@@ -32,6 +32,9 @@ public final class BenchOptions
     public static final long MAX_COLD_BYTES = 1L << 29;
     public static final long DEFAULT_MIN_BYTES = 8;
     public static final long DEFAULT_MAX_BYTES = 64L << 20;
+    /** Factor between consecutive sizes: x4, as run-peers, OSU and nccl-tests (-f 4) step. */
+    public static final int DEFAULT_STEP = 4;
+    public static final int MAX_STEP = 1024;
 
     private final int ranks;
     private final List<BenchOp> ops;
@@ -39,6 +42,7 @@ public final class BenchOptions
     private final String algo;
     private final long minBytes;
     private final long maxBytes;
+    private final int step;
     private final DataType dataType;
     private final ReduceOp reduceOp;
     private final BenchFormat format;
@@ -57,6 +61,7 @@ public final class BenchOptions
         this.algo = p.algo;
         this.minBytes = p.minBytes;
         this.maxBytes = p.maxBytes;
+        this.step = p.step;
         this.dataType = p.dataType;
         this.reduceOp = p.reduceOp;
         this.format = p.format;
@@ -93,6 +98,8 @@ public final class BenchOptions
         args.add(Long.toString(minBytes));
         args.add("--max-bytes");
         args.add(Long.toString(maxBytes));
+        args.add("--step");
+        args.add(Integer.toString(step));
         args.add("--dtype");
         args.add(dataType.label());
         args.add("--reduce-op");
@@ -158,6 +165,12 @@ public final class BenchOptions
     public long maxBytes()
     {
         return maxBytes;
+    }
+
+    /** Factor between consecutive sizes. */
+    public int step()
+    {
+        return step;
     }
 
     public DataType dataType()
@@ -310,6 +323,7 @@ public final class BenchOptions
         String algo;
         long minBytes = DEFAULT_MIN_BYTES;
         long maxBytes = DEFAULT_MAX_BYTES;
+        int step = DEFAULT_STEP;
         DataType dataType = DataType.FLOAT32;
         ReduceOp reduceOp = ReduceOp.SUM;
         BenchFormat format = BenchFormat.TABLE;
@@ -334,6 +348,7 @@ public final class BenchOptions
                     case "--algo" -> algo = arguments.value(option).trim().toLowerCase(Locale.ROOT);
                     case "--min-bytes" -> minBytes = parseSize(option, arguments.value(option));
                     case "--max-bytes" -> maxBytes = parseSize(option, arguments.value(option));
+                    case "--step" -> step = arguments.intValue(option, 2, MAX_STEP);
                     case "--dtype" -> dataType = dataType(arguments.value(option));
                     case "--reduce-op" -> reduceOp = reduceOp(arguments.value(option));
                     case "--format" -> format = format(arguments.value(option));

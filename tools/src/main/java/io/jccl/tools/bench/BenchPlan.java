@@ -201,7 +201,7 @@ public final class BenchPlan
         final List<Long> sizes = new ArrayList<>();
         final List<Long> partial = new ArrayList<>();
         final List<Long> unblocked = new ArrayList<>();
-        for (long bytes = options.minBytes(); bytes <= options.maxBytes(); bytes *= 4)
+        for (long bytes = options.minBytes(); bytes <= options.maxBytes(); bytes *= options.step())
         {
             if (bytes % type.size() != 0)
             {

@@ -30,6 +30,16 @@ class BenchPlanTest
     }
 
     @Test
+    void stepTwoDoublesTheSizes()
+    {
+        final BenchPlan plan = plan("-n", "2", "--op", "pingpong", "--step", "2", "--max-bytes", "64m");
+        final List<Long> sizes = plan.sizesOf(BenchOp.PINGPONG);
+        assertEquals(24, sizes.size());
+        assertEquals(16L, sizes.get(1));
+        assertEquals(64L << 20, sizes.get(23));
+    }
+
+    @Test
     void blockedSizesThatDoNotSplitAreSkippedAndSaid()
     {
         final BenchPlan plan = plan("-n", "3", "--op", "allgather,allreduce", "--max-bytes", "64k");
