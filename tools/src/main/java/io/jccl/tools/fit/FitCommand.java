@@ -44,11 +44,12 @@ public final class FitCommand implements Command
     public String usage()
     {
         return """
-            usage: ./jccl fit RESULTS.csv|json [--format table|json] [--plot FILE.svg|FILE.png]... [--regimes K]
+            usage: ./jccl fit RESULTS.csv|json... [--format table|json] [--plot FILE.svg|FILE.png]... [--regimes K]
                               [--staging-bytes B] [--source NAME]
 
             Reads benchmark results (jccl's bench CSV, the peers' CSV, or JMH JSON), fits the cost model and
-            predicts every measurement with its algorithm's formula:
+            predicts every measurement with its algorithm's formula. Several files are runs of the same sweep:
+            each point is the median of its runs. The fit:
               1. alpha and beta per protocol regime from the pingpong rows (one way), the breakpoints between
                  regimes found from the data; least squares weighted by relative error (8 B and 64 MiB count
                  alike), with 95% confidence intervals;
@@ -100,20 +101,27 @@ public final class FitCommand implements Command
             operands.add(left[0]);
             rest = Arrays.copyOfRange(left, 1, left.length);
         }
-        if (operands.size() != 1)
+        if (operands.isEmpty())
         {
-            throw new UsageException(operands.isEmpty() ? "which results file?" : "one results file, please");
+            throw new UsageException("which results file?");
         }
-        final Path file = Path.of(operands.get(0));
-        if (!Files.isRegularFile(file))
+        final List<Path> files = new ArrayList<>();
+        for (final String operand : operands)
         {
-            throw new UsageException("no such file: " + file);
+            final Path file = Path.of(operand);
+            if (!Files.isRegularFile(file))
+            {
+                throw new UsageException("no such file: " + file);
+            }
+            files.add(file);
         }
+        final String title = files.get(0).getFileName() +
+            (files.size() > 1 ? " (median of " + files.size() + " runs)" : "");
 
-        final List<ModelFitter.Result> results = fit(file, stagingBytes, regimes, onlySource, err);
+        final List<ModelFitter.Result> results = fit(files, stagingBytes, regimes, onlySource, err);
         if ("json".equals(format))
         {
-            out.println(FitReport.json(file.toString(), results));
+            out.println(FitReport.json(String.join(", ", operands), results));
         }
         else
         {
@@ -124,40 +132,48 @@ public final class FitCommand implements Command
         }
         for (final Path plot : plots)
         {
-            FitPlot.write(plot, file.getFileName().toString(), results, stagingBytes);
+            FitPlot.write(plot, title, results, stagingBytes);
             err.println("jccl fit: wrote " + plot);
         }
         return 0;
     }
 
     /**
-     * Reads a results file and fits each source in it; says on {@code err} what it dropped.
+     * Reads results files, runs of the same sweep (each point the median of its runs; rows that name no source are
+     * the first file's), and fits each source in them; says on {@code err} what it dropped.
      *
-     * @throws IllegalArgumentException when the file has nothing to fit.
+     * @throws IllegalArgumentException when the files have nothing to fit.
      */
     public static List<ModelFitter.Result> fit(
-        final Path file, final long stagingBytes, final int regimes, final String onlySource, final PrintStream err)
-        throws IOException
+        final List<Path> files, final long stagingBytes, final int regimes, final String onlySource,
+        final PrintStream err) throws IOException
     {
-        final ResultsReader.Results read;
-        try
+        final String defaultSource = ResultsReader.sourceName(files.get(0));
+        final List<Measurement> measurements = new ArrayList<>();
+        for (final Path file : files)
         {
-            read = ResultsReader.read(file);
+            final ResultsReader.Results read;
+            try
+            {
+                read = ResultsReader.read(file, defaultSource);
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                throw new IllegalArgumentException(file + ": " + ex.getMessage(), ex);
+            }
+            if (read.wrongRows() > 0)
+            {
+                err.println("jccl: " + file + ": left out " + read.wrongRows() + " rows with wrong results");
+            }
+            for (final String skipped : read.skipped())
+            {
+                err.println("jccl: " + file + ": skipped " + skipped);
+            }
+            measurements.addAll(read.measurements());
         }
-        catch (final IllegalArgumentException ex)
-        {
-            throw new IllegalArgumentException(file + ": " + ex.getMessage(), ex);
-        }
-        if (read.wrongRows() > 0)
-        {
-            err.println("jccl: " + file + ": left out " + read.wrongRows() + " rows with wrong results");
-        }
-        for (final String skipped : read.skipped())
-        {
-            err.println("jccl: " + file + ": skipped " + skipped);
-        }
+        final String names = String.join(", ", files.stream().map(Path::toString).toList());
         final Map<String, List<Measurement>> bySource = new LinkedHashMap<>();
-        for (final Measurement m : read.measurements())
+        for (final Measurement m : Measurement.medianPerPoint(measurements))
         {
             if (onlySource == null || onlySource.equals(m.source()))
             {
@@ -166,7 +182,7 @@ public final class FitCommand implements Command
         }
         if (bySource.isEmpty())
         {
-            throw new IllegalArgumentException(file + ": no measurements" +
+            throw new IllegalArgumentException(names + ": no measurements" +
                 (onlySource == null ? "" : " of source '" + onlySource + "'"));
         }
         final ModelFitter fitter = new ModelFitter(stagingBytes);

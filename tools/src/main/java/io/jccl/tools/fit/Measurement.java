@@ -1,5 +1,11 @@
 package io.jccl.tools.fit;
 
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
 /**
  * One measured point of a results file: the average time of one collective call (one way for pingpong).
  *
@@ -22,6 +28,27 @@ public record Measurement(
     public SeriesKey series()
     {
         return new SeriesKey(source, collective, algorithm, algorithmNamed, ranks, dtype, op, chunkBytes);
+    }
+
+    /**
+     * One measurement per series and size: of repeated ones (several runs of the same sweep), the median time (the
+     * lower middle one of an even count). On a shared machine one run's point can be slowed by an order of magnitude;
+     * the median of three is not. Order: first appearance.
+     */
+    public static List<Measurement> medianPerPoint(final List<Measurement> measurements)
+    {
+        final Map<Object, List<Measurement>> byPoint = new LinkedHashMap<>();
+        for (final Measurement m : measurements)
+        {
+            byPoint.computeIfAbsent(List.of(m.series(), m.bytes()), k -> new ArrayList<>()).add(m);
+        }
+        final List<Measurement> medians = new ArrayList<>(byPoint.size());
+        for (final List<Measurement> repeats : byPoint.values())
+        {
+            repeats.sort(Comparator.comparingDouble(Measurement::micros));
+            medians.add(repeats.get((repeats.size() - 1) / 2));
+        }
+        return medians;
     }
 
     /** Identifies a series of measurements that differ only in size. */

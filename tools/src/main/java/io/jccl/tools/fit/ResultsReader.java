@@ -38,17 +38,28 @@ public final class ResultsReader
     {
     }
 
-    /** Reads a CSV or a JMH JSON file, by content. */
+    /** Reads a CSV or a JMH JSON file, by content; rows without an impl column are the file's name's. */
     public static Results read(final Path file) throws IOException
     {
+        return read(file, sourceName(file));
+    }
+
+    /** Reads a CSV or a JMH JSON file, by content; rows without an impl column are {@code defaultSource}'s. */
+    public static Results read(final Path file, final String defaultSource) throws IOException
+    {
         final String text = Files.readString(file, StandardCharsets.UTF_8);
-        final String name = file.getFileName().toString().replaceFirst("\\.[^.]*$", "");
         final String trimmed = text.stripLeading();
         if (trimmed.startsWith("[") || trimmed.startsWith("{"))
         {
             return readJmh(text);
         }
-        return readCsv(text, name);
+        return readCsv(text, defaultSource);
+    }
+
+    /** The source a file's rows get when it names none: the file's name without its extension. */
+    public static String sourceName(final Path file)
+    {
+        return file.getFileName().toString().replaceFirst("\\.[^.]*$", "");
     }
 
     /** Parses CSV text; {@code defaultSource} names the measurements when there is no impl column. */

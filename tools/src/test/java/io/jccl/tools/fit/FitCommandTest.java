@@ -62,6 +62,45 @@ class FitCommandTest
         assertTrue(point.containsKey("measured_us") && point.containsKey("predicted_us") && point.containsKey("error"));
     }
 
+    /** Three runs of one sweep: each point is fitted once, at the median of its three times. */
+    @Test
+    void severalFilesAreRunsAndEachPointTheirMedian() throws Exception
+    {
+        final String header = "collective,algorithm,ranks,bytes,dtype,avg_us,min_us,max_us,iters,algbw_GBps," +
+            "busbw_GBps,wrong\n";
+        final double[][] runs = {{1.0, 2.0, 3.0}, {1.2, 9.0, 2.9}, {50.0, 2.1, 3.1}};
+        final long[] sizes = {1024, 4096, 16384};
+        final String[] args = new String[runs.length + 2];
+        for (int r = 0; r < runs.length; r++)
+        {
+            final StringBuilder csv = new StringBuilder(header);
+            for (int i = 0; i < sizes.length; i++)
+            {
+                csv.append("pingpong,p2p,2,").append(sizes[i]).append(",float32,").append(runs[r][i])
+                    .append(",0,0,1,0,0,\n");
+            }
+            final Path run = directory.resolve("run" + r + ".csv");
+            Files.writeString(run, csv);
+            args[r] = run.toString();
+        }
+        args[runs.length] = "--format";
+        args[runs.length + 1] = "json";
+        assertEquals(0, command.run(args));
+        @SuppressWarnings("unchecked")
+        final Map<String, Object> root = (Map<String, Object>)Json.parse(text(out));
+        final List<?> fits = (List<?>)root.get("fits");
+        assertEquals(1, fits.size(), "rows that name no source are the first file's, not one source per file");
+        final Map<?, ?> fit = (Map<?, ?>)fits.get(0);
+        assertEquals("run0", fit.get("source"));
+        final List<?> points = (List<?>)((Map<?, ?>)((List<?>)fit.get("series")).get(0)).get("points");
+        assertEquals(3, points.size());
+        final double[] medians = {1.2, 2.1, 3.0};
+        for (int i = 0; i < medians.length; i++)
+        {
+            assertEquals(medians[i], ((Number)((Map<?, ?>)points.get(i)).get("measured_us")).doubleValue(), 1e-9);
+        }
+    }
+
     @Test
     void plotsSvgAndPng() throws Exception
     {
@@ -90,7 +129,7 @@ class FitCommandTest
     void pngTextWithTheBuiltInFont() throws Exception
     {
         final Path results = SyntheticData.write(directory.resolve("results.csv"), 0.02, 34);
-        final List<ModelFitter.Result> fits = FitCommand.fit(results, 4L << 20, 0, null,
+        final List<ModelFitter.Result> fits = FitCommand.fit(List.of(results), 4L << 20, 0, null,
             new PrintStream(err, true, StandardCharsets.UTF_8));
         final BufferedImage image = FitPlot.png("results.csv", fits, 4L << 20, true);
         ImageIO.write(image, "png", directory.resolve("bitmap.png").toFile());
