@@ -13,8 +13,8 @@ import java.util.Map;
  * Rabenseifner and Gropp 2005 for the message-passing ones; the shared-memory ones from their own chunk protocol,
  * see {@code io.jccl.algorithms.shm}). Symbols: p ranks, n bytes of the whole vector as nccl-tests counts it,
  * lg p = ⌈log₂ p⌉, q = 2^⌊log₂ p⌋ (recursive algorithms fold p − q ranks first), S staging bytes per rank and
- * K = ⌈staged bytes / (S/2)⌉ chunks. {@code M(k, m)} is k messages of m bytes, each α + m·β in the regime of m
- * (see {@link CostTerms}).
+ * K = ⌈staged bytes / (S/2)⌉ chunks. {@code M(k, m)} is k messages of m bytes, each α + m·β in the regime of m,
+ * its bytes priced for the messages in flight at once on the cores there are (see {@link CostTerms}).
  */
 public final class CostFormulas
 {
@@ -109,7 +109,7 @@ public final class CostFormulas
     private static Map<String, CostFormula> catalog()
     {
         final List<CostFormula> list = new ArrayList<>();
-        list.add(new CostFormula("pingpong", "p2p", "α + nβ (one way)", 0, t -> t.messages(1, t.bytes())));
+        list.add(new CostFormula("pingpong", "p2p", "α + nβ (one way)", 0, t -> t.pointToPoint(t.bytes())));
         list.add(new CostFormula("reduction", "kernel", "nγ (a = a op b over n bytes)", 0,
             t -> t.reduce(t.bytes())));
         addBarrierAndBroadcast(list);
@@ -134,23 +134,20 @@ public final class CostFormulas
             t -> t.flags(1)));
 
         list.add(new CostFormula("broadcast", "binomial", "lg p·(α + nβ)", 0,
-            t -> t.messages(lg(t.ranks()), t.bytes())));
+            t -> treeMessages(t, t.bytes())));
         list.add(new CostFormula("broadcast", "chain", "(p − 2 + C)·(α + (n/C)β), C = ⌈n/s⌉ chunks of s bytes",
             CHAIN_CHUNK_BYTES, t ->
             {
                 // the chain's chunks are its messages: C of them pass p − 1 links, pipelined
                 final double chunks = Math.max(1.0, Math.ceil((double)t.bytes() / t.chunkBytes()));
-                t.messages(t.ranks() - 2 + chunks, t.bytes() / chunks);
+                t.messages(t.ranks() - 2 + chunks, t.bytes() / chunks, t.ranks() - 1);
             }));
         list.add(new CostFormula("broadcast", "scatter_allgather",
             "Σ_{k=1..lg p} M(1, n/2^k) + M(p − 1, n/p) ≈ (lg p + p − 1)α + 2n(p − 1)/p·β", 0, t ->
             {
                 final int p = t.ranks();
                 // step 1: binomial scatter, halving the message at every level
-                for (int k = 1; k <= lg(p); k++)
-                {
-                    t.messages(1, t.bytes() / Math.pow(2, k));
-                }
+                halvingMessages(t);
                 // step 2: ring allgather of the p blocks
                 t.messages(p - 1, (double)t.bytes() / p);
             }));
@@ -166,7 +163,7 @@ public final class CostFormulas
     {
         list.add(new CostFormula("reduce", "binomial", "lg p·(α + nβ + nγ)", 0, t ->
         {
-            t.messages(lg(t.ranks()), t.bytes());
+            treeMessages(t, t.bytes());
             t.reduce((double)lg(t.ranks()) * t.bytes());
         }));
         list.add(new CostFormula("reduce", "shm_direct", "2K·α_f + nβ_c + (p − 1)n·(β_r + γ), K = ⌈n/(S/2)⌉", 0,
@@ -203,7 +200,8 @@ public final class CostFormulas
             }));
         list.add(new CostFormula("allreduce", "reduce_broadcast", "2 lg p·(α + nβ) + lg p·nγ", 0, t ->
         {
-            t.messages(2.0 * lg(t.ranks()), t.bytes());
+            treeMessages(t, t.bytes());
+            treeMessages(t, t.bytes());
             t.reduce((double)lg(t.ranks()) * t.bytes());
         }));
         list.add(new CostFormula("allreduce", "shm_oneshot", "2K·α_f + nβ_c + (p − 1)n·(β_r + γ), K = ⌈n/(S/2)⌉", 0,
@@ -250,8 +248,9 @@ public final class CostFormulas
                 }
                 if (p != q)
                 {
-                    t.messages(1, (double)t.bytes() / p);
-                    t.messages(1, t.bytes());
+                    // the p − q folded ranks send their block in and get everything back
+                    t.messages(1, (double)t.bytes() / p, p - q);
+                    t.messages(1, t.bytes(), p - q);
                 }
             }));
         list.add(new CostFormula("allgather", "bruck",
@@ -294,9 +293,9 @@ public final class CostFormulas
                 t.reduce((double)t.bytes() * (q - 1) / q);
                 if (p != q)
                 {
-                    t.messages(1, t.bytes());
+                    t.messages(1, t.bytes(), p - q);
                     t.reduce(t.bytes());
-                    t.messages(1, (double)t.bytes() / p);
+                    t.messages(1, (double)t.bytes() / p, p - q);
                 }
             }));
         list.add(new CostFormula("reduce_scatter", "shm_direct",
@@ -396,7 +395,8 @@ public final class CostFormulas
     {
         if (t.ranks() != q)
         {
-            t.messages(2, t.bytes());
+            // the p − q folded ranks send their vector in and get the result back
+            t.messages(2, t.bytes(), t.ranks() - q);
             t.reduce(t.bytes());
         }
     }
@@ -414,10 +414,10 @@ public final class CostFormulas
         final double block = (double)t.bytes() / p;
         if (block > Configuration.RING_BYTES_DEFAULT)
         {
-            t.messages(p - 1, block);
+            t.messages(p - 1, block, 1);
             return;
         }
-        t.messages(1, block);
+        t.messages(1, block, 1);
         if (gather)
         {
             t.read((p - 2) * block);
@@ -428,12 +428,28 @@ public final class CostFormulas
         }
     }
 
-    /** Binomial scatter and gather: the root's messages halve from n/2 down to n/p. */
+    /** Binomial scatter and gather: the root's messages halve from n/2 down to n/p, the tree widening. */
     private static void halvingMessages(final CostTerms t)
     {
         for (int k = 1; k <= lg(t.ranks()); k++)
         {
-            t.messages(1, t.bytes() / Math.pow(2, k));
+            t.messages(1, t.bytes() / Math.pow(2, k), treeWidth(t.ranks(), k));
         }
+    }
+
+    /** A binomial tree's lg p steps of one {@code bytes} message per edge, the tree widening. */
+    private static void treeMessages(final CostTerms t, final double bytes)
+    {
+        for (int k = 1; k <= lg(t.ranks()); k++)
+        {
+            t.messages(1, bytes, treeWidth(t.ranks(), k));
+        }
+    }
+
+    /** Messages in flight at step k (from 1) of a binomial tree over p ranks: 2^(k−1), fewer in a partial level. */
+    private static int treeWidth(final int p, final int k)
+    {
+        final int width = 1 << (k - 1);
+        return Math.min(width, p - width);
     }
 }

@@ -12,6 +12,7 @@ public final class CostModel
 {
     private final ModelParameters parameters;
     private final long stagingBytes;
+    private final int cores;
     private final CostTerms terms;
 
     /** A model with {@code parameters} and the default staging size. */
@@ -20,11 +21,25 @@ public final class CostModel
         this(parameters, Configuration.STAGING_BYTES_DEFAULT);
     }
 
-    /** A model with {@code parameters} for jobs whose ranks have {@code stagingBytes} of staging each. */
+    /**
+     * A model with {@code parameters} for jobs on this machine's cores whose ranks have {@code stagingBytes} of
+     * staging each.
+     */
     public CostModel(final ModelParameters parameters, final long stagingBytes)
     {
+        this(parameters, stagingBytes, Runtime.getRuntime().availableProcessors());
+    }
+
+    /** A model for jobs whose ranks share {@code cores} cores and have {@code stagingBytes} of staging each. */
+    public CostModel(final ModelParameters parameters, final long stagingBytes, final int cores)
+    {
+        if (cores < 1)
+        {
+            throw new IllegalArgumentException("cores must be at least 1: " + cores);
+        }
         this.parameters = parameters;
         this.stagingBytes = stagingBytes;
+        this.cores = cores;
         this.terms = new CostTerms(parameters);
     }
 
@@ -42,6 +57,12 @@ public final class CostModel
     public long stagingBytes()
     {
         return stagingBytes;
+    }
+
+    /** c, the cores the ranks share: beyond them a collective's steps cost σ_o and its bytes p/c times as much. */
+    public int cores()
+    {
+        return cores;
     }
 
     /** True when {@code collective}'s {@code algorithm} has a formula. */
@@ -83,7 +104,8 @@ public final class CostModel
      */
     public CostTerms terms(final CostFormula formula, final int ranks, final long bytes, final long chunkBytes)
     {
-        terms.reset(ranks, bytes, chunkBytes > 0 ? chunkBytes : formula.defaultChunkBytes(), stagingBytes);
+        terms.reset(ranks, bytes, chunkBytes > 0 ? chunkBytes : formula.defaultChunkBytes(), stagingBytes,
+            cores);
         formula.terms().add(terms);
         return terms;
     }

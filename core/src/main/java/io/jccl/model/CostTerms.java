@@ -14,18 +14,31 @@ import java.util.Arrays;
  *       first adds one small-message α (regime 0): {@code (⌈m/c⌉ − 1)·α_0};</li>
  *   <li>local memory terms ({@link #copy}, {@link #read}) are priced in the regime of the call's vector size n, which
  *       decides where the data lives in the memory hierarchy;</li>
- *   <li>α_f ({@link #flags}) and γ ({@link #reduce}) have one value.</li>
+ *   <li>α_f ({@link #flags}) and γ ({@link #reduce}) have one value;</li>
+ *   <li>every message and flag of a collective is also one synchronisation step: σ while every rank has a core,
+ *       σ_o·(p/c) while the p ranks share c &lt; p cores. A {@link #pointToPoint} message, which is what the pingpong
+ *       measures, has none: its α is the whole of its latency.</li>
  * </ul>
+ * Cores are shared. A lone message of a regime keeps 1 + ν cores busy ({@link Regime#nu()}), so k messages in flight
+ * at once on c cores take max(1, k(1 + ν)/c) times as long per byte as the lone message the pingpong measured. That
+ * factor is kept linear in ν for the fit: k/c·(1 + ν) when k ≥ c, 1 + ν(2k/c − 1) when c/2 &lt; k &lt; c (exact at
+ * ν = 0 and 1), else 1. A rank's own copies, reads and reductions take max(1, p/c) times as long once the p ranks
+ * outnumber the c cores. An exchange of two ranks on two cores thus costs one or two one-way messages' bytes,
+ * as the protocol lets one message use one or both cores.
  * Reusable: {@link #reset} starts a new call. Not thread-safe.
  */
 public final class CostTerms
 {
-    private static final int PER_REGIME = 4;
+    private static final int PER_REGIME = 5;
 
     private final ModelParameters regimes;
     private final double[] perRegime;
     private double flag;
     private double gamma;
+    private double sync;
+    private double syncOversubscribed;
+    private double share;
+    private int cores;
     private int ranks;
     private long bytes;
     private long chunkBytes;
@@ -45,12 +58,18 @@ public final class CostTerms
      * @param bytes        n, the size of the whole vector as nccl-tests counts it (DESIGN.md section 7).
      * @param chunkBytes   chunk size of algorithms that cut messages, 0 when they do not.
      * @param stagingBytes S, staging bytes per rank, for the shared-memory algorithms.
+     * @param cores        c, the cores the ranks share.
      */
-    public CostTerms reset(final int ranks, final long bytes, final long chunkBytes, final long stagingBytes)
+    public CostTerms reset(
+        final int ranks, final long bytes, final long chunkBytes, final long stagingBytes, final int cores)
     {
         Arrays.fill(perRegime, 0.0);
         flag = 0.0;
         gamma = 0.0;
+        sync = 0.0;
+        syncOversubscribed = 0.0;
+        this.cores = Math.max(1, cores);
+        share = ranks > this.cores ? (double)ranks / this.cores : 1.0;
         this.ranks = ranks;
         this.bytes = bytes;
         this.chunkBytes = chunkBytes;
@@ -82,53 +101,108 @@ public final class CostTerms
         return stagingBytes;
     }
 
-    /** {@code count} messages of {@code messageBytes} each (nothing for empty messages). */
+    /**
+     * {@code count} steps of a collective in which every rank sends a message of {@code messageBytes} (nothing for
+     * empty messages): p messages in flight at once.
+     */
     public void messages(final double count, final double messageBytes)
+    {
+        messages(count, messageBytes, ranks);
+    }
+
+    /**
+     * {@code count} steps of a collective in each of which {@code concurrent} messages of {@code messageBytes} are in
+     * flight at once (a tree's step), or which are limited by one rank's copies ({@code concurrent} = 1).
+     */
+    public void messages(final double count, final double messageBytes, final double concurrent)
     {
         if (count <= 0 || messageBytes <= 0)
         {
             return;
         }
+        final double load = concurrent / cores;
+        if (load >= 1.0)
+        {
+            message(count, messageBytes, load, load);
+        }
+        else
+        {
+            message(count, messageBytes, 1.0, Math.max(0.0, 2.0 * load - 1.0));
+        }
+        steps(count);
+    }
+
+    /** One message between two ranks timed on its own, as the pingpong measures it: α + mβ, no step. */
+    public void pointToPoint(final double messageBytes)
+    {
+        message(1, messageBytes, 1.0, 0.0);
+    }
+
+    /**
+     * @param fixed   the per-byte factor at ν = 0.
+     * @param perNu   what each unit of ν adds to it.
+     */
+    private void message(final double count, final double messageBytes, final double fixed, final double perNu)
+    {
         final int regime = regimes.regimeOf(Math.ceil(messageBytes));
         perRegime[index(Parameter.ALPHA, regime)] += count;
-        perRegime[index(Parameter.BETA, regime)] += count * messageBytes;
+        perRegime[index(Parameter.BETA, regime)] += count * messageBytes * fixed;
+        perRegime[index(Parameter.NU, regime)] += count * messageBytes * perNu;
         if (chunkBytes > 0 && messageBytes > chunkBytes)
         {
             perRegime[index(Parameter.ALPHA, 0)] += count * (Math.ceil(messageBytes / chunkBytes) - 1);
         }
     }
 
-    /** {@code count} flag handoffs. */
+    /** {@code count} flag handoffs, steps of a collective. */
     public void flags(final double count)
     {
         flag += count;
+        steps(count);
+    }
+
+    private void steps(final double count)
+    {
+        if (share > 1.0)
+        {
+            syncOversubscribed += count * share;
+        }
+        else
+        {
+            sync += count;
+        }
     }
 
     /** {@code copiedBytes} copied within local (or just written) memory. */
     public void copy(final double copiedBytes)
     {
-        perRegime[index(Parameter.COPY, regimes.regimeOf(bytes))] += copiedBytes;
+        perRegime[index(Parameter.COPY, regimes.regimeOf(bytes))] += copiedBytes * share;
     }
 
     /** {@code readBytes} read from peers' shared memory. */
     public void read(final double readBytes)
     {
-        perRegime[index(Parameter.READ, regimes.regimeOf(bytes))] += readBytes;
+        perRegime[index(Parameter.READ, regimes.regimeOf(bytes))] += readBytes * share;
     }
 
     /** {@code reducedBytes} of one operand combined into an accumulator. */
     public void reduce(final double reducedBytes)
     {
-        gamma += reducedBytes;
+        gamma += reducedBytes * share;
     }
 
-    /** The coefficient of {@code parameter} in {@code regime} (the regime is ignored for α_f and γ). */
+    /**
+     * The coefficient of {@code parameter} in {@code regime} (the regime is ignored for the others). ν's is in bytes:
+     * its term is coefficient × β × ν of the regime.
+     */
     public double coefficient(final Parameter parameter, final int regime)
     {
         return switch (parameter)
         {
             case FLAG -> flag;
             case GAMMA -> gamma;
+            case SYNC -> sync;
+            case SYNC_OVERSUBSCRIBED -> syncOversubscribed;
             default -> perRegime[index(parameter, regime)];
         };
     }
@@ -141,12 +215,14 @@ public final class CostTerms
             throw new IllegalArgumentException("terms have " + perRegime.length / PER_REGIME + " regimes, the " +
                 "parameters " + parameters.regimeCount());
         }
-        double total = flag * parameters.flag() + gamma * gammaValue;
+        double total = flag * parameters.flag() + gamma * gammaValue + sync * parameters.sync() +
+            syncOversubscribed * parameters.syncOversubscribed();
         for (int regime = 0; regime < parameters.regimeCount(); regime++)
         {
             final Regime r = parameters.regimes().get(regime);
             total += perRegime[index(Parameter.ALPHA, regime)] * r.alpha() +
                 perRegime[index(Parameter.BETA, regime)] * r.beta() +
+                perRegime[index(Parameter.NU, regime)] * r.beta() * r.nu() +
                 perRegime[index(Parameter.COPY, regime)] * r.copy() +
                 perRegime[index(Parameter.READ, regime)] * r.read();
         }

@@ -7,8 +7,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * A complete parameter set of the cost model: the regimes (each with α, β, β_c, β_r), the flag handoff α_f, and γ
- * per datatype and operator ({@code "float32:sum"}; {@link #DEFAULT_GAMMA_KEY} for the others). Immutable; the
+ * A complete parameter set of the cost model: the regimes (each with α, β, β_c, β_r), the flag handoff α_f, the
+ * synchronisation costs σ and σ_o of a collective's steps (with and without a core per rank), and γ per datatype and
+ * operator ({@code "float32:sum"}; {@link #DEFAULT_GAMMA_KEY} for the others). Immutable; the
  * {@code with...} methods return changed copies. All times in µs, per-byte values in µs/B.
  */
 public final class ModelParameters
@@ -21,14 +22,26 @@ public final class ModelParameters
     private final List<Regime> regimes;
     private final long[] regimeStarts;
     private final double flag;
+    private final double sync;
+    private final double syncOversubscribed;
     private final Map<String, Double> gamma;
 
-    /**
-     * @param regimes first one starting at 0, in increasing {@code fromBytes}.
-     * @param flag    α_f, µs.
-     * @param gamma   γ by "dtype:op" key, µs/B; must hold {@link #DEFAULT_GAMMA_KEY}.
-     */
+    /** Parameters with σ = σ_o = 0: a collective's step costs what a lone handoff does. */
     public ModelParameters(final List<Regime> regimes, final double flag, final Map<String, Double> gamma)
+    {
+        this(regimes, flag, 0, 0, gamma);
+    }
+
+    /**
+     * @param regimes            first one starting at 0, in increasing {@code fromBytes}.
+     * @param flag               α_f, µs.
+     * @param sync               σ, µs per step of a collective while every rank has a core.
+     * @param syncOversubscribed σ_o, µs per step and per rank sharing a core while ranks outnumber cores.
+     * @param gamma              γ by "dtype:op" key, µs/B; must hold {@link #DEFAULT_GAMMA_KEY}.
+     */
+    public ModelParameters(
+        final List<Regime> regimes, final double flag, final double sync, final double syncOversubscribed,
+        final Map<String, Double> gamma)
     {
         if (regimes.isEmpty() || regimes.get(0).fromBytes() != 0)
         {
@@ -49,6 +62,8 @@ public final class ModelParameters
             throw new IllegalArgumentException("gamma needs a '" + DEFAULT_GAMMA_KEY + "' value");
         }
         this.flag = flag;
+        this.sync = sync;
+        this.syncOversubscribed = syncOversubscribed;
         this.gamma = Map.copyOf(gamma);
     }
 
@@ -126,6 +141,18 @@ public final class ModelParameters
         return flag;
     }
 
+    /** σ, µs per step of a collective while every rank has a core. */
+    public double sync()
+    {
+        return sync;
+    }
+
+    /** σ_o, µs per step of a collective and per rank sharing a core, while ranks outnumber cores. */
+    public double syncOversubscribed()
+    {
+        return syncOversubscribed;
+    }
+
     /** γ of a datatype and operator ({@code "float32"}, {@code "sum"}), or the default γ. */
     public double gamma(final String dtype, final String op)
     {
@@ -151,40 +178,41 @@ public final class ModelParameters
         return dtype.toLowerCase(Locale.ROOT) + ":" + op.toLowerCase(Locale.ROOT);
     }
 
-    /** The value of {@code parameter} in {@code regime} (ignored for α_f); γ is per key, see {@link #gamma}. */
+    /** The value of {@code parameter} in {@code regime} (ignored for the others); γ is per key, see {@link #gamma}. */
     public double value(final Parameter parameter, final int regime)
     {
-        if (parameter == Parameter.FLAG)
+        return switch (parameter)
         {
-            return flag;
-        }
-        if (parameter == Parameter.GAMMA)
-        {
-            return defaultGamma();
-        }
-        return regimes.get(regime).value(parameter);
+            case FLAG -> flag;
+            case SYNC -> sync;
+            case SYNC_OVERSUBSCRIBED -> syncOversubscribed;
+            case GAMMA -> defaultGamma();
+            default -> regimes.get(regime).value(parameter);
+        };
     }
 
     /** A copy with other regimes. */
     public ModelParameters withRegimes(final List<Regime> newRegimes)
     {
-        return new ModelParameters(newRegimes, flag, gamma);
+        return new ModelParameters(newRegimes, flag, sync, syncOversubscribed, gamma);
     }
 
-    /** A copy with one per-regime value, or α_f, changed. */
+    /** A copy with one per-regime value, or α_f, σ, σ_o or the default γ, changed. */
     public ModelParameters with(final Parameter parameter, final int regime, final double value)
     {
-        if (parameter == Parameter.FLAG)
+        return switch (parameter)
         {
-            return new ModelParameters(regimes, value, gamma);
-        }
-        if (parameter == Parameter.GAMMA)
-        {
-            return withGamma(DEFAULT_GAMMA_KEY, value);
-        }
-        final List<Regime> changed = new ArrayList<>(regimes);
-        changed.set(regime, regimes.get(regime).with(parameter, value));
-        return new ModelParameters(changed, flag, gamma);
+            case FLAG -> new ModelParameters(regimes, value, sync, syncOversubscribed, gamma);
+            case SYNC -> new ModelParameters(regimes, flag, value, syncOversubscribed, gamma);
+            case SYNC_OVERSUBSCRIBED -> new ModelParameters(regimes, flag, sync, value, gamma);
+            case GAMMA -> withGamma(DEFAULT_GAMMA_KEY, value);
+            default ->
+            {
+                final List<Regime> changed = new ArrayList<>(regimes);
+                changed.set(regime, regimes.get(regime).with(parameter, value));
+                yield new ModelParameters(changed, flag, sync, syncOversubscribed, gamma);
+            }
+        };
     }
 
     /** A copy with γ of {@code key} ("float32:sum" or {@link #DEFAULT_GAMMA_KEY}) set. */
@@ -192,12 +220,13 @@ public final class ModelParameters
     {
         final Map<String, Double> changed = new LinkedHashMap<>(gamma);
         changed.put(key, value);
-        return new ModelParameters(regimes, flag, changed);
+        return new ModelParameters(regimes, flag, sync, syncOversubscribed, changed);
     }
 
     /**
      * The JSON form (in ns and ns/B, the units people read): {@code {"regimes": [{"from_bytes", "alpha_us",
-     * "beta_ns_per_byte", "copy_ns_per_byte", "read_ns_per_byte"}...], "flag_us", "gamma_ns_per_byte": {key: v}}}.
+     * "beta_ns_per_byte", "copy_ns_per_byte", "read_ns_per_byte", "nu"}...], "flag_us", "sync_us", "sync_oversubscribed_us",
+     * "gamma_ns_per_byte": {key: v}}}.
      */
     public Map<String, Object> toJson()
     {
@@ -210,6 +239,7 @@ public final class ModelParameters
             r.put("beta_ns_per_byte", regime.beta() * NS_PER_US);
             r.put("copy_ns_per_byte", regime.copy() * NS_PER_US);
             r.put("read_ns_per_byte", regime.read() * NS_PER_US);
+            r.put("nu", regime.nu());
             regimeList.add(r);
         }
         final Map<String, Object> gammaJson = new LinkedHashMap<>();
@@ -218,11 +248,13 @@ public final class ModelParameters
         final Map<String, Object> json = new LinkedHashMap<>();
         json.put("regimes", regimeList);
         json.put("flag_us", flag);
+        json.put("sync_us", sync);
+        json.put("sync_oversubscribed_us", syncOversubscribed);
         json.put("gamma_ns_per_byte", gammaJson);
         return json;
     }
 
-    /** Reads the form {@link #toJson()} writes. */
+    /** Reads the form {@link #toJson()} writes (ν, σ and σ_o 0 when absent: files written before they existed). */
     public static ModelParameters fromJson(final Map<String, Object> json)
     {
         final List<Regime> regimes = new ArrayList<>();
@@ -236,7 +268,7 @@ public final class ModelParameters
             final Map<String, Object> r = (Map<String, Object>)item;
             regimes.add(new Regime((long)Json.number(r, "from_bytes"), Json.number(r, "alpha_us"),
                 nsPerByte(Json.number(r, "beta_ns_per_byte")), nsPerByte(Json.number(r, "copy_ns_per_byte")),
-                nsPerByte(Json.number(r, "read_ns_per_byte"))));
+                nsPerByte(Json.number(r, "read_ns_per_byte")), optional(r, "nu")));
         }
         final Map<String, Double> gamma = new LinkedHashMap<>();
         for (final Map.Entry<String, Object> entry : Json.object(json, "gamma_ns_per_byte").entrySet())
@@ -247,14 +279,20 @@ public final class ModelParameters
             }
             gamma.put(entry.getKey(), nsPerByte(((Number)entry.getValue()).doubleValue()));
         }
-        return new ModelParameters(regimes, Json.number(json, "flag_us"), gamma);
+        return new ModelParameters(regimes, Json.number(json, "flag_us"), optional(json, "sync_us"),
+            optional(json, "sync_oversubscribed_us"), gamma);
+    }
+
+    private static double optional(final Map<String, Object> json, final String key)
+    {
+        return json.containsKey(key) ? Json.number(json, key) : 0;
     }
 
     @Override
     public boolean equals(final Object o)
     {
         return o instanceof ModelParameters other && regimes.equals(other.regimes) && flag == other.flag &&
-            gamma.equals(other.gamma);
+            sync == other.sync && syncOversubscribed == other.syncOversubscribed && gamma.equals(other.gamma);
     }
 
     @Override

@@ -2,8 +2,7 @@ package io.jccl.model;
 
 /**
  * The parameters of jccl's cost model, all in microseconds (per message, per handoff, or per byte). The first four
- * have one value per protocol regime ({@link Regime}); {@link #FLAG} and {@link #GAMMA} have one value (γ one per
- * datatype and operator).
+ * have one value per protocol regime ({@link Regime}); the others have one value (γ one per datatype and operator).
  */
 public enum Parameter
 {
@@ -15,10 +14,26 @@ public enum Parameter
     COPY("beta_c", "us/B", true),
     /** β_r: time per byte read from a peer's shared memory (a cache miss to another core or to DRAM), µs/B. */
     READ("beta_r", "us/B", true),
+    /**
+     * ν: how much of a second core a lone message keeps busy, 0 (sender and receiver copy one after the other) to 1
+     * (both copy at once); k messages in flight on c cores take max(1, k(1 + ν)/c) times as long per byte.
+     */
+    NU("nu", "", true),
     /** α_f: one flag handoff, a release store seen by an acquire load on another core, µs. */
     FLAG("alpha_f", "us", false),
     /** γ: time per byte of reduction arithmetic (per byte of one operand), µs/B. */
-    GAMMA("gamma", "us/B", false);
+    GAMMA("gamma", "us/B", false),
+    /**
+     * σ: what one synchronisation step of a collective (a message, or a flag waited for) costs beyond the α or α_f a
+     * lone handoff costs, while every rank has a core of its own: matching, requests, the algorithm's bookkeeping.
+     * Like NCCL's per-algorithm base latency, it is what a collective's step adds to the wire.
+     */
+    SYNC("sigma", "us", false),
+    /**
+     * σ_o: the same while ranks outnumber cores, per step and per rank sharing a core (p/c): the wait for the peer
+     * to be scheduled, which a step pays whenever its peer is not running.
+     */
+    SYNC_OVERSUBSCRIBED("sigma_o", "us", false);
 
     private final String symbol;
     private final String unit;
@@ -31,13 +46,13 @@ public enum Parameter
         this.perRegime = perRegime;
     }
 
-    /** Name in output and files: alpha, beta, beta_c, beta_r, alpha_f, gamma. */
+    /** Name in output and files: alpha, beta, beta_c, beta_r, nu, alpha_f, gamma, sigma, sigma_o. */
     public String symbol()
     {
         return symbol;
     }
 
-    /** "us" or "us/B". */
+    /** "us", "us/B", or "" (ν, a share of a core). */
     public String unit()
     {
         return unit;

@@ -6,15 +6,27 @@ package io.jccl.model;
  * the breakpoints of the point-to-point measurements: the small-message protocol (flag in the data, one cache-line
  * handoff), the chunked one (data then a flag, pipelined), and often a last one where the data no longer fits in the
  * caches.
+ * <p>
+ * {@code nu} (ν) says how much of a second core a lone message of the regime keeps busy: 0 when its sender copies it
+ * in and its receiver copies it out one after the other, 1 when both copy at once (single copy, or a pipelined
+ * stream). A pingpong measures a lone message; k messages in flight at once on c cores need k(1 + ν) cores and take
+ * max(1, k(1 + ν)/c) times as long per byte ({@link CostTerms}).
  *
  * @param fromBytes first message size of the regime; 0 for the first regime.
  * @param alpha     α, µs per message.
  * @param beta      β, µs per byte of a message.
  * @param copy      β_c, µs per byte copied locally.
  * @param read      β_r, µs per byte read from a peer's shared memory.
+ * @param nu        ν, the second core a lone message keeps busy, 0 to 1.
  */
-public record Regime(long fromBytes, double alpha, double beta, double copy, double read)
+public record Regime(long fromBytes, double alpha, double beta, double copy, double read, double nu)
 {
+    /** A regime whose messages keep one core busy at a time (ν = 0). */
+    public Regime(final long fromBytes, final double alpha, final double beta, final double copy, final double read)
+    {
+        this(fromBytes, alpha, beta, copy, read, 0);
+    }
+
     /** The value of a per-regime parameter. */
     public double value(final Parameter parameter)
     {
@@ -24,6 +36,7 @@ public record Regime(long fromBytes, double alpha, double beta, double copy, dou
             case BETA -> beta;
             case COPY -> copy;
             case READ -> read;
+            case NU -> nu;
             default -> throw new IllegalArgumentException(parameter + " is not a per-regime parameter");
         };
     }
@@ -33,10 +46,11 @@ public record Regime(long fromBytes, double alpha, double beta, double copy, dou
     {
         return switch (parameter)
         {
-            case ALPHA -> new Regime(fromBytes, value, beta, copy, read);
-            case BETA -> new Regime(fromBytes, alpha, value, copy, read);
-            case COPY -> new Regime(fromBytes, alpha, beta, value, read);
-            case READ -> new Regime(fromBytes, alpha, beta, copy, value);
+            case ALPHA -> new Regime(fromBytes, value, beta, copy, read, nu);
+            case BETA -> new Regime(fromBytes, alpha, value, copy, read, nu);
+            case COPY -> new Regime(fromBytes, alpha, beta, value, read, nu);
+            case READ -> new Regime(fromBytes, alpha, beta, copy, value, nu);
+            case NU -> new Regime(fromBytes, alpha, beta, copy, read, value);
             default -> throw new IllegalArgumentException(parameter + " is not a per-regime parameter");
         };
     }

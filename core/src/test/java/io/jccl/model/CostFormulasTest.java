@@ -21,10 +21,16 @@ class CostFormulasTest
     private static final double FLAG = 0.1;
     private static final double GAMMA = 0.0002;
 
-    /** One regime, so that the classic closed forms hold exactly; no chunking (chunk larger than any message). */
+    /** Enough cores that no rank count here shares one: the classic formulas assume a processor per rank. */
+    private static final int CORES = 64;
+
+    /**
+     * One regime, so that the classic closed forms hold exactly; no chunking (chunk larger than any message); σ = σ_o
+     * = 0.
+     */
     private final CostModel model = new CostModel(new ModelParameters(
         List.of(new Regime(0, ALPHA, BETA, COPY, READ)), FLAG, Map.of(ModelParameters.DEFAULT_GAMMA_KEY, GAMMA)),
-        4L << 20);
+        4L << 20, CORES);
 
     private double predict(final String collective, final String algorithm, final int p, final long n)
     {
@@ -50,6 +56,41 @@ class CostFormulasTest
             assertClose(lg * (ALPHA + n / 2.0 * BETA) + (lg + 2) * n * COPY, predict("alltoall", "bruck", p, n));
             assertClose(lg * ALPHA, predict("barrier", "dissemination", p, n) - lg * BETA);
         }
+    }
+
+    /**
+     * Every message and flag of a collective is a step costing σ, or σ_o·(p/c) once ranks outnumber cores; k messages
+     * in flight need k(1 + ν) cores, a rank's own work one; the pingpong's lone message has no step.
+     */
+    @Test
+    void stepsCostSigmaAndOversubscribedRanksTakeTurns()
+    {
+        final double sigma = 0.3;
+        final double sigmaO = 4.0;
+        // ν = 1: a lone message keeps both its ends copying at once
+        final ModelParameters parameters = new ModelParameters(List.of(new Regime(0, ALPHA, BETA, COPY, READ, 1)),
+            FLAG, sigma, sigmaO, Map.of(ModelParameters.DEFAULT_GAMMA_KEY, GAMMA));
+        final CostModel twoCores = new CostModel(parameters, 4L << 20, 2);
+        final long n = 1 << 20;
+        assertClose(ALPHA + n * BETA, twoCores.predict("pingpong", "p2p", 2, n, "int8", "sum"));
+        // 2 ranks on 2 cores: an exchange's two messages share the two cores
+        final double share2 = n / 2.0;
+        assertClose(2 * (ALPHA + sigma) + 2 * 2 * share2 * BETA + share2 * GAMMA,
+            twoCores.predict("allreduce", "ring", 2, n, "float32", "sum", 1L << 40));
+        // 4 ranks on 2 cores: four messages at once need 8 cores; each core runs two ranks' reductions in turn
+        final double share4 = n * 3 / 4.0;
+        assertClose(6 * (ALPHA + 2 * sigmaO) + 4 * 2 * share4 * BETA + 2 * share4 * GAMMA,
+            twoCores.predict("allreduce", "ring", 4, n, "float32", "sum", 1L << 40));
+        // a binomial broadcast over 4 ranks: one message, then two at once
+        assertClose(2 * ALPHA + 2 * 2 * sigmaO + n * BETA + 2 * n * BETA,
+            twoCores.predict("broadcast", "binomial", 4, n, "float32", "sum"));
+        // ν = 0: sender and receiver copy one after the other, so an exchange's two messages use a core each
+        final CostModel oneCoreEach = new CostModel(parameters.withRegimes(List.of(
+            new Regime(0, ALPHA, BETA, COPY, READ, 0))), 4L << 20, 2);
+        assertClose(2 * (ALPHA + sigma) + 2 * share2 * BETA + share2 * GAMMA,
+            oneCoreEach.predict("allreduce", "ring", 2, n, "float32", "sum", 1L << 40));
+        assertClose(FLAG + sigma + (1 + 8 / 7.0) * 1024 * COPY + 8 / 7.0 * 1024 * READ + 1024 * GAMMA,
+            twoCores.predict("allreduce", "shm_ll", 2, 1024, "float32", "sum"));
     }
 
     @Test
@@ -88,7 +129,7 @@ class CostFormulasTest
     {
         final CostModel twoRegimes = new CostModel(new ModelParameters(List.of(
             new Regime(0, 0.1, 0.002, 0, 0), new Regime(4096, 3.0, 0.0005, 0, 0)), 0.1,
-            Map.of(ModelParameters.DEFAULT_GAMMA_KEY, 0.0)));
+            Map.of(ModelParameters.DEFAULT_GAMMA_KEY, 0.0)), 4L << 20, CORES);
         assertClose(0.1 + 1024 * 0.002, twoRegimes.predict("pingpong", "p2p", 2, 1024, "int8", "sum"));
         assertClose(3.0 + 8192 * 0.0005, twoRegimes.predict("pingpong", "p2p", 2, 8192, "int8", "sum"));
         // ring allgather of 16 KiB at 4 ranks: 3 messages of 4 KiB, in the second regime

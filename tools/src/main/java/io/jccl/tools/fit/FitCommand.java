@@ -45,7 +45,7 @@ public final class FitCommand implements Command
     {
         return """
             usage: ./jccl fit RESULTS.csv|json... [--format table|json] [--plot FILE.svg|FILE.png]... [--regimes K]
-                              [--staging-bytes B] [--source NAME]
+                              [--staging-bytes B] [--cores C] [--source NAME]
 
             Reads benchmark results (jccl's bench CSV, the peers' CSV, or JMH JSON), fits the cost model and
             predicts every measurement with its algorithm's formula. Several files are runs of the same sweep:
@@ -62,6 +62,8 @@ public final class FitCommand implements Command
                                    algorithm: SVG or PNG by the name's extension (repeatable)
               --regimes K          fit exactly K point-to-point regimes (default: chosen by BIC, at most 4)
               --staging-bytes B    staging bytes per rank the measurements ran with (default 4m)
+              --cores C            cores of the machine the measurements ran on (default this machine's):
+                                   beyond them ranks take turns, which the model prices
               --source NAME        only the rows of this source (a CSV's impl column, or jmh)
             """;
     }
@@ -73,6 +75,7 @@ public final class FitCommand implements Command
         final List<Path> plots = new ArrayList<>();
         int regimes = 0;
         long stagingBytes = Configuration.STAGING_BYTES_DEFAULT;
+        int cores = Runtime.getRuntime().availableProcessors();
         String onlySource = null;
         final List<String> operands = new ArrayList<>();
         String[] rest = args;
@@ -89,6 +92,7 @@ public final class FitCommand implements Command
                     case "--plot" -> plots.add(plotPath(arguments.value(option)));
                     case "--regimes" -> regimes = arguments.intValue(option, 1, PiecewiseFit.MAX_REGIMES);
                     case "--staging-bytes" -> stagingBytes = sizeValue(option, arguments.value(option));
+                    case "--cores" -> cores = arguments.intValue(option, 1, 1 << 16);
                     case "--source" -> onlySource = arguments.value(option);
                     default -> throw Arguments.unknownOption(option);
                 }
@@ -118,7 +122,7 @@ public final class FitCommand implements Command
         final String title = files.get(0).getFileName() +
             (files.size() > 1 ? " (median of " + files.size() + " runs)" : "");
 
-        final List<ModelFitter.Result> results = fit(files, stagingBytes, regimes, onlySource, err);
+        final List<ModelFitter.Result> results = fit(files, stagingBytes, cores, regimes, onlySource, err);
         if ("json".equals(format))
         {
             out.println(FitReport.json(String.join(", ", operands), results));
@@ -145,7 +149,7 @@ public final class FitCommand implements Command
      * @throws IllegalArgumentException when the files have nothing to fit.
      */
     public static List<ModelFitter.Result> fit(
-        final List<Path> files, final long stagingBytes, final int regimes, final String onlySource,
+        final List<Path> files, final long stagingBytes, final int cores, final int regimes, final String onlySource,
         final PrintStream err) throws IOException
     {
         final String defaultSource = ResultsReader.sourceName(files.get(0));
@@ -185,7 +189,7 @@ public final class FitCommand implements Command
             throw new IllegalArgumentException(names + ": no measurements" +
                 (onlySource == null ? "" : " of source '" + onlySource + "'"));
         }
-        final ModelFitter fitter = new ModelFitter(stagingBytes);
+        final ModelFitter fitter = new ModelFitter(stagingBytes, cores);
         final List<ModelFitter.Result> results = new ArrayList<>();
         for (final Map.Entry<String, List<Measurement>> entry : bySource.entrySet())
         {

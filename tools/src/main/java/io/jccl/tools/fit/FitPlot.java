@@ -119,7 +119,7 @@ public final class FitPlot
         final boolean manySources = results.size() > 1;
         for (final ModelFitter.Result result : results)
         {
-            final CostModel model = new CostModel(result.parameters(), stagingBytes);
+            final CostModel model = result.model(stagingBytes);
             for (final ModelFitter.Series series : result.series())
             {
                 final Measurement.SeriesKey key = series.key();

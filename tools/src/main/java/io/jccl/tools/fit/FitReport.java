@@ -21,19 +21,23 @@ public final class FitReport
     {
     }
 
-    /** The tables: point-to-point regimes, γ, shared-memory parameters, then every series and a summary. */
+    /**
+     * The tables: point-to-point regimes, γ, the steps' σ and σ_o, shared-memory parameters, then every series and a
+     * summary.
+     */
     public static void printTable(final PrintStream out, final ModelFitter.Result result)
     {
         out.println("== " + result.source());
         out.println();
         printPointToPoint(out, result);
         printGamma(out, result);
+        printSteps(out, result);
         printSharedMemory(out, result);
         for (final ModelFitter.Series series : result.series())
         {
             printSeries(out, series);
         }
-        out.println("summary: weighted R² (w = 1/T²) and median |error| of each series");
+        out.println("summary: R² of log T and median |error| of each series");
         final int width = result.series().stream().mapToInt(s -> s.key().label().length()).max().orElse(6);
         final String row = "  %-" + width + "s %6s %8s %14s%n";
         out.printf(Locale.ROOT, row, "series", "points", "R²", "median |err|");
@@ -127,6 +131,31 @@ public final class FitReport
         out.println();
     }
 
+    private static void printSteps(final PrintStream out, final ModelFitter.Result result)
+    {
+        final List<ModelFitter.Estimate> steps = result.estimates().stream()
+            .filter(e -> e.parameter() == Parameter.SYNC || e.parameter() == Parameter.SYNC_OVERSUBSCRIBED ||
+                e.parameter() == Parameter.NU).toList();
+        if (steps.isEmpty())
+        {
+            return;
+        }
+        out.println("a collective's steps, from the message-passing rows, on " + result.cores() + " cores:");
+        for (final ModelFitter.Estimate e : steps)
+        {
+            final String what = switch (e.parameter())
+            {
+                case SYNC -> " us per step (message or flag) beyond a lone handoff, every rank with a core";
+                case SYNC_OVERSUBSCRIBED -> " us per step and per rank sharing a core (p/c), ranks outnumbering cores";
+                default -> " of a second core a lone message keeps busy, regime from " +
+                    Units.bytes(result.parameters().regimes().get(e.regime()).fromBytes());
+            };
+            out.printf(Locale.ROOT, "  %-8s %s%s  (%d rows)%n", e.parameter().symbol(),
+                Units.number(e.value()) + unc(e.ci95()), what, e.rows());
+        }
+        out.println();
+    }
+
     private static void printSharedMemory(final PrintStream out, final ModelFitter.Result result)
     {
         final List<ModelFitter.Estimate> shared = result.estimates().stream()
@@ -192,6 +221,7 @@ public final class FitReport
         final Map<String, Object> fit = new LinkedHashMap<>();
         fit.put("source", result.source());
         fit.put("alpha_beta_from", result.alphaBetaOrigin());
+        fit.put("cores", result.cores());
         if (result.pointToPoint() != null)
         {
             final List<Object> regimes = new ArrayList<>();
@@ -229,7 +259,7 @@ public final class FitReport
                 m.put("key", e.gammaKey());
             }
             final double scale = e.parameter().perByte() ? NS_PER_US : 1;
-            m.put("unit", e.parameter().perByte() ? "ns/B" : "us");
+            m.put("unit", e.parameter().perByte() ? "ns/B" : e.parameter().unit());
             m.put("value", e.value() * scale);
             m.put("stderr", finite(e.error() * scale));
             m.put("ci95", finite(e.ci95() * scale));

@@ -21,14 +21,18 @@ import java.util.TreeSet;
  * <ol>
  *   <li>α and β per regime from the pingpong rows, breakpoints found from the data ({@link PiecewiseFit}). Without
  *       pingpong rows, one regime's α and β from the collectives that only move messages;</li>
- *   <li>γ per datatype and operator from the rows whose formula reduces and sends messages only (message-passing
- *       reduce, allreduce, reduce_scatter, and local {@code reduction} kernel rows), α and β held at stage 1's
- *       values;</li>
+ *   <li>from the collectives that only send messages (every message-passing algorithm, and local {@code reduction}
+ *       kernel rows), α and β held at stage 1's values: γ per datatype and operator; what a collective's step costs
+ *       beyond a lone message, σ while every rank has a core and σ_o while ranks outnumber the cores; and ν per
+ *       regime, how much of a second core a lone message keeps busy, which prices messages in flight at once. σ and
+ *       σ_o are drawn weakly towards 0 (on the scale of the small-message α), ν towards 1/2, so that a few rows still
+ *       give an answer;</li>
  *   <li>the shared-memory parameters α_f, β_c and β_r per regime (and γ where stage 2 had no rows) from the rows
  *       whose formula uses them, jointly. Each is drawn weakly towards a prior so that parameters the data does not
  *       determine keep a sensible value: α_f towards the small-message α, β_c and β_r towards half the regime's β (a
  *       point-to-point message is one copy in and one copy out), γ towards the shipped value. Parameters that come
- *       out negative are fixed at 0 and the rest refitted.</li>
+ *       out negative are fixed at 0 and the rest refitted. σ_o is fitted here too when no message-passing row ran
+ *       oversubscribed.</li>
  * </ol>
  * Every measurement with a formula is then predicted with the fitted parameters.
  */
@@ -37,9 +41,12 @@ public final class ModelFitter
     /** Weight of a prior, as a fraction of one measurement's weight at the same relative error. */
     static final double PRIOR_WEIGHT = 1e-3;
 
-    private final CostModel shapes;
+    /** ν where the data says nothing: half-way between one core and both. */
+    static final double NU_PRIOR = 0.5;
+
     private final ModelParameters start;
     private final long stagingBytes;
+    private final int cores;
 
     /**
      * One fitted value with its standard error.
@@ -70,12 +77,12 @@ public final class ModelFitter
     }
 
     /**
-     * The predictions of one series, with its weighted R² and median |error|.
+     * The predictions of one series, with its R² (of log T) and median |error|.
      *
      * @param key         the series.
      * @param formula     the formula it was predicted with.
      * @param points      by size.
-     * @param r2          1 − Σw·r² / Σw·(T − T̄w)², w = 1/T².
+     * @param r2          R² of log T ({@link PiecewiseFit#logR2}).
      * @param medianError median |relative error|.
      */
     public record Series(
@@ -93,11 +100,18 @@ public final class ModelFitter
      * @param estimates       every parameter with its error, in the order α, β per regime, γ, shared memory.
      * @param series          every predicted series.
      * @param unmodelled      series without a formula ("allreduce:foo").
+     * @param cores           c, the cores the measurements' ranks shared.
      */
     public record Result(
         String source, ModelParameters parameters, PiecewiseFit.Result pointToPoint, String alphaBetaOrigin,
-        List<Estimate> estimates, List<Series> series, List<String> unmodelled)
+        List<Estimate> estimates, List<Series> series, List<String> unmodelled, int cores)
     {
+        /** The fitted model, for the machine the measurements ran on. */
+        public CostModel model(final long stagingBytes)
+        {
+            return new CostModel(parameters, stagingBytes, cores);
+        }
+
         /** The predictions of every series, flattened. */
         public List<Prediction> predictions()
         {
@@ -106,7 +120,9 @@ public final class ModelFitter
     }
 
     /** A row's formula terms, copied out of the reusable {@link CostTerms}. */
-    private record Row(Measurement measurement, double[][] coefficients, double flag, double gamma)
+    private record Row(
+        Measurement measurement, double[][] coefficients, double flag, double gamma, double sync,
+        double syncOversubscribed)
     {
         String gammaKey()
         {
@@ -129,23 +145,42 @@ public final class ModelFitter
             {
                 case FLAG -> flag;
                 case GAMMA -> gammaKey().equals(unknown.gammaKey()) ? gamma : 0;
+                case SYNC -> sync;
+                case SYNC_OVERSUBSCRIBED -> syncOversubscribed;
                 default -> coefficients[unknown.regime()][unknown.parameter().ordinal()];
             };
         }
     }
 
-    private record Unknown(Parameter parameter, int regime, String gammaKey, double prior)
+    /**
+     * A parameter to fit, and the prior it is drawn weakly towards: {@code prior} give or take {@code priorScale}
+     * (the weight of one measurement at the same relative error, times {@link #PRIOR_WEIGHT}).
+     */
+    private record Unknown(Parameter parameter, int regime, String gammaKey, double prior, double priorScale)
     {
+        /** A prior whose own value is its scale. */
+        Unknown(final Parameter parameter, final int regime, final String gammaKey, final double prior)
+        {
+            this(parameter, regime, gammaKey, prior, prior);
+        }
+
+        /** A step cost σ or σ_o, drawn towards 0 on the scale of a small message's α. */
+        static Unknown step(final Parameter parameter, final ModelParameters parameters)
+        {
+            final double alpha = parameters.regimes().get(0).alpha();
+            return new Unknown(parameter, 0, null, 0, alpha > 0 ? alpha : 0.1);
+        }
     }
 
     /**
      * @param stagingBytes S, staging bytes per rank the measurements ran with (shared-memory formulas).
+     * @param cores        c, the cores of the machine the measurements ran on.
      */
-    public ModelFitter(final long stagingBytes)
+    public ModelFitter(final long stagingBytes, final int cores)
     {
         this.stagingBytes = stagingBytes;
+        this.cores = cores;
         this.start = ModelParameters.shipped();
-        this.shapes = new CostModel(start, stagingBytes);
     }
 
     /**
@@ -204,31 +239,53 @@ public final class ModelFitter
         parameters = new ModelParameters(derivedSharedMemory(parameters.regimes()), Math.max(0, first.alpha()),
             parameters.gammas());
 
-        // stage 2: γ per datatype and operator from message-passing reductions
+        // stage 2: γ per datatype and operator, σ and σ_o, from the collectives that only send messages
         final List<Row> all = rows(parameters, measurements);
+        final List<Row> messageRows = all.stream()
+            .filter(r -> !r.usesSharedMemory() && !"pingpong".equals(r.measurement().collective())).toList();
         final TreeSet<String> gammaKeys = new TreeSet<>();
-        for (final Row row : all)
+        final List<Unknown> messageUnknowns = new ArrayList<>();
+        for (final Row row : messageRows)
         {
-            if (row.gamma() > 0 && !row.usesSharedMemory())
+            if (row.gamma() > 0 && gammaKeys.add(row.gammaKey()))
             {
-                gammaKeys.add(row.gammaKey());
+                messageUnknowns.add(new Unknown(Parameter.GAMMA, 0, row.gammaKey(), parameters.defaultGamma()));
             }
         }
-        for (final String key : gammaKeys)
+        final boolean oversubscribedFitted = messageRows.stream().anyMatch(r -> r.syncOversubscribed() > 0);
+        if (messageRows.stream().anyMatch(r -> r.sync() > 0))
         {
-            final List<Row> rows = all.stream()
-                .filter(r -> r.gamma() > 0 && !r.usesSharedMemory() && r.gammaKey().equals(key)).toList();
-            final Joint joint = solve(parameters, rows, List.of(
-                new Unknown(Parameter.GAMMA, 0, key, parameters.defaultGamma())), false);
+            messageUnknowns.add(Unknown.step(Parameter.SYNC, parameters));
+        }
+        if (oversubscribedFitted)
+        {
+            messageUnknowns.add(Unknown.step(Parameter.SYNC_OVERSUBSCRIBED, parameters));
+        }
+        for (int r = 0; r < parameters.regimeCount(); r++)
+        {
+            final int regime = r;
+            if (messageRows.stream().anyMatch(row -> row.coefficients()[regime][Parameter.NU.ordinal()] > 0))
+            {
+                messageUnknowns.add(new Unknown(Parameter.NU, r, null, NU_PRIOR, 1.0));
+            }
+        }
+        if (!messageUnknowns.isEmpty())
+        {
+            final Joint joint = solve(parameters, messageRows, messageUnknowns, true);
             parameters = joint.parameters();
             estimates.addAll(joint.estimates());
         }
 
-        // stage 3: shared-memory parameters, and γ where only shared-memory rows reduce
+        // stage 3: shared-memory parameters, and γ (and σ_o) where only shared-memory rows inform them
         final List<Row> sharedRows = all.stream().filter(Row::usesSharedMemory).toList();
         if (!sharedRows.isEmpty())
         {
-            final Joint joint = solve(parameters, sharedRows, sharedUnknowns(parameters, sharedRows, gammaKeys), true);
+            final List<Unknown> unknowns = sharedUnknowns(parameters, sharedRows, gammaKeys);
+            if (!oversubscribedFitted && sharedRows.stream().anyMatch(r -> r.syncOversubscribed() > 0))
+            {
+                unknowns.add(Unknown.step(Parameter.SYNC_OVERSUBSCRIBED, parameters));
+            }
+            final Joint joint = solve(parameters, sharedRows, unknowns, true);
             parameters = joint.parameters();
             estimates.addAll(joint.estimates());
         }
@@ -241,7 +298,7 @@ public final class ModelFitter
         // predictions, series by series
         final Map<Measurement.SeriesKey, List<Prediction>> bySeries = new LinkedHashMap<>();
         final List<String> unmodelled = new ArrayList<>();
-        final CostModel fitted = new CostModel(parameters, stagingBytes);
+        final CostModel fitted = new CostModel(parameters, stagingBytes, cores);
         for (final Measurement m : measurements)
         {
             final CostFormula formula = CostFormulas.find(m.collective(), m.algorithm());
@@ -267,7 +324,7 @@ public final class ModelFitter
                 r2(points), medianError(points)));
         }
         return new Result(source, parameters, p2p, origin, List.copyOf(estimates), List.copyOf(series),
-            List.copyOf(unmodelled));
+            List.copyOf(unmodelled), cores);
     }
 
     /** Regimes of the pingpong fit, with β_c and β_r derived (half of β each). */
@@ -350,7 +407,7 @@ public final class ModelFitter
 
     private List<Row> rows(final ModelParameters parameters, final List<Measurement> measurements)
     {
-        final CostModel model = new CostModel(parameters, stagingBytes);
+        final CostModel model = new CostModel(parameters, stagingBytes, cores);
         final List<Row> rows = new ArrayList<>();
         for (final Measurement m : measurements)
         {
@@ -372,7 +429,8 @@ public final class ModelFitter
                 }
             }
             rows.add(new Row(m, coefficients, terms.coefficient(Parameter.FLAG, 0),
-                terms.coefficient(Parameter.GAMMA, 0)));
+                terms.coefficient(Parameter.GAMMA, 0), terms.coefficient(Parameter.SYNC, 0),
+                terms.coefficient(Parameter.SYNC_OVERSUBSCRIBED, 0)));
         }
         return rows;
     }
@@ -404,7 +462,8 @@ public final class ModelFitter
         {
             final Row row = rows.get(i);
             final double measured = row.measurement().micros();
-            double known = row.flag() * base.flag() +
+            double known = row.flag() * base.flag() + row.sync() * base.sync() +
+                row.syncOversubscribed() * base.syncOversubscribed() +
                 row.gamma() * base.gamma(row.measurement().dtype(), row.measurement().op());
             for (int r = 0; r < base.regimeCount(); r++)
             {
@@ -413,10 +472,15 @@ public final class ModelFitter
                 {
                     known += row.coefficients()[r][p.ordinal()] * base.value(p, r);
                 }
+                // ν's coefficient is in bytes: its term is that × β × ν
+                final Regime regime = base.regimes().get(r);
+                known += row.coefficients()[r][Parameter.NU.ordinal()] * regime.beta() * regime.nu();
             }
             for (int j = 0; j < k; j++)
             {
-                a[i][j] = row.coefficient(unknowns.get(j));
+                final Unknown u = unknowns.get(j);
+                final double scale = u.parameter() == Parameter.NU ? base.regimes().get(u.regime()).beta() : 1;
+                a[i][j] = row.coefficient(u) * scale;
             }
             y[i] = measured - known;
             w[i] = 1 / (measured * measured);
@@ -424,10 +488,10 @@ public final class ModelFitter
         // priors: θ_j ≈ θ0_j, weighted like a small fraction of one measurement at the same relative error
         for (int j = 0; j < priorRows; j++)
         {
-            final double prior = unknowns.get(j).prior();
+            final Unknown u = unknowns.get(j);
             a[n + j][j] = 1;
-            y[n + j] = prior;
-            w[n + j] = prior > 0 ? PRIOR_WEIGHT / (prior * prior) : 0;
+            y[n + j] = u.prior();
+            w[n + j] = u.priorScale() > 0 ? PRIOR_WEIGHT / (u.priorScale() * u.priorScale()) : 0;
         }
         final WeightedLeastSquares.Solution solution = WeightedLeastSquares.solveNonNegative(a, y, w);
         final double t = WeightedLeastSquares.t95(solution.dof() - priorRows);
@@ -451,27 +515,11 @@ public final class ModelFitter
             parameters.with(u.parameter(), u.regime(), value);
     }
 
-    /** Weighted R², w = 1/T²: each point counts by its relative error. */
+    /** R² of log T ({@link PiecewiseFit#logR2}): each point counts by its relative error. */
     static double r2(final List<Prediction> points)
     {
-        double sumW = 0;
-        double sumWy = 0;
-        for (final Prediction p : points)
-        {
-            final double t = p.measurement().micros();
-            sumW += 1 / (t * t);
-            sumWy += 1 / t;
-        }
-        final double mean = sumWy / sumW;
-        double residual = 0;
-        double total = 0;
-        for (final Prediction p : points)
-        {
-            final double t = p.measurement().micros();
-            residual += p.error() * p.error();
-            total += (t - mean) * (t - mean) / (t * t);
-        }
-        return total > 0 ? 1 - residual / total : Double.NaN;
+        return PiecewiseFit.logR2(points.stream().mapToDouble(p -> p.measurement().micros()).toArray(),
+            points.stream().mapToDouble(Prediction::predicted).toArray());
     }
 
     static double medianError(final List<Prediction> points)

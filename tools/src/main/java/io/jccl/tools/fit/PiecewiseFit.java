@@ -40,7 +40,7 @@ public final class PiecewiseFit
      * @param alphaError   standard error of α.
      * @param betaError    standard error of β.
      * @param ci95Factor   Student t quantile: the 95 % interval is ± factor × standard error.
-     * @param r2           weighted R²: 1 − Σw·r² / Σw·(T − T̄w)², w = 1/T².
+     * @param r2           R² of log T ({@link #logR2}).
      * @param medianError  median |predicted − measured| / measured.
      * @param rss          weighted residual sum of squares.
      * @param dof          degrees of freedom of the regime's fit.
@@ -298,25 +298,47 @@ public final class PiecewiseFit
         final int start = groupStart[firstGroup];
         final int end = groupStart[lastGroup + 1];
         final double[] errors = new double[end - start];
-        double sumW = 0;
-        double sumWy = 0;
+        final double[] measured = Arrays.copyOfRange(micros, start, end);
+        final double[] predicted = new double[end - start];
         for (int i = start; i < end; i++)
         {
-            final double w = 1 / (micros[i] * micros[i]);
-            sumW += w;
-            sumWy += w * micros[i];
-            errors[i - start] = Math.abs(alpha + beta * bytes[i] - micros[i]) / micros[i];
+            predicted[i - start] = alpha + beta * bytes[i];
+            errors[i - start] = Math.abs(predicted[i - start] - micros[i]) / micros[i];
         }
-        final double mean = sumWy / sumW;
-        double total = 0;
-        for (int i = start; i < end; i++)
-        {
-            total += (micros[i] - mean) * (micros[i] - mean) / (micros[i] * micros[i]);
-        }
-        final double r2 = total > 0 ? 1 - solution.rss() / total : 1;
+        final double r2 = logR2(measured, predicted);
         return new Segment(fromBytes, sizes[firstGroup], sizes[lastGroup], end - start, alpha, beta,
             solution.standardError(0), solution.standardError(1), WeightedLeastSquares.t95(solution.dof()), r2,
             median(errors), solution.rss(), solution.dof());
+    }
+
+    /**
+     * R² on the scale the fit works in: of log T, {@code 1 − Σ ln²(predicted/measured) / Σ (ln measured − mean)²}.
+     * A least-squares fit weighted by relative error (w = 1/T²) minimises Σ((predicted − T)/T)², which is the
+     * numerator to second order; the denominator is the spread of the points on the log-log plot. 1 when the points do
+     * not spread (every time equal), NaN without points.
+     */
+    public static double logR2(final double[] measured, final double[] predicted)
+    {
+        if (measured.length == 0)
+        {
+            return Double.NaN;
+        }
+        double mean = 0;
+        for (final double t : measured)
+        {
+            mean += Math.log(t);
+        }
+        mean /= measured.length;
+        double residual = 0;
+        double total = 0;
+        for (int i = 0; i < measured.length; i++)
+        {
+            final double logT = Math.log(measured[i]);
+            final double miss = Math.log(Math.max(predicted[i], Double.MIN_NORMAL)) - logT;
+            residual += miss * miss;
+            total += (logT - mean) * (logT - mean);
+        }
+        return total > 0 ? 1 - residual / total : 1;
     }
 
     /** Median of the values (the array is sorted in place). */

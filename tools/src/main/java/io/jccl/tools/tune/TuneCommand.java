@@ -158,7 +158,8 @@ public final class TuneCommand implements Command
             throw new UsageException("no such file: " + from);
         }
 
-        final List<ModelFitter.Result> fits = FitCommand.fit(List.of(from), stagingBytes, regimes, onlySource, err);
+        final List<ModelFitter.Result> fits = FitCommand.fit(List.of(from), stagingBytes,
+            Runtime.getRuntime().availableProcessors(), regimes, onlySource, err);
         final ModelFitter.Result fit = pickSource(fits);
         final List<Measurement> measurements = ResultsReader.read(from).measurements().stream()
             .filter(m -> m.source().equals(fit.source())).toList();

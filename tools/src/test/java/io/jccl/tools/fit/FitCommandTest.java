@@ -42,7 +42,7 @@ class FitCommandTest
         assertTrue(text.contains("float32:sum"), text);
         assertTrue(text.contains("allreduce shm_twoshot, 4 ranks: R² "), text);
         assertTrue(text.contains("  formula: 2(p − 1)α + 2n(p − 1)/p·β + n(p − 1)/p·γ"), text);
-        assertTrue(text.contains("summary: weighted R²"), text);
+        assertTrue(text.contains("summary: R² of log T"), text);
     }
 
     @Test
@@ -129,7 +129,7 @@ class FitCommandTest
     void pngTextWithTheBuiltInFont() throws Exception
     {
         final Path results = SyntheticData.write(directory.resolve("results.csv"), 0.02, 34);
-        final List<ModelFitter.Result> fits = FitCommand.fit(List.of(results), 4L << 20, 0, null,
+        final List<ModelFitter.Result> fits = FitCommand.fit(List.of(results), 4L << 20, SyntheticResults.CORES, 0, null,
             new PrintStream(err, true, StandardCharsets.UTF_8));
         final BufferedImage image = FitPlot.png("results.csv", fits, 4L << 20, true);
         ImageIO.write(image, "png", directory.resolve("bitmap.png").toFile());

@@ -34,10 +34,13 @@ class ModelFitterTest
         }
         assertWithin(truth.regimes().get(0).alpha(), fitted.regimes().get(0).alpha(), 0.05);
         assertWithin(truth.regimes().get(1).alpha(), fitted.regimes().get(1).alpha(), 0.05);
-        // stage 2: γ of float32 sum from the message-passing reductions
+        // stage 2: γ of float32 sum, σ and σ_o from the message-passing collectives
         assertWithin(truth.gamma("float32", "sum"), fitted.gamma("float32", "sum"), 0.05);
+        assertWithin(truth.sync(), fitted.sync(), 0.05);
+        assertWithin(truth.syncOversubscribed(), fitted.syncOversubscribed(), 0.05);
         // stage 3: α_f, and β_c, β_r of the regimes where the shared-memory terms matter (vectors from 4 KiB)
-        assertWithin(truth.flag(), fitted.flag(), 0.05);
+        // a flag step costs α_f + σ: the shared-memory rows see the sum, and σ's error moves α_f by as much
+        assertWithin(truth.flag() + truth.sync(), fitted.flag() + fitted.sync(), 0.05);
         for (int r = 1; r < truth.regimeCount(); r++)
         {
             final Regime expected = truth.regimes().get(r);
@@ -117,7 +120,7 @@ class ModelFitterTest
         final String csv = "impl,collective,ranks,bytes,avg_us,min_us,max_us,iters\n" +
             "mpi,pingpong,2,8,0.2,0.2,0.2,10\nmpi,pingpong,2,64,0.21,0.2,0.2,10\nmpi,pingpong,2,512,0.26,0.2,0.2,10\n" +
             "mpi,pingpong,2,4096,0.62,0.2,0.2,10\nmpi,allreduce,2,4096,1.5,1,2,10\n";
-        final ModelFitter.Result result = new ModelFitter(STAGING).fit("mpi",
+        final ModelFitter.Result result = new ModelFitter(STAGING, SyntheticResults.CORES).fit("mpi",
             ResultsReader.readCsv(csv, "file").measurements(), 0);
         final ModelFitter.Series allreduce = result.series().get(1);
         assertEquals("ring", allreduce.key().algorithm());
@@ -129,6 +132,6 @@ class ModelFitterTest
     {
         final ResultsReader.Results read = ResultsReader.readCsv(csv, "synthetic");
         assertTrue(read.skipped().isEmpty(), read.skipped().toString());
-        return new ModelFitter(STAGING).fit("synthetic", read.measurements(), 0);
+        return new ModelFitter(STAGING, SyntheticResults.CORES).fit("synthetic", read.measurements(), 0);
     }
 }

@@ -107,6 +107,18 @@ class PiecewiseFitTest
         assertEquals(0.0, s.medianError(), 1e-9);
     }
 
+    /** R² of log T: 1 for exact predictions, 0 for the best constant (the geometric mean), in between for misses. */
+    @Test
+    void rSquaredIsThatOfLogTime()
+    {
+        final double[] measured = {1, 10, 100};
+        assertEquals(1.0, PiecewiseFit.logR2(measured, measured.clone()), 1e-12);
+        assertEquals(0.0, PiecewiseFit.logR2(measured, new double[] {10, 10, 10}), 1e-12);
+        // 10 % high at every point: ln²(1.1) each, against a spread of 2·ln²(10)
+        final double expected = 1 - 3 * Math.pow(Math.log(1.1), 2) / (2 * Math.pow(Math.log(10), 2));
+        assertEquals(expected, PiecewiseFit.logR2(measured, new double[] {1.1, 11, 110}), 1e-12);
+    }
+
     @Test
     void boundaryIsThePowerOfTwoBetweenMeasuredSizes()
     {

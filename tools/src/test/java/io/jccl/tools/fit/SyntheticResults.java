@@ -18,6 +18,9 @@ final class SyntheticResults
     static final String HEADER = "collective,algorithm,ranks,bytes,dtype,avg_us,min_us,max_us,iters,algbw_GBps," +
         "busbw_GBps,wrong\n";
 
+    /** Cores of the synthetic machine: its 4-rank rows are oversubscribed. */
+    static final int CORES = 2;
+
     /** Algorithms swept per collective, at 2 and 4 ranks. */
     static final Map<String, List<String>> SWEEP = Map.of(
         "allreduce", List.of("ring", "recursive_doubling", "rabenseifner", "shm_oneshot", "shm_twoshot"),
@@ -31,7 +34,8 @@ final class SyntheticResults
 
     /**
      * The truth: three regimes (small messages to 4 KiB, chunked in cache to 4 MiB, then DRAM with no latency of its
-     * own), α_f 0.08 µs, γ 0.06 ns/B for float32 sum.
+     * own), α_f 0.08 µs, σ 0.15 µs per step, σ_o 1.2 µs per step and rank sharing a core, γ 0.06 ns/B for float32
+     * sum.
      */
     static ModelParameters truth()
     {
@@ -39,13 +43,13 @@ final class SyntheticResults
             new Regime(0, 0.2, ns(0.10), ns(0.03), ns(0.05)),
             new Regime(4096, 1.5, ns(0.05), ns(0.02), ns(0.04)),
             new Regime(4L << 20, 0.0, ns(0.12), ns(0.08), ns(0.10))),
-            0.08, Map.of(ModelParameters.DEFAULT_GAMMA_KEY, ns(0.06), "float32:sum", ns(0.06)));
+            0.08, 0.15, 1.2, Map.of(ModelParameters.DEFAULT_GAMMA_KEY, ns(0.06), "float32:sum", ns(0.06)));
     }
 
     /** Pingpong and every algorithm of {@link #SWEEP} from 8 B to 64 MiB (×2), noise of relative sd {@code noise}. */
     static String csv(final ModelParameters parameters, final double noise, final long seed)
     {
-        final CostModel model = new CostModel(parameters);
+        final CostModel model = new CostModel(parameters, 4L << 20, CORES);
         final Random random = new Random(seed);
         final StringBuilder csv = new StringBuilder(HEADER);
         for (long bytes = 8; bytes <= 64L << 20; bytes *= 2)
