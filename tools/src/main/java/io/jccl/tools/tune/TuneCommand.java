@@ -34,9 +34,6 @@ import java.util.Map;
  */
 public final class TuneCommand implements Command
 {
-    /** A choice this much slower than the best measured still counts as good. */
-    static final double GOOD_ENOUGH = 0.10;
-
     /** The sweep tune runs by itself: sizes up to this (every algorithm at every size takes minutes). */
     static final String DEFAULT_MAX_BYTES = "8m";
     /** Sweeps per rank count; each row is the median run's. */
@@ -330,9 +327,9 @@ public final class TuneCommand implements Command
             int groupGood = 0;
             for (final Tuner.SizeQuality size : group.sizes())
             {
-                final boolean ok = size.tunedSlowdown() <= GOOD_ENOUGH;
+                final boolean ok = size.tunedSlowdown() <= Tuner.GOOD_ENOUGH;
                 groupGood += ok ? 1 : 0;
-                goodModel += size.modelSlowdown() <= GOOD_ENOUGH ? 1 : 0;
+                goodModel += size.modelSlowdown() <= Tuner.GOOD_ENOUGH ? 1 : 0;
                 out.printf(Locale.ROOT, "  %12d  %-20s %12s  %-20s %12s %9s  %-20s %9s%s%n", size.bytes(),
                     size.tuned().label(), Units.number(size.tunedMicros()), size.best().label(),
                     Units.number(size.bestMicros()), slower(size.tunedSlowdown()), size.model().label(),

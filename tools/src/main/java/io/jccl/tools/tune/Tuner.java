@@ -22,13 +22,19 @@ import java.util.TreeSet;
  * two ways to choose:
  * <ul>
  *   <li>{@link Choice#MODEL}: at every size the candidate the fitted model predicts fastest;</li>
- *   <li>{@link Choice#MEASURED} (the default): within the measured sizes the fastest measured candidate, switching
- *       at the geometric middle between two measured sizes (or where the model predicts the switch, when that lies
- *       between them); below them the first size's choice, above them the model's.</li>
+ *   <li>{@link Choice#MEASURED} (the default): within the measured sizes a candidate measured within
+ *       {@link #GOOD_ENOUGH} of the fastest, preferring the model's choice, then the previous size's, then the
+ *       fastest measured: a difference smaller than that is as likely noise as real, and the model's choice is smooth
+ *       in size where the measured best flickers. It switches at the geometric middle between two measured sizes (or
+ *       where the model predicts the switch, when that lies between them); below them the first size's choice, above
+ *       them the model's.</li>
  * </ul>
  */
 public final class Tuner
 {
+    /** A measured candidate this much slower than the fastest at a size is as good as the fastest there. */
+    public static final double GOOD_ENOUGH = 0.10;
+
     /** How rules are chosen. */
     public enum Choice
     {
@@ -157,7 +163,8 @@ public final class Tuner
         long previousSize = -1;
         for (final Map.Entry<Long, Map<Candidate, Double>> entry : bySize.entrySet())
         {
-            final Candidate best = fastestMeasured(entry.getValue());
+            final Candidate best = goodEnough(entry.getValue(), current,
+                fastestModelled(collective, ranks, candidates, entry.getKey(), dtype, op));
             if (current != null && !best.equals(current))
             {
                 // switch between the two measured sizes: where the model says, else at the geometric middle
@@ -278,6 +285,23 @@ public final class Tuner
     private static Candidate fastestMeasured(final Map<Candidate, Double> measured)
     {
         return measured.entrySet().stream().min(Map.Entry.comparingByValue()).orElseThrow().getKey();
+    }
+
+    /** The model's choice if measured within {@link #GOOD_ENOUGH} of the fastest, else the previous one, else it. */
+    private static Candidate goodEnough(
+        final Map<Candidate, Double> measured, final Candidate previous, final Candidate modelled)
+    {
+        final Candidate fastest = fastestMeasured(measured);
+        final double limit = measured.get(fastest) * (1 + GOOD_ENOUGH);
+        for (final Candidate preferred : new Candidate[] {modelled, previous})
+        {
+            final Double time = preferred == null ? null : measured.get(preferred);
+            if (time != null && time <= limit)
+            {
+                return preferred;
+            }
+        }
+        return fastest;
     }
 
     private Candidate fastestModelled(
