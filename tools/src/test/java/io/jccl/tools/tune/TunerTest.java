@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Timeout;
 import java.util.ArrayList;
 import java.util.List;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @Timeout(10)
@@ -39,5 +40,37 @@ class TunerTest
                 }
             }
         }
+    }
+
+    /**
+     * Where the measured fastest beats the model's choice by less than 10 %, the rule keeps the model's choice; where
+     * by more, the measured fastest.
+     */
+    @Test
+    void measuredRulesKeepTheModelsChoiceWithinTenPercent()
+    {
+        final ModelParameters shipped = ModelParameters.shipped();
+        final Tuner probe = new Tuner(shipped, 4L << 20, Tuner.Choice.MODEL);
+        final List<Measurement> rows = new ArrayList<>();
+        final long close = 64 * 1024;
+        final long far = 1024 * 1024;
+        final String modelled = ruleAt(probe.tune(List.of(
+            new Measurement("test", "allreduce", "ring", true, 2, close, "float32", "sum", 0, 1),
+            new Measurement("test", "allreduce", "rabenseifner", true, 2, close, "float32", "sum", 0, 1))).rules(),
+            close).algorithm();
+        final String other = modelled.equals("ring") ? "rabenseifner" : "ring";
+        // at 64 KiB the other one is 5 % faster, at 1 MiB 30 % faster
+        rows.add(new Measurement("test", "allreduce", modelled, true, 2, close, "float32", "sum", 0, 100));
+        rows.add(new Measurement("test", "allreduce", other, true, 2, close, "float32", "sum", 0, 95));
+        rows.add(new Measurement("test", "allreduce", modelled, true, 2, far, "float32", "sum", 0, 1300));
+        rows.add(new Measurement("test", "allreduce", other, true, 2, far, "float32", "sum", 0, 1000));
+        final List<TuningTable.Rule> rules = new Tuner(shipped, 4L << 20, Tuner.Choice.MEASURED).tune(rows).rules();
+        assertEquals(modelled, ruleAt(rules, close).algorithm(), rules.toString());
+        assertEquals(other, ruleAt(rules, far).algorithm(), rules.toString());
+    }
+
+    private static TuningTable.Rule ruleAt(final List<TuningTable.Rule> rules, final long bytes)
+    {
+        return rules.stream().filter(r -> r.minBytes() <= bytes && bytes < r.maxBytes()).findFirst().orElseThrow();
     }
 }
