@@ -120,7 +120,8 @@ public final class FitCommand implements Command
             files.add(file);
         }
         final String title = files.get(0).getFileName() +
-            (files.size() > 1 ? " (median of " + files.size() + " runs)" : "");
+            (files.size() == 2 ? " and " + files.get(1).getFileName() :
+            files.size() > 2 ? " and " + (files.size() - 1) + " more files" : "");
 
         final List<ModelFitter.Result> results = fit(files, stagingBytes, cores, regimes, onlySource, err);
         if ("json".equals(format))
