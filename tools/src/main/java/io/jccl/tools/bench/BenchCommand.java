@@ -52,9 +52,9 @@ public final class BenchCommand implements Command
             Starts N ranks and times each operation at sizes from --min-bytes to --max-bytes in x4 steps (8 B, 32 B,
             128 B, ...), like ../shared/peers/run-peers, or in steps of --step. Bytes follow nccl-tests: the whole
             vector (the gathered output, the scattered input, one rank's alltoall send buffer); sizes that do not
-            split into one block per rank are skipped. Each rank times its own loop; rows show the average, fastest and slowest rank's
-            mean time per call, algbw = bytes / time and busbw = algbw x nccl-tests' factor. pingpong rows are the
-            one-way latency between ranks 0 and 1. Results go to stdout, progress to stderr.
+            split into one block per rank are skipped. Each rank times its own loop; rows show the average, fastest
+            and slowest rank's mean time per call, algbw = bytes / time and busbw = algbw x nccl-tests' factor.
+            pingpong rows are the one-way latency between ranks 0 and 1. Results go to stdout, progress to stderr.
 
               -n N              number of ranks (required)
               --op OPS          comma list of pingpong, barrier, broadcast, reduce, allreduce, gather, scatter,

@@ -97,7 +97,8 @@ public final class ModelFitter
      * @param parameters      the fitted parameter set.
      * @param pointToPoint    the piecewise pingpong fit, or null when there were no pingpong rows.
      * @param alphaBetaOrigin how α and β were obtained, in words.
-     * @param estimates       every parameter with its error, in the order α, β per regime, γ, shared memory.
+     * @param estimates       every parameter with its error, in the order α, β per regime, γ, σ, σ_o, ν per regime,
+     *                        shared memory.
      * @param series          every predicted series.
      * @param unmodelled      series without a formula ("allreduce:foo").
      * @param cores           c, the cores the measurements' ranks shared.
@@ -239,7 +240,7 @@ public final class ModelFitter
         parameters = new ModelParameters(derivedSharedMemory(parameters.regimes()), Math.max(0, first.alpha()),
             parameters.gammas());
 
-        // stage 2: γ per datatype and operator, σ and σ_o, from the collectives that only send messages
+        // stage 2: γ per datatype and operator, σ, σ_o and ν per regime, from the collectives that only send messages
         final List<Row> all = rows(parameters, measurements);
         final List<Row> messageRows = all.stream()
             .filter(r -> !r.usesSharedMemory() && !"pingpong".equals(r.measurement().collective())).toList();

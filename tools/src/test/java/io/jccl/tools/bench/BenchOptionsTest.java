@@ -54,7 +54,8 @@ class BenchOptionsTest
     void everyOptionAndTheRoundTripThroughArgs()
     {
         final BenchOptions options = BenchOptions.parse(new String[] {"-n", "4", "--op", "allreduce,Reduce-Scatter",
-            "--algo", "ring", "--min-bytes", "1k", "--max-bytes", "4MiB", "--step", "2", "--dtype", "bf16", "--reduce-op", "max",
+            "--algo", "ring", "--min-bytes", "1k", "--max-bytes", "4MiB", "--step", "2", "--dtype", "bf16",
+            "--reduce-op", "max",
             "--format", "nccl", "--iters", "7", "--warmup", "0", "--check", "--cold", "--root", "3"});
         assertEquals(List.of(BenchOp.ALLREDUCE, BenchOp.REDUCE_SCATTER), options.ops());
         assertEquals(1024, options.minBytes());
