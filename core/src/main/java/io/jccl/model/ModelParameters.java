@@ -82,7 +82,11 @@ public final class ModelParameters
      *       stays below β, since a point-to-point message is such a copy and such a read plus its protocol;</li>
      *   <li>α_f: about one cache-line handoff and its acquire, 0.06 µs;</li>
      *   <li>γ: the reductions of the sweep (float32 sum) fitted 0.3 ns/B (3 GB/s: the reduction kernels are not yet
-     *       tuned), which makes two-shot allreduce faster than one-shot from a few hundred bytes, as measured.</li>
+     *       tuned), which makes two-shot allreduce faster than one-shot from a few hundred bytes, as measured;</li>
+     *   <li>σ 0.05 µs and σ_o 0.9 µs per step (per rank sharing a core): what {@code ./jccl fit} found for
+     *       allreduce on 2 and 4 ranks in the 2026-11-22 runs that stayed in one state of the machine (σ 0 to 0.1,
+     *       σ_o 0.8 to 1.04). With σ_o, LL allreduce serves 4 ranks up to 1 KiB (measured 4.0-6.2 µs against
+     *       two-shot's 9.0-9.1 at 128-256 B) instead of up to 128 B; ν stays 0 (the classic model).</li>
      * </ul>
      * With these, the model picks what the fixed preference lists picked before it (LL for the smallest calls, then
      * the staged shared-memory algorithms; linear gather and scatter) at most sizes; it differs where measurements
@@ -98,7 +102,7 @@ public final class ModelParameters
             new Regime(0, 0.12, nsPerByte(0.15), nsPerByte(0.02), nsPerByte(0.03)),
             new Regime(4096, 2.0, nsPerByte(0.065), nsPerByte(0.02), nsPerByte(0.025)),
             new Regime(4L << 20, 2.0, nsPerByte(0.07), nsPerByte(0.02), nsPerByte(0.025)));
-        return new ModelParameters(regimes, 0.06, Map.of(DEFAULT_GAMMA_KEY, nsPerByte(0.3)));
+        return new ModelParameters(regimes, 0.06, 0.05, 0.9, Map.of(DEFAULT_GAMMA_KEY, nsPerByte(0.3)));
     }
 
     /** Converts ns per byte, the unit people read, into the model's µs per byte. */

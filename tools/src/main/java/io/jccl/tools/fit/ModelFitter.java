@@ -217,8 +217,10 @@ public final class ModelFitter
         else
         {
             final Regime shippedFirst = start.regimes().get(0);
+            // without a pingpong the messages' α is the whole of a step's latency: σ and σ_o start at 0
             parameters = start.withRegimes(List.of(new Regime(0, shippedFirst.alpha(), shippedFirst.beta(),
-                shippedFirst.copy(), shippedFirst.read())));
+                shippedFirst.copy(), shippedFirst.read()))).with(Parameter.SYNC, 0, 0)
+                .with(Parameter.SYNC_OVERSUBSCRIBED, 0, 0);
             final List<Row> messageRows = rows(parameters, measurements).stream()
                 .filter(r -> r.gamma() == 0 && !r.usesSharedMemory() && !"pingpong".equals(r.measurement().collective()))
                 .toList();
