@@ -1,5 +1,7 @@
 package io.jccl.shm;
 
+import java.lang.reflect.Constructor;
+
 /**
  * Copies between this process's memory and a peer process's private memory in one pass, through the kernel
  * ({@code process_vm_readv} / {@code process_vm_writev}, "cross-memory attach", as Open MPI and MPICH use for large
@@ -29,10 +31,25 @@ interface CrossMemory
      */
     long write(long pid, long localAddress, long remoteAddress, long bytes);
 
-    /** The implementation, or null when this JVM or this build has none (and why is then in {@link #whyNot()}). */
+    /**
+     * A new instance of the implementation, or null when this JVM or this build has none (and why is then in
+     * {@link #whyNot()}). Each transport takes its own: an instance keeps per-call native state, and the transports
+     * of one process (a communicator and its sub-communicators) may run on different threads.
+     */
     static CrossMemory load()
     {
-        return Holder.INSTANCE;
+        if (Holder.CONSTRUCTOR == null)
+        {
+            return null;
+        }
+        try
+        {
+            return Holder.CONSTRUCTOR.newInstance();
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new IllegalStateException("cannot instantiate " + IMPLEMENTATION, ex);
+        }
     }
 
     static String whyNot()
@@ -42,12 +59,12 @@ interface CrossMemory
 
     final class Holder
     {
-        private static final CrossMemory INSTANCE;
+        private static final Constructor<? extends CrossMemory> CONSTRUCTOR;
         private static final String WHY_NOT;
 
         static
         {
-            CrossMemory instance = null;
+            Constructor<? extends CrossMemory> constructor = null;
             String whyNot = null;
             if (Runtime.version().feature() < 22)
             {
@@ -61,14 +78,16 @@ interface CrossMemory
             {
                 try
                 {
-                    instance = (CrossMemory) Class.forName(IMPLEMENTATION).getDeclaredConstructor().newInstance();
+                    // one instance now, so that a class that cannot load or link says so here, once
+                    constructor = Class.forName(IMPLEMENTATION).asSubclass(CrossMemory.class).getDeclaredConstructor();
+                    constructor.newInstance();
                 }
                 catch (final ReflectiveOperationException | LinkageError | RuntimeException ex)
                 {
                     whyNot = "cannot load " + IMPLEMENTATION + " (" + ex + "): was jccl built with JDK 21?";
                 }
             }
-            INSTANCE = instance;
+            CONSTRUCTOR = whyNot == null ? constructor : null;
             WHY_NOT = whyNot;
         }
 
