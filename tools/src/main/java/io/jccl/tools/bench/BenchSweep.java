@@ -253,8 +253,9 @@ public final class BenchSweep
      * would leave the measurement cold), and at least {@code minCalls} calls and
      * {@link Iterations#WARMUP_MIN_SECONDS}, within {@link Iterations#WARMUP_SECONDS} overall. The floors: a pace can
      * settle before the JIT's later tiers have compiled the path, and then they compiled inside the timing (pingpong
-     * 32 B, the second size of a sweep, came out at 0.18-0.40 µs against 0.09-0.12 µs after a long warm-up). Every round ends with the ranks agreeing on the
-     * slowest time, so all ranks run the same number of calls. Returns the settled time per call.
+     * 32 B, the second size of a sweep, came out at 0.18-0.40 µs against 0.09-0.12 µs after a long warm-up). Every
+     * round ends with the ranks agreeing on the slowest time, so all ranks run the same number of calls. Returns the
+     * settled time per call.
      */
     private double warmUp(final BenchCall call, final int sets, final int maxRoundCalls, final double firstCall,
         final int minCalls)
