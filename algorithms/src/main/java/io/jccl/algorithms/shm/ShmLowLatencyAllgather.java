@@ -65,6 +65,6 @@ public final class ShmLowLatencyAllgather implements CollectiveAlgorithm
             final int peer = (rank + i) % size;
             LowLatencyProtocol.read(context, peer, 0, blockBytes, args.recvBase, args.recvOffset + peer * blockBytes);
         }
-        LowLatencyProtocol.finish(context);
+        LowLatencyProtocol.finishExchange(context);
     }
 }

@@ -73,7 +73,7 @@ public final class ShmLowLatencyAllreduce implements CollectiveAlgorithm
             final int peer = (rank + i) % size;
             LowLatencyProtocol.read(context, peer, 0, bytes, null, inputs + peer * bytes);
         }
-        LowLatencyProtocol.finish(context);
+        LowLatencyProtocol.finishExchange(context);
 
         // step 3: recv = x_0 op x_1 op ... op x_(p-1), in rank order on every rank
         LowLatencyProtocol.reduceInRankOrder(context, args, inputs, bytes);

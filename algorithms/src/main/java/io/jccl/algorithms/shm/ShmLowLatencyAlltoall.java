@@ -68,6 +68,6 @@ public final class ShmLowLatencyAlltoall implements CollectiveAlgorithm
             LowLatencyProtocol.read(context, peer, rank * blockBytes, blockBytes,
                 args.recvBase, args.recvOffset + peer * blockBytes);
         }
-        LowLatencyProtocol.finish(context);
+        LowLatencyProtocol.finishExchange(context);
     }
 }

@@ -68,7 +68,7 @@ public final class ShmLowLatencyReduceScatter implements CollectiveAlgorithm
             final int peer = (rank + i) % size;
             LowLatencyProtocol.read(context, peer, rank * blockBytes, blockBytes, null, blocks + peer * blockBytes);
         }
-        LowLatencyProtocol.finish(context);
+        LowLatencyProtocol.finishExchange(context);
 
         // step 3: recv = block of rank 0 op block of rank 1 op ..., in rank order
         LowLatencyProtocol.reduceInRankOrder(context, args, blocks, blockBytes);

@@ -231,6 +231,38 @@ class ShmAlgorithmsTest
         runJob(ranks, LL_STAGING_BYTES, calls);
     }
 
+    /**
+     * After an exchange a writer skips the look at the peers for up to {@code SLOTS} operations; a broadcast root
+     * that then runs ahead through a long stream must still wait before its slots come round again.
+     */
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {2, 3, 8})
+    void lowLatencyBroadcastRootRunningAheadAfterAnExchangeWaitsForItsReaders(final int ranks)
+    {
+        final CollectiveAlgorithm broadcast = lowLatency(Collective.BROADCAST);
+        final CollectiveAlgorithm allreduce = lowLatency(Collective.ALLREDUCE);
+        final List<Call> calls = new ArrayList<>();
+        int i = 0;
+        for (int round = 0; round < 3; round++)
+        {
+            calls.add(call(allreduce, TYPES[i % TYPES.length], ReduceOp.SUM, 1 + round, 0, Layout.PRIVATE));
+            i++;
+            for (int b = 0; b < 3 * LowLatencyProtocol.SLOTS; b++)
+            {
+                calls.add(call(broadcast, TYPES[i % TYPES.length], ReduceOp.SUM, 1 + b % 7, round % ranks,
+                    LAYOUTS[i % LAYOUTS.length]));
+                i++;
+            }
+        }
+        runJob(ranks, LL_STAGING_BYTES, calls);
+    }
+
+    private static CollectiveAlgorithm lowLatency(final Collective collective)
+    {
+        return LOW_LATENCY.stream().filter(algorithm -> algorithm.collectives().contains(collective)).findFirst()
+            .orElseThrow();
+    }
+
     @Test
     void lowLatencyRefusesLargeCallsAndSmallStagingAreas()
     {
