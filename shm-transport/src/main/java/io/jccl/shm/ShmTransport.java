@@ -199,6 +199,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         {
             transport.monitor.setState(STATE_FAILED, blamed(ex));
             transport.monitor.close();
+            transport.removeExitHook();
             if (rank == 0)
             {
                 segment.unlink();
@@ -210,8 +211,10 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
 
     private void bootstrap(final long deadline, final long timeoutNs)
     {
-        monitor.register();
+        // The hook first: once peers see this rank attached, an exit must mark it failed. Registered the other
+        // way round, a System.exit between the two left a rank attached with no hook (and addShutdownHook threw).
         Runtime.getRuntime().addShutdownHook(exitHook);
+        monitor.register();
         waiter.operation("bootstrap", 0, -1, null);
         if (rank == 0)
         {
@@ -1203,16 +1206,22 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         }
         monitor.setState(broken == null ? STATE_CLOSED : STATE_FAILED, blamed(broken));
         monitor.close();
+        removeExitHook();
+        segment.unlink();
+        // The mapping is released by the GC with the last reference: shared buffers handed out stay valid.
+    }
+
+    /** Drops the exit hook, and with it the hook's reference to this transport, unless the JVM is exiting. */
+    private void removeExitHook()
+    {
         try
         {
             Runtime.getRuntime().removeShutdownHook(exitHook);
         }
         catch (final IllegalStateException ignore)
         {
-            // the JVM is already shutting down
+            // the JVM is already shutting down: the hook runs, or has run
         }
-        segment.unlink();
-        // The mapping is released by the GC with the last reference: shared buffers handed out stay valid.
     }
 
     /** The JVM exits without close(): peers must not wait for this rank; a failure already recorded stays. */
