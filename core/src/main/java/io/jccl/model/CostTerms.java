@@ -13,7 +13,8 @@ import java.util.Arrays;
  *       regime of m: {@code α_r + m·β_r}; when the algorithm cuts it into chunks of c bytes, each chunk after the
  *       first adds one small-message α (regime 0): {@code (⌈m/c⌉ − 1)·α_0};</li>
  *   <li>local memory terms ({@link #copy}, {@link #read}) are priced in the regime of the call's vector size n, which
- *       decides where the data lives in the memory hierarchy;</li>
+ *       decides where the data lives in the memory hierarchy, and so are bytes {@link #carried} line by line from
+ *       the core that wrote them, at the point-to-point β;</li>
  *   <li>α_f ({@link #flags}) and γ ({@link #reduce}) have one value;</li>
  *   <li>every message and flag of a collective is also one synchronisation step: σ while every rank has a core,
  *       σ_o·(p/c) while the p ranks share c &lt; p cores. A {@link #pointToPoint} message, which is what the pingpong
@@ -183,6 +184,16 @@ public final class CostTerms
     public void read(final double readBytes)
     {
         perRegime[index(Parameter.READ, regimes.regimeOf(bytes))] += readBytes * share;
+    }
+
+    /**
+     * {@code carriedBytes} read by a rank as they land from the core that wrote them, line by line with the flag
+     * inside (the low-latency protocol), which is how a small point-to-point message's payload moves: priced at the
+     * point-to-point β of the call's regime, with no α and no step (the flag that delivers them is counted apart).
+     */
+    public void carried(final double carriedBytes)
+    {
+        perRegime[index(Parameter.BETA, regimes.regimeOf(bytes))] += carriedBytes * share;
     }
 
     /** {@code reducedBytes} of one operand combined into an accumulator. */

@@ -89,7 +89,7 @@ class CostFormulasTest
             new Regime(0, ALPHA, BETA, COPY, READ, 0))), 4L << 20, 2);
         assertClose(2 * (ALPHA + sigma) + 2 * share2 * BETA + share2 * GAMMA,
             oneCoreEach.predict("allreduce", "ring", 2, n, "float32", "sum", 1L << 40));
-        assertClose(FLAG + sigma + (1 + 8 / 7.0) * 1024 * COPY + 8 / 7.0 * 1024 * READ + 1024 * GAMMA,
+        assertClose(FLAG + sigma + (1 + 8 / 7.0) * 1024 * COPY + 8 / 7.0 * 1024 * BETA + 1024 * GAMMA,
             twoCores.predict("allreduce", "shm_ll", 2, 1024, "float32", "sum"));
     }
 
@@ -111,8 +111,8 @@ class CostFormulasTest
         assertClose(16 * FLAG + n * COPY + 2 * 0.75 * n * READ + 0.75 * n * GAMMA,
             predict("allreduce", "shm_twoshot", 4, n));
         assertClose(2 * FLAG + 8 * COPY + 8 * READ, predict("broadcast", "shm_direct", 4, 8));
-        // the LL protocol: one handoff, every payload byte as 8/7 bytes of 64-byte lines
-        assertClose(FLAG + 8 * 8.0 / 7 * (COPY + READ), predict("broadcast", "shm_ll", 4, 8));
+        // the LL protocol: one handoff, every payload byte as 8/7 bytes of 64-byte lines, read as they land (β)
+        assertClose(FLAG + 8 * 8.0 / 7 * (COPY + BETA), predict("broadcast", "shm_ll", 4, 8));
     }
 
     @Test

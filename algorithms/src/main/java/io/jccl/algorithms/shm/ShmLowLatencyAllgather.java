@@ -13,7 +13,7 @@ import java.util.Set;
  * and copies every peer's block out of theirs as the lines arrive. One handoff.
  * <p>
  * Cost, n the gathered output, λ = 8/7 (a 64-byte line carries 56 payload bytes):
- * α_f + (1 + λ)(n/p)·β_c + λn(p − 1)/p·β_r, for blocks n/p ≤ {@link LowLatencyProtocol#MAX_BYTES} bytes.
+ * α_f + (1 + λ)(n/p)·β_c + λn(p − 1)/p·β, for blocks n/p ≤ {@link LowLatencyProtocol#MAX_BYTES} bytes.
  */
 public final class ShmLowLatencyAllgather implements CollectiveAlgorithm
 {

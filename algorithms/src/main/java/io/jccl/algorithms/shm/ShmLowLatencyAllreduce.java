@@ -14,7 +14,7 @@ import java.util.Set;
  * computes identical bits. The flag travels with the data: one cache-line handoff per line of input instead of the
  * staged one-shot's data line, flag line and staging release. Small vectors only.
  * <p>
- * Cost, λ = 8/7 (a 64-byte line carries 56 payload bytes): α_f + (1 + λ)n·β_c + λ(p − 1)n·β_r + (p − 1)n·γ, for
+ * Cost, λ = 8/7 (a 64-byte line carries 56 payload bytes): α_f + (1 + λ)n·β_c + λ(p − 1)n·β + (p − 1)n·γ, for
  * n ≤ {@link LowLatencyProtocol#MAX_BYTES} bytes.
  */
 public final class ShmLowLatencyAllreduce implements CollectiveAlgorithm

@@ -13,7 +13,7 @@ import java.util.Set;
  * blocks) into its LL slot, and takes block {@code rank} of every peer's slot as the lines arrive. One handoff.
  * <p>
  * Cost, n one rank's send buffer, λ = 8/7 (a 64-byte line carries 56 payload bytes):
- * α_f + (λn + n/p)·β_c + λn(p − 1)/p·β_r, for n ≤ {@link LowLatencyProtocol#MAX_BYTES} bytes.
+ * α_f + (λn + n/p)·β_c + λn(p − 1)/p·β, for n ≤ {@link LowLatencyProtocol#MAX_BYTES} bytes.
  */
 public final class ShmLowLatencyAlltoall implements CollectiveAlgorithm
 {

@@ -11,7 +11,7 @@ import java.util.Set;
  * Broadcast on the low-latency protocol ({@link LowLatencyProtocol}): the root writes the vector into its LL slot,
  * every other rank copies it out as the lines arrive. One handoff; the root never waits in the common case.
  * <p>
- * Cost, λ = 8/7 (a 64-byte line carries 56 payload bytes): α_f + λn·β_c + λn·β_r, for
+ * Cost, λ = 8/7 (a 64-byte line carries 56 payload bytes): α_f + λn·β_c + λn·β, for
  * n ≤ {@link LowLatencyProtocol#MAX_BYTES} bytes.
  */
 public final class ShmLowLatencyBroadcast implements CollectiveAlgorithm

@@ -14,7 +14,7 @@ import java.util.Set;
  * rank order, so each block's bits do not depend on which rank computes it. One handoff.
  * <p>
  * Cost, n the whole input, λ = 8/7 (a 64-byte line carries 56 payload bytes):
- * α_f + (λn + n/p)·β_c + λn(p − 1)/p·β_r + n(p − 1)/p·γ, for n ≤ {@link LowLatencyProtocol#MAX_BYTES} bytes.
+ * α_f + (λn + n/p)·β_c + λn(p − 1)/p·β + n(p − 1)/p·γ, for n ≤ {@link LowLatencyProtocol#MAX_BYTES} bytes.
  */
 public final class ShmLowLatencyReduceScatter implements CollectiveAlgorithm
 {
