@@ -16,7 +16,7 @@ import java.util.Map;
  *   <li>a forced one (configuration {@code jccl.algo} / {@code JCCL_ALGO}, or a per-call view of the communicator);
  *       one that cannot serve the call is an error that says why;</li>
  *   <li>without a tuning file, for messages that travel single-copy ({@link CollectiveContext#singleCopyBytes()})
- *       while no two ranks share a core, the point-to-point algorithm of {@link #SINGLE_COPY_PREFERENCES}: the
+ *       while no two ranks share a core, the algorithm of {@link #SINGLE_COPY_PREFERENCES}: the
  *       shipped model's parameters describe the two-copy paths, and on a machine whose cross-core transfers of
  *       freshly written lines are slow (this project's 2-vCPU VMs, half of the time) the staged algorithms lose up
  *       to 6x where one copy out of the sender's own buffer does not;</li>
@@ -54,10 +54,14 @@ public final class AlgorithmSelector
      * user's buffers, sent point-to-point (so single-copy when those buffers are off-heap). Only while every rank has
      * a core: a rendezvous waits for its receiver to run, and with 4 ranks on 2 cores binomial broadcast and pairwise
      * alltoall measured 1.1-2.3x Open MPI from 128 KiB where the staged algorithms measured 0.4-0.8x. Ring allgather
-     * only at 2 ranks: beyond, its later steps forward blocks just written.
+     * only at 2 ranks: beyond, its later steps forward blocks just written. Single-copy allreduce (every rank reads
+     * every peer's whole vector) only at 2 ranks, where it reads n bytes per rank: at 128 KiB-32 MiB it took
+     * 0.9-1.9x two-shot's time while cross-core handoffs were fast and 0.25-0.7x while they were slow; and not with
+     * symmetric send buffers, which two-shot already reads in place.
      */
     private static final Map<Collective, String> SINGLE_COPY_PREFERENCES = new EnumMap<>(Map.of(
         Collective.BROADCAST, "binomial",
+        Collective.ALLREDUCE, "shm_single_copy",
         Collective.ALLGATHER, "ring",
         Collective.ALLTOALL, "pairwise"));
 
@@ -193,7 +197,8 @@ public final class AlgorithmSelector
         final CollectiveAlgorithm singleCopyChoice = singleCopy[args.collective.ordinal()];
         final long singleCopyBytes = context.singleCopyBytes();
         if (singleCopyChoice != null && singleCopyBytes > 0 && !tuned.measured() && size <= cores &&
-            (args.collective != Collective.ALLGATHER || size == 2) &&
+            atRankCount(args.collective, size) &&
+            (args.collective != Collective.ALLREDUCE || args.sendSegmentOffset < 0) &&
             messageBytes(args.collective, bytes, size) >= singleCopyBytes &&
             singleCopyChoice.unsupportedReason(args, size, context) == null)
         {
@@ -229,7 +234,41 @@ public final class AlgorithmSelector
         throw new IllegalStateException("no " + args.collective.label() + " algorithm can serve " + args);
     }
 
-    /** Bytes of one point-to-point message of the single-copy choice: a block for allgather and alltoall. */
+    /**
+     * The single-copy choices that apply to a job of {@code size} ranks whose messages travel single-copy from
+     * {@code singleCopyBytes} up ({@link CollectiveContext#singleCopyBytes()}), for the log at connect; null when
+     * none does.
+     */
+    public String describeSingleCopy(final int size, final long singleCopyBytes)
+    {
+        if (singleCopyBytes <= 0 || tuned.measured() || size > cores)
+        {
+            return null;
+        }
+        final StringBuilder text = new StringBuilder();
+        for (final Collective collective : Collective.values())
+        {
+            final CollectiveAlgorithm algorithm = singleCopy[collective.ordinal()];
+            if (algorithm != null && forced.get(collective) == null && atRankCount(collective, size))
+            {
+                final long from = collective == Collective.BROADCAST ? singleCopyBytes : singleCopyBytes * size;
+                text.append(text.isEmpty() ? "" : "; ").append(collective.label()).append(' ')
+                    .append(algorithm.name()).append(" from ").append(from).append(" B");
+            }
+        }
+        return text.isEmpty() ? null : text.toString();
+    }
+
+    /** Ring allgather and single-copy allreduce are the single-copy choices only at 2 ranks. */
+    private static boolean atRankCount(final Collective collective, final int size)
+    {
+        return collective != Collective.ALLGATHER && collective != Collective.ALLREDUCE || size == 2;
+    }
+
+    /**
+     * Bytes of one point-to-point message of the single-copy choice: a block for allgather and alltoall, and for
+     * allreduce the half of the vector a two-shot rank would hand over.
+     */
     private static long messageBytes(final Collective collective, final long bytes, final int size)
     {
         return collective == Collective.BROADCAST ? bytes : bytes / size;

@@ -12,6 +12,7 @@ import io.jccl.algorithms.shm.ShmLowLatencyAlltoall;
 import io.jccl.algorithms.shm.ShmLowLatencyBroadcast;
 import io.jccl.algorithms.shm.ShmLowLatencyReduceScatter;
 import io.jccl.algorithms.shm.ShmOneShotAllreduce;
+import io.jccl.algorithms.shm.ShmSingleCopyAllreduce;
 import io.jccl.algorithms.shm.ShmTwoShotAllreduce;
 import io.jccl.spi.CollectiveAlgorithm;
 
@@ -35,6 +36,7 @@ public final class SharedMemoryAlgorithms
             new ShmLowLatencyAllreduce(),
             new ShmOneShotAllreduce(),
             new ShmTwoShotAllreduce(),
+            new ShmSingleCopyAllreduce(),
             new ShmLowLatencyAllgather(),
             new ShmDirectAllgather(),
             new ShmLowLatencyReduceScatter(),

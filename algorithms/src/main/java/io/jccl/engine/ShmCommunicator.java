@@ -11,6 +11,7 @@ import io.jccl.Request;
 import io.jccl.algorithms.AlgorithmRegistry;
 import io.jccl.algorithms.AlgorithmSelector;
 import io.jccl.algorithms.TunedSelection;
+import io.jccl.shm.Log;
 import io.jccl.shm.ShmTransport;
 import io.jccl.spi.CollectiveAlgorithm;
 import io.jccl.spi.CollectiveArgs;
@@ -72,8 +73,19 @@ public final class ShmCommunicator implements Communicator
         final AlgorithmRegistry registry = AlgorithmRegistry.instance();
         final AlgorithmSelector selector = new AlgorithmSelector(registry,
             configuration.get(Configuration.ALGO_PROP_NAME), TunedSelection.load(configuration, registry));
-        return new ShmCommunicator(ShmTransport.connect(configuration), selector, new CollectiveArgs(), new Owner(),
-            false, chunkBytes, null, null, configuration);
+        final ShmTransport transport = ShmTransport.connect(configuration);
+        final Log log = new Log(configuration, configuration.rank());
+        if (transport.rank() == 0 && log.enabled(Log.INFO, Log.INIT))
+        {
+            final String singleCopy = selector.describeSingleCopy(transport.size(), transport.singleCopyBytes());
+            if (singleCopy != null)
+            {
+                log.info(Log.INIT, "algorithm selection with single copy on every rank, replacing the choices above " +
+                    "from these sizes: " + singleCopy);
+            }
+        }
+        return new ShmCommunicator(transport, selector, new CollectiveArgs(), new Owner(), false, chunkBytes, null,
+            null, configuration);
     }
 
     @Override

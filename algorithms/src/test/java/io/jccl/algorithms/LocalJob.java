@@ -180,6 +180,17 @@ public final class LocalJob
             return singleCopyBytes;
         }
 
+        /** One process: the peer's memory is ours, so a plain copy stands in for the kernel's. */
+        @Override
+        public void readPeer(final int peer, final long remoteAddress, final long localAddress, final long bytes)
+        {
+            if (singleCopyBytes == 0)
+            {
+                throw new UnsupportedOperationException("single copy is off");
+            }
+            UnsafeApi.copyMemory(null, remoteAddress, null, localAddress, bytes);
+        }
+
         @Override
         public void send(final int peer, final Object base, final long offset, final long bytes)
         {

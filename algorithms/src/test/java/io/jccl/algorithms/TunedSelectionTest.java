@@ -193,7 +193,7 @@ class TunedSelectionTest
 
     /**
      * Without a tuning file, large messages that travel single-copy take the point-to-point algorithm of their
-     * collective (ring allgather only at 2 ranks); small ones, jobs without single copy, ranks that share cores and
+     * collective (ring allgather only at 2 ranks), and allreduce at 2 ranks single-copy reads; small ones, jobs without single copy, ranks that share cores and
      * tuning files do not. Needs 2 cores, as every machine this project runs on has.
      */
     @Test
@@ -208,6 +208,12 @@ class TunedSelectionTest
         assertEquals("binomial", shipped.select(args(Collective.BROADCAST, mib / 4), two.context(0), mib).name());
         assertEquals("pairwise", shipped.select(args(Collective.ALLTOALL, mib / 4), two.context(0), mib).name());
         assertEquals("ring", shipped.select(args(Collective.ALLGATHER, mib / 8), two.context(0), mib).name());
+        assertEquals("shm_single_copy", shipped.select(allreduce(mib / 4), two.context(0), mib).name());
+        // allreduce from 128 KiB (a half of 64 KiB), and not for symmetric send buffers, which two-shot reads in place
+        assertNotEquals("shm_single_copy", shipped.select(allreduce(16 * 1024), two.context(0), 64 * 1024).name());
+        final CollectiveArgs symmetric = allreduce(mib / 4);
+        symmetric.sendSegmentOffset = 0;
+        assertNotEquals("shm_single_copy", shipped.select(symmetric, two.context(0), mib).name());
         // below the threshold (32 KiB, blocks of 16 KiB), and without single copy: as before
         for (final Collective c : List.of(Collective.BROADCAST, Collective.ALLTOALL, Collective.ALLGATHER))
         {
@@ -222,6 +228,8 @@ class TunedSelectionTest
         assertEquals(atFour.select(args(Collective.ALLGATHER, mib / 16), new LocalJob(4).context(0), mib).name(),
             atFour.select(args(Collective.ALLGATHER, mib / 16), new LocalJob(4).singleCopy(65536).context(0), mib)
                 .name());
+        assertEquals(atFour.select(allreduce(mib / 4), new LocalJob(4).context(0), mib).name(),
+            atFour.select(allreduce(mib / 4), new LocalJob(4).singleCopy(65536).context(0), mib).name());
         final java.nio.file.Path file = writeTable(new TuningTable(ModelParameters.shipped(), Map.of(), List.of(
             new Rule(Collective.BROADCAST, 2, 0, Long.MAX_VALUE, "shm_direct", 0))));
         final AlgorithmSelector measured = new AlgorithmSelector(REGISTRY, null, TunedSelection.load(

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,6 +21,7 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -66,7 +68,23 @@ class CollectiveContractTest
     @MethodSource("rankCounts")
     void everyCaseHoldsOn(final int ranks)
     {
-        final String filter = System.getProperty(FILTER_PROP_NAME);
+        holds(ranks, System.getProperty(FILTER_PROP_NAME), List.of(), false);
+    }
+
+    /**
+     * Single copy is off by default where ranks outnumber cores, which leaves the single-copy allreduce to the 2-rank
+     * job above: here it is turned on, so that 3 and 4 rank JVMs read each other through the kernel too.
+     */
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {3, 4})
+    void singleCopyAllreduceHoldsOnMoreRanks(final int ranks)
+    {
+        holds(ranks, "allreduce shm_single_copy", List.of("JCCL_SINGLE_COPY_BYTES=65536"), true);
+    }
+
+    private static void holds(final int ranks, final String filter, final List<String> env,
+        final boolean allSupported)
+    {
         final List<ContractCase> cases = ContractCases.build(ranks, AlgorithmRegistry.instance(), filter);
         // both symmetric pools, their guards and alignment, with room to spare
         final long symmetric = ContractCases.sharedBytes(cases, ranks, ContractBuffers.SEND) +
@@ -74,8 +92,9 @@ class CollectiveContractTest
         final long start = System.nanoTime();
         final JobResult result = Jobs.launch(ranks, ContractRank.class,
             filter == null || filter.isBlank() ? List.of() : List.of(filter),
-            List.of("JCCL_SYMMETRIC_BYTES=" + symmetric, "JCCL_TIMEOUT_MS=" + TIMEOUT_MS,
-            "JCCL_PEER_TIMEOUT_MS=" + PEER_TIMEOUT_MS), JVM_ARGS, JOB_TIMEOUT);
+            Stream.concat(Stream.of("JCCL_SYMMETRIC_BYTES=" + symmetric,
+            "JCCL_TIMEOUT_MS=" + TIMEOUT_MS, "JCCL_PEER_TIMEOUT_MS=" + PEER_TIMEOUT_MS), env.stream()).toList(),
+            JVM_ARGS, JOB_TIMEOUT);
         final double seconds = (System.nanoTime() - start) / 1e9;
 
         final List<String> failures = new ArrayList<>();
@@ -105,6 +124,11 @@ class CollectiveContractTest
                 Jobs.allOutput(result));
             assertEquals(cases.size(), Integer.parseInt(summary.group(1)), "cases run by rank " + r);
             failed += Integer.parseInt(summary.group(2));
+            if (allSupported)
+            {
+                assertEquals(0, Integer.parseInt(summary.group(3)), "cases refused on rank " + r + ":\n" +
+                    Jobs.allOutput(result));
+            }
             if (r == 0)
             {
                 System.out.printf("contract on %d ranks: %s cases, %s unsupported, %s s in the ranks, %.1f s " +

@@ -217,6 +217,15 @@ public final class CostFormulas
                 t.read(2 * others);
                 t.reduce(others);
             }));
+        list.add(new CostFormula("allreduce", "shm_single_copy", "2α_f + (p − 1)·(α + nβ) + (p − 1)n·γ", 0, t ->
+        {
+            // every rank reads each peer's whole send buffer through the kernel, as a single-copy message travels,
+            // all ranks at once, and reduces it
+            final int p = t.ranks();
+            t.flags(2);
+            t.messages(p - 1, t.bytes());
+            t.reduce((double)(p - 1) * t.bytes());
+        }));
     }
 
     private static void addGatherAndScatter(final List<CostFormula> list)

@@ -17,6 +17,8 @@ package io.jccl.spi;
  * {@link #FLAG_SLOTS} flags that only the owner writes ({@link #setFlag}, a release store) and everybody reads
  * ({@link #getFlag}, {@link #waitFlag}, acquire loads). Flag values must only grow: use {@link #token(int)}, which
  * is unique per (operation, step) and larger than every token of earlier operations, so a flag never needs a reset.
+ * A slot nobody waits on may instead hold a value (an address) that peers read only after a growing flag announced
+ * it.
  * <p>
  * Staging protocol, followed by every algorithm that touches staging areas:
  * <ol>
@@ -61,6 +63,16 @@ public interface CollectiveContext
     default long singleCopyBytes()
     {
         return 0;
+    }
+
+    /**
+     * Copies {@code bytes} from {@code remoteAddress} in {@code peer}'s private memory to {@code localAddress} here,
+     * in one pass through the kernel (cross-memory attach): only while {@link #singleCopyBytes()} is above 0. The
+     * peer must keep that memory valid and unchanged until it knows this rank has finished reading.
+     */
+    default void readPeer(final int peer, final long remoteAddress, final long localAddress, final long bytes)
+    {
+        throw new UnsupportedOperationException("single copy is off");
     }
 
     // ------------------------------------------------------------------------------------------- shared memory

@@ -548,6 +548,16 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
     }
 
     @Override
+    public void readPeer(final int peer, final long remoteAddress, final long localAddress, final long bytes)
+    {
+        if (singleCopyBytes == 0)
+        {
+            throw new UnsupportedOperationException("single copy is off");
+        }
+        singleCopy.read(peer, localAddress, remoteAddress, bytes);
+    }
+
+    @Override
     public long stagingAddress(final int r)
     {
         return base + layout.stagingOffset(r);

@@ -183,6 +183,12 @@ final class SingleCopy
         return ++nextId[dest];
     }
 
+    /** Copies {@code bytes} at {@code remote} in {@code peer} to {@code local} here (collectives' direct reads). */
+    void read(final int peer, final long local, final long remote, final long bytes)
+    {
+        check(memory.read(peerPid[peer], local, remote, bytes), peer, true);
+    }
+
     // ================================================================================================ sender
 
     /**

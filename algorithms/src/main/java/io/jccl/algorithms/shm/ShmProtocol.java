@@ -31,6 +31,11 @@ import io.jccl.spi.CollectiveContext;
  * place; when done, they set {@link #SLOT_CONSUMED} to {@code token(STEP_DIRECT)} (two-shot instead stages its
  * reduced blocks and hands them over with the chunk handshake). Readers check the kind of the value they see, so
  * ranks that disagree about symmetric memory fail with a message instead of reading stale staging data.
+ * <p>
+ * Single copy ({@link ShmSingleCopyAllreduce}): the owner writes the address of its buffer to {@link #SLOT_ADDRESS},
+ * the one slot that holds a value rather than a step (it need not grow: nobody waits on it, and peers read it only
+ * after {@link #SLOT_READY} shows {@code token(STEP_SINGLE_COPY)}), then publishes that token; peers read the buffer
+ * through the kernel and set {@link #SLOT_CONSUMED} to the same token when done.
  */
 final class ShmProtocol
 {
@@ -46,14 +51,23 @@ final class ShmProtocol
     /** Barrier: the owner has arrived. */
     static final int SLOT_ARRIVED = 4;
 
+    /** Single copy: the address of the owner's buffer that peers read; written before {@link #SLOT_READY}. */
+    static final int SLOT_ADDRESS = 7;
+
     /** Step published by a rank whose buffer its peers read in place; above every chunk step. */
     static final int STEP_DIRECT = CollectiveContext.MAX_STEPS - 1;
 
     /** Like {@link #STEP_DIRECT}, but peers read the owner's recv buffer (its own block of an allgather). */
     static final int STEP_DIRECT_RECV = CollectiveContext.MAX_STEPS - 2;
 
-    /** Chunk steps run from 0 to {@code MAX_CHUNKS - 1}, below every zero-copy step. */
-    static final long MAX_CHUNKS = STEP_DIRECT_RECV;
+    /**
+     * Published by a rank whose peers read its send buffer through the kernel ({@link ShmSingleCopyAllreduce}),
+     * with the buffer's address in {@link #SLOT_ADDRESS}.
+     */
+    static final int STEP_SINGLE_COPY = CollectiveContext.MAX_STEPS - 3;
+
+    /** Chunk steps run from 0 to {@code MAX_CHUNKS - 1}, below every zero-copy and single-copy step. */
+    static final long MAX_CHUNKS = STEP_SINGLE_COPY;
 
     /** Staging halves start on cache lines, so each half is a whole number of lines. */
     static final long CACHE_LINE = 64;
@@ -169,6 +183,19 @@ final class ShmProtocol
         }
     }
 
+    /**
+     * Waits (acquire) until {@code peer} publishes its buffer for single-copy reads ({@link #STEP_SINGLE_COPY});
+     * fails when the peer published another kind of step.
+     */
+    static void awaitSingleCopy(final CollectiveContext context, final int peer, final long token)
+    {
+        final long seen = context.waitFlag(peer, SLOT_READY, token);
+        if (seen != token)
+        {
+            throw mismatch(context, peer, seen, token);
+        }
+    }
+
     /** Zero-copy end of operation: every peer has set {@link #SLOT_CONSUMED} to {@code token(STEP_DIRECT)}. */
     static void awaitAllConsumedDirect(final CollectiveContext context)
     {
@@ -194,6 +221,10 @@ final class ShmProtocol
         if (token == context.token(STEP_DIRECT))
         {
             return "a symmetric send buffer";
+        }
+        if (token == context.token(STEP_SINGLE_COPY))
+        {
+            return "a buffer read through the kernel (shm_single_copy)";
         }
         return token == context.token(STEP_DIRECT_RECV) ? "a symmetric recv buffer" : "private memory";
     }

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -49,9 +50,14 @@ class ShmAlgorithmsTest
     private static final Layout[] LAYOUTS = Stream.of(Layout.values())
         .filter(layout -> layout != Layout.SYMMETRIC_OVERLAPPING).toArray(Layout[]::new);
     private static final long STAGING_BYTES = 8 * 1024;
-    /** The staging-protocol algorithms; the low-latency ones need a larger staging area and have tests of their own. */
+    /**
+     * The staging-protocol algorithms; the low-latency ones need a larger staging area, and single copy reads peers'
+     * buffers without staging: both have tests of their own.
+     */
     private static final List<CollectiveAlgorithm> STAGED = SharedMemoryAlgorithms.all().stream()
-        .filter(algorithm -> !isLowLatency(algorithm)).toList();
+        .filter(algorithm -> !isLowLatency(algorithm) && !(algorithm instanceof ShmSingleCopyAllreduce)).toList();
+    /** Single-copy reads from 64 KiB up, as a transport whose ranks all passed the probe would report. */
+    private static final long SINGLE_COPY_BYTES = 64 * 1024;
     private static final List<CollectiveAlgorithm> LOW_LATENCY = SharedMemoryAlgorithms.all().stream()
         .filter(ShmAlgorithmsTest::isLowLatency).toList();
     /** Large enough for the low-latency region ({@link LowLatencyProtocol#MIN_STAGING_BYTES}). */
@@ -88,6 +94,57 @@ class ShmAlgorithmsTest
             }
         }
         runJob(ranks, STAGING_BYTES, calls);
+    }
+
+    /**
+     * Every type, op, buffer layout (heap and symmetric, in place and shifted) and count, up to several read chunks
+     * of {@link ShmSingleCopyAllreduce#READ_CHUNK_BYTES}, in one job per rank count, interleaved with two-shot so
+     * that the flags of both protocols follow each other.
+     */
+    @ParameterizedTest(name = "{0} ranks")
+    @MethodSource("ranks")
+    void singleCopyComputesExactResultsOverConsecutiveOperations(final int ranks)
+    {
+        final CollectiveAlgorithm singleCopy = new ShmSingleCopyAllreduce();
+        final List<Call> calls = new ArrayList<>();
+        int i = 0;
+        for (final long count : new long[]{0, 1, 7, 4099, 65_536, 100_003})
+        {
+            for (final DataType type : TYPES)
+            {
+                for (final ReduceOp op : OPS)
+                {
+                    final Layout layout = Layout.values()[i % Layout.values().length];
+                    calls.add(call(singleCopy, type, op, count, 0, layout));
+                    if (i % 7 == 0)
+                    {
+                        calls.add(call(new ShmTwoShotAllreduce(), type, op, 13, 0, LAYOUTS[i % LAYOUTS.length]));
+                    }
+                    i++;
+                }
+            }
+        }
+        runJob(ranks, STAGING_BYTES, calls);
+    }
+
+    static IntStream ranks()
+    {
+        return IntStream.of(RANKS);
+    }
+
+    @Test
+    void singleCopyIsRefusedWhereTheKernelCannotCopy()
+    {
+        final CollectiveArgs args = new CollectiveArgs();
+        args.collective = Collective.ALLREDUCE;
+        args.type = DataType.FLOAT32;
+        args.op = ReduceOp.SUM;
+        args.count = 1 << 20;
+        final CollectiveAlgorithm singleCopy = new ShmSingleCopyAllreduce();
+        final String reason = singleCopy.unsupportedReason(args, 2, new LocalJob(2).context(0));
+        assertNotNull(reason);
+        assertTrue(reason.contains("single copy"), reason);
+        assertNull(singleCopy.unsupportedReason(args, 2, new LocalJob(2).singleCopy(SINGLE_COPY_BYTES).context(0)));
     }
 
     @ParameterizedTest(name = "{0} ranks")
@@ -165,7 +222,7 @@ class ShmAlgorithmsTest
             assertTrue(seen.add(algorithm.collectives().iterator().next() + ":" + algorithm.name()));
             assertTrue(algorithm.description().length() > 20, algorithm.name());
         }
-        assertEquals(13, seen.size());
+        assertEquals(14, seen.size());
     }
 
     static Stream<Arguments> lowLatencyAlgorithmsAndRanks()
@@ -386,7 +443,7 @@ class ShmAlgorithmsTest
             largest = Math.max(largest, call.count() * call.type().size());
         }
         final long symmetricBytes = (2 * ranks * largest + 4 * ShmRankDriver.GUARD + 4095) & ~4095L;
-        final LocalJob job = new LocalJob(ranks, stagingBytes, symmetricBytes);
+        final LocalJob job = new LocalJob(ranks, stagingBytes, symmetricBytes).singleCopy(SINGLE_COPY_BYTES);
         final AtomicLongArray hashes = new AtomicLongArray(calls.size() * ranks);
         final AtomicIntegerArray arrivals = new AtomicIntegerArray(calls.size());
         job.run(context ->
