@@ -57,13 +57,21 @@ public final class AlgorithmSelector
      * only at 2 ranks: beyond, its later steps forward blocks just written. Single-copy allreduce (every rank reads
      * every peer's whole vector) only at 2 ranks, where it reads n bytes per rank: at 128 KiB-32 MiB it took
      * 0.9-1.9x two-shot's time while cross-core handoffs were fast and 0.25-0.7x while they were slow; and not with
-     * symmetric send buffers, which two-shot already reads in place.
+     * symmetric send buffers, which two-shot already reads in place. Only up to
+     * {@link #SINGLE_COPY_ALLREDUCE_MAX_BYTES}.
      */
     private static final Map<Collective, String> SINGLE_COPY_PREFERENCES = new EnumMap<>(Map.of(
         Collective.BROADCAST, "binomial",
         Collective.ALLREDUCE, "shm_single_copy",
         Collective.ALLGATHER, "ring",
         Collective.ALLTOALL, "pairwise"));
+
+    /**
+     * Largest allreduce the single-copy rule takes. Beyond the caches the gain in the slow state shrank (8 MiB:
+     * 2.3-3.9 ms against two-shot's 3.7-4.2) while the loss in the fast one stayed (1.8-2.2 ms against 1.1-1.3), and
+     * two-shot holds the bus bandwidth of large vectors when handoffs are fast.
+     */
+    private static final long SINGLE_COPY_ALLREDUCE_MAX_BYTES = 4L << 20;
 
     /** Above this size, two-shot allreduce beats one-shot: one-shot reads p times the vector on every rank. */
     private static final long ONESHOT_MAX_BYTES = 64 * 1024;
@@ -198,7 +206,8 @@ public final class AlgorithmSelector
         final long singleCopyBytes = context.singleCopyBytes();
         if (singleCopyChoice != null && singleCopyBytes > 0 && !tuned.measured() && size <= cores &&
             atRankCount(args.collective, size) &&
-            (args.collective != Collective.ALLREDUCE || args.sendSegmentOffset < 0) &&
+            (args.collective != Collective.ALLREDUCE ||
+                args.sendSegmentOffset < 0 && bytes <= SINGLE_COPY_ALLREDUCE_MAX_BYTES) &&
             messageBytes(args.collective, bytes, size) >= singleCopyBytes &&
             singleCopyChoice.unsupportedReason(args, size, context) == null)
         {
@@ -254,6 +263,10 @@ public final class AlgorithmSelector
                 final long from = collective == Collective.BROADCAST ? singleCopyBytes : singleCopyBytes * size;
                 text.append(text.isEmpty() ? "" : "; ").append(collective.label()).append(' ')
                     .append(algorithm.name()).append(" from ").append(from).append(" B");
+                if (collective == Collective.ALLREDUCE)
+                {
+                    text.append(" to ").append(SINGLE_COPY_ALLREDUCE_MAX_BYTES).append(" B");
+                }
             }
         }
         return text.isEmpty() ? null : text.toString();

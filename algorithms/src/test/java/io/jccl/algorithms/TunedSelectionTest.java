@@ -209,8 +209,11 @@ class TunedSelectionTest
         assertEquals("pairwise", shipped.select(args(Collective.ALLTOALL, mib / 4), two.context(0), mib).name());
         assertEquals("ring", shipped.select(args(Collective.ALLGATHER, mib / 8), two.context(0), mib).name());
         assertEquals("shm_single_copy", shipped.select(allreduce(mib / 4), two.context(0), mib).name());
-        // allreduce from 128 KiB (a half of 64 KiB), and not for symmetric send buffers, which two-shot reads in place
+        // allreduce from 128 KiB (a half of 64 KiB) to 4 MiB, and not for symmetric send buffers, which two-shot
+        // reads in place
         assertNotEquals("shm_single_copy", shipped.select(allreduce(16 * 1024), two.context(0), 64 * 1024).name());
+        assertEquals("shm_single_copy", shipped.select(allreduce(mib), two.context(0), 4 * mib).name());
+        assertNotEquals("shm_single_copy", shipped.select(allreduce(2 * mib), two.context(0), 8 * mib).name());
         final CollectiveArgs symmetric = allreduce(mib / 4);
         symmetric.sendSegmentOffset = 0;
         assertNotEquals("shm_single_copy", shipped.select(symmetric, two.context(0), mib).name());
