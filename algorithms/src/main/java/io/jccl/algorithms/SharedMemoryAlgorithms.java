@@ -13,6 +13,7 @@ import io.jccl.algorithms.shm.ShmLowLatencyBroadcast;
 import io.jccl.algorithms.shm.ShmLowLatencyReduceScatter;
 import io.jccl.algorithms.shm.ShmOneShotAllreduce;
 import io.jccl.algorithms.shm.ShmSingleCopyAllreduce;
+import io.jccl.algorithms.shm.ShmSingleCopyReduceScatter;
 import io.jccl.algorithms.shm.ShmTwoShotAllreduce;
 import io.jccl.spi.CollectiveAlgorithm;
 
@@ -41,6 +42,7 @@ public final class SharedMemoryAlgorithms
             new ShmDirectAllgather(),
             new ShmLowLatencyReduceScatter(),
             new ShmDirectReduceScatter(),
+            new ShmSingleCopyReduceScatter(),
             new ShmLowLatencyAlltoall(),
             new ShmDirectAlltoall());
     }

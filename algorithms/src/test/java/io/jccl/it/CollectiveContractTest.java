@@ -72,14 +72,14 @@ class CollectiveContractTest
     }
 
     /**
-     * Single copy is off by default where ranks outnumber cores, which leaves the single-copy allreduce to the 2-rank
-     * job above: here it is turned on, so that 3 and 4 rank JVMs read each other through the kernel too.
+     * Single copy is off by default where ranks outnumber cores, which leaves the single-copy algorithms to the
+     * 2-rank job above: here it is turned on, so that 3 and 4 rank JVMs read each other through the kernel too.
      */
     @ParameterizedTest(name = "{0} ranks")
     @ValueSource(ints = {3, 4})
-    void singleCopyAllreduceHoldsOnMoreRanks(final int ranks)
+    void singleCopyAlgorithmsHoldOnMoreRanks(final int ranks)
     {
-        holds(ranks, "allreduce shm_single_copy", List.of("JCCL_SINGLE_COPY_BYTES=65536"), true);
+        holds(ranks, "shm_single_copy", List.of("JCCL_SINGLE_COPY_BYTES=65536"), true);
     }
 
     private static void holds(final int ranks, final String filter, final List<String> env,

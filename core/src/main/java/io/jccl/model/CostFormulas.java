@@ -307,6 +307,15 @@ public final class CostFormulas
                     t.messages(1, (double)t.bytes() / p, p - q);
                 }
             }));
+        list.add(new CostFormula("reduce_scatter", "shm_single_copy",
+            "2α_f + (p − 1)·(α + (n/p)β) + n(p − 1)/p·γ", 0, t ->
+            {
+                // rank r reads block r of every peer's send buffer through the kernel, all ranks at once
+                final int p = t.ranks();
+                t.flags(2);
+                t.messages(p - 1, (double)t.bytes() / p);
+                t.reduce((double)t.bytes() * (p - 1) / p);
+            }));
         list.add(new CostFormula("reduce_scatter", "shm_direct",
             "2K·α_f + n(p − 1)/p·(β_c + β_r + γ), K = ⌈n/(S/2)⌉", 0, t ->
             {

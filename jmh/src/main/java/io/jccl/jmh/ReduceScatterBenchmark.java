@@ -8,7 +8,7 @@ import org.openjdk.jmh.annotations.Param;
 public class ReduceScatterBenchmark extends SizedBenchmark
 {
     /** "default" (jccl's selector chooses) or one of reduce_scatter's algorithms: they match the registry (tested). */
-    @Param({"default", "shm_ll", "shm_direct", "ring", "recursive_halving"})
+    @Param({"default", "shm_ll", "shm_direct", "shm_single_copy", "ring", "recursive_halving"})
     public String algorithm;
 
     @Override

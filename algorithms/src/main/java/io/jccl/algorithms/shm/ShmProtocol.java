@@ -32,7 +32,7 @@ import io.jccl.spi.CollectiveContext;
  * reduced blocks and hands them over with the chunk handshake). Readers check the kind of the value they see, so
  * ranks that disagree about symmetric memory fail with a message instead of reading stale staging data.
  * <p>
- * Single copy ({@link ShmSingleCopyAllreduce}): the owner writes the address of its buffer to {@link #SLOT_ADDRESS},
+ * Single copy ({@link SingleCopyReads}): the owner writes the address of its buffer to {@link #SLOT_ADDRESS},
  * the one slot that holds a value rather than a step (it need not grow: nobody waits on it, and peers read it only
  * after {@link #SLOT_READY} shows {@code token(STEP_SINGLE_COPY)}), then publishes that token; peers read the buffer
  * through the kernel and set {@link #SLOT_CONSUMED} to the same token when done.
@@ -61,7 +61,7 @@ final class ShmProtocol
     static final int STEP_DIRECT_RECV = CollectiveContext.MAX_STEPS - 2;
 
     /**
-     * Published by a rank whose peers read its send buffer through the kernel ({@link ShmSingleCopyAllreduce}),
+     * Published by a rank whose peers read its send buffer through the kernel ({@link SingleCopyReads}),
      * with the buffer's address in {@link #SLOT_ADDRESS}.
      */
     static final int STEP_SINGLE_COPY = CollectiveContext.MAX_STEPS - 3;

@@ -55,7 +55,9 @@ class ShmAlgorithmsTest
      * buffers without staging: both have tests of their own.
      */
     private static final List<CollectiveAlgorithm> STAGED = SharedMemoryAlgorithms.all().stream()
-        .filter(algorithm -> !isLowLatency(algorithm) && !(algorithm instanceof ShmSingleCopyAllreduce)).toList();
+        .filter(algorithm -> !isLowLatency(algorithm) && !isSingleCopy(algorithm)).toList();
+    private static final List<CollectiveAlgorithm> SINGLE_COPY = SharedMemoryAlgorithms.all().stream()
+        .filter(ShmAlgorithmsTest::isSingleCopy).toList();
     /** Single-copy reads from 64 KiB up, as a transport whose ranks all passed the probe would report. */
     private static final long SINGLE_COPY_BYTES = 64 * 1024;
     private static final List<CollectiveAlgorithm> LOW_LATENCY = SharedMemoryAlgorithms.all().stream()
@@ -98,14 +100,13 @@ class ShmAlgorithmsTest
 
     /**
      * Every type, op, buffer layout (heap and symmetric, in place and shifted) and count, up to several read chunks
-     * of {@link ShmSingleCopyAllreduce#READ_CHUNK_BYTES}, in one job per rank count, interleaved with two-shot so
-     * that the flags of both protocols follow each other.
+     * of {@link SingleCopyReads#READ_CHUNK_BYTES}, in one job per rank count, interleaved with two-shot so that the
+     * flags of both protocols follow each other.
      */
     @ParameterizedTest(name = "{0} ranks")
     @MethodSource("ranks")
     void singleCopyComputesExactResultsOverConsecutiveOperations(final int ranks)
     {
-        final CollectiveAlgorithm singleCopy = new ShmSingleCopyAllreduce();
         final List<Call> calls = new ArrayList<>();
         int i = 0;
         for (final long count : new long[]{0, 1, 7, 4099, 65_536, 100_003})
@@ -115,7 +116,7 @@ class ShmAlgorithmsTest
                 for (final ReduceOp op : OPS)
                 {
                     final Layout layout = Layout.values()[i % Layout.values().length];
-                    calls.add(call(singleCopy, type, op, count, 0, layout));
+                    calls.add(call(SINGLE_COPY.get(i % SINGLE_COPY.size()), type, op, count, 0, layout));
                     if (i % 7 == 0)
                     {
                         calls.add(call(new ShmTwoShotAllreduce(), type, op, 13, 0, LAYOUTS[i % LAYOUTS.length]));
@@ -140,11 +141,15 @@ class ShmAlgorithmsTest
         args.type = DataType.FLOAT32;
         args.op = ReduceOp.SUM;
         args.count = 1 << 20;
-        final CollectiveAlgorithm singleCopy = new ShmSingleCopyAllreduce();
-        final String reason = singleCopy.unsupportedReason(args, 2, new LocalJob(2).context(0));
-        assertNotNull(reason);
-        assertTrue(reason.contains("single copy"), reason);
-        assertNull(singleCopy.unsupportedReason(args, 2, new LocalJob(2).singleCopy(SINGLE_COPY_BYTES).context(0)));
+        for (final CollectiveAlgorithm singleCopy : SINGLE_COPY)
+        {
+            args.collective = singleCopy.collectives().iterator().next();
+            final String reason = singleCopy.unsupportedReason(args, 2, new LocalJob(2).context(0));
+            assertNotNull(reason);
+            assertTrue(reason.contains("single copy"), reason);
+            assertNull(singleCopy.unsupportedReason(args, 2,
+                new LocalJob(2).singleCopy(SINGLE_COPY_BYTES).context(0)));
+        }
     }
 
     @ParameterizedTest(name = "{0} ranks")
@@ -222,7 +227,7 @@ class ShmAlgorithmsTest
             assertTrue(seen.add(algorithm.collectives().iterator().next() + ":" + algorithm.name()));
             assertTrue(algorithm.description().length() > 20, algorithm.name());
         }
-        assertEquals(14, seen.size());
+        assertEquals(15, seen.size());
     }
 
     static Stream<Arguments> lowLatencyAlgorithmsAndRanks()
@@ -368,6 +373,11 @@ class ShmAlgorithmsTest
     private static boolean isLowLatency(final CollectiveAlgorithm algorithm)
     {
         return algorithm.name().equals("shm_ll");
+    }
+
+    private static boolean isSingleCopy(final CollectiveAlgorithm algorithm)
+    {
+        return algorithm.name().equals("shm_single_copy");
     }
 
     @Test

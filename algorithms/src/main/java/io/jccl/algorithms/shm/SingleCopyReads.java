@@ -1,0 +1,130 @@
+package io.jccl.algorithms.shm;
+
+import io.jccl.DataType;
+import io.jccl.ReduceOp;
+import io.jccl.spi.CollectiveArgs;
+import io.jccl.spi.CollectiveContext;
+import io.jccl.spi.Memory;
+import io.jccl.spi.Reductions;
+
+import static io.jccl.algorithms.shm.ShmProtocol.SLOT_ADDRESS;
+import static io.jccl.algorithms.shm.ShmProtocol.SLOT_CONSUMED;
+import static io.jccl.algorithms.shm.ShmProtocol.SLOT_READY;
+import static io.jccl.algorithms.shm.ShmProtocol.STEP_SINGLE_COPY;
+
+/**
+ * The single-copy protocol of {@link ShmSingleCopyAllreduce} and {@link ShmSingleCopyReduceScatter}: ranks read
+ * each other's send buffers through the kernel ({@link CollectiveContext#readPeer}, process_vm_readv) and reduce
+ * what they read themselves, so no line crosses cores right after it was written.
+ * <ol>
+ *   <li>{@link #publish}: a send buffer that is off-heap and apart from recv is published in place; otherwise (a heap
+ *       array, which the GC may move, or one that recv overlaps) a copy in scratch. Its address goes to
+ *       {@link ShmProtocol#SLOT_ADDRESS}, then {@code token(STEP_SINGLE_COPY)} to {@link ShmProtocol#SLOT_READY}
+ *       (release); the rank waits for every peer's token (acquire);</li>
+ *   <li>{@link #reduce}: recv = x_0 op x_1 op ... op x_(p-1), in rank order so every rank computes the same bits,
+ *       x_j being a range of rank j's published buffer, read in chunks of {@link CollectiveArgs#chunkBytes} (else
+ *       {@link #READ_CHUNK_BYTES}) into one of two bounce buffers, so that x_0 is still there when x_1 arrives;</li>
+ *   <li>{@link #finish}: {@link ShmProtocol#SLOT_CONSUMED} = the token (release), then a wait until every peer has
+ *       said the same (acquire), since a peer may still be reading this rank's buffer.</li>
+ * </ol>
+ */
+final class SingleCopyReads
+{
+    /** Bytes per kernel read: large enough to amortise the call and its page pinning, small enough to stay in L2. */
+    static final long READ_CHUNK_BYTES = 256 * 1024;
+
+    private SingleCopyReads()
+    {
+    }
+
+    static String unsupportedReason(final String name, final CollectiveContext context)
+    {
+        return context.singleCopyBytes() > 0 ? null :
+            name + " needs single copy (process_vm_readv) between every pair of ranks, which is off";
+    }
+
+    /** Step 1; returns the address of the buffer this rank published, which holds its send buffer's bytes. */
+    static long publish(final CollectiveContext context, final CollectiveArgs args, final long sendBytes,
+        final long recvBytes)
+    {
+        final boolean copy = args.sendBase != null ||
+            ShmProtocol.overlaps(args.sendBase, args.sendOffset, sendBytes, args.recvBase, args.recvOffset, recvBytes);
+        final long own = copy ? context.scratch(2, sendBytes) : args.sendOffset;
+        if (copy)
+        {
+            Memory.copy(args.sendBase, args.sendOffset, null, own, sendBytes);
+        }
+        final long token = context.token(STEP_SINGLE_COPY);
+        context.setFlag(SLOT_ADDRESS, own);
+        context.setFlag(SLOT_READY, token);
+        final int rank = context.rank();
+        final int size = context.size();
+        for (int i = 1; i < size; i++)
+        {
+            ShmProtocol.awaitSingleCopy(context, (rank + i) % size, token);
+        }
+        return own;
+    }
+
+    /** Step 2: recv[0, bytes) = the reduction of bytes [from, from + bytes) of every rank's published buffer. */
+    static void reduce(final CollectiveContext context, final CollectiveArgs args, final long own, final long from,
+        final long bytes)
+    {
+        final int rank = context.rank();
+        final int size = context.size();
+        final DataType type = args.type;
+        final ReduceOp op = args.op;
+        final int elementSize = type.size();
+        final Object recvBase = args.recvBase;
+        final long chunkBytes = Math.max(elementSize, (args.chunkBytes > 0 ? args.chunkBytes : READ_CHUNK_BYTES) /
+            elementSize * elementSize);
+        final long bounce = context.scratch(1, 2 * chunkBytes);
+        final int chunks = ShmProtocol.chunks(bytes / elementSize, chunkBytes / elementSize);
+        for (int chunk = 0; chunk < chunks; chunk++)
+        {
+            final long at = chunk * chunkBytes;
+            final long chunkLength = Math.min(chunkBytes, bytes - at);
+            final long elements = chunkLength / elementSize;
+            final long dst = args.recvOffset + at;
+            long first = 0;
+            for (int r = 0; r < size; r++)
+            {
+                final long x;
+                if (r == rank)
+                {
+                    x = own + from + at;
+                }
+                else
+                {
+                    x = bounce + (r & 1) * chunkBytes;
+                    context.readPeer(r, context.getFlag(r, SLOT_ADDRESS) + from + at, x, chunkLength);
+                }
+                if (r == 0)
+                {
+                    first = x;
+                }
+                else if (r == 1)
+                {
+                    Reductions.reduce(type, op, null, first, null, x, recvBase, dst, elements);
+                }
+                else
+                {
+                    Reductions.reduce(type, op, recvBase, dst, null, x, recvBase, dst, elements);
+                }
+            }
+        }
+    }
+
+    /** Step 3. */
+    static void finish(final CollectiveContext context)
+    {
+        final long token = context.token(STEP_SINGLE_COPY);
+        context.setFlag(SLOT_CONSUMED, token);
+        final int rank = context.rank();
+        final int size = context.size();
+        for (int i = 1; i < size; i++)
+        {
+            context.waitFlag((rank + i) % size, SLOT_CONSUMED, token);
+        }
+    }
+}
