@@ -50,21 +50,22 @@ public final class AlgorithmSelector
         Map.entry(Collective.ALLTOALLV, List.of("pairwise"))));
 
     /**
-     * Large messages when every rank takes single-copy messages: algorithms whose transfers are whole blocks of the
-     * user's buffers, sent point-to-point (so single-copy when those buffers are off-heap). Only while every rank has
-     * a core: a rendezvous waits for its receiver to run, and with 4 ranks on 2 cores binomial broadcast and pairwise
-     * alltoall measured 1.1-2.3x Open MPI from 128 KiB where the staged algorithms measured 0.4-0.8x. Ring allgather
-     * only at 2 ranks: beyond, its later steps forward blocks just written. Single-copy allreduce (every rank reads
+     * Large messages when every rank takes single-copy messages: algorithms that copy straight out of the peers' own
+     * buffers, through the kernel (allgather, alltoall, allreduce) or as point-to-point messages, which are
+     * single-copy when those buffers are off-heap (broadcast). Only while every rank has a core: a rendezvous waits
+     * for its receiver to run, and with 4 ranks on 2 cores binomial broadcast and pairwise alltoall measured 1.1-2.3x
+     * Open MPI from 128 KiB where the staged algorithms measured 0.4-0.8x. Single-copy allreduce (every rank reads
      * every peer's whole vector) only at 2 ranks, where it reads n bytes per rank: at 128 KiB-32 MiB it took
      * 0.9-1.9x two-shot's time while cross-core handoffs were fast and 0.25-0.7x while they were slow; and not with
      * symmetric send buffers, which two-shot already reads in place. Only up to
-     * {@link #SINGLE_COPY_ALLREDUCE_MAX_BYTES}.
+     * {@link #SINGLE_COPY_ALLREDUCE_MAX_BYTES}. Allgather and alltoall read every peer's block at once, one kernel
+     * call each; a ring or pairwise exchange of single-copy messages took 1.1-1.6x Open MPI at 128 KiB-8 MiB.
      */
     private static final Map<Collective, String> SINGLE_COPY_PREFERENCES = new EnumMap<>(Map.of(
         Collective.BROADCAST, "binomial",
         Collective.ALLREDUCE, "shm_single_copy",
-        Collective.ALLGATHER, "ring",
-        Collective.ALLTOALL, "pairwise"));
+        Collective.ALLGATHER, "shm_single_copy",
+        Collective.ALLTOALL, "shm_single_copy"));
 
     /**
      * Largest allreduce the single-copy rule takes. Beyond the caches the gain in the slow state shrank (8 MiB:
@@ -272,10 +273,10 @@ public final class AlgorithmSelector
         return text.isEmpty() ? null : text.toString();
     }
 
-    /** Ring allgather and single-copy allreduce are the single-copy choices only at 2 ranks. */
+    /** Single-copy allreduce is the single-copy choice only at 2 ranks. */
     private static boolean atRankCount(final Collective collective, final int size)
     {
-        return collective != Collective.ALLGATHER && collective != Collective.ALLREDUCE || size == 2;
+        return collective != Collective.ALLREDUCE || size == 2;
     }
 
     /**

@@ -12,7 +12,9 @@ import io.jccl.algorithms.shm.ShmLowLatencyAlltoall;
 import io.jccl.algorithms.shm.ShmLowLatencyBroadcast;
 import io.jccl.algorithms.shm.ShmLowLatencyReduceScatter;
 import io.jccl.algorithms.shm.ShmOneShotAllreduce;
+import io.jccl.algorithms.shm.ShmSingleCopyAllgather;
 import io.jccl.algorithms.shm.ShmSingleCopyAllreduce;
+import io.jccl.algorithms.shm.ShmSingleCopyAlltoall;
 import io.jccl.algorithms.shm.ShmSingleCopyReduceScatter;
 import io.jccl.algorithms.shm.ShmTwoShotAllreduce;
 import io.jccl.spi.CollectiveAlgorithm;
@@ -40,10 +42,12 @@ public final class SharedMemoryAlgorithms
             new ShmSingleCopyAllreduce(),
             new ShmLowLatencyAllgather(),
             new ShmDirectAllgather(),
+            new ShmSingleCopyAllgather(),
             new ShmLowLatencyReduceScatter(),
             new ShmDirectReduceScatter(),
             new ShmSingleCopyReduceScatter(),
             new ShmLowLatencyAlltoall(),
-            new ShmDirectAlltoall());
+            new ShmDirectAlltoall(),
+            new ShmSingleCopyAlltoall());
     }
 }

@@ -283,6 +283,14 @@ public final class CostFormulas
                 t.read((double)t.bytes() * (p - 1) / p);
             }));
 
+        list.add(new CostFormula("allgather", "shm_single_copy", "2α_f + (p − 1)·(α + (n/p)β) + (n/p)β_c", 0, t ->
+        {
+            // every rank reads each peer's block through the kernel straight into recv, all ranks at once
+            final int p = t.ranks();
+            t.flags(2);
+            t.messages(p - 1, (double)t.bytes() / p);
+            t.copy((double)t.bytes() / p);
+        }));
         list.add(new CostFormula("reduce_scatter", "ring", "(p − 1)α + n(p − 1)/p·(β + γ)", EXCHANGE_CHUNK_BYTES, t ->
         {
             final int p = t.ranks();
@@ -345,6 +353,14 @@ public final class CostFormulas
             t.flags(STAGED_HANDOFFS * chunks(t, t.bytes()));
             t.copy(t.bytes());
             t.read((double)t.bytes() * (p - 1) / p);
+        }));
+        list.add(new CostFormula("alltoall", "shm_single_copy", "2α_f + (p − 1)·(α + (n/p)β) + (n/p)β_c", 0, t ->
+        {
+            // every rank reads the block each peer addressed to it through the kernel, all ranks at once
+            final int p = t.ranks();
+            t.flags(2);
+            t.messages(p - 1, (double)t.bytes() / p);
+            t.copy((double)t.bytes() / p);
         }));
     }
 

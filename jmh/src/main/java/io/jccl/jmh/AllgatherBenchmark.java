@@ -8,7 +8,7 @@ import org.openjdk.jmh.annotations.Param;
 public class AllgatherBenchmark extends SizedBenchmark
 {
     /** "default" (jccl's selector chooses) or one of allgather's algorithms: they match the registry (tested). */
-    @Param({"default", "shm_ll", "shm_direct", "ring", "recursive_doubling", "bruck"})
+    @Param({"default", "shm_ll", "shm_direct", "shm_single_copy", "ring", "recursive_doubling", "bruck"})
     public String algorithm;
 
     @Override

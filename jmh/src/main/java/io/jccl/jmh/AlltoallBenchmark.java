@@ -8,7 +8,7 @@ import org.openjdk.jmh.annotations.Param;
 public class AlltoallBenchmark extends SizedBenchmark
 {
     /** "default" (jccl's selector chooses) or one of alltoall's algorithms: they match the registry (tested). */
-    @Param({"default", "shm_ll", "shm_direct", "pairwise", "bruck"})
+    @Param({"default", "shm_ll", "shm_direct", "shm_single_copy", "pairwise", "bruck"})
     public String algorithm;
 
     @Override

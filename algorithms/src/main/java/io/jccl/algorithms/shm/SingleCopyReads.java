@@ -13,17 +13,20 @@ import static io.jccl.algorithms.shm.ShmProtocol.SLOT_READY;
 import static io.jccl.algorithms.shm.ShmProtocol.STEP_SINGLE_COPY;
 
 /**
- * The single-copy protocol of {@link ShmSingleCopyAllreduce} and {@link ShmSingleCopyReduceScatter}: ranks read
- * each other's send buffers through the kernel ({@link CollectiveContext#readPeer}, process_vm_readv) and reduce
- * what they read themselves, so no line crosses cores right after it was written.
+ * The single-copy protocol of the {@code shm_single_copy} algorithms: ranks read each other's buffers through the
+ * kernel ({@link CollectiveContext#readPeer}, process_vm_readv), so no line crosses cores right after it was written,
+ * and what a rank reads lands where it is used (its recv buffer, or a bounce buffer it reduces from).
  * <ol>
- *   <li>{@link #publish}: a send buffer that is off-heap and apart from recv is published in place; otherwise (a heap
- *       array, which the GC may move, or one that recv overlaps) a copy in scratch. Its address goes to
- *       {@link ShmProtocol#SLOT_ADDRESS}, then {@code token(STEP_SINGLE_COPY)} to {@link ShmProtocol#SLOT_READY}
- *       (release); the rank waits for every peer's token (acquire);</li>
+ *   <li>{@link #publish} (or {@link #publishAddress} for a buffer the caller has chosen): a send buffer that is
+ *       off-heap and apart from recv is published in place; otherwise (a heap array, which the GC may move, or one
+ *       that recv overlaps) a copy in scratch. Its address goes to {@link ShmProtocol#SLOT_ADDRESS}, then
+ *       {@code token(STEP_SINGLE_COPY)} to {@link ShmProtocol#SLOT_READY} (release); the rank waits for every peer's
+ *       token (acquire);</li>
  *   <li>{@link #reduce}: recv = x_0 op x_1 op ... op x_(p-1), in rank order so every rank computes the same bits,
  *       x_j being a range of rank j's published buffer, read in chunks of {@link CollectiveArgs#chunkBytes} (else
- *       {@link #READ_CHUNK_BYTES}) into one of two bounce buffers, so that x_0 is still there when x_1 arrives;</li>
+ *       {@link #READ_CHUNK_BYTES}) into one of two bounce buffers, so that x_0 is still there when x_1 arrives; or
+ *       {@link #copy}: a range of a peer's published buffer straight into recv, in one kernel call when recv is
+ *       off-heap;</li>
  *   <li>{@link #finish}: {@link ShmProtocol#SLOT_CONSUMED} = the token (release), then a wait until every peer has
  *       said the same (acquire), since a peer may still be reading this rank's buffer.</li>
  * </ol>
@@ -54,8 +57,18 @@ final class SingleCopyReads
         {
             Memory.copy(args.sendBase, args.sendOffset, null, own, sendBytes);
         }
+        publishAddress(context, own);
+        return own;
+    }
+
+    /**
+     * Step 1 for a buffer at {@code address} that stays put and unchanged until {@link #finish}: publishes it
+     * (release) and waits until every peer has published its own (acquire).
+     */
+    static void publishAddress(final CollectiveContext context, final long address)
+    {
         final long token = context.token(STEP_SINGLE_COPY);
-        context.setFlag(SLOT_ADDRESS, own);
+        context.setFlag(SLOT_ADDRESS, address);
         context.setFlag(SLOT_READY, token);
         final int rank = context.rank();
         final int size = context.size();
@@ -63,7 +76,31 @@ final class SingleCopyReads
         {
             ShmProtocol.awaitSingleCopy(context, (rank + i) % size, token);
         }
-        return own;
+    }
+
+    /**
+     * Step 2 of a copying collective: bytes {@code [from, from + bytes)} of {@code peer}'s published buffer into
+     * {@code (base, offset)}; one kernel call into off-heap memory, else chunks through a bounce buffer (the kernel
+     * needs an address the GC does not move).
+     */
+    static void copy(final CollectiveContext context, final int peer, final long from, final Object base,
+        final long offset, final long bytes)
+    {
+        final long remote = context.getFlag(peer, SLOT_ADDRESS) + from;
+        if (base == null)
+        {
+            context.readPeer(peer, remote, offset, bytes);
+            return;
+        }
+        final long bounce = context.scratch(1, READ_CHUNK_BYTES);
+        final int chunks = ShmProtocol.chunks(bytes, READ_CHUNK_BYTES);
+        for (int chunk = 0; chunk < chunks; chunk++)
+        {
+            final long at = chunk * READ_CHUNK_BYTES;
+            final long length = Math.min(READ_CHUNK_BYTES, bytes - at);
+            context.readPeer(peer, remote + at, bounce, length);
+            Memory.copy(null, bounce, base, offset + at, length);
+        }
     }
 
     /** Step 2: recv[0, bytes) = the reduction of bytes [from, from + bytes) of every rank's published buffer. */

@@ -227,7 +227,7 @@ class ShmAlgorithmsTest
             assertTrue(seen.add(algorithm.collectives().iterator().next() + ":" + algorithm.name()));
             assertTrue(algorithm.description().length() > 20, algorithm.name());
         }
-        assertEquals(15, seen.size());
+        assertEquals(17, seen.size());
     }
 
     static Stream<Arguments> lowLatencyAlgorithmsAndRanks()

@@ -1,0 +1,100 @@
+package io.jccl.algorithms.shm;
+
+import io.jccl.Collective;
+import io.jccl.spi.CollectiveAlgorithm;
+import io.jccl.spi.CollectiveArgs;
+import io.jccl.spi.CollectiveContext;
+import io.jccl.spi.Memory;
+
+import java.util.Set;
+
+/**
+ * Single-copy allgather: every rank publishes where its block lives and reads every peer's block through the kernel
+ * straight into its place in recv ({@link SingleCopyReads} has the protocol). All ranks read at once, one kernel call
+ * per block, and no line a peer reads was written during the call (see {@link ShmSingleCopyAllreduce} for why that
+ * matters); a ring over single-copy messages instead pays a rendezvous and a system call per chunk of every step.
+ * <p>
+ * The block a rank publishes: its send buffer when that is off-heap and apart from the peers' blocks of recv (so the
+ * peers read lines this call did not write), else its block of recv once copied there, else (both on the heap) a
+ * copy in scratch. Cost (n = bytes of the whole recv): 2α_f + (p − 1)(α + (n/p)β) + (n/p)β_c, β the point-to-point
+ * β of a single-copy message; a heap recv takes every block through a bounce buffer, another n(p − 1)/p·β_c.
+ * <p>
+ * Needs single copy on every rank ({@link CollectiveContext#singleCopyBytes()} above 0).
+ */
+public final class ShmSingleCopyAllgather implements CollectiveAlgorithm
+{
+    @Override
+    public String name()
+    {
+        return "shm_single_copy";
+    }
+
+    @Override
+    public String description()
+    {
+        return "every rank reads each peer's block through the kernel straight into recv, all ranks at once " +
+            "(one copy of lines nobody just wrote): for large blocks";
+    }
+
+    @Override
+    public Set<Collective> collectives()
+    {
+        return Set.of(Collective.ALLGATHER);
+    }
+
+    @Override
+    public String unsupportedReason(final CollectiveArgs args, final int size, final CollectiveContext context)
+    {
+        final String reason = CollectiveAlgorithm.super.unsupportedReason(args, size, context);
+        return reason != null || size == 1 ? reason : SingleCopyReads.unsupportedReason(name(), context);
+    }
+
+    @Override
+    public void run(final CollectiveContext context, final CollectiveArgs args)
+    {
+        final long blockBytes = args.count * args.type.size();
+        if (context.size() == 1)
+        {
+            Memory.copy(args.sendBase, args.sendOffset, args.recvBase, args.recvOffset, blockBytes);
+        }
+        else if (blockBytes > 0)
+        {
+            final int rank = context.rank();
+            final int size = context.size();
+            final Object recvBase = args.recvBase;
+            final long recvOffset = args.recvOffset;
+            final long ownBlock = recvOffset + rank * blockBytes;
+
+            // step 1: our block into its place (a memmove, a no-op in place); this call never writes it again
+            Memory.copy(args.sendBase, args.sendOffset, recvBase, ownBlock, blockBytes);
+
+            // step 2: publish a copy of our block that stays unchanged until every peer has read it
+            final long published;
+            if (args.sendBase == null && (args.sendOffset == ownBlock && recvBase == null ||
+                !ShmProtocol.overlaps(null, args.sendOffset, blockBytes, recvBase, recvOffset, size * blockBytes)))
+            {
+                published = args.sendOffset;
+            }
+            else if (recvBase == null)
+            {
+                published = ownBlock;
+            }
+            else
+            {
+                published = context.scratch(2, blockBytes);
+                Memory.copy(args.sendBase, args.sendOffset, null, published, blockBytes);
+            }
+            SingleCopyReads.publishAddress(context, published);
+
+            // step 3: every peer's block into its place, starting after our rank so peers spread their reads
+            for (int i = 1; i < size; i++)
+            {
+                final int r = (rank + i) % size;
+                SingleCopyReads.copy(context, r, 0, recvBase, recvOffset + r * blockBytes, blockBytes);
+            }
+
+            // step 4: done reading (release); return once no peer reads our block any more (acquire)
+            SingleCopyReads.finish(context);
+        }
+    }
+}
