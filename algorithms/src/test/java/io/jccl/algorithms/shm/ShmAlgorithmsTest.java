@@ -115,7 +115,8 @@ class ShmAlgorithmsTest
             {
                 for (final ReduceOp op : OPS)
                 {
-                    final Layout layout = Layout.values()[i % Layout.values().length];
+                    // every algorithm meets every layout
+                    final Layout layout = Layout.values()[(i / SINGLE_COPY.size()) % Layout.values().length];
                     calls.add(call(SINGLE_COPY.get(i % SINGLE_COPY.size()), type, op, count, 0, layout));
                     if (i % 7 == 0)
                     {
