@@ -113,6 +113,14 @@ public final class Configuration
     public static final String SINGLE_COPY_BYTES_PROP_NAME = "jccl.single.copy.bytes";
     public static final long SINGLE_COPY_BYTES_DEFAULT = 64 * 1024;
 
+    /**
+     * Reduce off-heap operands with the Vector API's SIMD loops when the JVM has them (Java 22+, started with
+     * {@code --add-modules jdk.incubator.vector}, as the launcher starts ranks); false keeps the loops over typed
+     * scratch arrays. Read once per process.
+     */
+    public static final String VECTOR_KERNELS_PROP_NAME = "jccl.vector.kernels";
+    public static final boolean VECTOR_KERNELS_DEFAULT = true;
+
     /** Forced algorithms, e.g. {@code allreduce:ring,broadcast:binomial}. */
     public static final String ALGO_PROP_NAME = "jccl.algo";
 

@@ -17,13 +17,18 @@ import static io.jccl.spi.ReductionScratch.STAGE_BASE;
  * the canonical quiet NaN of its type, so identical inputs give identical bits on every rank, whichever JIT tier or
  * memory kind computed them.
  * <p>
- * How it runs at memory speed: each call switches once on type and operator, then runs tight loops that C2
- * vectorises. Those loops read Java arrays of the element type directly when they can; any other memory
- * (off-heap, mapped, arrays of another type) is processed in L1-sized blocks staged through per-thread scratch
- * arrays by intrinsic copies (see {@link ReductionScratch}). Short vectors take a scalar loop instead.
+ * How it runs at memory speed: when all three operands are off-heap, {@link OffHeapReductions} (the Vector API's
+ * SIMD loops) when the JVM has them, for every type but the 16-bit floats. Otherwise each call switches once on type
+ * and operator, then runs tight loops that C2 vectorises. Those loops read Java arrays of the element type directly
+ * when they can; any other memory (off-heap, mapped, arrays of another type) is processed in L1-sized blocks staged
+ * through per-thread scratch arrays by intrinsic copies (see {@link ReductionScratch}). Short vectors take a scalar
+ * loop instead.
  */
 public final class Reductions
 {
+    /** The SIMD kernels for off-heap operands, or null (constant once the class is initialised). */
+    private static final OffHeapReductions OFF_HEAP = OffHeapReductions.load();
+
     /** dst and one operand are typed arrays at one index: stage the other operand, write dst in place. */
     private static final int PLAN_STAGE_OTHER = 0;
     /** One operand is a typed array: stage the other, combine into the staging array, copy that to dst. */
@@ -42,6 +47,21 @@ public final class Reductions
         final Object aBase, final long aOffset, final Object bBase, final long bOffset,
         final Object dstBase, final long dstOffset, final long count)
     {
+        if (OFF_HEAP != null && aBase == null && bBase == null && dstBase == null)
+        {
+            // whole vectors by SIMD, the few elements after them (fewer than a vector) by the scalar loop
+            final long done = OFF_HEAP.reduce(type, op, aOffset, bOffset, dstOffset, count);
+            if (done > 0)
+            {
+                final long skip = done * type.size();
+                if (done < count)
+                {
+                    scalar(type, op, null, aOffset + skip, null, bOffset + skip, null, dstOffset + skip,
+                        (int)(count - done));
+                }
+                return;
+            }
+        }
         if (count < scalarLimit(type))
         {
             if (count > 0)
@@ -191,6 +211,18 @@ public final class Reductions
             divideArray(type, typed, 0, n, divisor, scratch);
             UnsafeApi.copyMemory(typed, typedBase, base, at, bytes);
         }
+    }
+
+    /** Whether off-heap operands take the SIMD kernels in this JVM; {@link #vectorKernelsWhyNot()} says why not. */
+    public static boolean vectorKernels()
+    {
+        return OFF_HEAP != null;
+    }
+
+    /** Why off-heap operands do not take the SIMD kernels in this JVM, or null when they do. */
+    public static String vectorKernelsWhyNot()
+    {
+        return OffHeapReductions.whyNot();
     }
 
     public static float bfloat16ToFloat(final short bits)

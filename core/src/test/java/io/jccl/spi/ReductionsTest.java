@@ -175,6 +175,17 @@ class ReductionsTest
         assertEquals(1.5f, Reductions.bfloat16ToFloat(Reductions.floatToBfloat16(1.5f)));
     }
 
+    /**
+     * The tests run as the launcher runs ranks (with the Vector API), so that off-heap layouts above exercise the
+     * SIMD kernels wherever the JVM has them.
+     */
+    @Test
+    void offHeapOperandsTakeTheSimdKernelsOnJava22AndNewer()
+    {
+        assertEquals(Runtime.version().feature() >= 22, Reductions.vectorKernels(),
+            String.valueOf(Reductions.vectorKernelsWhyNot()));
+    }
+
     /** The same inputs give the same bits through the scalar path and the vector path. */
     @ParameterizedTest
     @EnumSource(DataType.class)

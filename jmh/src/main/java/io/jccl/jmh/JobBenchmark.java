@@ -29,7 +29,7 @@ import java.util.concurrent.TimeUnit;
 @Warmup(iterations = 3, time = 500, timeUnit = TimeUnit.MILLISECONDS)
 @Measurement(iterations = 5, time = 500, timeUnit = TimeUnit.MILLISECONDS)
 @Fork(value = 1, jvmArgsPrepend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
-    "--enable-native-access=ALL-UNNAMED"})
+    "--enable-native-access=ALL-UNNAMED", "--add-modules", "jdk.incubator.vector"})
 @Threads(1)
 public abstract class JobBenchmark
 {

@@ -5,6 +5,7 @@ import io.jccl.Communicator;
 import io.jccl.Configuration;
 import io.jccl.Jccl;
 import io.jccl.JcclException;
+import io.jccl.launch.JobLauncher;
 import io.jccl.shm.SegmentFiles;
 
 import java.io.IOException;
@@ -204,6 +205,11 @@ final class LockstepJob implements AutoCloseable
         final List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(REQUIRED_JVM_ARGS);
+        if (ModuleLayer.boot().findModule(JobLauncher.VECTOR_MODULE).isPresent())
+        {
+            // the peers reduce with the SIMD kernels whenever this fork does
+            command.addAll(JobLauncher.VECTOR_JVM_ARGS);
+        }
         for (final String arg : ManagementFactory.getRuntimeMXBean().getInputArguments())
         {
             if (FORWARDED_JVM_ARG_PREFIXES.stream().anyMatch(arg::startsWith))

@@ -5,6 +5,7 @@ import io.jccl.shm.SegmentFiles;
 
 import java.io.File;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -38,6 +39,15 @@ public final class JobLauncher
      */
     public static final List<String> REQUIRED_JVM_ARGS =
         List.of("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED");
+    /** The incubating module of the SIMD reduction kernels for off-heap operands (Java 22+). */
+    public static final String VECTOR_MODULE = "jdk.incubator.vector";
+    /**
+     * Added to a rank's command when its Java runtime has {@link #VECTOR_MODULE} (a jlinked runtime may not, and then
+     * the option would stop the JVM at start): without it reductions of off-heap memory take the array kernels.
+     */
+    public static final List<String> VECTOR_JVM_ARGS = List.of("--add-modules", VECTOR_MODULE);
+    /** What a JVM started with {@link #VECTOR_JVM_ARGS} prints first on stderr; ranks' copies of it are dropped. */
+    public static final String INCUBATOR_WARNING = "WARNING: Using incubator modules: " + VECTOR_MODULE;
     /** Result exit code when the job ran past its timeout (as {@code timeout(1)} reports it). */
     public static final int TIMEOUT_EXIT_CODE = 124;
     /** Result exit code when the launching thread was interrupted (as a shell reports SIGINT). */
@@ -149,12 +159,46 @@ public final class JobLauncher
         final List<String> command = new ArrayList<>();
         command.add(javaExecutable.toString());
         command.addAll(REQUIRED_JVM_ARGS);
+        if (hasVectorModule(javaExecutable))
+        {
+            command.addAll(VECTOR_JVM_ARGS);
+        }
         command.addAll(jvmArgs);
         command.add("-cp");
         command.add(classPath);
         command.add(mainClass);
         command.addAll(args);
         return command;
+    }
+
+    /**
+     * Whether the Java runtime of {@code javaExecutable} (its {@code bin/java}) has {@link #VECTOR_MODULE}, as the
+     * {@code MODULES} line of the runtime's {@code release} file lists it; false when the file cannot be read.
+     */
+    public static boolean hasVectorModule(final Path javaExecutable)
+    {
+        final Path bin = javaExecutable.toAbsolutePath().getParent();
+        final Path home = bin == null ? null : bin.getParent();
+        if (home == null)
+        {
+            return false;
+        }
+        try
+        {
+            for (final String line : Files.readAllLines(home.resolve("release")))
+            {
+                if (line.startsWith("MODULES="))
+                {
+                    return List.of(line.substring("MODULES=".length()).replace("\"", "").trim().split("\\s+"))
+                        .contains(VECTOR_MODULE);
+                }
+            }
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            // no readable release file: leave the module out, the JVM starts either way
+        }
+        return false;
     }
 
     /** What the launcher adds to the inherited environment of {@code rank}. */

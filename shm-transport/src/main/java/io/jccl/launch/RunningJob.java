@@ -438,6 +438,10 @@ final class RunningJob
                     String line;
                     while ((line = reader.readLine()) != null)
                     {
+                        if (source == OutputSink.Source.STDERR && line.equals(JobLauncher.INCUBATOR_WARNING))
+                        {
+                            continue;
+                        }
                         if (capture != null)
                         {
                             capture.add(line);

@@ -32,6 +32,19 @@ class JobLauncherTest
     Path shmDir;
 
     @Test
+    void findsTheVectorModuleInTheRuntimesReleaseFile(@TempDir final Path home) throws IOException
+    {
+        final Path java = Files.createDirectories(home.resolve("bin")).resolve("java");
+        assertFalse(JobLauncher.hasVectorModule(java), "no release file");
+        Files.writeString(home.resolve("release"), "JAVA_VERSION=\"25\"\nMODULES=\"java.base jdk.incubator.vector\"\n");
+        assertTrue(JobLauncher.hasVectorModule(java));
+        Files.writeString(home.resolve("release"), "JAVA_VERSION=\"25\"\nMODULES=\"java.base jdk.incubator.vectorx\"\n");
+        assertFalse(JobLauncher.hasVectorModule(java));
+        assertEquals(Runtime.version().feature() >= 16,
+            JobLauncher.hasVectorModule(Path.of(System.getProperty("java.home"), "bin", "java")), "this JDK");
+    }
+
+    @Test
     void allRanksSucceedWithTheirOutputPrefixedByRank() throws IOException
     {
         final ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -52,7 +65,9 @@ class JobLauncherTest
         final List<String> errLines = err.toString(StandardCharsets.UTF_8).lines().toList();
         for (int rank = 0; rank < 3; rank++)
         {
-            final String hello = "hello from rank " + rank + " of 3 in job " + launcher.jobId() + " shm " + shmDir;
+            // the launcher adds the Vector API where the runtime has it (and drops the JVM's warning about it)
+            final String hello = "hello from rank " + rank + " of 3 in job " + launcher.jobId() + " shm " + shmDir +
+                " vector " + JobLauncher.hasVectorModule(Path.of(System.getProperty("java.home"), "bin", "java"));
             assertTrue(outLines.contains("[" + rank + "] " + hello), outLines.toString());
             assertTrue(errLines.contains("[" + rank + "] stderr of rank " + rank), errLines.toString());
             assertTrue(result.output(rank).contains(hello), result.output(rank).toString());

@@ -8,7 +8,7 @@ import java.util.stream.Stream;
 
 /**
  * A rank for the launcher tests, started in its own JVM; the first argument says what it does:
- * {@code hello} prints its environment to stdout and a line to stderr; {@code fail R CODE} makes rank R exit with
+ * {@code hello} prints its environment (and whether it has the Vector API) to stdout and a line to stderr; {@code fail R CODE} makes rank R exit with
  * CODE once the others wait to be stopped (they say so from a shutdown hook); {@code kill9 R} makes rank R kill
  * itself with SIGKILL; {@code sleep} waits to be stopped.
  */
@@ -28,7 +28,8 @@ public final class TestRank
             case "hello" ->
             {
                 System.out.println("hello from rank " + rank + " of " + System.getenv("JCCL_WORLD_SIZE") +
-                    " in job " + System.getenv("JCCL_JOB_ID") + " shm " + System.getenv("JCCL_SHM_DIR"));
+                    " in job " + System.getenv("JCCL_JOB_ID") + " shm " + System.getenv("JCCL_SHM_DIR") +
+                    " vector " + ModuleLayer.boot().findModule(JobLauncher.VECTOR_MODULE).isPresent());
                 System.err.println("stderr of rank " + rank);
             }
             case "fail" ->
