@@ -83,6 +83,8 @@ public final class ShmCommunicator implements Communicator
                 log.info(Log.INIT, "algorithm selection with single copy on every rank, replacing the choices above " +
                     "from these sizes: " + singleCopy);
             }
+            log.info(Log.INIT, "reductions of off-heap memory: " + (Reductions.vectorKernels() ?
+                "SIMD kernels (Vector API)" : "array kernels; no SIMD kernels: " + Reductions.vectorKernelsWhyNot()));
         }
         return new ShmCommunicator(transport, selector, new CollectiveArgs(), new Owner(), false, chunkBytes, null,
             null, configuration);
