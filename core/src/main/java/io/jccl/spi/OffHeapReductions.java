@@ -27,7 +27,7 @@ interface OffHeapReductions
      * for bit, as {@link Reductions}' other paths, which reduce the rest.
      *
      * @return the number of elements reduced: a multiple of the vector length, 0 for the types left to
-     *         {@link Reductions} (float16, bfloat16)
+     *         {@link Reductions} (float16)
      */
     long reduce(DataType type, ReduceOp op, long a, long b, long d, long count);
 

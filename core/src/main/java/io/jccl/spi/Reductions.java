@@ -18,7 +18,7 @@ import static io.jccl.spi.ReductionScratch.STAGE_BASE;
  * memory kind computed them.
  * <p>
  * How it runs at memory speed: when all three operands are off-heap, {@link OffHeapReductions} (the Vector API's
- * SIMD loops) when the JVM has them, for every type but the 16-bit floats. Otherwise each call switches once on type
+ * SIMD loops) when the JVM has them, for every type but float16. Otherwise each call switches once on type
  * and operator, then runs tight loops that C2 vectorises. Those loops read Java arrays of the element type directly
  * when they can; any other memory (off-heap, mapped, arrays of another type) is processed in L1-sized blocks staged
  * through per-thread scratch arrays by intrinsic copies (see {@link ReductionScratch}). Short vectors take a scalar

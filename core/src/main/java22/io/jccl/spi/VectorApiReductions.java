@@ -15,7 +15,7 @@ import java.nio.ByteOrder;
 
 /**
  * {@link OffHeapReductions} with the Vector API: per type and operator one loop of full vectors of the platform's
- * preferred width. Memory is addressed through one segment spanning the whole address space, so a call builds no
+ * preferred width (float16 is left to the array kernels: the Vector API of Java 22 to 25 cannot widen it). Memory is addressed through one segment spanning the whole address space, so a call builds no
  * segment and the loops index by absolute address. Each operator has its own loop, calling {@code add},
  * {@code mul}, {@code min} or {@code max}: a {@code lanewise} whose operator is a parameter compiles to a SIMD
  * instruction only when C2 happens to inline it as a constant, and runs about 20 times slower when it does not.
@@ -47,7 +47,8 @@ final class VectorApiReductions implements OffHeapReductions
             case INT64 -> int64(op, a, b, d, count);
             case FLOAT32 -> float32(op, a, b, d, count);
             case FLOAT64 -> float64(op, a, b, d, count);
-            case FLOAT16, BFLOAT16 -> 0;
+            case BFLOAT16 -> bfloat16(op, a, b, d, count);
+            case FLOAT16 -> 0;
         };
     }
 
@@ -279,5 +280,90 @@ final class VectorApiReductions implements OffHeapReductions
             }
         }
         return end >> 3;
+    }
+
+    /**
+     * bfloat16, two elements per int lane: each widens to float32 by moving its 16 bits to the top of a lane (the
+     * element at the lower address is the low half on a little-endian machine, the only order this serves), the
+     * halves combine in float32, and each result rounds to nearest even back into its half.
+     */
+    private static long bfloat16(final ReduceOp op, final long a, final long b, final long d, final long count)
+    {
+        if (ORDER != ByteOrder.LITTLE_ENDIAN)
+        {
+            return 0;
+        }
+        final long pairs = count >>> 1;
+        final long end = (pairs - pairs % I32.length()) << 2;
+        final long step = I32.vectorByteSize();
+        switch (op)
+        {
+            case SUM, AVG ->
+            {
+                for (long at = 0; at < end; at += step)
+                {
+                    final IntVector x = IntVector.fromMemorySegment(I32, ALL, a + at, ORDER);
+                    final IntVector y = IntVector.fromMemorySegment(I32, ALL, b + at, ORDER);
+                    pack(low(x).add(low(y)), high(x).add(high(y))).intoMemorySegment(ALL, d + at, ORDER);
+                }
+            }
+            case PROD ->
+            {
+                for (long at = 0; at < end; at += step)
+                {
+                    final IntVector x = IntVector.fromMemorySegment(I32, ALL, a + at, ORDER);
+                    final IntVector y = IntVector.fromMemorySegment(I32, ALL, b + at, ORDER);
+                    pack(low(x).mul(low(y)), high(x).mul(high(y))).intoMemorySegment(ALL, d + at, ORDER);
+                }
+            }
+            case MIN ->
+            {
+                for (long at = 0; at < end; at += step)
+                {
+                    final IntVector x = IntVector.fromMemorySegment(I32, ALL, a + at, ORDER);
+                    final IntVector y = IntVector.fromMemorySegment(I32, ALL, b + at, ORDER);
+                    pack(low(x).min(low(y)), high(x).min(high(y))).intoMemorySegment(ALL, d + at, ORDER);
+                }
+            }
+            case MAX ->
+            {
+                for (long at = 0; at < end; at += step)
+                {
+                    final IntVector x = IntVector.fromMemorySegment(I32, ALL, a + at, ORDER);
+                    final IntVector y = IntVector.fromMemorySegment(I32, ALL, b + at, ORDER);
+                    pack(low(x).max(low(y)), high(x).max(high(y))).intoMemorySegment(ALL, d + at, ORDER);
+                }
+            }
+        }
+        return end >> 1;
+    }
+
+    /** The elements at the lower addresses of the lanes' pairs, as float32. */
+    private static FloatVector low(final IntVector pairs)
+    {
+        return pairs.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
+    }
+
+    /** The elements at the higher addresses of the lanes' pairs, as float32. */
+    private static FloatVector high(final IntVector pairs)
+    {
+        return pairs.and(0xFFFF_0000).reinterpretAsFloats();
+    }
+
+    /** Two float32 results per lane rounded to bfloat16 and packed as {@link #low} and {@link #high} read them. */
+    private static IntVector pack(final FloatVector low, final FloatVector high)
+    {
+        return round(low).lanewise(VectorOperators.LSHR, 16).or(round(high).and(0xFFFF_0000));
+    }
+
+    /**
+     * float32 rounded to nearest even at bit 16, in the upper half of each lane (overflow gives infinity); NaN gives
+     * the canonical {@code 0x7FC0}.
+     */
+    private static IntVector round(final FloatVector value)
+    {
+        final IntVector bits = value.reinterpretAsInts();
+        return bits.add(0x7FFF).add(bits.lanewise(VectorOperators.LSHR, 16).and(1))
+            .blend(0x7FC0_0000, value.test(VectorOperators.IS_NAN).cast(I32));
     }
 }
