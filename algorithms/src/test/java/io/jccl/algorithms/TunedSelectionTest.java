@@ -193,8 +193,8 @@ class TunedSelectionTest
 
     /**
      * Without a tuning file, large messages that travel single-copy take their collective's single-copy algorithm
-     * (binomial broadcast's point-to-point messages; allgather's and alltoall's reads of every peer; allreduce's only
-     * at 2 ranks); small ones, jobs without single copy, ranks that share cores and tuning files do not. Needs 2
+     * (binomial broadcast's point-to-point messages; allgather's, reduce-scatter's and alltoall's reads of every peer;
+     * allreduce's only at 2 ranks); small ones, jobs without single copy, ranks that share cores and tuning files do not. Needs 2
      * cores, as every machine this project runs on has.
      */
     @Test
@@ -211,6 +211,8 @@ class TunedSelectionTest
             shipped.select(args(Collective.ALLTOALL, mib / 4), two.context(0), mib).name());
         assertEquals("shm_single_copy",
             shipped.select(args(Collective.ALLGATHER, mib / 8), two.context(0), mib).name());
+        assertEquals("shm_single_copy",
+            shipped.select(args(Collective.REDUCE_SCATTER, mib / 8), two.context(0), mib).name());
         assertEquals("shm_single_copy", shipped.select(allreduce(mib / 4), two.context(0), mib).name());
         // allreduce from 128 KiB (a half of 64 KiB) to 4 MiB, and not for symmetric send buffers, which two-shot
         // reads in place
@@ -221,7 +223,8 @@ class TunedSelectionTest
         symmetric.sendSegmentOffset = 0;
         assertNotEquals("shm_single_copy", shipped.select(symmetric, two.context(0), mib).name());
         // below the threshold (32 KiB, blocks of 16 KiB), and without single copy: as before
-        for (final Collective c : List.of(Collective.BROADCAST, Collective.ALLTOALL, Collective.ALLGATHER))
+        for (final Collective c : List.of(Collective.BROADCAST, Collective.ALLTOALL, Collective.ALLGATHER,
+            Collective.REDUCE_SCATTER))
         {
             assertEquals(shipped.select(args(c, 4096), twoWithout.context(0), 32 * 1024).name(),
                 shipped.select(args(c, 4096), two.context(0), 32 * 1024).name(), c.label());
