@@ -83,6 +83,11 @@ public final class ShmCommunicator implements Communicator
                 log.info(Log.INIT, "algorithm selection with single copy on every rank, replacing the choices above " +
                     "from these sizes: " + singleCopy);
             }
+            final String oversubscribed = selector.describeOversubscribedBroadcast(transport.size());
+            if (oversubscribed != null)
+            {
+                log.info(Log.INIT, "ranks outnumber cores: replacing the choices above for " + oversubscribed);
+            }
             log.info(Log.INIT, "reductions of off-heap memory: " + (Reductions.vectorKernels() ?
                 "SIMD kernels (Vector API)" : "array kernels; no SIMD kernels: " + Reductions.vectorKernelsWhyNot()));
         }

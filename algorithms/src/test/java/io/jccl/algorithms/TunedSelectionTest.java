@@ -18,6 +18,7 @@ import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -245,6 +246,37 @@ class TunedSelectionTest
             io.jccl.Configuration.builder().rank(0).worldSize(2).set(TuningTable.FILE_PROP_NAME, file.toString())
                 .build(), REGISTRY));
         assertEquals("shm_direct", measured.select(args(Collective.BROADCAST, mib / 4), two.context(0), mib).name());
+    }
+
+    /**
+     * Without a tuning file, broadcasts of 1 KiB to 64 KiB take binomial when ranks outnumber cores, and nowhere else
+     * (below: the low-latency protocol; above, or with a core per rank: the shipped model); a measured tuning file
+     * decides for itself. Needs at most 3 cores, as every machine this project runs on has, so 4 ranks share cores.
+     */
+    @Test
+    void oversubscribedMidSizeBroadcastsTakeBinomialUnlessATuningFileSaysOtherwise()
+    {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Runtime.getRuntime().availableProcessors() <= 3);
+        final AlgorithmSelector atFour = new AlgorithmSelector(REGISTRY, null,
+            TunedSelection.of(TuningTable.shipped(), 4, REGISTRY, STAGING));
+        final LocalJob four = new LocalJob(4);
+        assertEquals("binomial", atFour.select(args(Collective.BROADCAST, 2048 / 4), four.context(0), 2048).name());
+        assertEquals("binomial",
+            atFour.select(args(Collective.BROADCAST, 65536 / 4), four.context(0), 65536).name());
+        assertNotEquals("binomial", atFour.select(args(Collective.BROADCAST, 2), four.context(0), 8).name());
+        assertNotEquals("binomial",
+            atFour.select(args(Collective.BROADCAST, 131072 / 4), four.context(0), 131072).name());
+        assertNotNull(atFour.describeOversubscribedBroadcast(4));
+        final AlgorithmSelector atTwo = new AlgorithmSelector(REGISTRY, null,
+            TunedSelection.of(TuningTable.shipped(), 2, REGISTRY, STAGING));
+        assertNull(atTwo.describeOversubscribedBroadcast(2));
+        final java.nio.file.Path file = writeTable(new TuningTable(ModelParameters.shipped(), Map.of(), List.of(
+            new Rule(Collective.BROADCAST, 4, 0, Long.MAX_VALUE, "shm_direct", 0))));
+        final AlgorithmSelector measured = new AlgorithmSelector(REGISTRY, null, TunedSelection.load(
+            io.jccl.Configuration.builder().rank(0).worldSize(4).set(TuningTable.FILE_PROP_NAME, file.toString())
+                .build(), REGISTRY));
+        assertEquals("shm_direct",
+            measured.select(args(Collective.BROADCAST, 2048 / 4), four.context(0), 2048).name());
     }
 
     private static java.nio.file.Path writeTable(final TuningTable table)
