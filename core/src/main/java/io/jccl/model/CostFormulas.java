@@ -14,12 +14,19 @@ import java.util.Map;
  * see {@code io.jccl.algorithms.shm}). Symbols: p ranks, n bytes of the whole vector as nccl-tests counts it,
  * lg p = ⌈log₂ p⌉, q = 2^⌊log₂ p⌋ (recursive algorithms fold p − q ranks first), S staging bytes per rank and
  * K = ⌈staged bytes / (S/2)⌉ chunks. {@code M(k, m)} is k messages of m bytes, each α + m·β in the regime of m,
- * its bytes priced for the messages in flight at once on the cores there are (see {@link CostTerms}).
+ * its bytes priced for the messages in flight at once on the cores there are (see {@link CostTerms}); α_s and β_s
+ * are those of a message that travels single-copy, which the shm_single_copy algorithms' kernel reads are priced as.
  */
 public final class CostFormulas
 {
     /** Chunk of the ring and recursive algorithms (io.jccl.algorithms.pattern.Exchange.CHUNK_BYTES_DEFAULT). */
     public static final long EXCHANGE_CHUNK_BYTES = 512 * 1024;
+
+    /**
+     * Smallest point-to-point message that travels single-copy by default: the single-copy algorithms' reads through
+     * the kernel are priced as messages of at least this size (α_s, β_s).
+     */
+    private static final long SINGLE_COPY_BYTES = Configuration.SINGLE_COPY_BYTES_DEFAULT;
 
     /** Chunk of the chain broadcast (io.jccl.algorithms.broadcast.ChainBroadcast.CHUNK_BYTES_DEFAULT). */
     public static final long CHAIN_CHUNK_BYTES = 256 * 1024;
@@ -217,13 +224,12 @@ public final class CostFormulas
                 t.read(2 * others);
                 t.reduce(others);
             }));
-        list.add(new CostFormula("allreduce", "shm_single_copy", "2α_f + (p − 1)·(α + nβ) + (p − 1)n·γ", 0, t ->
+        list.add(new CostFormula("allreduce", "shm_single_copy", "2α_f + (p − 1)·(α_s + nβ_s) + (p − 1)n·γ", 0, t ->
         {
-            // every rank reads each peer's whole send buffer through the kernel, as a single-copy message travels,
-            // all ranks at once, and reduces it
+            // every rank reads each peer's whole send buffer through the kernel, all ranks at once, and reduces it
             final int p = t.ranks();
             t.flags(2);
-            t.messages(p - 1, t.bytes());
+            t.kernelReads(p - 1, t.bytes(), SINGLE_COPY_BYTES);
             t.reduce((double)(p - 1) * t.bytes());
         }));
     }
@@ -283,14 +289,15 @@ public final class CostFormulas
                 t.read((double)t.bytes() * (p - 1) / p);
             }));
 
-        list.add(new CostFormula("allgather", "shm_single_copy", "2α_f + (p − 1)·(α + (n/p)β) + (n/p)β_c", 0, t ->
-        {
-            // every rank reads each peer's block through the kernel straight into recv, all ranks at once
-            final int p = t.ranks();
-            t.flags(2);
-            t.messages(p - 1, (double)t.bytes() / p);
-            t.copy((double)t.bytes() / p);
-        }));
+        list.add(new CostFormula("allgather", "shm_single_copy", "2α_f + (p − 1)·(α_s + (n/p)β_s) + (n/p)β_c", 0,
+            t ->
+            {
+                // every rank reads each peer's block through the kernel straight into recv, all ranks at once
+                final int p = t.ranks();
+                t.flags(2);
+                t.kernelReads(p - 1, (double)t.bytes() / p, SINGLE_COPY_BYTES);
+                t.copy((double)t.bytes() / p);
+            }));
         list.add(new CostFormula("reduce_scatter", "ring", "(p − 1)α + n(p − 1)/p·(β + γ)", EXCHANGE_CHUNK_BYTES, t ->
         {
             final int p = t.ranks();
@@ -316,12 +323,12 @@ public final class CostFormulas
                 }
             }));
         list.add(new CostFormula("reduce_scatter", "shm_single_copy",
-            "2α_f + (p − 1)·(α + (n/p)β) + n(p − 1)/p·γ", 0, t ->
+            "2α_f + (p − 1)·(α_s + (n/p)β_s) + n(p − 1)/p·γ", 0, t ->
             {
                 // rank r reads block r of every peer's send buffer through the kernel, all ranks at once
                 final int p = t.ranks();
                 t.flags(2);
-                t.messages(p - 1, (double)t.bytes() / p);
+                t.kernelReads(p - 1, (double)t.bytes() / p, SINGLE_COPY_BYTES);
                 t.reduce((double)t.bytes() * (p - 1) / p);
             }));
         list.add(new CostFormula("reduce_scatter", "shm_direct",
@@ -354,14 +361,15 @@ public final class CostFormulas
             t.copy(t.bytes());
             t.read((double)t.bytes() * (p - 1) / p);
         }));
-        list.add(new CostFormula("alltoall", "shm_single_copy", "2α_f + (p − 1)·(α + (n/p)β) + (n/p)β_c", 0, t ->
-        {
-            // every rank reads the block each peer addressed to it through the kernel, all ranks at once
-            final int p = t.ranks();
-            t.flags(2);
-            t.messages(p - 1, (double)t.bytes() / p);
-            t.copy((double)t.bytes() / p);
-        }));
+        list.add(new CostFormula("alltoall", "shm_single_copy", "2α_f + (p − 1)·(α_s + (n/p)β_s) + (n/p)β_c", 0,
+            t ->
+            {
+                // every rank reads the block each peer addressed to it through the kernel, all ranks at once
+                final int p = t.ranks();
+                t.flags(2);
+                t.kernelReads(p - 1, (double)t.bytes() / p, SINGLE_COPY_BYTES);
+                t.copy((double)t.bytes() / p);
+            }));
     }
 
     /**

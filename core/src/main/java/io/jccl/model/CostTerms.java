@@ -11,7 +11,8 @@ import java.util.Arrays;
  * <ul>
  *   <li>a message of m bytes ({@link #messages}) is priced as the point-to-point measurement of m bytes was, in the
  *       regime of m: {@code α_r + m·β_r}; when the algorithm cuts it into chunks of c bytes, each chunk after the
- *       first adds one small-message α (regime 0): {@code (⌈m/c⌉ − 1)·α_0};</li>
+ *       first adds one small-message α (regime 0): {@code (⌈m/c⌉ − 1)·α_0}; a read through the kernel
+ *       ({@link #kernelReads}) as a single-copy message, in the regime of single-copy messages;</li>
  *   <li>local memory terms ({@link #copy}, {@link #read}) are priced in the regime of the call's vector size n, which
  *       decides where the data lives in the memory hierarchy, and so are bytes {@link #carried} line by line from
  *       the core that wrote them, at the point-to-point β;</li>
@@ -130,6 +131,25 @@ public final class CostTerms
         {
             message(count, messageBytes, 1.0, Math.max(0.0, 2.0 * load - 1.0));
         }
+        steps(count);
+    }
+
+    /**
+     * {@code count} reads of {@code readBytes} each through the kernel ({@code process_vm_readv}: the single-copy
+     * algorithms), every rank reading on its own core at once, each a step. Priced as a point-to-point message that
+     * travels single-copy, α + mβ in the regime of a message of at least {@code singleCopyBytes} bytes: a smaller read
+     * still makes the system call that smaller messages do not; with no ν, since each rank copies on its own core what
+     * a rendezvous shares between the two ends of a message. Ranks that outnumber the cores share them, p/c.
+     */
+    public void kernelReads(final double count, final double readBytes, final long singleCopyBytes)
+    {
+        if (count <= 0 || readBytes <= 0)
+        {
+            return;
+        }
+        final int regime = regimes.regimeOf(Math.max((long)Math.ceil(readBytes), singleCopyBytes));
+        perRegime[index(Parameter.ALPHA, regime)] += count;
+        perRegime[index(Parameter.BETA, regime)] += count * readBytes * share;
         steps(count);
     }
 

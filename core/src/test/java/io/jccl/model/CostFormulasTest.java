@@ -136,6 +136,25 @@ class CostFormulasTest
         assertClose(3 * (3.0 + 4096 * 0.0005), twoRegimes.predict("allgather", "ring", 4, 16384, "int8", "sum"));
     }
 
+    /**
+     * The single-copy algorithms' reads through the kernel are priced as single-copy messages (the regime of 64 KiB
+     * however small the read), each rank on its own core (no ν), as pingpong measures a single-copy message.
+     */
+    @Test
+    void kernelReadsArePricedAsSingleCopyMessages()
+    {
+        final CostModel twoRegimes = new CostModel(new ModelParameters(List.of(
+            new Regime(0, 0.1, 0.002, 0, 0, 0), new Regime(65536, 3.0, 0.0005, 0.0001, 0, 2.0)), 0.1, 0, 0,
+            Map.of(ModelParameters.DEFAULT_GAMMA_KEY, 0.0)), 4L << 20, 2);
+        // allgather of 8 KiB at 2 ranks: two flags, one read of 4 KiB priced in the single-copy regime, and the own
+        // block's copy in the regime of 8 KiB (a copy within the caches, free here)
+        assertClose(2 * 0.1 + 3.0 + 4096 * 0.0005,
+            twoRegimes.predict("allgather", "shm_single_copy", 2, 8192, "int8", "sum"));
+        // a 1 MiB alltoall at 2 ranks reads 512 KiB at β, not β(1 + ν) as two messages in flight on two cores cost
+        assertClose(2 * 0.1 + 3.0 + 524288 * 0.0005 + 524288 * 0.0001,
+            twoRegimes.predict("alltoall", "shm_single_copy", 2, 1 << 20, "int8", "sum"));
+    }
+
     @Test
     void fastestAndUnknownNames()
     {
