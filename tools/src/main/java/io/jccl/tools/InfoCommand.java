@@ -1,6 +1,7 @@
 package io.jccl.tools;
 
 import io.jccl.Configuration;
+import io.jccl.launch.JobLauncher;
 import io.jccl.shm.SegmentFiles;
 
 import java.io.IOException;
@@ -11,7 +12,10 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 
-/** {@code ./jccl info}: the segment directory, its room, and every jccl segment in it with its creator's state. */
+/**
+ * {@code ./jccl info}: the segment directory, its room, what rank JVMs can do, and every jccl segment in it with its
+ * creator's state.
+ */
 public final class InfoCommand implements Command
 {
     private final PrintStream out;
@@ -43,7 +47,8 @@ public final class InfoCommand implements Command
             usage: ./jccl info [--shm-dir DIR]
 
             Shows the directory job segments go to (JCCL_SHM_DIR, default /dev/shm), its capacity and free space,
-            and every jccl segment there: name, size, owner uid, creator pid, and whether the creator is alive.
+            what the rank JVMs can do (single copy, SIMD reduction kernels), and every jccl segment there: name,
+            size, owner uid, creator pid, and whether the creator is alive.
 
               --shm-dir DIR   look at DIR instead
             """;
@@ -65,6 +70,7 @@ public final class InfoCommand implements Command
         final FileStore store = Files.getFileStore(directory);
         out.println("capacity: " + formatBytes(store.getTotalSpace()) + ", free: " +
             formatBytes(store.getUsableSpace()) + " (" + store.type() + ")");
+        out.println(rankJvms());
 
         final List<ShmSegments.Segment> segments = ShmSegments.list(directory);
         if (segments.isEmpty())
@@ -82,6 +88,21 @@ public final class InfoCommand implements Command
                 segment.creatorPid() < 0 ? "-" : Long.toString(segment.creatorPid()), creatorText(segment.creator()));
         }
         return 0;
+    }
+
+    /**
+     * What the rank JVMs the launcher starts (this java) can do: single copy needs Java 22 (and the peers' consent,
+     * probed at connect); the SIMD reduction kernels Java 22 and the Vector API module.
+     */
+    static String rankJvms()
+    {
+        final int feature = Runtime.version().feature();
+        final Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        final boolean java22 = feature >= 22;
+        return "rank JVMs: Java " + feature + " (" + System.getProperty("java.home") + "); single copy: " +
+            (java22 ? "yes (Java 22+; each rank probes its peers at connect)" : "no (needs Java 22)") +
+            "; SIMD reduction kernels: " + (java22 && JobLauncher.hasVectorModule(java) ?
+            "yes (" + JobLauncher.VECTOR_MODULE + ")" : "no (needs Java 22 and " + JobLauncher.VECTOR_MODULE + ")");
     }
 
     private static String creatorText(final ShmSegments.Creator creator)

@@ -86,6 +86,9 @@ class ShmCommandsTest
 
         assertEquals(0, exitCode, text());
         assertTrue(text().startsWith("shm directory: " + dir + "\ncapacity: "), text());
+        assertTrue(text().contains("\nrank JVMs: Java " + Runtime.version().feature() + " "), text());
+        assertTrue(text().contains("SIMD reduction kernels: " + (Runtime.version().feature() >= 22 ? "yes" : "no")),
+            text());
         assertTrue(text().contains("5 jccl segments:"), text());
         assertTrue(text().matches("(?s).*" + deadSegment.getFileName() + " +8\\.0 KiB +" + SegmentFiles.uid() +
             " +" + deadPid + " +dead\n.*"), text());
