@@ -81,8 +81,11 @@ public final class ModelParameters
      *       into staging and the peer's read together (the bench's buffers stay in the last-level cache); β_c + β_r
      *       stays below β, since a point-to-point message is such a copy and such a read plus its protocol;</li>
      *   <li>α_f: about one cache-line handoff and its acquire, 0.06 µs;</li>
-     *   <li>γ: the reductions of the sweep (float32 sum) fitted 0.3 ns/B (3 GB/s: the reduction kernels are not yet
-     *       tuned), which makes two-shot allreduce faster than one-shot from a few hundred bytes, as measured;</li>
+     *   <li>γ: the reductions of the sweep (float32 sum) fitted 0.3 ns/B (3 GB/s) with the array kernels, which makes
+     *       two-shot allreduce faster than one-shot from a few hundred bytes, as measured. With the SIMD kernels
+     *       (Vector API) a sweep of 2026-11-24 fitted 0.07 ns/B; at that value the model would move 2 KiB allreduce
+     *       (and 8 KiB at 4 ranks) to one-shot and two sizes of 4-rank reduce to shm_direct, which no measurement
+     *       has checked yet, so the shipped value stays; {@code ./jccl tune} fits the user's own;</li>
      *   <li>σ 0.05 µs and σ_o 0.9 µs per step (per rank sharing a core): what {@code ./jccl fit} found for
      *       allreduce on 2 and 4 ranks in the 2026-11-22 runs that stayed in one state of the machine (σ 0 to 0.1,
      *       σ_o 0.8 to 1.04). With σ_o, LL allreduce serves 4 ranks up to 1 KiB (measured 4.0-6.2 µs against
