@@ -61,24 +61,28 @@ public final class AlgorithmSelector
      * every peer's whole vector) only at 2 ranks, where it reads n bytes per rank: at 128 KiB-32 MiB it took
      * 0.9-1.9x two-shot's time while cross-core handoffs were fast and 0.25-0.7x while they were slow; and not with
      * symmetric send buffers, which two-shot already reads in place. Only up to
-     * {@link #SINGLE_COPY_ALLREDUCE_MAX_BYTES}. Allgather and alltoall read every peer's block at once, one kernel
+     * {@link #SINGLE_COPY_REDUCTION_MAX_BYTES}. Allgather and alltoall read every peer's block at once, one kernel
      * call each; a ring or pairwise exchange of single-copy messages took 1.1-1.6x Open MPI at 128 KiB-8 MiB.
      * Reduce-scatter reads its block of every peer's input and reduces it: 0.35-0.85x the staged shm_direct's time
-     * at 128 KiB-32 MiB on 2 ranks while handoffs were slow.
+     * at 128 KiB-32 MiB on 2 ranks while handoffs were slow. Reduce takes binomial, whose messages go single copy, at
+     * 2 ranks and up to {@link #SINGLE_COPY_REDUCTION_MAX_BYTES}: 2 ranks, slow handoffs, 128 KiB-2 MiB 14/58/231 µs
+     * against the staged shm_direct's 33/104/379 (a root reading every peer's vector through the kernel measured
+     * the same); beyond, shm_direct caught up by 32 MiB.
      */
     private static final Map<Collective, String> SINGLE_COPY_PREFERENCES = new EnumMap<>(Map.of(
         Collective.BROADCAST, "binomial",
+        Collective.REDUCE, "binomial",
         Collective.ALLREDUCE, "shm_single_copy",
         Collective.ALLGATHER, "shm_single_copy",
         Collective.REDUCE_SCATTER, "shm_single_copy",
         Collective.ALLTOALL, "shm_single_copy"));
 
     /**
-     * Largest allreduce the single-copy rule takes. Beyond the caches the gain in the slow state shrank (8 MiB:
+     * Largest allreduce and reduce the single-copy rule takes. Beyond the caches the gain in the slow state shrank (8 MiB:
      * 2.3-3.9 ms against two-shot's 3.7-4.2) while the loss in the fast one stayed (1.8-2.2 ms against 1.1-1.3), and
      * two-shot holds the bus bandwidth of large vectors when handoffs are fast.
      */
-    private static final long SINGLE_COPY_ALLREDUCE_MAX_BYTES = 4L << 20;
+    private static final long SINGLE_COPY_REDUCTION_MAX_BYTES = 4L << 20;
 
     /**
      * Broadcasts above the low-latency protocol's range and up to this size take binomial when ranks outnumber cores
@@ -229,8 +233,8 @@ public final class AlgorithmSelector
         final long singleCopyBytes = context.singleCopyBytes();
         if (singleCopyChoice != null && singleCopyBytes > 0 && !tuned.measured() && size <= cores &&
             atRankCount(args.collective, size) &&
-            (args.collective != Collective.ALLREDUCE ||
-                args.sendSegmentOffset < 0 && bytes <= SINGLE_COPY_ALLREDUCE_MAX_BYTES) &&
+            (args.collective != Collective.ALLREDUCE && args.collective != Collective.REDUCE ||
+                args.sendSegmentOffset < 0 && bytes <= SINGLE_COPY_REDUCTION_MAX_BYTES) &&
             messageBytes(args.collective, bytes, size) >= singleCopyBytes &&
             singleCopyChoice.unsupportedReason(args, size, context) == null)
         {
@@ -289,12 +293,13 @@ public final class AlgorithmSelector
             final CollectiveAlgorithm algorithm = singleCopy[collective.ordinal()];
             if (algorithm != null && forced.get(collective) == null && atRankCount(collective, size))
             {
-                final long from = collective == Collective.BROADCAST ? singleCopyBytes : singleCopyBytes * size;
+                final long from = collective == Collective.BROADCAST || collective == Collective.REDUCE ?
+                    singleCopyBytes : singleCopyBytes * size;
                 text.append(text.isEmpty() ? "" : "; ").append(collective.label()).append(' ')
                     .append(algorithm.name()).append(" from ").append(from).append(" B");
-                if (collective == Collective.ALLREDUCE)
+                if (collective == Collective.ALLREDUCE || collective == Collective.REDUCE)
                 {
-                    text.append(" to ").append(SINGLE_COPY_ALLREDUCE_MAX_BYTES).append(" B");
+                    text.append(" to ").append(SINGLE_COPY_REDUCTION_MAX_BYTES).append(" B");
                 }
             }
         }
@@ -314,18 +319,19 @@ public final class AlgorithmSelector
         return "broadcast binomial from " + (LL_MAX_BYTES + 1) + " B to " + OVERSUBSCRIBED_BROADCAST_MAX_BYTES + " B";
     }
 
-    /** Single-copy allreduce is the single-copy choice only at 2 ranks. */
+    /** Single-copy allreduce and binomial reduce are the single-copy choices only at 2 ranks. */
     private static boolean atRankCount(final Collective collective, final int size)
     {
-        return collective != Collective.ALLREDUCE || size == 2;
+        return collective != Collective.ALLREDUCE && collective != Collective.REDUCE || size == 2;
     }
 
     /**
-     * Bytes of one point-to-point message of the single-copy choice: a block for allgather, reduce-scatter and
-     * alltoall, and for allreduce the half of the vector a two-shot rank would hand over.
+     * Bytes of one point-to-point message of the single-copy choice: the vector for broadcast and reduce, a block for
+     * allgather, reduce-scatter and alltoall, and for allreduce the half of the vector a two-shot rank would hand
+     * over.
      */
     private static long messageBytes(final Collective collective, final long bytes, final int size)
     {
-        return collective == Collective.BROADCAST ? bytes : bytes / size;
+        return collective == Collective.BROADCAST || collective == Collective.REDUCE ? bytes : bytes / size;
     }
 }

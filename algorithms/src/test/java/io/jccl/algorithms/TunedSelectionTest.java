@@ -195,7 +195,7 @@ class TunedSelectionTest
     /**
      * Without a tuning file, large messages that travel single-copy take their collective's single-copy algorithm
      * (binomial broadcast's point-to-point messages; allgather's, reduce-scatter's and alltoall's reads of every peer;
-     * allreduce's only at 2 ranks); small ones, jobs without single copy, ranks that share cores and tuning files do not. Needs 2
+     * allreduce's, and binomial reduce, only at 2 ranks); small ones, jobs without single copy, ranks that share cores and tuning files do not. Needs 2
      * cores, as every machine this project runs on has.
      */
     @Test
@@ -214,6 +214,9 @@ class TunedSelectionTest
             shipped.select(args(Collective.ALLGATHER, mib / 8), two.context(0), mib).name());
         assertEquals("shm_single_copy",
             shipped.select(args(Collective.REDUCE_SCATTER, mib / 8), two.context(0), mib).name());
+        final CollectiveArgs reduce = allreduce(mib / 4);
+        reduce.collective = Collective.REDUCE;
+        assertEquals("binomial", shipped.select(reduce, two.context(0), mib).name());
         assertEquals("shm_single_copy", shipped.select(allreduce(mib / 4), two.context(0), mib).name());
         // allreduce from 128 KiB (a half of 64 KiB) to 4 MiB, and not for symmetric send buffers, which two-shot
         // reads in place
