@@ -20,9 +20,8 @@ import java.util.Map;
  *       shipped model's parameters describe the two-copy paths, and on a machine whose cross-core transfers of
  *       freshly written lines are slow (this project's 2-vCPU VMs, half of the time) the staged algorithms lose up
  *       to 6x where one copy out of the sender's own buffer does not;</li>
- *   <li>without a tuning file, broadcasts of more than 1 KiB and up to {@link #OVERSUBSCRIBED_BROADCAST_MAX_BYTES}
- *       when ranks outnumber cores: binomial, whose eager messages keep a stream of calls flowing while ranks wait
- *       for their cores;</li>
+ *   <li>without a tuning file, broadcasts up to {@link #OVERSUBSCRIBED_BROADCAST_MAX_BYTES} when ranks outnumber
+ *       cores: binomial, whose eager messages keep a stream of calls flowing while ranks wait for their cores;</li>
  *   <li>the tuned choice for the call's size ({@link TunedSelection}: the tuning file's rule, else the cost model's
  *       fastest algorithm), when it can serve the call;</li>
  *   <li>the first algorithm of the collective's preference list that can serve the call (collectives without cost
@@ -85,17 +84,16 @@ public final class AlgorithmSelector
     private static final long SINGLE_COPY_REDUCTION_MAX_BYTES = 4L << 20;
 
     /**
-     * Broadcasts above the low-latency protocol's range and up to this size take binomial when ranks outnumber cores
-     * (and no measured tuning file says otherwise). Its messages are eager: the root and each inner rank hand a call
-     * over and go on, so a stream of broadcasts flows while the readers wait for their cores. shm_direct makes every
-     * call wait until every rank has released the staging areas of the call before, which with 4 ranks on 2 cores
-     * took 17-27 µs per call from 8 B to 32 KiB, where binomial took 1.3 µs at 2 KiB, 2.9-3.5 at 8 KiB and 14 at
-     * 32 KiB (Open MPI 14, 24 and 31). From 128 KiB both took 50-70 µs; the shipped model prices neither stream.
+     * Broadcasts up to this size take binomial when ranks outnumber cores (and no measured tuning file says
+     * otherwise). Its messages are eager: the root and each inner rank hand a call over and go on, so a stream of
+     * broadcasts flows while the readers wait for their cores. shm_direct makes every call wait until every rank has
+     * released the staging areas of the call before, which with 4 ranks on 2 cores took 17-27 µs per call from 8 B
+     * to 32 KiB, where binomial took 1.3 µs at 2 KiB, 2.9-3.5 at 8 KiB and 14 at 32 KiB (Open MPI 14, 24 and 31).
+     * Up to 1 KiB, where the low-latency protocol lets the root run 63 calls ahead, binomial took 0.33-0.55 µs against
+     * its 0.31-0.91 at 4 ranks, and 0.39-1.0 against 1.2-2.6 at 8 ranks. From 128 KiB both took 50-70 µs at 4 ranks;
+     * the shipped model prices neither stream.
      */
     private static final long OVERSUBSCRIBED_BROADCAST_MAX_BYTES = 64 * 1024;
-
-    /** The low-latency protocol's largest broadcast (io.jccl.algorithms.shm.LowLatencyProtocol.MAX_BYTES). */
-    private static final long LL_MAX_BYTES = 1024;
 
     /** Above this size, two-shot allreduce beats one-shot: one-shot reads p times the vector on every rank. */
     private static final long ONESHOT_MAX_BYTES = 64 * 1024;
@@ -240,7 +238,7 @@ public final class AlgorithmSelector
         {
             return singleCopyChoice;
         }
-        if (args.collective == Collective.BROADCAST && size > cores && !tuned.measured() && bytes > LL_MAX_BYTES &&
+        if (args.collective == Collective.BROADCAST && size > cores && !tuned.measured() &&
             bytes <= OVERSUBSCRIBED_BROADCAST_MAX_BYTES && binomialBroadcast != null &&
             binomialBroadcast.unsupportedReason(args, size, context) == null)
         {
@@ -316,7 +314,7 @@ public final class AlgorithmSelector
         {
             return null;
         }
-        return "broadcast binomial from " + (LL_MAX_BYTES + 1) + " B to " + OVERSUBSCRIBED_BROADCAST_MAX_BYTES + " B";
+        return "broadcast binomial up to " + OVERSUBSCRIBED_BROADCAST_MAX_BYTES + " B";
     }
 
     /** Single-copy allreduce and binomial reduce are the single-copy choices only at 2 ranks. */
