@@ -31,6 +31,9 @@ interface OffHeapReductions
      */
     long reduce(DataType type, ReduceOp op, long a, long b, long d, long count);
 
+    /** Whether {@link #reduce} reduces elements of {@code type}: every type but float16. */
+    boolean handles(DataType type);
+
     /** The kernels, or null when this JVM, this build or the configuration has none ({@link #whyNot()} says). */
     static OffHeapReductions load()
     {

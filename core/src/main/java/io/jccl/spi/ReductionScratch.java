@@ -1,6 +1,9 @@
 package io.jccl.spi;
 
+import org.agrona.BufferUtil;
 import org.agrona.UnsafeApi;
+
+import java.nio.ByteBuffer;
 
 /**
  * Per-thread staging arrays for the reduction kernels, allocated once per thread and reused by every call.
@@ -16,6 +19,9 @@ final class ReductionScratch
 {
     /** Bytes per block: small enough that a block's operands, staging and result stay in a 32 KiB L1. */
     static final int BLOCK_BYTES = 4096;
+
+    /** Bytes per off-heap block of {@link #offHeapBlocks()}: three fit in a 32 KiB L1 with room to spare. */
+    static final int OFF_HEAP_BLOCK_BYTES = 8192;
 
     static final long STAGE_BASE = UnsafeApi.arrayBaseOffset(long[].class);
     static final long STAGE64_BASE = UnsafeApi.arrayBaseOffset(double[].class);
@@ -45,6 +51,13 @@ final class ReductionScratch
     final long[] evenB = new long[BLOCK_BYTES / 8];
     final long[] oddB = new long[BLOCK_BYTES / 8];
 
+    /**
+     * Off-heap blocks of the SIMD kernels for heap operands (two operands and a result, each
+     * {@link #OFF_HEAP_BLOCK_BYTES}), allocated on a thread's first call that needs them.
+     */
+    private ByteBuffer offHeap;
+    private long offHeapAddress;
+
     private ReductionScratch()
     {
     }
@@ -52,5 +65,16 @@ final class ReductionScratch
     static ReductionScratch get()
     {
         return SCRATCH.get();
+    }
+
+    /** Address of three adjacent off-heap blocks of {@link #OFF_HEAP_BLOCK_BYTES}, 64-byte aligned. */
+    long offHeapBlocks()
+    {
+        if (offHeap == null)
+        {
+            offHeap = BufferUtil.allocateDirectAligned(3 * OFF_HEAP_BLOCK_BYTES, 64);
+            offHeapAddress = BufferUtil.address(offHeap);
+        }
+        return offHeapAddress;
     }
 }

@@ -37,6 +37,12 @@ final class VectorApiReductions implements OffHeapReductions
     private static final double F64_NAN = Double.longBitsToDouble(0x7FF8_0000_0000_0000L);
 
     @Override
+    public boolean handles(final DataType type)
+    {
+        return type != DataType.FLOAT16;
+    }
+
+    @Override
     public long reduce(final DataType type, final ReduceOp op, final long a, final long b, final long d,
         final long count)
     {
