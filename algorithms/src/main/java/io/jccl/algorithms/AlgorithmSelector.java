@@ -53,20 +53,22 @@ public final class AlgorithmSelector
 
     /**
      * Large messages when every rank takes single-copy messages: algorithms that copy straight out of the peers' own
-     * buffers, through the kernel (allgather, alltoall, allreduce) or as point-to-point messages, which are
-     * single-copy when those buffers are off-heap (broadcast). Only while every rank has a core: a rendezvous waits
-     * for its receiver to run, and with 4 ranks on 2 cores binomial broadcast and pairwise alltoall measured 1.1-2.3x
-     * Open MPI from 128 KiB where the staged algorithms measured 0.4-0.8x. Single-copy allreduce (every rank reads
-     * every peer's whole vector) only at 2 ranks, where it reads n bytes per rank: at 128 KiB-32 MiB it took
-     * 0.9-1.9x two-shot's time while cross-core handoffs were fast and 0.25-0.7x while they were slow; and not with
-     * symmetric send buffers, which two-shot already reads in place. Only up to
-     * {@link #SINGLE_COPY_REDUCTION_MAX_BYTES}. Allgather and alltoall read every peer's block at once, one kernel
-     * call each; a ring or pairwise exchange of single-copy messages took 1.1-1.6x Open MPI at 128 KiB-8 MiB.
-     * Reduce-scatter reads its block of every peer's input and reduces it: 0.35-0.85x the staged shm_direct's time
-     * at 128 KiB-32 MiB on 2 ranks while handoffs were slow. Reduce takes binomial, whose messages go single copy, at
-     * 2 ranks and up to {@link #SINGLE_COPY_REDUCTION_MAX_BYTES}: 2 ranks, slow handoffs, 128 KiB-2 MiB 14/58/231 µs
-     * against the staged shm_direct's 33/104/379 (a root reading every peer's vector through the kernel measured
-     * the same); beyond, shm_direct caught up by 32 MiB.
+     * buffers, through the kernel (allgather, reduce-scatter, alltoall, allreduce) or as point-to-point messages, which
+     * are single-copy when those buffers are off-heap (broadcast, reduce). Only while every rank has a core: a
+     * rendezvous waits for its receiver to run, and with 4 ranks on 2 cores binomial broadcast and pairwise alltoall
+     * measured 1.1-2.3x Open MPI from 128 KiB where the staged algorithms measured 0.4-0.8x. Single-copy allreduce
+     * (every rank reads every peer's whole vector) only at 2 ranks, where it reads n bytes per rank: at 128 KiB-32 MiB
+     * it took 0.9-1.9x two-shot's time while cross-core handoffs were fast and 0.25-0.7x while they were slow; and not
+     * with symmetric send buffers, which two-shot already reads in place. Only up to
+     * {@link #SINGLE_COPY_REDUCTION_MAX_BYTES}. Allgather and alltoall read every peer's block at once, one kernel call
+     * each; a ring or pairwise exchange of single-copy messages took 1.1-1.6x Open MPI at 128 KiB-8 MiB. Reduce-scatter
+     * reads its block of every peer's input and reduces it: 0.35-0.85x the staged shm_direct's time at 128 KiB-32 MiB
+     * on 2 ranks while handoffs were slow. Reduce takes binomial, whose messages go single copy, at 2 ranks and up to
+     * {@link #SINGLE_COPY_REDUCTION_MAX_BYTES}: 2 ranks, slow handoffs, 128 KiB-2 MiB 16-20/55-63/202-238 µs against
+     * the staged shm_direct's 33-43/106-130/384-480 (a root reading every peer's vector through the kernel measured the
+     * same); beyond, shm_direct caught up by 32 MiB. The gains need send buffers whose lines nobody has just written:
+     * with heap arrays (copied to scratch every call) the staged algorithms were faster, but the choice cannot depend
+     * on the buffers, whose kind may differ from rank to rank.
      */
     private static final Map<Collective, String> SINGLE_COPY_PREFERENCES = new EnumMap<>(Map.of(
         Collective.BROADCAST, "binomial",
@@ -77,9 +79,9 @@ public final class AlgorithmSelector
         Collective.ALLTOALL, "shm_single_copy"));
 
     /**
-     * Largest allreduce and reduce the single-copy rule takes. Beyond the caches the gain in the slow state shrank (8 MiB:
-     * 2.3-3.9 ms against two-shot's 3.7-4.2) while the loss in the fast one stayed (1.8-2.2 ms against 1.1-1.3), and
-     * two-shot holds the bus bandwidth of large vectors when handoffs are fast.
+     * Largest allreduce and reduce the single-copy rule takes. Beyond the caches the gain in the slow state shrank
+     * (allreduce 8 MiB: 2.3-3.9 ms against two-shot's 3.7-4.2) while the loss in the fast one stayed (1.8-2.2 ms
+     * against 1.1-1.3), and two-shot holds the bus bandwidth of large vectors when handoffs are fast.
      */
     private static final long SINGLE_COPY_REDUCTION_MAX_BYTES = 4L << 20;
 
@@ -310,7 +312,8 @@ public final class AlgorithmSelector
      */
     public String describeOversubscribedBroadcast(final int size)
     {
-        if (size <= cores || tuned.measured() || binomialBroadcast == null || forced.get(Collective.BROADCAST) != null)
+        if (size <= cores || tuned.measured() || binomialBroadcast == null ||
+            forced.get(Collective.BROADCAST) != null)
         {
             return null;
         }

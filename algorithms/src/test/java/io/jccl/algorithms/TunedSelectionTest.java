@@ -195,8 +195,8 @@ class TunedSelectionTest
     /**
      * Without a tuning file, large messages that travel single-copy take their collective's single-copy algorithm
      * (binomial broadcast's point-to-point messages; allgather's, reduce-scatter's and alltoall's reads of every peer;
-     * allreduce's, and binomial reduce, only at 2 ranks); small ones, jobs without single copy, ranks that share cores and tuning files do not. Needs 2
-     * cores, as every machine this project runs on has.
+     * allreduce's, and binomial reduce, only at 2 ranks); small ones, jobs without single copy, ranks that share cores
+     * and tuning files do not. Needs 2 cores, as every machine this project runs on has.
      */
     @Test
     void singleCopyMessagesTakeThePointToPointAlgorithmsUnlessATuningFileSaysOtherwise()

@@ -17,12 +17,12 @@ import static io.jccl.spi.ReductionScratch.STAGE_BASE;
  * the canonical quiet NaN of its type, so identical inputs give identical bits on every rank, whichever JIT tier or
  * memory kind computed them.
  * <p>
- * How it runs at memory speed: when any operand is off-heap, {@link OffHeapReductions} (the Vector API's SIMD
- * loops) when the JVM has them, for every type but float16, heap operands passing through per-thread off-heap blocks.
- * Otherwise each call switches once on type and operator, then runs tight loops that C2 vectorises. Those loops read Java arrays of the element type directly
- * when they can; any other memory (off-heap, mapped, arrays of another type) is processed in L1-sized blocks staged
- * through per-thread scratch arrays by intrinsic copies (see {@link ReductionScratch}). Short vectors take a scalar
- * loop instead.
+ * How it runs at memory speed: when any operand is off-heap, {@link OffHeapReductions} (the Vector API's SIMD loops)
+ * when the JVM has them, for every type but float16, heap operands passing through per-thread off-heap blocks.
+ * Otherwise each call switches once on type and operator, then runs tight loops that C2 vectorises. Those loops read
+ * Java arrays of the element type directly when they can; any other memory (off-heap, mapped, arrays of another type)
+ * is processed in L1-sized blocks staged through per-thread scratch arrays by intrinsic copies (see
+ * {@link ReductionScratch}). Short vectors take a scalar loop instead.
  */
 public final class Reductions
 {

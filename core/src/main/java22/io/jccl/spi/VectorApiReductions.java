@@ -15,10 +15,11 @@ import java.nio.ByteOrder;
 
 /**
  * {@link OffHeapReductions} with the Vector API: per type and operator one loop of full vectors of the platform's
- * preferred width (float16 is left to the array kernels: the Vector API of Java 22 to 25 cannot widen it). Memory is addressed through one segment spanning the whole address space, so a call builds no
- * segment and the loops index by absolute address. Each operator has its own loop, calling {@code add},
- * {@code mul}, {@code min} or {@code max}: a {@code lanewise} whose operator is a parameter compiles to a SIMD
- * instruction only when C2 happens to inline it as a constant, and runs about 20 times slower when it does not.
+ * preferred width (float16 is left to the array kernels: the Vector API of Java 22 to 25 cannot widen it). Memory is
+ * addressed through one segment spanning the whole address space, so a call builds no segment and the loops index by
+ * absolute address. Each operator has its own loop, calling {@code add}, {@code mul}, {@code min} or {@code max}: a
+ * {@code lanewise} whose operator is a parameter compiles to a SIMD instruction only when C2 happens to inline it as a
+ * constant, and runs about 20 times slower when it does not.
  * <p>
  * Results match the array kernels bit for bit: integers wrap; MIN and MAX of floating point follow {@link Math#min}
  * (NaN wins, -0.0 is below 0.0), as the Vector API's lane-wise MIN and MAX do; every NaN result is made the canonical

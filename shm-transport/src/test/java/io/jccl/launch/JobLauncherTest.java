@@ -36,9 +36,10 @@ class JobLauncherTest
     {
         final Path java = Files.createDirectories(home.resolve("bin")).resolve("java");
         assertFalse(JobLauncher.hasVectorModule(java), "no release file");
-        Files.writeString(home.resolve("release"), "JAVA_VERSION=\"25\"\nMODULES=\"java.base jdk.incubator.vector\"\n");
+        final Path release = home.resolve("release");
+        Files.writeString(release, "JAVA_VERSION=\"25\"\nMODULES=\"java.base jdk.incubator.vector\"\n");
         assertTrue(JobLauncher.hasVectorModule(java));
-        Files.writeString(home.resolve("release"), "JAVA_VERSION=\"25\"\nMODULES=\"java.base jdk.incubator.vectorx\"\n");
+        Files.writeString(release, "JAVA_VERSION=\"25\"\nMODULES=\"java.base jdk.incubator.vectorx\"\n");
         assertFalse(JobLauncher.hasVectorModule(java));
         assertEquals(Runtime.version().feature() >= 16,
             JobLauncher.hasVectorModule(Path.of(System.getProperty("java.home"), "bin", "java")), "this JDK");

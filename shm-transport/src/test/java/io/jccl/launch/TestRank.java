@@ -7,9 +7,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * A rank for the launcher tests, started in its own JVM; the first argument says what it does:
- * {@code hello} prints its environment (and whether it has the Vector API) to stdout and a line to stderr; {@code fail R CODE} makes rank R exit with
- * CODE once the others wait to be stopped (they say so from a shutdown hook); {@code kill9 R} makes rank R kill
+ * A rank for the launcher tests, started in its own JVM; the first argument says what it does: {@code hello} prints its
+ * environment (and whether it has the Vector API) to stdout and a line to stderr; {@code fail R CODE} makes rank R exit
+ * with CODE once the others wait to be stopped (they say so from a shutdown hook); {@code kill9 R} makes rank R kill
  * itself with SIGKILL; {@code sleep} waits to be stopped.
  */
 public final class TestRank
