@@ -121,6 +121,14 @@ public final class Configuration
     public static final String VECTOR_KERNELS_PROP_NAME = "jccl.vector.kernels";
     public static final boolean VECTOR_KERNELS_DEFAULT = true;
 
+    /**
+     * Copy large blocks into rings and staging areas with the C library's memmove (Java 22+), whose whole-line
+     * writes do not first fetch each line from the peer's core; false keeps the JVM's copy loop. Read once per
+     * process.
+     */
+    public static final String NATIVE_COPY_PROP_NAME = "jccl.native.copy";
+    public static final boolean NATIVE_COPY_DEFAULT = true;
+
     /** Forced algorithms, e.g. {@code allreduce:ring,broadcast:binomial}. */
     public static final String ALGO_PROP_NAME = "jccl.algo";
 

@@ -114,7 +114,10 @@ final class ChannelWriter
         return tail + needed - cachedHead <= capacity;
     }
 
-    /** Small payloads move as words: cheaper than a call into the copy intrinsic. */
+    /**
+     * Small payloads move as words: cheaper than a call into the copy intrinsic; large ones into the ring the
+     * consumer has read go as {@link Memory#copyToShared}.
+     */
     static void copyPayload(final Object base, final long offset, final long to, final int bytes)
     {
         if (bytes <= 32)
@@ -123,7 +126,7 @@ final class ChannelWriter
         }
         else
         {
-            UnsafeApi.copyMemory(base, offset, null, to, bytes);
+            Memory.copyToShared(base, offset, to, bytes);
         }
     }
 }

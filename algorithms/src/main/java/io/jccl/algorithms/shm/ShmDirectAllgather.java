@@ -102,7 +102,7 @@ public final class ShmDirectAllgather implements CollectiveAlgorithm
             ShmProtocol.awaitHalfFree(context, chunk);
 
             // step 2: stage our chunk and publish it (release)
-            Memory.copy(recvBase, ownBlock + first, null, context.stagingAddress(rank) + half, bytes);
+            Memory.copyToShared(recvBase, ownBlock + first, context.stagingAddress(rank) + half, bytes);
             final long token = context.token(chunk);
             context.setFlag(SLOT_READY, token);
 

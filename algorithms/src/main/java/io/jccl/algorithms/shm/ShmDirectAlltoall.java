@@ -110,8 +110,8 @@ public final class ShmDirectAlltoall implements CollectiveAlgorithm
             {
                 if (j != rank)
                 {
-                    Memory.copy(sendBase, sendOffset + j * blockBytes + first,
-                        null, ownStaging + half + j * columnBytes, bytes);
+                    Memory.copyToShared(sendBase, sendOffset + j * blockBytes + first,
+                        ownStaging + half + j * columnBytes, bytes);
                 }
             }
             final long token = context.token(chunk);

@@ -101,7 +101,7 @@ public final class ShmDirectBroadcast implements CollectiveAlgorithm
                 ShmProtocol.awaitHalfFree(context, chunk);
 
                 // root step 2: stage the chunk and publish it (release)
-                Memory.copy(base, offset + first * elementSize, null, staging, chunkBytes);
+                Memory.copyToShared(base, offset + first * elementSize, staging, chunkBytes);
                 context.setFlag(SLOT_READY, token);
             }
             else

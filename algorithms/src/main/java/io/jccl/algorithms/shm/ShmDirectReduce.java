@@ -98,7 +98,7 @@ public final class ShmDirectReduce implements CollectiveAlgorithm
             }
 
             // step 2: stage the chunk and publish it (release)
-            Memory.copy(sendBase, sendOffset + first * elementSize, null, ownStaging + (chunk & 1) * halfBytes,
+            Memory.copyToShared(sendBase, sendOffset + first * elementSize, ownStaging + (chunk & 1) * halfBytes,
                 Math.min(chunkElements, count - first) * elementSize);
             context.setFlag(SLOT_READY, context.token(chunk));
         }
@@ -139,7 +139,7 @@ public final class ShmDirectReduce implements CollectiveAlgorithm
             // step 1: our own chunk, staged if recv overlaps send (only we read it, so no handshake)
             if (stageOwn)
             {
-                Memory.copy(sendBase, sendOffset + first * elementSize, null, ownStaging + half,
+                Memory.copyToShared(sendBase, sendOffset + first * elementSize, ownStaging + half,
                     elements * elementSize);
             }
 

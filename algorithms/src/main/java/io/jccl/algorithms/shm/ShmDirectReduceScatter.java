@@ -109,7 +109,7 @@ public final class ShmDirectReduceScatter implements CollectiveAlgorithm
             {
                 if (j != rank || stageOwn)
                 {
-                    Memory.copy(sendBase, send + j * blockBytes, null, ownStaging + half + j * columnBytes, bytes);
+                    Memory.copyToShared(sendBase, send + j * blockBytes, ownStaging + half + j * columnBytes, bytes);
                 }
             }
             final long token = context.token(chunk);

@@ -109,8 +109,8 @@ public final class ShmOneShotAllreduce implements CollectiveAlgorithm
             ShmProtocol.awaitHalfFree(context, chunk);
 
             // step 2: stage the input chunk and publish it (release: the copy happens-before a peer's acquire)
-            Memory.copy(sendBase, sendOffset + first * elementSize,
-                null, context.stagingAddress(rank) + half, elements * elementSize);
+            Memory.copyToShared(sendBase, sendOffset + first * elementSize,
+                context.stagingAddress(rank) + half, elements * elementSize);
             final long ready = context.token(chunk);
             context.setFlag(SLOT_READY, ready);
 

@@ -119,8 +119,8 @@ public final class ShmTwoShotAllreduce implements CollectiveAlgorithm
             ShmProtocol.awaitHalfFree(context, chunk);
 
             // step 2: stage every block but ours (the peers reduce them) and publish (release)
-            Memory.copy(sendBase, send, null, staging, from * elementSize);
-            Memory.copy(sendBase, send + to * elementSize, null, staging + to * elementSize,
+            Memory.copyToShared(sendBase, send, staging, from * elementSize);
+            Memory.copyToShared(sendBase, send + to * elementSize, staging + to * elementSize,
                 (elements - to) * elementSize);
             final long token = context.token(chunk);
             context.setFlag(SLOT_READY, token);
