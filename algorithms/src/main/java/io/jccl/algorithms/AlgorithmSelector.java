@@ -38,7 +38,7 @@ public final class AlgorithmSelector
      */
     private static final Map<Collective, List<String>> PREFERENCES = new EnumMap<>(Map.ofEntries(
         Map.entry(Collective.BARRIER, List.of("shm_flags", "dissemination")),
-        Map.entry(Collective.BROADCAST, List.of("shm_ll", "shm_direct", "binomial", "chain")),
+        Map.entry(Collective.BROADCAST, List.of("shm_ll", "shm_eager", "shm_direct", "binomial", "chain")),
         Map.entry(Collective.REDUCE, List.of("shm_direct", "binomial")),
         Map.entry(Collective.ALLREDUCE,
             List.of("shm_ll", "shm_oneshot", "shm_twoshot", "ring", "recursive_doubling")),

@@ -3,6 +3,7 @@ package io.jccl.algorithms;
 import io.jccl.algorithms.shm.ShmDirectAllgather;
 import io.jccl.algorithms.shm.ShmDirectAlltoall;
 import io.jccl.algorithms.shm.ShmDirectBroadcast;
+import io.jccl.algorithms.shm.ShmEagerBroadcast;
 import io.jccl.algorithms.shm.ShmDirectReduce;
 import io.jccl.algorithms.shm.ShmDirectReduceScatter;
 import io.jccl.algorithms.shm.ShmFlagsBarrier;
@@ -34,6 +35,7 @@ public final class SharedMemoryAlgorithms
         return List.of(
             new ShmFlagsBarrier(),
             new ShmLowLatencyBroadcast(),
+            new ShmEagerBroadcast(),
             new ShmDirectBroadcast(),
             new ShmDirectReduce(),
             new ShmLowLatencyAllreduce(),

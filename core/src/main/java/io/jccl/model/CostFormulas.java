@@ -38,6 +38,9 @@ public final class CostFormulas
     /** Payload bytes per rank of the low-latency protocol (io.jccl.algorithms.shm.LowLatencyProtocol.MAX_BYTES). */
     public static final long LL_MAX_BYTES = 1024;
 
+    /** Payload bytes of the eager protocol's slot (io.jccl.algorithms.shm.EagerProtocol.MAX_BYTES). */
+    public static final long EAGER_MAX_BYTES = 32 * 1024;
+
     /**
      * Cache-line handoffs one staged step waits for: the flag, then the first line of the data it guards (the data
      * is only read once the flag's acquire has seen it). The LL protocol needs one: its flag is in the data.
@@ -158,9 +161,18 @@ public final class CostFormulas
                 // step 2: ring allgather of the p blocks
                 t.messages(p - 1, (double)t.bytes() / p);
             }));
-        list.add(new CostFormula("broadcast", "shm_direct", "2K·α_f + nβ_c + nβ_r, K = ⌈n/(S/2)⌉", 0, t ->
+        list.add(new CostFormula("broadcast", "shm_direct", "(2K + 1)·α_f + nβ_c + nβ_r, K = ⌈n/(S/2)⌉", 0, t ->
         {
-            t.flags(STAGED_HANDOFFS * chunks(t, t.bytes()));
+            // the chunks' handoffs, and the staging areas' release, which the root waits for before its next call
+            t.flags(STAGED_HANDOFFS * chunks(t, t.bytes()) + 1);
+            t.copy(t.bytes());
+            t.read(t.bytes());
+        }));
+        list.add(new CostFormula("broadcast", "shm_eager", "2α_f + nβ_c + nβ_r, n ≤ 32 KiB", 0,
+            ranks -> EAGER_MAX_BYTES, t ->
+        {
+            // one slot: the stamp, then the payload it guards; the root does not wait for the readers' release
+            t.flags(STAGED_HANDOFFS);
             t.copy(t.bytes());
             t.read(t.bytes());
         }));

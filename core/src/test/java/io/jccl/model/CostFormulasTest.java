@@ -110,7 +110,10 @@ class CostFormulasTest
         assertClose(8 * FLAG + n * COPY + 3 * n * (READ + GAMMA), predict("allreduce", "shm_oneshot", 4, n));
         assertClose(16 * FLAG + n * COPY + 2 * 0.75 * n * READ + 0.75 * n * GAMMA,
             predict("allreduce", "shm_twoshot", 4, n));
-        assertClose(2 * FLAG + 8 * COPY + 8 * READ, predict("broadcast", "shm_direct", 4, 8));
+        // one chunk's two handoffs and the staging release the root waits for before its next call
+        assertClose(3 * FLAG + 8 * COPY + 8 * READ, predict("broadcast", "shm_direct", 4, 8));
+        // the eager slot: the stamp and the payload it guards, no release to wait for
+        assertClose(2 * FLAG + 8 * COPY + 8 * READ, predict("broadcast", "shm_eager", 4, 8));
         // the LL protocol: one handoff, every payload byte as 8/7 bytes of 64-byte lines, read as they land (β)
         assertClose(FLAG + 8 * 8.0 / 7 * (COPY + BETA), predict("broadcast", "shm_ll", 4, 8));
     }

@@ -117,7 +117,8 @@ final class LowLatencyProtocol
     {
         final long sequence = context.sequence();
         final long slot = slotAddress(context, context.rank(), sequence);
-        awaitSlotFree(context, slot);
+        // the first line's sequence names the slot's last writer
+        awaitSlotFree(context, slot + LINE_PAYLOAD, SLOTS);
 
         final int lines = (int) ((bytes + LINE_PAYLOAD - 1) / LINE_PAYLOAD);
         for (int i = 0; i < lines; i++)
@@ -203,7 +204,7 @@ final class LowLatencyProtocol
      * Returns once the word at {@code address} holds {@code sequence} (acquire): one load when it already does, the
      * common case, else the context's wait with its deadline and liveness checks.
      */
-    private static void arrived(final CollectiveContext context, final int peer, final long address,
+    static void arrived(final CollectiveContext context, final int peer, final long address,
         final long sequence)
     {
         if (UnsafeApi.getLongAcquire(null, address) != sequence)
@@ -212,17 +213,20 @@ final class LowLatencyProtocol
         }
     }
 
-    /** Waits until every peer has finished the operation that last wrote the own slot at {@code slot}. */
-    private static void awaitSlotFree(final CollectiveContext context, final long slot)
+    /**
+     * Waits until every peer has finished the operation that last wrote one of this rank's slots, whose sequence is
+     * the word at {@code lastWriter} (0 if none), in a protocol of {@code slots} slots used round-robin.
+     */
+    static void awaitSlotFree(final CollectiveContext context, final long lastWriter, final int slots)
     {
-        // the slot's last writer was operation sequence - SLOTS or earlier
+        // the slot's last writer was operation sequence - slots or earlier
         final long known = context.getFlag(context.rank(), SLOT_LL_SEEN);
-        if (known >= context.sequence() - SLOTS)
+        if (known >= context.sequence() - slots)
         {
             return;
         }
-        // the first line's sequence names the slot's last writer (plain load: only this rank writes it); 0 if none
-        final long last = UnsafeApi.getLong(null, slot + LINE_PAYLOAD);
+        // plain load: only this rank writes it
+        final long last = UnsafeApi.getLong(null, lastWriter);
         if (last == 0 || known >= last)
         {
             return;

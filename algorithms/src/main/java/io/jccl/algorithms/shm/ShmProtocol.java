@@ -78,13 +78,13 @@ final class ShmProtocol
 
     /**
      * Bytes of one staging half, which is also the most one chunk carries: half the staging area without its
-     * low-latency region ({@link LowLatencyProtocol}), or the call's smaller chunk size
+     * low-latency and eager regions ({@link LowLatencyProtocol}, {@link EagerProtocol}), or the call's smaller chunk size
      * ({@link CollectiveArgs#chunkBytes}), in whole cache lines.
      */
     static long halfStagingBytes(final CollectiveContext context, final CollectiveArgs args)
     {
-        final long physical = ((context.stagingBytes() - LowLatencyProtocol.regionBytes(context)) >> 1) &
-            ~(CACHE_LINE - 1);
+        final long physical = ((context.stagingBytes() - LowLatencyProtocol.regionBytes(context) -
+            EagerProtocol.regionBytes(context)) >> 1) & ~(CACHE_LINE - 1);
         return args.chunkBytes > 0 ? Math.min(physical, args.chunkBytes & ~(CACHE_LINE - 1)) : physical;
     }
 

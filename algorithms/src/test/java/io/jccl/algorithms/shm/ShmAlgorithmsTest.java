@@ -55,7 +55,7 @@ class ShmAlgorithmsTest
      * buffers without staging: both have tests of their own.
      */
     private static final List<CollectiveAlgorithm> STAGED = SharedMemoryAlgorithms.all().stream()
-        .filter(algorithm -> !isLowLatency(algorithm) && !isSingleCopy(algorithm)).toList();
+        .filter(algorithm -> !isLowLatency(algorithm) && !isSingleCopy(algorithm) && !isEager(algorithm)).toList();
     private static final List<CollectiveAlgorithm> SINGLE_COPY = SharedMemoryAlgorithms.all().stream()
         .filter(ShmAlgorithmsTest::isSingleCopy).toList();
     /** Single-copy reads from 64 KiB up, as a transport whose ranks all passed the probe would report. */
@@ -64,6 +64,8 @@ class ShmAlgorithmsTest
         .filter(ShmAlgorithmsTest::isLowLatency).toList();
     /** Large enough for the low-latency region ({@link LowLatencyProtocol#MIN_STAGING_BYTES}). */
     private static final long LL_STAGING_BYTES = LowLatencyProtocol.MIN_STAGING_BYTES;
+    /** Large enough for the eager and low-latency regions ({@link EagerProtocol#MIN_STAGING_BYTES}). */
+    private static final long EAGER_STAGING_BYTES = EagerProtocol.MIN_STAGING_BYTES;
 
     static Stream<Arguments> algorithmsAndRanks()
     {
@@ -228,7 +230,7 @@ class ShmAlgorithmsTest
             assertTrue(seen.add(algorithm.collectives().iterator().next() + ":" + algorithm.name()));
             assertTrue(algorithm.description().length() > 20, algorithm.name());
         }
-        assertEquals(17, seen.size());
+        assertEquals(18, seen.size());
     }
 
     static Stream<Arguments> lowLatencyAlgorithmsAndRanks()
@@ -349,12 +351,87 @@ class ShmAlgorithmsTest
         }
     }
 
+    /**
+     * Eager broadcasts of every size up to a slot, from rotating roots and buffer layouts, for several times as many
+     * operations as there are slots, between low-latency and staged calls that share the staging areas' regions and
+     * flags: a slot is only rewritten once every peer has read it.
+     */
+    @ParameterizedTest(name = "{0} ranks")
+    @MethodSource("ranks")
+    void eagerBroadcastComputesExactResultsOverConsecutiveOperations(final int ranks)
+    {
+        final CollectiveAlgorithm eager = new ShmEagerBroadcast();
+        final CollectiveAlgorithm low = lowLatency(Collective.ALLREDUCE);
+        final List<Call> calls = new ArrayList<>();
+        int i = 0;
+        for (final DataType type : TYPES)
+        {
+            final long largest = EagerProtocol.MAX_BYTES / type.size();
+            for (final long count : new long[]{0, 1, 7, 1000, largest / 2 + 1, largest - 1, largest})
+            {
+                calls.add(call(eager, type, ReduceOp.SUM, count, i % ranks, LAYOUTS[i % LAYOUTS.length]));
+                i++;
+                if (i % 5 == 0)
+                {
+                    calls.add(call(low, type, OPS[i % OPS.length], 3, 0, LAYOUTS[i % LAYOUTS.length]));
+                    calls.add(call(STAGED.get(i % STAGED.size()), type, OPS[i % OPS.length], 13, i % ranks,
+                        LAYOUTS[i % LAYOUTS.length]));
+                }
+            }
+        }
+        runJob(ranks, EAGER_STAGING_BYTES, calls);
+    }
+
+    /**
+     * After an exchange a writer skips the look at the peers for a while; an eager root that then runs through a
+     * stream of three times its slots must still wait before each slot comes round again.
+     */
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {2, 3, 8})
+    void eagerBroadcastRootRunningAheadWaitsForItsReaders(final int ranks)
+    {
+        final CollectiveAlgorithm eager = new ShmEagerBroadcast();
+        final CollectiveAlgorithm allreduce = lowLatency(Collective.ALLREDUCE);
+        final List<Call> calls = new ArrayList<>();
+        int i = 0;
+        for (int round = 0; round < 3; round++)
+        {
+            calls.add(call(allreduce, TYPES[i % TYPES.length], ReduceOp.SUM, 1 + round, 0, Layout.PRIVATE));
+            i++;
+            for (int b = 0; b < 3 * EagerProtocol.SLOTS; b++)
+            {
+                calls.add(call(eager, TYPES[i % TYPES.length], ReduceOp.SUM, 1 + b * 97, round % ranks,
+                    LAYOUTS[i % LAYOUTS.length]));
+                i++;
+            }
+        }
+        runJob(ranks, EAGER_STAGING_BYTES, calls);
+    }
+
+    @Test
+    void eagerRefusesLargeCallsAndSmallStagingAreas()
+    {
+        final CollectiveAlgorithm eager = new ShmEagerBroadcast();
+        final CollectiveArgs args = new CollectiveArgs();
+        args.collective = Collective.BROADCAST;
+        args.type = DataType.INT32;
+        args.count = EagerProtocol.MAX_BYTES / 4;
+        assertNull(eager.unsupportedReason(args, 4, new LocalJob(4, EAGER_STAGING_BYTES, 4096).context(0)));
+        final String tooSmall = eager.unsupportedReason(args, 4, new LocalJob(4, LL_STAGING_BYTES, 4096).context(0));
+        assertNotNull(tooSmall);
+        assertTrue(tooSmall.contains("staging area of at least"), tooSmall);
+        args.count++;
+        final String tooLarge = eager.unsupportedReason(args, 4, new LocalJob(4, EAGER_STAGING_BYTES, 4096).context(0));
+        assertNotNull(tooLarge);
+        assertTrue(tooLarge.contains("at most " + EagerProtocol.MAX_BYTES + " bytes"), tooLarge);
+    }
+
     @Test
     void chunkSizeOfTheCallBoundsTheStagingHalf()
     {
         final CollectiveArgs args = new CollectiveArgs();
         final LocalJob job = new LocalJob(2, 1 << 20, 4096);
-        final long whole = ((1 << 20) - LowLatencyProtocol.REGION_BYTES) / 2;
+        final long whole = ((1 << 20) - LowLatencyProtocol.REGION_BYTES - EagerProtocol.REGION_BYTES) / 2 & ~63L;
         assertEquals(whole, ShmProtocol.halfStagingBytes(job.context(0), args));
         args.chunkBytes = 4096 + 63;
         assertEquals(4096, ShmProtocol.halfStagingBytes(job.context(0), args), "whole cache lines");
@@ -374,6 +451,11 @@ class ShmAlgorithmsTest
     private static boolean isLowLatency(final CollectiveAlgorithm algorithm)
     {
         return algorithm.name().equals("shm_ll");
+    }
+
+    private static boolean isEager(final CollectiveAlgorithm algorithm)
+    {
+        return algorithm.name().equals("shm_eager");
     }
 
     private static boolean isSingleCopy(final CollectiveAlgorithm algorithm)

@@ -1,0 +1,100 @@
+package io.jccl.algorithms.shm;
+
+import io.jccl.spi.CollectiveContext;
+import io.jccl.spi.Memory;
+import org.agrona.UnsafeApi;
+
+/**
+ * The eager protocol of the shared-memory algorithms, after NCCL's Simple: the payload is copied into a slot in one
+ * piece and then vouched for by one sequence word, release-stored after it; a reader that acquire-loads that word
+ * copies the payload out in one piece. Slots are used round-robin by operation sequence, so a writer (a broadcast
+ * root) runs up to {@link #SLOTS} − 1 operations ahead of its readers, where the staging protocol makes every call
+ * wait until every reader has released the call before. It serves what is too large for the low-latency protocol's
+ * lines and small enough to keep {@link #SLOTS} copies (up to {@link #MAX_BYTES}).
+ * <p>
+ * Layout: the {@link #REGION_BYTES} before the low-latency region at the end of each staging area, when the area has
+ * at least {@link #MIN_STAGING_BYTES} ({@link ShmProtocol#halfStagingBytes} leaves it out of the chunk halves):
+ * <pre>
+ *   stagingAddress(r) + stagingBytes - LowLatencyProtocol.regionBytes - REGION_BYTES
+ *   +-------------------------------------------------------------------+
+ *   | slot 0: payload (MAX_BYTES)                      | line: seq (8) |  operations s with s % SLOTS == 0
+ *   | slot 1                                           |               |
+ *   | ...                                                               |
+ *   | slot SLOTS - 1                                                    |
+ *   +-------------------------------------------------------------------+  the low-latency region follows
+ * </pre>
+ * Slot reuse follows the low-latency protocol's flags: a reader release-stores
+ * {@link LowLatencyProtocol#SLOT_LL_DONE} = the sequence once it has read, and a writer whose slot last carried
+ * operation {@code u} waits, unless it already knows, until every peer's flag is at least {@code u}
+ * ({@link LowLatencyProtocol#awaitSlotFree}).
+ */
+final class EagerProtocol
+{
+    /** Payload bytes of a slot: above this, a pipelined broadcast through the staging halves catches up. */
+    static final long MAX_BYTES = 32 * 1024;
+
+    /** The sequence word of a slot, on a line of its own after the payload. */
+    static final long SEQUENCE_OFFSET = MAX_BYTES;
+
+    static final long SLOT_BYTES = MAX_BYTES + ShmProtocol.CACHE_LINE;
+
+    /** Slots per rank: a writer runs up to SLOTS − 1 operations ahead of its slowest reader. */
+    static final int SLOTS = 8;
+
+    static final long REGION_BYTES = SLOTS * SLOT_BYTES;
+
+    /** Smaller staging areas have no eager region: it would take too much of the chunk halves. */
+    static final long MIN_STAGING_BYTES = 1024 * 1024;
+
+    private EagerProtocol()
+    {
+    }
+
+    /** Null when a call moving {@code bytes} can use the eager protocol, else why not. */
+    static String reason(final String name, final CollectiveContext context, final long bytes)
+    {
+        if (bytes > MAX_BYTES)
+        {
+            return name + " carries at most " + MAX_BYTES + " bytes (eager protocol), not " + bytes;
+        }
+        if (regionBytes(context) == 0)
+        {
+            return name + " needs a staging area of at least " + MIN_STAGING_BYTES + " bytes per rank, this job " +
+                "has " + context.stagingBytes();
+        }
+        return null;
+    }
+
+    /** Bytes before the low-latency region that belong to the eager protocol: {@link #REGION_BYTES}, or none. */
+    static long regionBytes(final CollectiveContext context)
+    {
+        return context.stagingBytes() >= MIN_STAGING_BYTES ? REGION_BYTES : 0;
+    }
+
+    /** Copies {@code bytes} into this rank's slot of the current operation once its readers are done with it. */
+    static void publish(final CollectiveContext context, final Object base, final long offset, final long bytes)
+    {
+        final long sequence = context.sequence();
+        final long slot = slotAddress(context, context.rank(), sequence);
+        LowLatencyProtocol.awaitSlotFree(context, slot + SEQUENCE_OFFSET, SLOTS);
+        Memory.copyToShared(base, offset, slot, bytes);
+        // Release: the payload is visible before the sequence that vouches for it.
+        UnsafeApi.putLongRelease(null, slot + SEQUENCE_OFFSET, sequence);
+    }
+
+    /** Copies {@code bytes} of {@code peer}'s slot of the current operation out once it carries the sequence. */
+    static void read(final CollectiveContext context, final int peer, final Object base, final long offset,
+        final long bytes)
+    {
+        final long sequence = context.sequence();
+        final long slot = slotAddress(context, peer, sequence);
+        LowLatencyProtocol.arrived(context, peer, slot + SEQUENCE_OFFSET, sequence);
+        Memory.copy(null, slot, base, offset, bytes);
+    }
+
+    private static long slotAddress(final CollectiveContext context, final int rank, final long sequence)
+    {
+        return context.stagingAddress(rank) + context.stagingBytes() - LowLatencyProtocol.regionBytes(context) -
+            REGION_BYTES + (sequence % SLOTS) * SLOT_BYTES;
+    }
+}
