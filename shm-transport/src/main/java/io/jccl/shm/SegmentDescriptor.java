@@ -55,9 +55,11 @@ public final class SegmentDescriptor
     public static final long MAGIC = 0x314745534C43434AL;
     /**
      * 2: rank records carry call signatures (mismatch detection), staging areas end in the LL region. 3: rank records
-     * carry the segment address and single-copy capability, channel trailers the rendezvous words.
+     * carry the segment address and single-copy capability, channel trailers the rendezvous words. 4: staging areas
+     * end in the eager region and then an LL region of 64 slots (ranks of different builds would split a staging
+     * area differently).
      */
-    public static final int VERSION = 3;
+    public static final int VERSION = 4;
 
     public static final int MAGIC_OFFSET = 0;
     public static final int VERSION_OFFSET = 8;
