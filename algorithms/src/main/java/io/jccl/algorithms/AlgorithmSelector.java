@@ -16,10 +16,10 @@ import java.util.Map;
  *   <li>a forced one (configuration {@code jccl.algo} / {@code JCCL_ALGO}, or a per-call view of the communicator);
  *       one that cannot serve the call is an error that says why;</li>
  *   <li>without a tuning file, for messages that travel single-copy ({@link CollectiveContext#singleCopyBytes()})
- *       while no two ranks share a core, the algorithm of {@link #SINGLE_COPY_PREFERENCES}: the
- *       shipped model's parameters describe the two-copy paths, and on a machine whose cross-core transfers of
- *       freshly written lines are slow (this project's 2-vCPU VMs, half of the time) the staged algorithms lose up
- *       to 6x where one copy out of the sender's own buffer does not;</li>
+ *       of at least {@link #SINGLE_COPY_MIN_MESSAGE_BYTES} while no two ranks share a core, the algorithm of
+ *       {@link #SINGLE_COPY_PREFERENCES}: the shipped model's parameters describe the two-copy paths, and on a
+ *       machine whose cross-core transfers of freshly written lines are slow (this project's 2-vCPU VMs, half of the
+ *       time) the staged algorithms lose up to 6x where one copy out of the sender's own buffer does not;</li>
  *   <li>without a tuning file, broadcasts up to {@link #OVERSUBSCRIBED_BROADCAST_MAX_BYTES} when ranks outnumber
  *       cores: binomial, whose eager messages keep a stream of calls flowing while ranks wait for their cores;</li>
  *   <li>the tuned choice for the call's size ({@link TunedSelection}: the tuning file's rule, else the cost model's
@@ -84,6 +84,14 @@ public final class AlgorithmSelector
      * against 1.1-1.3), and two-shot holds the bus bandwidth of large vectors when handoffs are fast.
      */
     private static final long SINGLE_COPY_REDUCTION_MAX_BYTES = 4L << 20;
+
+    /**
+     * Smallest message (the single-copy choice's, {@link #messageBytes}) for which the single-copy rule applies, even
+     * where point-to-point messages go single copy from fewer bytes: at 32 KiB the staged and eager algorithms
+     * measured as fast or faster (2 ranks, median of 3 runs: broadcast 32 KiB shm_eager 2.1 µs against binomial's
+     * 3.5, reduce 32 KiB shm_direct 4.4 against 5.6, reduce-scatter 64 KiB shm_direct 4.5 against 6.1).
+     */
+    private static final long SINGLE_COPY_MIN_MESSAGE_BYTES = 64 * 1024;
 
     /**
      * Broadcasts up to this size take binomial when ranks outnumber cores (and no measured tuning file says
@@ -235,7 +243,7 @@ public final class AlgorithmSelector
             atRankCount(args.collective, size) &&
             (args.collective != Collective.ALLREDUCE && args.collective != Collective.REDUCE ||
                 args.sendSegmentOffset < 0 && bytes <= SINGLE_COPY_REDUCTION_MAX_BYTES) &&
-            messageBytes(args.collective, bytes, size) >= singleCopyBytes &&
+            messageBytes(args.collective, bytes, size) >= Math.max(singleCopyBytes, SINGLE_COPY_MIN_MESSAGE_BYTES) &&
             singleCopyChoice.unsupportedReason(args, size, context) == null)
         {
             return singleCopyChoice;
@@ -293,8 +301,9 @@ public final class AlgorithmSelector
             final CollectiveAlgorithm algorithm = singleCopy[collective.ordinal()];
             if (algorithm != null && forced.get(collective) == null && atRankCount(collective, size))
             {
+                final long message = Math.max(singleCopyBytes, SINGLE_COPY_MIN_MESSAGE_BYTES);
                 final long from = collective == Collective.BROADCAST || collective == Collective.REDUCE ?
-                    singleCopyBytes : singleCopyBytes * size;
+                    message : message * size;
                 text.append(text.isEmpty() ? "" : "; ").append(collective.label()).append(' ')
                     .append(algorithm.name()).append(" from ").append(from).append(" B");
                 if (collective == Collective.ALLREDUCE || collective == Collective.REDUCE)

@@ -140,14 +140,14 @@ class CostFormulasTest
     }
 
     /**
-     * The single-copy algorithms' reads through the kernel are priced as single-copy messages (the regime of 64 KiB
+     * The single-copy algorithms' reads through the kernel are priced as single-copy messages (the regime of 32 KiB
      * however small the read), each rank on its own core (no ν), as pingpong measures a single-copy message.
      */
     @Test
     void kernelReadsArePricedAsSingleCopyMessages()
     {
         final CostModel twoRegimes = new CostModel(new ModelParameters(List.of(
-            new Regime(0, 0.1, 0.002, 0, 0, 0), new Regime(65536, 3.0, 0.0005, 0.0001, 0, 2.0)), 0.1, 0, 0,
+            new Regime(0, 0.1, 0.002, 0, 0, 0), new Regime(32768, 3.0, 0.0005, 0.0001, 0, 2.0)), 0.1, 0, 0,
             Map.of(ModelParameters.DEFAULT_GAMMA_KEY, 0.0)), 4L << 20, 2);
         // allgather of 8 KiB at 2 ranks: two flags, one read of 4 KiB priced in the single-copy regime, and the own
         // block's copy in the regime of 8 KiB (a copy within the caches, free here)

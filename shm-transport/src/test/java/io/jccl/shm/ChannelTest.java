@@ -136,6 +136,22 @@ class ChannelTest
         assertThrows(IllegalArgumentException.class, () -> checkCapacity(2048));
     }
 
+
+    @Test
+    void rendezvousChunksLetBothEndsCopy()
+    {
+        assertEquals(16 * 1024, rendezvousChunk(32 * 1024));
+        assertEquals(32 * 1024, rendezvousChunk(64 * 1024));
+        assertEquals(RENDEZVOUS_CHUNK_MIN, rendezvousChunk(128 * 1024));
+        assertEquals(128 * 1024, rendezvousChunk(1024 * 1024));
+        assertEquals(RENDEZVOUS_CHUNK_MAX, rendezvousChunk(64L << 20));
+        for (long length = 8 * 1024; length <= 256L << 20; length = length * 3 / 2)
+        {
+            final long chunk = rendezvousChunk(length);
+            assertTrue((length + chunk - 1) / chunk >= 2, length + " B in chunks of " + chunk + " B");
+            assertEquals(0, chunk % 4096, "whole pages: " + chunk);
+        }
+    }
     private static int sizeOf(final long index)
     {
         return (int) ((index * 37) % 900);
