@@ -45,6 +45,12 @@ public record CostFormula(
         void add(CostTerms t);
     }
 
+    /** True for the collectives, false for a lone point-to-point message (pingpong) and a local kernel (reduction). */
+    public boolean collectiveCall()
+    {
+        return !collective.equals("pingpong") && !collective.equals("reduction");
+    }
+
     /** "allreduce:ring". */
     public String key()
     {

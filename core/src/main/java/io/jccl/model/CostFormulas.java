@@ -14,8 +14,9 @@ import java.util.Map;
  * see {@code io.jccl.algorithms.shm}). Symbols: p ranks, n bytes of the whole vector as nccl-tests counts it,
  * lg p = ⌈log₂ p⌉, q = 2^⌊log₂ p⌋ (recursive algorithms fold p − q ranks first), S staging bytes per rank and
  * K = ⌈staged bytes / (S/2)⌉ chunks. {@code M(k, m)} is k messages of m bytes, each α + m·β in the regime of m,
- * its bytes priced for the messages in flight at once on the cores there are (see {@link CostTerms}); α_s and β_s
- * are those of a message that travels single-copy, which the shm_single_copy algorithms' kernel reads are priced as.
+ * its bytes priced for the messages in flight at once on the cores there are (see {@link CostTerms}); α_k and β_k
+ * price the shm_single_copy algorithms' reads through the kernel. Every collective call also costs ω·p/c while its
+ * p ranks share c &lt; p cores ({@link CostTerms#call}).
  */
 public final class CostFormulas
 {
@@ -23,10 +24,10 @@ public final class CostFormulas
     public static final long EXCHANGE_CHUNK_BYTES = 512 * 1024;
 
     /**
-     * Smallest point-to-point message that travels single-copy by default: the single-copy algorithms' reads through
-     * the kernel are priced as messages of at least this size (α_s, β_s).
+     * Most bytes one kernel read of a reducing single-copy algorithm moves
+     * (io.jccl.algorithms.shm.SingleCopyReads.READ_CHUNK_BYTES): a longer read is several calls.
      */
-    private static final long SINGLE_COPY_BYTES = Configuration.SINGLE_COPY_BYTES_DEFAULT;
+    public static final long KERNEL_READ_CHUNK_BYTES = 256 * 1024;
 
     /** Chunk of the chain broadcast (io.jccl.algorithms.broadcast.ChainBroadcast.CHUNK_BYTES_DEFAULT). */
     public static final long CHAIN_CHUNK_BYTES = 256 * 1024;
@@ -236,14 +237,16 @@ public final class CostFormulas
                 t.read(2 * others);
                 t.reduce(others);
             }));
-        list.add(new CostFormula("allreduce", "shm_single_copy", "2α_f + (p − 1)·(α_s + nβ_s) + (p − 1)n·γ", 0, t ->
-        {
-            // every rank reads each peer's whole send buffer through the kernel, all ranks at once, and reduces it
-            final int p = t.ranks();
-            t.flags(2);
-            t.kernelReads(p - 1, t.bytes(), SINGLE_COPY_BYTES);
-            t.reduce((double)(p - 1) * t.bytes());
-        }));
+        list.add(new CostFormula("allreduce", "shm_single_copy",
+            "2α_f + (p − 1)·(⌈n/R⌉·α_k + nβ_k) + (p − 1)n·γ, R = 256 KiB", 0, t ->
+            {
+                // every rank reads each peer's whole send buffer through the kernel in reads of R, all ranks at
+                // once, and reduces it
+                final int p = t.ranks();
+                t.flags(2);
+                chunkedKernelReads(t, p - 1, t.bytes());
+                t.reduce((double)(p - 1) * t.bytes());
+            }));
     }
 
     private static void addGatherAndScatter(final List<CostFormula> list)
@@ -301,13 +304,13 @@ public final class CostFormulas
                 t.read((double)t.bytes() * (p - 1) / p);
             }));
 
-        list.add(new CostFormula("allgather", "shm_single_copy", "2α_f + (p − 1)·(α_s + (n/p)β_s) + (n/p)β_c", 0,
+        list.add(new CostFormula("allgather", "shm_single_copy", "2α_f + (p − 1)·(α_k + (n/p)β_k) + (n/p)β_c", 0,
             t ->
             {
                 // every rank reads each peer's block through the kernel straight into recv, all ranks at once
                 final int p = t.ranks();
                 t.flags(2);
-                t.kernelReads(p - 1, (double)t.bytes() / p, SINGLE_COPY_BYTES);
+                t.kernelReads(p - 1, (double)t.bytes() / p);
                 t.copy((double)t.bytes() / p);
             }));
         list.add(new CostFormula("reduce_scatter", "ring", "(p − 1)α + n(p − 1)/p·(β + γ)", EXCHANGE_CHUNK_BYTES, t ->
@@ -335,12 +338,12 @@ public final class CostFormulas
                 }
             }));
         list.add(new CostFormula("reduce_scatter", "shm_single_copy",
-            "2α_f + (p − 1)·(α_s + (n/p)β_s) + n(p − 1)/p·γ", 0, t ->
+            "2α_f + (p − 1)·(⌈n/(pR)⌉·α_k + (n/p)β_k) + n(p − 1)/p·γ, R = 256 KiB", 0, t ->
             {
-                // rank r reads block r of every peer's send buffer through the kernel, all ranks at once
+                // rank r reads block r of every peer's send buffer through the kernel in reads of R, all ranks at once
                 final int p = t.ranks();
                 t.flags(2);
-                t.kernelReads(p - 1, (double)t.bytes() / p, SINGLE_COPY_BYTES);
+                chunkedKernelReads(t, p - 1, (double)t.bytes() / p);
                 t.reduce((double)t.bytes() * (p - 1) / p);
             }));
         list.add(new CostFormula("reduce_scatter", "shm_direct",
@@ -373,13 +376,13 @@ public final class CostFormulas
             t.copy(t.bytes());
             t.read((double)t.bytes() * (p - 1) / p);
         }));
-        list.add(new CostFormula("alltoall", "shm_single_copy", "2α_f + (p − 1)·(α_s + (n/p)β_s) + (n/p)β_c", 0,
+        list.add(new CostFormula("alltoall", "shm_single_copy", "2α_f + (p − 1)·(α_k + (n/p)β_k) + (n/p)β_c", 0,
             t ->
             {
                 // every rank reads the block each peer addressed to it through the kernel, all ranks at once
                 final int p = t.ranks();
                 t.flags(2);
-                t.kernelReads(p - 1, (double)t.bytes() / p, SINGLE_COPY_BYTES);
+                t.kernelReads(p - 1, (double)t.bytes() / p);
                 t.copy((double)t.bytes() / p);
             }));
     }
@@ -435,6 +438,13 @@ public final class CostFormulas
                 t.copy(LL_LINE_FACTOR * t.bytes() + (double)t.bytes() / p);
                 t.carried(LL_LINE_FACTOR * t.bytes() * (p - 1) / p);
             }));
+    }
+
+    /** {@code peers} ranges of {@code bytes} read through the kernel in reads of at most KERNEL_READ_CHUNK_BYTES. */
+    private static void chunkedKernelReads(final CostTerms t, final int peers, final double bytes)
+    {
+        final double reads = Math.max(1.0, Math.ceil(bytes / KERNEL_READ_CHUNK_BYTES));
+        t.kernelReads(peers * reads, bytes / reads);
     }
 
     /** One-shot allreduce and direct reduce: stage the own input, read and reduce all p − 1 others. */

@@ -106,6 +106,10 @@ public final class CostModel
     {
         terms.reset(ranks, bytes, chunkBytes > 0 ? chunkBytes : formula.defaultChunkBytes(), stagingBytes,
             cores);
+        if (formula.collectiveCall())
+        {
+            terms.call();
+        }
         formula.terms().add(terms);
         return terms;
     }

@@ -5,21 +5,22 @@ import java.util.Arrays;
 /**
  * The cost of one call as a linear combination of the model's parameters: a formula ({@link CostFormula}) adds its
  * terms here, and the result can be priced with any {@link ModelParameters} ({@link #evaluate}) or read coefficient
- * by coefficient, which is what the least-squares fit needs (every formula is linear in α, β, β_c, β_r, α_f and γ).
+ * by coefficient, which is what the least-squares fit needs (every formula is linear in α, β, β_c, β_r, β_k, α_f,
+ * α_k and γ).
  * <p>
  * Which regime a term is priced in:
  * <ul>
  *   <li>a message of m bytes ({@link #messages}) is priced as the point-to-point measurement of m bytes was, in the
  *       regime of m: {@code α_r + m·β_r}; when the algorithm cuts it into chunks of c bytes, each chunk after the
- *       first adds one small-message α (regime 0): {@code (⌈m/c⌉ − 1)·α_0}; a read through the kernel
- *       ({@link #kernelReads}) as a single-copy message, in the regime of single-copy messages;</li>
- *   <li>local memory terms ({@link #copy}, {@link #read}) are priced in the regime of the call's vector size n, which
- *       decides where the data lives in the memory hierarchy, and so are bytes {@link #carried} line by line from
- *       the core that wrote them, at the point-to-point β;</li>
- *   <li>α_f ({@link #flags}) and γ ({@link #reduce}) have one value;</li>
- *   <li>every message and flag of a collective is also one synchronisation step: σ while every rank has a core,
- *       σ_o·(p/c) while the p ranks share c &lt; p cores. A {@link #pointToPoint} message, which is what the pingpong
- *       measures, has none: its α is the whole of its latency.</li>
+ *       first adds one small-message α (regime 0): {@code (⌈m/c⌉ − 1)·α_0};</li>
+ *   <li>local memory terms ({@link #copy}, {@link #read}, and the bytes of {@link #kernelReads}) are priced in the
+ *       regime of the call's vector size n, which decides where the data lives in the memory hierarchy, and so are
+ *       bytes {@link #carried} line by line from the core that wrote them, at the point-to-point β;</li>
+ *   <li>α_f ({@link #flags}), α_k (the call of each kernel read) and γ ({@link #reduce}) have one value;</li>
+ *   <li>every message, flag and kernel read of a collective is also one synchronisation step: σ while every rank
+ *       has a core, σ_o·(p/c) while the p ranks share c &lt; p cores; and a collective call ({@link #call}) costs
+ *       ω·(p/c) while they share them. A {@link #pointToPoint} message, which is what the pingpong measures, has
+ *       none of these: its α is the whole of its latency.</li>
  * </ul>
  * Cores are shared. A lone message of a regime keeps 1 + ν cores busy ({@link Regime#nu()}), so k messages in flight
  * at once on c cores take max(1, k(1 + ν)/c) times as long per byte as the lone message the pingpong measured. That
@@ -31,7 +32,8 @@ import java.util.Arrays;
  */
 public final class CostTerms
 {
-    private static final int PER_REGIME = 5;
+    /** Per-regime parameters: the first ones of {@link Parameter}. */
+    private static final int PER_REGIME = 6;
 
     private final ModelParameters regimes;
     private final double[] perRegime;
@@ -39,6 +41,8 @@ public final class CostTerms
     private double gamma;
     private double sync;
     private double syncOversubscribed;
+    private double kernelCalls;
+    private double callsOversubscribed;
     private double share;
     private int cores;
     private int ranks;
@@ -70,6 +74,8 @@ public final class CostTerms
         gamma = 0.0;
         sync = 0.0;
         syncOversubscribed = 0.0;
+        kernelCalls = 0.0;
+        callsOversubscribed = 0.0;
         this.cores = Math.max(1, cores);
         share = ranks > this.cores ? (double)ranks / this.cores : 1.0;
         this.ranks = ranks;
@@ -136,21 +142,27 @@ public final class CostTerms
 
     /**
      * {@code count} reads of {@code readBytes} each through the kernel ({@code process_vm_readv}: the single-copy
-     * algorithms), every rank reading on its own core at once, each a step. Priced as a point-to-point message that
-     * travels single-copy, α + mβ in the regime of a message of at least {@code singleCopyBytes} bytes: a smaller read
-     * still makes the system call that smaller messages do not; with no ν, since each rank copies on its own core what
-     * a rendezvous shares between the two ends of a message. Ranks that outnumber the cores share them, p/c.
+     * algorithms), every rank reading on its own core at once, each a step: α_k per read, and β_k per byte in the
+     * regime of the call's vector (where the data lives). Ranks that outnumber the cores share them, p/c.
      */
-    public void kernelReads(final double count, final double readBytes, final long singleCopyBytes)
+    public void kernelReads(final double count, final double readBytes)
     {
         if (count <= 0 || readBytes <= 0)
         {
             return;
         }
-        final int regime = regimes.regimeOf(Math.max((long)Math.ceil(readBytes), singleCopyBytes));
-        perRegime[index(Parameter.ALPHA, regime)] += count;
-        perRegime[index(Parameter.BETA, regime)] += count * readBytes * share;
+        kernelCalls += count * share;
+        perRegime[index(Parameter.KERNEL_READ, regimes.regimeOf(bytes))] += count * readBytes * share;
         steps(count);
+    }
+
+    /** One collective call: while the ranks outnumber the cores, the round of scheduling that brings all into it. */
+    public void call()
+    {
+        if (share > 1.0)
+        {
+            callsOversubscribed += share;
+        }
     }
 
     /** One message between two ranks timed on its own, as the pingpong measures it: α + mβ, no step. */
@@ -234,6 +246,8 @@ public final class CostTerms
             case GAMMA -> gamma;
             case SYNC -> sync;
             case SYNC_OVERSUBSCRIBED -> syncOversubscribed;
+            case KERNEL_CALL -> kernelCalls;
+            case CALL_OVERSUBSCRIBED -> callsOversubscribed;
             default -> perRegime[index(parameter, regime)];
         };
     }
@@ -247,7 +261,8 @@ public final class CostTerms
                 "parameters " + parameters.regimeCount());
         }
         double total = flag * parameters.flag() + gamma * gammaValue + sync * parameters.sync() +
-            syncOversubscribed * parameters.syncOversubscribed();
+            syncOversubscribed * parameters.syncOversubscribed() + kernelCalls * parameters.kernelCall() +
+            callsOversubscribed * parameters.callOversubscribed();
         for (int regime = 0; regime < parameters.regimeCount(); regime++)
         {
             final Regime r = parameters.regimes().get(regime);
@@ -255,7 +270,8 @@ public final class CostTerms
                 perRegime[index(Parameter.BETA, regime)] * r.beta() +
                 perRegime[index(Parameter.NU, regime)] * r.beta() * r.nu() +
                 perRegime[index(Parameter.COPY, regime)] * r.copy() +
-                perRegime[index(Parameter.READ, regime)] * r.read();
+                perRegime[index(Parameter.READ, regime)] * r.read() +
+                perRegime[index(Parameter.KERNEL_READ, regime)] * r.kernel();
         }
         return total;
     }

@@ -7,8 +7,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * A complete parameter set of the cost model: the regimes (each with α, β, β_c, β_r), the flag handoff α_f, the
- * synchronisation costs σ and σ_o of a collective's steps (with and without a core per rank), and γ per datatype and
+ * A complete parameter set of the cost model: the regimes (each with α, β, β_c, β_r, ν, β_k), the flag handoff α_f,
+ * the synchronisation costs σ and σ_o of a collective's steps (with and without a core per rank), the cost α_k of a
+ * read through the kernel, the cost ω of a collective call while ranks outnumber cores, and γ per datatype and
  * operator ({@code "float32:sum"}; {@link #DEFAULT_GAMMA_KEY} for the others). Immutable; the
  * {@code with...} methods return changed copies. All times in µs, per-byte values in µs/B.
  */
@@ -17,6 +18,12 @@ public final class ModelParameters
     /** Key of the γ used for datatype/operator pairs that have no value of their own. */
     public static final String DEFAULT_GAMMA_KEY = "default";
 
+    /**
+     * α_k where nothing measured it: a process_vm_readv of 8 bytes to 2 KiB took 0.6-0.7 µs in C on the 2-vCPU
+     * KVM guest this project develops on (2026-11-24), a call from Java a little more.
+     */
+    public static final double KERNEL_CALL_DEFAULT = 0.7;
+
     private static final double NS_PER_US = 1000.0;
 
     private final List<Regime> regimes;
@@ -24,12 +31,22 @@ public final class ModelParameters
     private final double flag;
     private final double sync;
     private final double syncOversubscribed;
+    private final double kernelCall;
+    private final double callOversubscribed;
     private final Map<String, Double> gamma;
 
-    /** Parameters with σ = σ_o = 0: a collective's step costs what a lone handoff does. */
+    /** Parameters with σ = σ_o = ω = 0 (a collective's step costs what a lone handoff does) and the default α_k. */
     public ModelParameters(final List<Regime> regimes, final double flag, final Map<String, Double> gamma)
     {
         this(regimes, flag, 0, 0, gamma);
+    }
+
+    /** Parameters with the default α_k ({@link #KERNEL_CALL_DEFAULT}) and ω = 0. */
+    public ModelParameters(
+        final List<Regime> regimes, final double flag, final double sync, final double syncOversubscribed,
+        final Map<String, Double> gamma)
+    {
+        this(regimes, flag, sync, syncOversubscribed, KERNEL_CALL_DEFAULT, 0, gamma);
     }
 
     /**
@@ -37,11 +54,13 @@ public final class ModelParameters
      * @param flag               α_f, µs.
      * @param sync               σ, µs per step of a collective while every rank has a core.
      * @param syncOversubscribed σ_o, µs per step and per rank sharing a core while ranks outnumber cores.
+     * @param kernelCall         α_k, µs per read through the kernel.
+     * @param callOversubscribed ω, µs per collective call and per rank sharing a core while ranks outnumber cores.
      * @param gamma              γ by "dtype:op" key, µs/B; must hold {@link #DEFAULT_GAMMA_KEY}.
      */
     public ModelParameters(
         final List<Regime> regimes, final double flag, final double sync, final double syncOversubscribed,
-        final Map<String, Double> gamma)
+        final double kernelCall, final double callOversubscribed, final Map<String, Double> gamma)
     {
         if (regimes.isEmpty() || regimes.get(0).fromBytes() != 0)
         {
@@ -64,6 +83,8 @@ public final class ModelParameters
         this.flag = flag;
         this.sync = sync;
         this.syncOversubscribed = syncOversubscribed;
+        this.kernelCall = kernelCall;
+        this.callOversubscribed = callOversubscribed;
         this.gamma = Map.copyOf(gamma);
     }
 
@@ -160,6 +181,18 @@ public final class ModelParameters
         return syncOversubscribed;
     }
 
+    /** α_k, µs per read through the kernel beyond its bytes. */
+    public double kernelCall()
+    {
+        return kernelCall;
+    }
+
+    /** ω, µs per collective call and per rank sharing a core, while ranks outnumber cores. */
+    public double callOversubscribed()
+    {
+        return callOversubscribed;
+    }
+
     /** γ of a datatype and operator ({@code "float32"}, {@code "sum"}), or the default γ. */
     public double gamma(final String dtype, final String op)
     {
@@ -193,6 +226,8 @@ public final class ModelParameters
             case FLAG -> flag;
             case SYNC -> sync;
             case SYNC_OVERSUBSCRIBED -> syncOversubscribed;
+            case KERNEL_CALL -> kernelCall;
+            case CALL_OVERSUBSCRIBED -> callOversubscribed;
             case GAMMA -> defaultGamma();
             default -> regimes.get(regime).value(parameter);
         };
@@ -201,23 +236,30 @@ public final class ModelParameters
     /** A copy with other regimes. */
     public ModelParameters withRegimes(final List<Regime> newRegimes)
     {
-        return new ModelParameters(newRegimes, flag, sync, syncOversubscribed, gamma);
+        return new ModelParameters(newRegimes, flag, sync, syncOversubscribed, kernelCall, callOversubscribed, gamma);
     }
 
-    /** A copy with one per-regime value, or α_f, σ, σ_o or the default γ, changed. */
+    /** A copy with one per-regime value, or α_f, σ, σ_o, α_k, ω or the default γ, changed. */
     public ModelParameters with(final Parameter parameter, final int regime, final double value)
     {
         return switch (parameter)
         {
-            case FLAG -> new ModelParameters(regimes, value, sync, syncOversubscribed, gamma);
-            case SYNC -> new ModelParameters(regimes, flag, value, syncOversubscribed, gamma);
-            case SYNC_OVERSUBSCRIBED -> new ModelParameters(regimes, flag, sync, value, gamma);
+            case FLAG -> new ModelParameters(regimes, value, sync, syncOversubscribed, kernelCall, callOversubscribed,
+                gamma);
+            case SYNC -> new ModelParameters(regimes, flag, value, syncOversubscribed, kernelCall, callOversubscribed,
+                gamma);
+            case SYNC_OVERSUBSCRIBED -> new ModelParameters(regimes, flag, sync, value, kernelCall, callOversubscribed,
+                gamma);
+            case KERNEL_CALL -> new ModelParameters(regimes, flag, sync, syncOversubscribed, value, callOversubscribed,
+                gamma);
+            case CALL_OVERSUBSCRIBED -> new ModelParameters(regimes, flag, sync, syncOversubscribed, kernelCall, value,
+                gamma);
             case GAMMA -> withGamma(DEFAULT_GAMMA_KEY, value);
             default ->
             {
                 final List<Regime> changed = new ArrayList<>(regimes);
                 changed.set(regime, regimes.get(regime).with(parameter, value));
-                yield new ModelParameters(changed, flag, sync, syncOversubscribed, gamma);
+                yield withRegimes(changed);
             }
         };
     }
@@ -227,13 +269,14 @@ public final class ModelParameters
     {
         final Map<String, Double> changed = new LinkedHashMap<>(gamma);
         changed.put(key, value);
-        return new ModelParameters(regimes, flag, sync, syncOversubscribed, changed);
+        return new ModelParameters(regimes, flag, sync, syncOversubscribed, kernelCall, callOversubscribed, changed);
     }
 
     /**
-     * The JSON form (in ns and ns/B, the units people read): {@code {"regimes": [{"from_bytes", "alpha_us",
-     * "beta_ns_per_byte", "copy_ns_per_byte", "read_ns_per_byte", "nu"}...], "flag_us", "sync_us", "sync_oversubscribed_us",
-     * "gamma_ns_per_byte": {key: v}}}.
+     * The JSON form (in µs and ns/B, the units people read): {@code {"regimes": [{"from_bytes", "alpha_us",
+     * "beta_ns_per_byte", "copy_ns_per_byte", "read_ns_per_byte", "nu", "kernel_ns_per_byte"}...], "flag_us",
+     * "sync_us", "sync_oversubscribed_us", "kernel_call_us", "call_oversubscribed_us", "gamma_ns_per_byte":
+     * {key: v}}}.
      */
     public Map<String, Object> toJson()
     {
@@ -247,6 +290,7 @@ public final class ModelParameters
             r.put("copy_ns_per_byte", regime.copy() * NS_PER_US);
             r.put("read_ns_per_byte", regime.read() * NS_PER_US);
             r.put("nu", regime.nu());
+            r.put("kernel_ns_per_byte", regime.kernel() * NS_PER_US);
             regimeList.add(r);
         }
         final Map<String, Object> gammaJson = new LinkedHashMap<>();
@@ -257,11 +301,16 @@ public final class ModelParameters
         json.put("flag_us", flag);
         json.put("sync_us", sync);
         json.put("sync_oversubscribed_us", syncOversubscribed);
+        json.put("kernel_call_us", kernelCall);
+        json.put("call_oversubscribed_us", callOversubscribed);
         json.put("gamma_ns_per_byte", gammaJson);
         return json;
     }
 
-    /** Reads the form {@link #toJson()} writes (ν, σ and σ_o 0 when absent: files written before they existed). */
+    /**
+     * Reads the form {@link #toJson()} writes. Files written before some parameters existed load with ν, σ, σ_o and
+     * ω at 0, β_k derived from β ({@link Regime#kernelOf}) and α_k at {@link #KERNEL_CALL_DEFAULT}.
+     */
     public static ModelParameters fromJson(final Map<String, Object> json)
     {
         final List<Regime> regimes = new ArrayList<>();
@@ -273,9 +322,11 @@ public final class ModelParameters
             }
             @SuppressWarnings("unchecked")
             final Map<String, Object> r = (Map<String, Object>)item;
-            regimes.add(new Regime((long)Json.number(r, "from_bytes"), Json.number(r, "alpha_us"),
-                nsPerByte(Json.number(r, "beta_ns_per_byte")), nsPerByte(Json.number(r, "copy_ns_per_byte")),
-                nsPerByte(Json.number(r, "read_ns_per_byte")), optional(r, "nu")));
+            final double beta = nsPerByte(Json.number(r, "beta_ns_per_byte"));
+            regimes.add(new Regime((long)Json.number(r, "from_bytes"), Json.number(r, "alpha_us"), beta,
+                nsPerByte(Json.number(r, "copy_ns_per_byte")), nsPerByte(Json.number(r, "read_ns_per_byte")),
+                optional(r, "nu", 0), r.containsKey("kernel_ns_per_byte") ?
+                nsPerByte(Json.number(r, "kernel_ns_per_byte")) : Regime.kernelOf(beta)));
         }
         final Map<String, Double> gamma = new LinkedHashMap<>();
         for (final Map.Entry<String, Object> entry : Json.object(json, "gamma_ns_per_byte").entrySet())
@@ -286,20 +337,22 @@ public final class ModelParameters
             }
             gamma.put(entry.getKey(), nsPerByte(((Number)entry.getValue()).doubleValue()));
         }
-        return new ModelParameters(regimes, Json.number(json, "flag_us"), optional(json, "sync_us"),
-            optional(json, "sync_oversubscribed_us"), gamma);
+        return new ModelParameters(regimes, Json.number(json, "flag_us"), optional(json, "sync_us", 0),
+            optional(json, "sync_oversubscribed_us", 0), optional(json, "kernel_call_us", KERNEL_CALL_DEFAULT),
+            optional(json, "call_oversubscribed_us", 0), gamma);
     }
 
-    private static double optional(final Map<String, Object> json, final String key)
+    private static double optional(final Map<String, Object> json, final String key, final double absent)
     {
-        return json.containsKey(key) ? Json.number(json, key) : 0;
+        return json.containsKey(key) ? Json.number(json, key) : absent;
     }
 
     @Override
     public boolean equals(final Object o)
     {
         return o instanceof ModelParameters other && regimes.equals(other.regimes) && flag == other.flag &&
-            sync == other.sync && syncOversubscribed == other.syncOversubscribed && gamma.equals(other.gamma);
+            sync == other.sync && syncOversubscribed == other.syncOversubscribed && kernelCall == other.kernelCall &&
+            callOversubscribed == other.callOversubscribed && gamma.equals(other.gamma);
     }
 
     @Override

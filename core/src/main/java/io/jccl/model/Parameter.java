@@ -1,7 +1,7 @@
 package io.jccl.model;
 
 /**
- * The parameters of jccl's cost model, all in microseconds (per message, per handoff, or per byte). The first four
+ * The parameters of jccl's cost model, all in microseconds (per message, per handoff, or per byte). The first six
  * have one value per protocol regime ({@link Regime}); the others have one value (γ one per datatype and operator).
  */
 public enum Parameter
@@ -19,6 +19,12 @@ public enum Parameter
      * (both copy at once); k messages in flight on c cores take max(1, k(1 + ν)/c) times as long per byte.
      */
     NU("nu", "", true),
+    /**
+     * β_k: time per byte one rank reads out of a peer's memory through the kernel (process_vm_readv, the
+     * shm_single_copy algorithms), alone on its core, µs/B. A single-copy point-to-point message shares its bytes
+     * between the two ends, so its β is about half of this.
+     */
+    KERNEL_READ("beta_k", "us/B", true),
     /** α_f: one flag handoff, a release store seen by an acquire load on another core, µs. */
     FLAG("alpha_f", "us", false),
     /** γ: time per byte of reduction arithmetic (per byte of one operand), µs/B. */
@@ -33,7 +39,15 @@ public enum Parameter
      * σ_o: the same while ranks outnumber cores, per step and per rank sharing a core (p/c): the wait for the peer
      * to be scheduled, which a step pays whenever its peer is not running.
      */
-    SYNC_OVERSUBSCRIBED("sigma_o", "us", false);
+    SYNC_OVERSUBSCRIBED("sigma_o", "us", false),
+    /** α_k: what one read through the kernel costs beyond its bytes: the system call and its page pinning, µs. */
+    KERNEL_CALL("alpha_k", "us", false),
+    /**
+     * ω: what one collective call costs while ranks outnumber cores, per rank sharing a core (p/c), whatever its
+     * steps: the round of context switches that brings every rank into the call before its first step can
+     * complete.
+     */
+    CALL_OVERSUBSCRIBED("omega", "us", false);
 
     private final String symbol;
     private final String unit;
@@ -46,7 +60,7 @@ public enum Parameter
         this.perRegime = perRegime;
     }
 
-    /** Name in output and files: alpha, beta, beta_c, beta_r, nu, alpha_f, gamma, sigma, sigma_o. */
+    /** Name in output: alpha, beta, beta_c, beta_r, nu, beta_k, alpha_f, gamma, sigma, sigma_o, alpha_k, omega. */
     public String symbol()
     {
         return symbol;

@@ -2,7 +2,8 @@ package io.jccl.model;
 
 /**
  * One protocol regime: from {@code fromBytes} (inclusive) up to the next regime's start, a message of m bytes takes
- * {@code alpha + m·beta} µs, and local memory terms use {@code copy} and {@code read} µs per byte. Regimes come from
+ * {@code alpha + m·beta} µs, and local memory terms use {@code copy}, {@code read} and {@code kernel} µs per byte.
+ * Regimes come from
  * the breakpoints of the point-to-point measurements: the small-message protocol (flag in the data, one cache-line
  * handoff), the chunked one (data then a flag, pipelined), and often a last one where the data no longer fits in the
  * caches.
@@ -18,13 +19,30 @@ package io.jccl.model;
  * @param copy      β_c, µs per byte copied locally.
  * @param read      β_r, µs per byte read from a peer's shared memory.
  * @param nu        ν, the second core a lone message keeps busy, 0 to 1.
+ * @param kernel    β_k, µs per byte one rank reads from a peer's memory through the kernel.
  */
-public record Regime(long fromBytes, double alpha, double beta, double copy, double read, double nu)
+public record Regime(long fromBytes, double alpha, double beta, double copy, double read, double nu, double kernel)
 {
-    /** A regime whose messages keep one core busy at a time (ν = 0). */
+    /** A regime whose messages keep one core busy at a time (ν = 0), with the derived β_k ({@link #kernelOf}). */
     public Regime(final long fromBytes, final double alpha, final double beta, final double copy, final double read)
     {
         this(fromBytes, alpha, beta, copy, read, 0);
+    }
+
+    /** A regime with the derived β_k ({@link #kernelOf}). */
+    public Regime(final long fromBytes, final double alpha, final double beta, final double copy, final double read,
+        final double nu)
+    {
+        this(fromBytes, alpha, beta, copy, read, nu, kernelOf(beta));
+    }
+
+    /**
+     * β_k where nothing measured it: twice the point-to-point β, since a single-copy message, which that β prices
+     * once the messages are large, shares its bytes between its two ends, where a kernel read is one core's.
+     */
+    public static double kernelOf(final double beta)
+    {
+        return 2 * Math.max(0, beta);
     }
 
     /** The value of a per-regime parameter. */
@@ -37,6 +55,7 @@ public record Regime(long fromBytes, double alpha, double beta, double copy, dou
             case COPY -> copy;
             case READ -> read;
             case NU -> nu;
+            case KERNEL_READ -> kernel;
             default -> throw new IllegalArgumentException(parameter + " is not a per-regime parameter");
         };
     }
@@ -46,11 +65,12 @@ public record Regime(long fromBytes, double alpha, double beta, double copy, dou
     {
         return switch (parameter)
         {
-            case ALPHA -> new Regime(fromBytes, value, beta, copy, read, nu);
-            case BETA -> new Regime(fromBytes, alpha, value, copy, read, nu);
-            case COPY -> new Regime(fromBytes, alpha, beta, value, read, nu);
-            case READ -> new Regime(fromBytes, alpha, beta, copy, value, nu);
-            case NU -> new Regime(fromBytes, alpha, beta, copy, read, value);
+            case ALPHA -> new Regime(fromBytes, value, beta, copy, read, nu, kernel);
+            case BETA -> new Regime(fromBytes, alpha, value, copy, read, nu, kernel);
+            case COPY -> new Regime(fromBytes, alpha, beta, value, read, nu, kernel);
+            case READ -> new Regime(fromBytes, alpha, beta, copy, value, nu, kernel);
+            case NU -> new Regime(fromBytes, alpha, beta, copy, read, value, kernel);
+            case KERNEL_READ -> new Regime(fromBytes, alpha, beta, copy, read, nu, value);
             default -> throw new IllegalArgumentException(parameter + " is not a per-regime parameter");
         };
     }

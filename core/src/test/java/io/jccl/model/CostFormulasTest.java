@@ -140,22 +140,44 @@ class CostFormulasTest
     }
 
     /**
-     * The single-copy algorithms' reads through the kernel are priced as single-copy messages (the regime of 32 KiB
-     * however small the read), each rank on its own core (no ν), as pingpong measures a single-copy message.
+     * The single-copy algorithms' reads through the kernel cost α_k per read and β_k per byte in the regime of the
+     * vector, each rank on its own core (no ν); the reducing ones read in pieces of 256 KiB.
      */
     @Test
-    void kernelReadsArePricedAsSingleCopyMessages()
+    void kernelReadsArePricedWithAlphaKAndBetaK()
     {
+        final double alphaK = 0.7;
         final CostModel twoRegimes = new CostModel(new ModelParameters(List.of(
-            new Regime(0, 0.1, 0.002, 0, 0, 0), new Regime(32768, 3.0, 0.0005, 0.0001, 0, 2.0)), 0.1, 0, 0,
-            Map.of(ModelParameters.DEFAULT_GAMMA_KEY, 0.0)), 4L << 20, 2);
-        // allgather of 8 KiB at 2 ranks: two flags, one read of 4 KiB priced in the single-copy regime, and the own
-        // block's copy in the regime of 8 KiB (a copy within the caches, free here)
-        assertClose(2 * 0.1 + 3.0 + 4096 * 0.0005,
+            new Regime(0, 0.1, 0.002, 0, 0, 0, 0.004), new Regime(32768, 3.0, 0.0005, 0.0001, 0, 2.0, 0.001)),
+            0.1, 0, 0, alphaK, 0, Map.of(ModelParameters.DEFAULT_GAMMA_KEY, 0.0)), 4L << 20, 2);
+        // allgather of 8 KiB at 2 ranks: two flags, one read of 4 KiB at β_k of the regime of 8 KiB, and the own
+        // block's copy (free here)
+        assertClose(2 * 0.1 + alphaK + 4096 * 0.004,
             twoRegimes.predict("allgather", "shm_single_copy", 2, 8192, "int8", "sum"));
-        // a 1 MiB alltoall at 2 ranks reads 512 KiB at β, not β(1 + ν) as two messages in flight on two cores cost
-        assertClose(2 * 0.1 + 3.0 + 524288 * 0.0005 + 524288 * 0.0001,
+        // a 1 MiB alltoall at 2 ranks reads 512 KiB at β_k, and copies its own block at β_c
+        assertClose(2 * 0.1 + alphaK + 524288 * 0.001 + 524288 * 0.0001,
             twoRegimes.predict("alltoall", "shm_single_copy", 2, 1 << 20, "int8", "sum"));
+        // a 1 MiB allreduce reads the peer's vector in 4 reads of 256 KiB
+        assertClose(2 * 0.1 + 4 * alphaK + (1 << 20) * 0.001,
+            twoRegimes.predict("allreduce", "shm_single_copy", 2, 1 << 20, "int8", "sum"));
+    }
+
+    /** Ranks that outnumber cores cost ω·p/c per collective call, besides σ_o·p/c per step; a pingpong none. */
+    @Test
+    void oversubscribedCallsCostOmega()
+    {
+        final double omega = 1.1;
+        final double syncOversubscribed = 0.6;
+        final CostModel shared = new CostModel(new ModelParameters(List.of(new Regime(0, ALPHA, BETA, COPY, READ)),
+            FLAG, 0, syncOversubscribed, 0.7, omega, Map.of(ModelParameters.DEFAULT_GAMMA_KEY, GAMMA)), 4L << 20, 2);
+        // recursive doubling of 8 bytes at 4 ranks on 2 cores: 2 steps of 4 messages in flight, one call, p/c = 2
+        final double load = 4 / 2.0;
+        assertClose(2 * (ALPHA + 8 * BETA * load) + 2 * syncOversubscribed * 2 + omega * 2 + 2 * 8 * GAMMA * 2,
+            shared.predict("allreduce", "recursive_doubling", 4, 8, "float32", "sum"));
+        // with a core per rank neither applies
+        assertClose(ALPHA + 8 * BETA + 8 * GAMMA, shared.predict("allreduce", "recursive_doubling", 2, 8, "float32",
+            "sum"));
+        assertClose(ALPHA + 8 * BETA, shared.predict("pingpong", "p2p", 4, 8, "float32", "sum"));
     }
 
     @Test

@@ -65,14 +65,32 @@ class TuningTableTest
         final ModelParameters expected = ModelParameters.shipped();
         for (int r = 0; r < expected.regimeCount(); r++)
         {
-            for (final Parameter p : new Parameter[] {Parameter.ALPHA, Parameter.BETA, Parameter.COPY,
-                Parameter.READ})
+            for (final Parameter p : Parameter.values())
             {
-                assertEquals(expected.value(p, r), read.model().value(p, r), 1e-5 * expected.value(p, r) + 1e-15);
+                if (p != Parameter.GAMMA)
+                {
+                    assertEquals(expected.value(p, r), read.model().value(p, r), 1e-5 * expected.value(p, r) + 1e-15,
+                        p.symbol());
+                }
             }
         }
         assertTrue(Files.readString(file).contains("\"format\": \"jccl-tuning 1\""));
         assertEquals(read.toJson(), TuningTable.parse(read.toJson()).toJson());
+    }
+
+    @Test
+    void filesWrittenBeforeTheNewerParametersLoadWithTheirDefaults()
+    {
+        final ModelParameters read = ModelParameters.fromJson(Map.of(
+            "regimes", List.of(Map.of("from_bytes", 0, "alpha_us", 0.2, "beta_ns_per_byte", 0.1,
+                "copy_ns_per_byte", 0.03, "read_ns_per_byte", 0.05)),
+            "flag_us", 0.08, "gamma_ns_per_byte", Map.of("default", 0.06)));
+        assertEquals(0, read.regimes().get(0).nu());
+        assertEquals(ModelParameters.nsPerByte(0.2), read.regimes().get(0).kernel(), 1e-15);
+        assertEquals(ModelParameters.KERNEL_CALL_DEFAULT, read.kernelCall());
+        assertEquals(0, read.sync());
+        assertEquals(0, read.syncOversubscribed());
+        assertEquals(0, read.callOversubscribed());
     }
 
     @Test

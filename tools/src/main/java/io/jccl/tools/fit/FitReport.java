@@ -135,7 +135,7 @@ public final class FitReport
     {
         final List<ModelFitter.Estimate> steps = result.estimates().stream()
             .filter(e -> e.parameter() == Parameter.SYNC || e.parameter() == Parameter.SYNC_OVERSUBSCRIBED ||
-                e.parameter() == Parameter.NU).toList();
+                e.parameter() == Parameter.CALL_OVERSUBSCRIBED || e.parameter() == Parameter.NU).toList();
         if (steps.isEmpty())
         {
             return;
@@ -147,6 +147,7 @@ public final class FitReport
             {
                 case SYNC -> " us per step (message or flag) beyond a lone handoff, every rank with a core";
                 case SYNC_OVERSUBSCRIBED -> " us per step and per rank sharing a core (p/c), ranks outnumbering cores";
+                case CALL_OVERSUBSCRIBED -> " us per call and per rank sharing a core (p/c), ranks outnumbering cores";
                 default -> " of a second core a lone message keeps busy, regime from " +
                     Units.bytes(result.parameters().regimes().get(e.regime()).fromBytes());
             };
@@ -160,14 +161,15 @@ public final class FitReport
     {
         final List<ModelFitter.Estimate> shared = result.estimates().stream()
             .filter(e -> e.parameter() == Parameter.FLAG || e.parameter() == Parameter.COPY ||
-                e.parameter() == Parameter.READ).toList();
+                e.parameter() == Parameter.READ || e.parameter() == Parameter.KERNEL_CALL ||
+                e.parameter() == Parameter.KERNEL_READ).toList();
         final boolean anyFitted = shared.stream().anyMatch(ModelFitter.Estimate::fitted);
-        out.println("shared and local memory" + (anyFitted ? " (fitted to the rows whose formulas use them: shm_* " +
-            "and Bruck; values without rows are priors)" : " (no rows use them: derived, alpha_f = small-message " +
-            "alpha, beta_c = beta_r = beta/2)") + ":");
+        out.println("shared and local memory, reads through the kernel" + (anyFitted ? " (fitted to the rows whose " +
+            "formulas use them: shm_* and Bruck; values without rows are priors)" : " (no rows use them: derived, " +
+            "alpha_f = small-message alpha, beta_c = beta_r = beta/2, beta_k = 2 beta)") + ":");
         for (final ModelFitter.Estimate e : shared)
         {
-            final String where = e.parameter() == Parameter.FLAG ? "" :
+            final String where = !e.parameter().perRegime() ? "" :
                 " regime from " + Units.bytes(result.parameters().regimes().get(e.regime()).fromBytes());
             final String value = e.parameter().perByte() ?
                 Units.number(e.value() * NS_PER_US) + unc(e.ci95() * NS_PER_US) + " ns/B" :

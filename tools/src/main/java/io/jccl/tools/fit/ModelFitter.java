@@ -23,16 +23,18 @@ import java.util.TreeSet;
  *       pingpong rows, one regime's α and β from the collectives that only move messages;</li>
  *   <li>from the collectives that only send messages (every message-passing algorithm, and local {@code reduction}
  *       kernel rows), α and β held at stage 1's values: γ per datatype and operator; what a collective's step costs
- *       beyond a lone message, σ while every rank has a core and σ_o while ranks outnumber the cores; and ν per
- *       regime, how much of a second core a lone message keeps busy, which prices messages in flight at once. σ and
- *       σ_o are drawn weakly towards 0 (on the scale of the small-message α), ν towards 1/2, so that a few rows still
- *       give an answer;</li>
- *   <li>the shared-memory parameters α_f, β_c and β_r per regime (and γ where stage 2 had no rows) from the rows
- *       whose formula uses them, jointly. Each is drawn weakly towards a prior so that parameters the data does not
- *       determine keep a sensible value: α_f towards the small-message α, β_c and β_r towards half the regime's β (a
- *       point-to-point message is one copy in and one copy out), γ towards the shipped value. Parameters that come
- *       out negative are fixed at 0 and the rest refitted. σ_o is fitted here too when no message-passing row ran
- *       oversubscribed.</li>
+ *       beyond a lone message, σ while every rank has a core and σ_o while ranks outnumber the cores, and what a
+ *       call costs while they outnumber them, ω; and ν per regime, how much of a second core a lone message keeps
+ *       busy, which prices messages in flight at once. σ, σ_o and ω are drawn weakly towards 0 (on the scale of the
+ *       small-message α), ν towards 1/2, so that a few rows still give an answer;</li>
+ *   <li>the shared-memory parameters α_f, β_c and β_r per regime, and the kernel reads' α_k and β_k per regime (and
+ *       γ where stage 2 had no rows) from the rows whose formula uses them, jointly. Each is drawn weakly towards a
+ *       prior so that parameters the data does not determine keep a sensible value: α_f towards the small-message
+ *       α, β_c and β_r towards half the regime's β (a point-to-point message is one copy in and one copy out), β_k
+ *       towards twice it (a single-copy message's two ends share its bytes, a kernel read is one core's), α_k
+ *       towards {@link ModelParameters#KERNEL_CALL_DEFAULT}, γ towards the shipped value. Parameters that come
+ *       out negative are fixed at 0 and the rest refitted. σ_o and ω are fitted here too when no message-passing
+ *       row ran oversubscribed.</li>
  * </ol>
  * Every measurement with a formula is then predicted with the fitted parameters.
  */
@@ -123,7 +125,7 @@ public final class ModelFitter
     /** A row's formula terms, copied out of the reusable {@link CostTerms}. */
     private record Row(
         Measurement measurement, double[][] coefficients, double flag, double gamma, double sync,
-        double syncOversubscribed)
+        double syncOversubscribed, double kernelCalls, double callsOversubscribed)
     {
         String gammaKey()
         {
@@ -132,10 +134,11 @@ public final class ModelFitter
 
         boolean usesSharedMemory()
         {
-            boolean uses = flag > 0;
+            boolean uses = flag > 0 || kernelCalls > 0;
             for (final double[] regime : coefficients)
             {
-                uses |= regime[Parameter.COPY.ordinal()] > 0 || regime[Parameter.READ.ordinal()] > 0;
+                uses |= regime[Parameter.COPY.ordinal()] > 0 || regime[Parameter.READ.ordinal()] > 0 ||
+                    regime[Parameter.KERNEL_READ.ordinal()] > 0;
             }
             return uses;
         }
@@ -148,6 +151,8 @@ public final class ModelFitter
                 case GAMMA -> gammaKey().equals(unknown.gammaKey()) ? gamma : 0;
                 case SYNC -> sync;
                 case SYNC_OVERSUBSCRIBED -> syncOversubscribed;
+                case KERNEL_CALL -> kernelCalls;
+                case CALL_OVERSUBSCRIBED -> callsOversubscribed;
                 default -> coefficients[unknown.regime()][unknown.parameter().ordinal()];
             };
         }
@@ -165,7 +170,7 @@ public final class ModelFitter
             this(parameter, regime, gammaKey, prior, prior);
         }
 
-        /** A step cost σ or σ_o, drawn towards 0 on the scale of a small message's α. */
+        /** A step or call cost σ, σ_o or ω, drawn towards 0 on the scale of a small message's α. */
         static Unknown step(final Parameter parameter, final ModelParameters parameters)
         {
             final double alpha = parameters.regimes().get(0).alpha();
@@ -220,7 +225,7 @@ public final class ModelFitter
             // without a pingpong the messages' α is the whole of a step's latency: σ and σ_o start at 0
             parameters = start.withRegimes(List.of(new Regime(0, shippedFirst.alpha(), shippedFirst.beta(),
                 shippedFirst.copy(), shippedFirst.read()))).with(Parameter.SYNC, 0, 0)
-                .with(Parameter.SYNC_OVERSUBSCRIBED, 0, 0);
+                .with(Parameter.SYNC_OVERSUBSCRIBED, 0, 0).with(Parameter.CALL_OVERSUBSCRIBED, 0, 0);
             final List<Row> messageRows = rows(parameters, measurements).stream()
                 .filter(r -> r.gamma() == 0 && !r.usesSharedMemory() && !"pingpong".equals(r.measurement().collective()))
                 .toList();
@@ -240,9 +245,10 @@ public final class ModelFitter
         }
         final Regime first = parameters.regimes().get(0);
         parameters = new ModelParameters(derivedSharedMemory(parameters.regimes()), Math.max(0, first.alpha()),
-            parameters.gammas());
+            parameters.sync(), parameters.syncOversubscribed(), parameters.kernelCall(),
+            parameters.callOversubscribed(), parameters.gammas());
 
-        // stage 2: γ per datatype and operator, σ, σ_o and ν per regime, from the collectives that only send messages
+        // stage 2: γ per datatype and operator, σ, σ_o, ω and ν per regime, from the collectives that only send messages
         final List<Row> all = rows(parameters, measurements);
         final List<Row> messageRows = all.stream()
             .filter(r -> !r.usesSharedMemory() && !"pingpong".equals(r.measurement().collective())).toList();
@@ -263,6 +269,7 @@ public final class ModelFitter
         if (oversubscribedFitted)
         {
             messageUnknowns.add(Unknown.step(Parameter.SYNC_OVERSUBSCRIBED, parameters));
+            messageUnknowns.add(Unknown.step(Parameter.CALL_OVERSUBSCRIBED, parameters));
         }
         for (int r = 0; r < parameters.regimeCount(); r++)
         {
@@ -279,7 +286,7 @@ public final class ModelFitter
             estimates.addAll(joint.estimates());
         }
 
-        // stage 3: shared-memory parameters, and γ (and σ_o) where only shared-memory rows inform them
+        // stage 3: shared-memory and kernel-read parameters, and γ (and σ_o, ω) where only these rows inform them
         final List<Row> sharedRows = all.stream().filter(Row::usesSharedMemory).toList();
         if (!sharedRows.isEmpty())
         {
@@ -287,6 +294,7 @@ public final class ModelFitter
             if (!oversubscribedFitted && sharedRows.stream().anyMatch(r -> r.syncOversubscribed() > 0))
             {
                 unknowns.add(Unknown.step(Parameter.SYNC_OVERSUBSCRIBED, parameters));
+                unknowns.add(Unknown.step(Parameter.CALL_OVERSUBSCRIBED, parameters));
             }
             final Joint joint = solve(parameters, sharedRows, unknowns, true);
             parameters = joint.parameters();
@@ -330,7 +338,7 @@ public final class ModelFitter
             List.copyOf(unmodelled), cores);
     }
 
-    /** Regimes of the pingpong fit, with β_c and β_r derived (half of β each). */
+    /** Regimes of the pingpong fit, with β_c and β_r derived (half of β each) and β_k (twice β). */
     private ModelParameters fromPointToPoint(final PiecewiseFit.Result p2p)
     {
         final List<Regime> regimes = new ArrayList<>();
@@ -362,6 +370,13 @@ public final class ModelFitter
             derived.add(new Estimate(Parameter.COPY, r, null, regime.copy(), Double.NaN, Double.NaN, 0, false));
             derived.add(new Estimate(Parameter.READ, r, null, regime.read(), Double.NaN, Double.NaN, 0, false));
         }
+        derived.add(new Estimate(Parameter.KERNEL_CALL, 0, null, parameters.kernelCall(), Double.NaN, Double.NaN, 0,
+            false));
+        for (int r = 0; r < parameters.regimeCount(); r++)
+        {
+            derived.add(new Estimate(Parameter.KERNEL_READ, r, null, parameters.regimes().get(r).kernel(), Double.NaN,
+                Double.NaN, 0, false));
+        }
         return derived;
     }
 
@@ -373,10 +388,14 @@ public final class ModelFitter
         {
             unknowns.add(new Unknown(Parameter.FLAG, 0, null, parameters.flag()));
         }
+        if (rows.stream().anyMatch(r -> r.kernelCalls() > 0))
+        {
+            unknowns.add(new Unknown(Parameter.KERNEL_CALL, 0, null, parameters.kernelCall()));
+        }
         for (int r = 0; r < parameters.regimeCount(); r++)
         {
             final int regime = r;
-            for (final Parameter p : new Parameter[] {Parameter.COPY, Parameter.READ})
+            for (final Parameter p : new Parameter[] {Parameter.COPY, Parameter.READ, Parameter.KERNEL_READ})
             {
                 if (rows.stream().anyMatch(row -> row.coefficients()[regime][p.ordinal()] > 0))
                 {
@@ -433,7 +452,8 @@ public final class ModelFitter
             }
             rows.add(new Row(m, coefficients, terms.coefficient(Parameter.FLAG, 0),
                 terms.coefficient(Parameter.GAMMA, 0), terms.coefficient(Parameter.SYNC, 0),
-                terms.coefficient(Parameter.SYNC_OVERSUBSCRIBED, 0)));
+                terms.coefficient(Parameter.SYNC_OVERSUBSCRIBED, 0), terms.coefficient(Parameter.KERNEL_CALL, 0),
+                terms.coefficient(Parameter.CALL_OVERSUBSCRIBED, 0)));
         }
         return rows;
     }
@@ -466,12 +486,13 @@ public final class ModelFitter
             final Row row = rows.get(i);
             final double measured = row.measurement().micros();
             double known = row.flag() * base.flag() + row.sync() * base.sync() +
-                row.syncOversubscribed() * base.syncOversubscribed() +
+                row.syncOversubscribed() * base.syncOversubscribed() + row.kernelCalls() * base.kernelCall() +
+                row.callsOversubscribed() * base.callOversubscribed() +
                 row.gamma() * base.gamma(row.measurement().dtype(), row.measurement().op());
             for (int r = 0; r < base.regimeCount(); r++)
             {
                 for (final Parameter p : new Parameter[] {Parameter.ALPHA, Parameter.BETA, Parameter.COPY,
-                    Parameter.READ})
+                    Parameter.READ, Parameter.KERNEL_READ})
                 {
                     known += row.coefficients()[r][p.ordinal()] * base.value(p, r);
                 }

@@ -38,6 +38,7 @@ class ModelFitterTest
         assertWithin(truth.gamma("float32", "sum"), fitted.gamma("float32", "sum"), 0.05);
         assertWithin(truth.sync(), fitted.sync(), 0.05);
         assertWithin(truth.syncOversubscribed(), fitted.syncOversubscribed(), 0.05);
+        assertWithin(truth.callOversubscribed(), fitted.callOversubscribed(), 0.05);
         // stage 3: α_f, and β_c, β_r of the regimes where the shared-memory terms matter (vectors from 4 KiB)
         // a flag step costs α_f + σ: the shared-memory rows see the sum, and σ's error moves α_f by as much
         assertWithin(truth.flag() + truth.sync(), fitted.flag() + fitted.sync(), 0.05);
@@ -46,7 +47,9 @@ class ModelFitterTest
             final Regime expected = truth.regimes().get(r);
             assertWithin(expected.copy(), fitted.regimes().get(r).copy(), 0.05);
             assertWithin(expected.read(), fitted.regimes().get(r).read(), 0.05);
+            assertWithin(expected.kernel(), fitted.regimes().get(r).kernel(), 0.05);
         }
+        assertWithin(truth.kernelCall(), fitted.kernelCall(), 0.05);
     }
 
     @Test
@@ -83,7 +86,7 @@ class ModelFitterTest
     @Test
     void withoutRowsThatCopyOrReadLocallyThoseParametersAreDerivedAndSaidSo()
     {
-        // shm_* rows, and Bruck allgather with its final rotation, are the ones with β_c, β_r or α_f terms
+        // shm_* rows, and Bruck allgather with its final rotation, are the ones with β_c, β_r, β_k, α_f or α_k terms
         final String csv = SyntheticResults.csv(SyntheticResults.truth(), 0.01, 4).lines()
             .filter(line -> !line.contains(",shm_") && !line.contains(",bruck,")).reduce("", (a, b) -> a + b + "\n");
         final ModelFitter.Result result = fit(csv);
@@ -93,7 +96,9 @@ class ModelFitterTest
         {
             assertEquals(r.beta() / 2, r.copy(), 1e-15);
             assertEquals(r.beta() / 2, r.read(), 1e-15);
+            assertEquals(2 * r.beta(), r.kernel(), 1e-15);
         }
+        assertEquals(ModelParameters.KERNEL_CALL_DEFAULT, fitted.kernelCall());
         assertTrue(result.estimates().stream().filter(e -> e.parameter() == Parameter.COPY)
             .noneMatch(ModelFitter.Estimate::fitted));
         assertWithin(SyntheticResults.truth().gamma("float32", "sum"), fitted.gamma("float32", "sum"), 0.05);
