@@ -60,7 +60,7 @@ public final class FitCommand implements Command
               --format table|json  output for people (default) or programs
               --plot FILE          log-log plot of time against size, measured points and model lines per
                                    algorithm: SVG or PNG by the name's extension (repeatable)
-              --regimes K          fit exactly K point-to-point regimes (default: chosen by BIC, at most 4)
+              --regimes K          fit exactly K point-to-point regimes (default: chosen by BIC, at most 5)
               --staging-bytes B    staging bytes per rank the measurements ran with (default 4m)
               --cores C            cores of the machine the measurements ran on (default this machine's):
                                    beyond them ranks take turns, which the model prices
