@@ -68,6 +68,7 @@ public final class TuneCommand implements Command
                                [--out FILE] [--choose measured|model] [--regimes K] [--dry-run]
                    ./jccl tune --from RESULTS.csv|json [--out FILE] [--choose measured|model] [--source NAME]
                                [--staging-bytes B] [--regimes K] [--dry-run]
+                   ./jccl tune --check RESULTS.csv|json... [--file FILE] [--source NAME] [--staging-bytes B]
 
             Measures this machine: ./jccl bench -n N --op OPS --algo all --max-bytes B --format csv, R times per
             rank count, each row the median of the R runs (the CSV is kept next to the tuning file). Or reads
@@ -91,6 +92,10 @@ public final class TuneCommand implements Command
               --staging-bytes B    staging bytes per rank the measurements ran with (default 4m)
               --regimes K          point-to-point regimes to fit (default: from the data)
               --dry-run            print the choices and their quality, write nothing
+              --check RESULTS      judge a tuning file by results it was not made from (repeatable: runs of one
+                                   sweep, the median per point): per measured size, the algorithm the engine runs
+                                   with the file against the fastest measured; writes nothing
+              --file FILE          the tuning file --check judges (default: the one the engine loads)
             """;
     }
 
@@ -106,7 +111,10 @@ public final class TuneCommand implements Command
         int regimes = 0;
         boolean dryRun = false;
         final Sweep sweep = new Sweep();
+        final List<Path> check = new ArrayList<>();
+        Path checked = null;
         boolean resultsOptionGiven = false;
+        boolean tuneOptionGiven = false;
         String option;
         while ((option = arguments.nextOption()) != null)
         {
@@ -119,6 +127,8 @@ public final class TuneCommand implements Command
                 case "--staging-bytes" -> stagingBytes = sizeValue(option, arguments.value(option));
                 case "--regimes" -> regimes = arguments.intValue(option, 1, PiecewiseFit.MAX_REGIMES);
                 case "--dry-run" -> dryRun = true;
+                case "--check" -> check.add(Path.of(arguments.value(option)));
+                case "--file" -> checked = Path.of(arguments.value(option));
                 case "-n" -> sweep.ranks = ranksValue(arguments.value(option));
                 case "--op", "--ops" -> sweep.ops = arguments.value(option);
                 case "--max-bytes" -> sweep.maxBytes = arguments.value(option);
@@ -130,8 +140,23 @@ public final class TuneCommand implements Command
             sweep.optionsGiven |= List.of("-n", "--op", "--ops", "--max-bytes", "--repeat", "--iters", "--warmup")
                 .contains(option);
             resultsOptionGiven |= List.of("--source", "--staging-bytes").contains(option);
+            tuneOptionGiven |= List.of("--from", "--out", "--choose", "--regimes", "--dry-run").contains(option);
         }
         arguments.expectNoOperands();
+        if (!check.isEmpty() || checked != null)
+        {
+            if (check.isEmpty())
+            {
+                throw new UsageException("--file names the tuning file --check judges: give the results with --check");
+            }
+            if (tuneOptionGiven || sweep.optionsGiven)
+            {
+                throw new UsageException("--check judges an existing tuning file: it takes only --file, --source " +
+                    "and --staging-bytes");
+            }
+            return check(checked != null ? checked : TuningTable.path(Configuration.fromEnvironment()), check,
+                onlySource, stagingBytes);
+        }
         final Path target = outPath != null ? outPath : defaultTarget();
         if (from == null)
         {
@@ -183,6 +208,71 @@ public final class TuneCommand implements Command
             out.println("wrote " + target + " (" + table.rules().size() + " rules); the engine reads it at start " +
                 "(" + TuningTable.FILE_PROP_NAME + " / JCCL_TUNING_FILE names another file)");
         }
+        return 0;
+    }
+
+    /** {@code --check}: how the choices of the tuning file {@code file} measured in {@code results}. */
+    private int check(final Path file, final List<Path> results, final String onlySource, final long stagingBytes)
+        throws IOException
+    {
+        if (!Files.isRegularFile(file))
+        {
+            throw new UsageException("no tuning file " + file + " (" + TuningTable.FILE_PROP_NAME +
+                " / JCCL_TUNING_FILE, or --file, names another)");
+        }
+        final TuningTable table = TuningTable.read(file);
+        final List<Measurement> measurements = new ArrayList<>();
+        for (final Path result : results)
+        {
+            if (!Files.isRegularFile(result))
+            {
+                throw new UsageException("no such file: " + result);
+            }
+            ResultsReader.read(result).measurements().stream()
+                .filter(m -> onlySource == null || m.source().equals(onlySource)).forEach(measurements::add);
+        }
+        final List<TuningCheck.Group> groups = TuningCheck.check(table, stagingBytes, measurements);
+        if (groups.isEmpty())
+        {
+            throw new IllegalArgumentException(String.join(", ", results.stream().map(Path::toString).toList()) +
+                ": no float32 sum collective with named algorithms to judge the file by (jccl bench --algo all)");
+        }
+        out.println("jccl tune --check: " + file + (table.info().containsKey("source") ? " (made from " +
+            table.info().get("source") + ")" : "") + " against " +
+            String.join(", ", results.stream().map(Path::toString).toList()) +
+            (results.size() > 1 ? " (median per point)" : ""));
+        out.println();
+        int good = 0;
+        int total = 0;
+        int uncounted = 0;
+        for (final TuningCheck.Group group : groups)
+        {
+            out.println(group.collective().label() + ", " + group.ranks() + " ranks");
+            out.printf(Locale.ROOT, "  %12s  %-20s %12s  %-20s %12s %9s%n", "bytes", "file's choice", "its time us",
+                "best measured", "best us", "slower");
+            int groupGood = 0;
+            int groupTotal = 0;
+            for (final TuningCheck.Size size : group.sizes())
+            {
+                final double slowdown = size.slowdown();
+                final boolean counted = !Double.isNaN(slowdown);
+                final boolean ok = counted && slowdown <= Tuner.GOOD_ENOUGH;
+                groupGood += ok ? 1 : 0;
+                groupTotal += counted ? 1 : 0;
+                uncounted += counted ? 0 : 1;
+                out.printf(Locale.ROOT, "  %12d  %-20s %12s  %-20s %12s %9s%s%n", size.bytes(),
+                    size.chosen() == null ? "(not covered)" : size.chosen(),
+                    counted ? Units.number(size.chosenMicros()) : "not run", size.best(),
+                    Units.number(size.bestMicros()), counted ? slower(slowdown) : "-",
+                    ok || !counted ? "" : "   <- more than 10% slower than the best");
+            }
+            good += groupGood;
+            total += groupTotal;
+            out.printf(Locale.ROOT, "  within 10%% of the best measured at %d of %d sizes%n%n", groupGood, groupTotal);
+        }
+        out.printf(Locale.ROOT, "tuning file within 10%% of the best measured algorithm at %d of %d sizes (%.0f %%)%s%n",
+            good, total, 100.0 * good / Math.max(1, total), uncounted == 0 ? "" : "; " + uncounted + " sizes not " +
+            "counted: the file's choice was not measured there, or the file does not cover them");
         return 0;
     }
 

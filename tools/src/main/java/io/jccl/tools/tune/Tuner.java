@@ -352,7 +352,8 @@ public final class Tuner
         return merged;
     }
 
-    private static Collective collective(final String name)
+    /** The collective labelled {@code name}, or null (pingpong, reduction, unknown names). */
+    static Collective collective(final String name)
     {
         for (final Collective c : Collective.values())
         {

@@ -115,6 +115,51 @@ class TuneCommandTest
         assertTrue(text(out).contains("wrote " + tuning), text(out));
     }
 
+    /** A file made from one run, judged by another: what each size ran with the file, against the fastest. */
+    @Test
+    void checkJudgesATuningFileByResultsItWasNotMadeFrom() throws Exception
+    {
+        final Path made = SyntheticData.write(directory.resolve("made.csv"), 0.03, 24);
+        final Path other = SyntheticData.write(directory.resolve("other.csv"), 0.03, 25);
+        final Path tuning = directory.resolve("tuning.json");
+        assertEquals(0, command.run(new String[] {"--from", made.toString(), "--out", tuning.toString()}));
+        final String written = Files.readString(tuning);
+        out.reset();
+
+        assertEquals(0, command.run(new String[] {"--check", other.toString(), "--file", tuning.toString()}));
+        assertEquals(written, Files.readString(tuning), "--check writes nothing");
+        final String text = text(out);
+        assertTrue(text.startsWith("jccl tune --check: " + tuning + " (made from " + made.toAbsolutePath() + ")"),
+            text);
+        final Matcher m = Pattern.compile("tuning file within 10% of the best measured algorithm at (\\d+) of (\\d+) " +
+            "sizes").matcher(text);
+        assertTrue(m.find(), text);
+        assertEquals(8 * 21, Integer.parseInt(m.group(2)));
+        assertTrue(Integer.parseInt(m.group(1)) >= 0.9 * 8 * 21, text);
+        // each size shows the algorithm the file's rule names
+        final TuningTable table = TuningTable.read(tuning);
+        final String allreduce = text.substring(text.indexOf("allreduce, 4 ranks"));
+        final Matcher row = Pattern.compile("\\n\\s+65536\\s+(\\S+)").matcher(allreduce);
+        assertTrue(row.find(), allreduce);
+        assertEquals(table.lookup(Collective.ALLREDUCE, 4, 65536).algorithm(), row.group(1));
+    }
+
+    @Test
+    void checkTakesOnlyItsOwnOptions() throws Exception
+    {
+        final Path results = SyntheticData.write(directory.resolve("results.csv"), 0.03, 26);
+        final Exception from = assertThrows(io.jccl.tools.UsageException.class,
+            () -> command.run(new String[] {"--check", results.toString(), "--from", results.toString()}));
+        assertTrue(from.getMessage().contains("takes only --file"), from.getMessage());
+        final Exception file = assertThrows(io.jccl.tools.UsageException.class,
+            () -> command.run(new String[] {"--file", results.toString()}));
+        assertTrue(file.getMessage().contains("give the results with --check"), file.getMessage());
+        final Exception missing = assertThrows(io.jccl.tools.UsageException.class,
+            () -> command.run(new String[] {"--check", results.toString(), "--file",
+                directory.resolve("none.json").toString()}));
+        assertTrue(missing.getMessage().contains("no tuning file"), missing.getMessage());
+    }
+
     @Test
     void sweepOptionsDoNotGoWithResults() throws Exception
     {
