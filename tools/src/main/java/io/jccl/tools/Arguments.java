@@ -1,6 +1,8 @@
 package io.jccl.tools;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * Walks a command's arguments: options first ({@code -n 4}, {@code --timeout 10}, {@code --timeout=10}), then
@@ -59,6 +61,20 @@ public final class Arguments
             throw new UsageException(option + " needs a value");
         }
         return args[index++];
+    }
+
+    /**
+     * The value of {@code option} and the arguments after it up to the next option: {@code --check a.csv b.csv}.
+     */
+    public List<String> values(final String option)
+    {
+        final List<String> values = new ArrayList<>();
+        values.add(value(option));
+        while (index < args.length && !args[index].startsWith("-"))
+        {
+            values.add(args[index++]);
+        }
+        return values;
     }
 
     /** The value of {@code option} as an int within [min, max]. */

@@ -92,9 +92,9 @@ public final class TuneCommand implements Command
               --staging-bytes B    staging bytes per rank the measurements ran with (default 4m)
               --regimes K          point-to-point regimes to fit (default: from the data)
               --dry-run            print the choices and their quality, write nothing
-              --check RESULTS      judge a tuning file by results it was not made from (repeatable: runs of one
-                                   sweep, the median per point): per measured size, the algorithm the engine runs
-                                   with the file against the fastest measured; writes nothing
+              --check RESULTS...   judge a tuning file by results it was not made from (several files: runs of
+                                   one sweep, the median per point): per measured size, the algorithm the engine
+                                   runs with the file against the fastest measured; writes nothing
               --file FILE          the tuning file --check judges (default: the one the engine loads)
             """;
     }
@@ -127,7 +127,7 @@ public final class TuneCommand implements Command
                 case "--staging-bytes" -> stagingBytes = sizeValue(option, arguments.value(option));
                 case "--regimes" -> regimes = arguments.intValue(option, 1, PiecewiseFit.MAX_REGIMES);
                 case "--dry-run" -> dryRun = true;
-                case "--check" -> check.add(Path.of(arguments.value(option)));
+                case "--check" -> arguments.values(option).forEach(file -> check.add(Path.of(file)));
                 case "--file" -> checked = Path.of(arguments.value(option));
                 case "-n" -> sweep.ranks = ranksValue(arguments.value(option));
                 case "--op", "--ops" -> sweep.ops = arguments.value(option);

@@ -142,6 +142,13 @@ class TuneCommandTest
         final Matcher row = Pattern.compile("\\n\\s+65536\\s+(\\S+)").matcher(allreduce);
         assertTrue(row.find(), allreduce);
         assertEquals(table.lookup(Collective.ALLREDUCE, 4, 65536).algorithm(), row.group(1));
+
+        // several runs of a sweep after one --check: the median per point
+        final Path third = SyntheticData.write(directory.resolve("third.csv"), 0.03, 27);
+        out.reset();
+        assertEquals(0, command.run(new String[] {"--check", other.toString(), third.toString(), made.toString(),
+            "--file", tuning.toString()}));
+        assertTrue(text(out).contains(" (median per point)"), text(out));
     }
 
     @Test
