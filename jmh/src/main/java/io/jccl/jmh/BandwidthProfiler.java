@@ -44,6 +44,11 @@ public final class BandwidthProfiler implements InternalProfiler
     {
         final String bytesParam = benchmarkParams.getParam("bytes");
         final String ranksParam = benchmarkParams.getParam("ranks");
+        if (result.getRawPrimaryResults().isEmpty())
+        {
+            // the iteration failed: JMH reports why, and getPrimaryResult() would throw over it
+            return List.of();
+        }
         final Result<?> primary = result.getPrimaryResult();
         if (benchmarkParams.getMode() != Mode.AverageTime || bytesParam == null || primary == null)
         {
