@@ -440,11 +440,15 @@ public final class CostFormulas
             }));
     }
 
-    /** {@code peers} ranges of {@code bytes} read through the kernel in reads of at most KERNEL_READ_CHUNK_BYTES. */
+    /**
+     * {@code peers} ranges of {@code bytes} read through the kernel in pieces of at most KERNEL_READ_CHUNK_BYTES: a
+     * step per peer, a system call per piece.
+     */
     private static void chunkedKernelReads(final CostTerms t, final int peers, final double bytes)
     {
-        final double reads = Math.max(1.0, Math.ceil(bytes / KERNEL_READ_CHUNK_BYTES));
-        t.kernelReads(peers * reads, bytes / reads);
+        final double pieces = Math.max(1.0, Math.ceil(bytes / KERNEL_READ_CHUNK_BYTES));
+        t.kernelReads(peers, bytes);
+        t.kernelReadPieces(peers * (pieces - 1));
     }
 
     /** One-shot allreduce and direct reduce: stage the own input, read and reduce all p − 1 others. */

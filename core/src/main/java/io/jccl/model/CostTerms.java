@@ -156,6 +156,18 @@ public final class CostTerms
         steps(count);
     }
 
+    /**
+     * {@code count} more system calls of reads already counted by {@link #kernelReads} that go in pieces (a reducing
+     * algorithm reads a long range in chunks that fit its bounce buffers): α_k each, no bytes and no step.
+     */
+    public void kernelReadPieces(final double count)
+    {
+        if (count > 0)
+        {
+            kernelCalls += count * share;
+        }
+    }
+
     /** One collective call: while the ranks outnumber the cores, the round of scheduling that brings all into it. */
     public void call()
     {

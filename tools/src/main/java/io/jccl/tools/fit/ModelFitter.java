@@ -248,7 +248,8 @@ public final class ModelFitter
             parameters.sync(), parameters.syncOversubscribed(), parameters.kernelCall(),
             parameters.callOversubscribed(), parameters.gammas());
 
-        // stage 2: γ per datatype and operator, σ, σ_o, ω and ν per regime, from the collectives that only send messages
+        // stage 2: γ per datatype and operator, σ, σ_o, ω and ν per regime, from the collectives that only send
+        // messages
         final List<Row> all = rows(parameters, measurements);
         final List<Row> messageRows = all.stream()
             .filter(r -> !r.usesSharedMemory() && !"pingpong".equals(r.measurement().collective())).toList();

@@ -270,9 +270,9 @@ public final class TuneCommand implements Command
             total += groupTotal;
             out.printf(Locale.ROOT, "  within 10%% of the best measured at %d of %d sizes%n%n", groupGood, groupTotal);
         }
-        out.printf(Locale.ROOT, "tuning file within 10%% of the best measured algorithm at %d of %d sizes (%.0f %%)%s%n",
-            good, total, 100.0 * good / Math.max(1, total), uncounted == 0 ? "" : "; " + uncounted + " sizes not " +
-            "counted: the file's choice was not measured there, or the file does not cover them");
+        out.printf(Locale.ROOT, "tuning file within 10%% of the best measured algorithm at %d of %d sizes " +
+            "(%.0f %%)%s%n", good, total, 100.0 * good / Math.max(1, total), uncounted == 0 ? "" : "; " + uncounted +
+            " sizes not counted: the file's choice was not measured there, or the file does not cover them");
         return 0;
     }
 

@@ -82,8 +82,8 @@ final class TuningCheck
                     .orElseThrow();
                 final CollectiveAlgorithm chosen = selection.choose(collective, size.getKey());
                 final String name = chosen == null ? null : chosen.name();
-                sizes.add(new Size(size.getKey(), name, name == null ? Double.NaN : times.getOrDefault(name, Double.NaN),
-                    best.getKey(), best.getValue()));
+                final double chosenMicros = name == null ? Double.NaN : times.getOrDefault(name, Double.NaN);
+                sizes.add(new Size(size.getKey(), name, chosenMicros, best.getKey(), best.getValue()));
             }
             checked.add(new Group(collective, ranks, List.copyOf(sizes)));
         }
