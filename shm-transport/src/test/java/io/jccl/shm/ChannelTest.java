@@ -142,8 +142,10 @@ class ChannelTest
     {
         assertEquals(16 * 1024, rendezvousChunk(32 * 1024));
         assertEquals(32 * 1024, rendezvousChunk(64 * 1024));
-        assertEquals(RENDEZVOUS_CHUNK_MIN, rendezvousChunk(128 * 1024));
-        assertEquals(128 * 1024, rendezvousChunk(1024 * 1024));
+        assertEquals(64 * 1024, rendezvousChunk(128 * 1024));
+        assertEquals(RENDEZVOUS_CHUNK_MIN, rendezvousChunk(512 * 1024));
+        assertEquals(RENDEZVOUS_CHUNK_MIN, rendezvousChunk(1024 * 1024));
+        assertEquals(512 * 1024, rendezvousChunk(4L << 20));
         assertEquals(RENDEZVOUS_CHUNK_MAX, rendezvousChunk(64L << 20));
         for (long length = 8 * 1024; length <= 256L << 20; length = length * 3 / 2)
         {
