@@ -20,8 +20,9 @@ import java.util.Map;
  *       {@link #SINGLE_COPY_PREFERENCES}: the shipped model's parameters describe the two-copy paths, and on a
  *       machine whose cross-core transfers of freshly written lines are slow (this project's 2-vCPU VMs, half of the
  *       time) the staged algorithms lose up to 6x where one copy out of the sender's own buffer does not;</li>
- *   <li>without a tuning file, broadcasts up to {@link #OVERSUBSCRIBED_BROADCAST_MAX_BYTES} when ranks outnumber
- *       cores: binomial, whose eager messages keep a stream of calls flowing while ranks wait for their cores;</li>
+ *   <li>without a tuning file, broadcasts and reduces up to {@link #OVERSUBSCRIBED_TREE_MAX_BYTES} when ranks
+ *       outnumber cores: binomial, whose eager messages keep a stream of calls flowing while ranks wait for their
+ *       cores;</li>
  *   <li>the tuned choice for the call's size ({@link TunedSelection}: the tuning file's rule, else the cost model's
  *       fastest algorithm), when it can serve the call;</li>
  *   <li>the first algorithm of the collective's preference list that can serve the call (collectives without cost
@@ -94,16 +95,18 @@ public final class AlgorithmSelector
     private static final long SINGLE_COPY_MIN_MESSAGE_BYTES = 64 * 1024;
 
     /**
-     * Broadcasts up to this size take binomial when ranks outnumber cores (and no measured tuning file says
-     * otherwise). Its messages are eager: the root and each inner rank hand a call over and go on, so a stream of
-     * broadcasts flows while the readers wait for their cores. shm_direct makes every call wait until every rank has
-     * released the staging areas of the call before, which with 4 ranks on 2 cores took 17-27 µs per call from 8 B
-     * to 32 KiB, where binomial took 1.3 µs at 2 KiB, 2.9-3.5 at 8 KiB and 14 at 32 KiB (Open MPI 14, 24 and 31).
-     * Up to 1 KiB, where the low-latency protocol lets the root run 63 calls ahead, binomial took 0.33-0.55 µs against
-     * its 0.31-0.91 at 4 ranks, and 0.39-1.0 against 1.2-2.6 at 8 ranks. From 128 KiB both took 50-70 µs at 4 ranks;
-     * the shipped model prices neither stream.
+     * Broadcasts and reduces up to this size take binomial when ranks outnumber cores (and no measured tuning file
+     * says otherwise). Its messages are eager: the root and each inner rank (of a broadcast; the leaves and inner
+     * ranks of a reduce) hand a call over and go on, so a stream of calls flows while ranks wait for their cores.
+     * shm_direct makes every call wait until every rank has released the staging areas of the call before, which with
+     * 4 ranks on 2 cores took 17-27 µs per broadcast from 8 B to 32 KiB, where binomial took 1.3 µs at 2 KiB, 2.9-3.5
+     * at 8 KiB and 14 at 32 KiB (Open MPI 14, 24 and 31). Up to 1 KiB, where the low-latency protocol lets the root
+     * run 63 calls ahead, binomial took 0.33-0.55 µs against its 0.31-0.91 at 4 ranks, and 0.39-1.0 against 1.2-2.6
+     * at 8 ranks. A reduce at 4 ranks, 128 B to 16 KiB: binomial 0.56-4.8 µs, shm_direct 3.8-10 (median of 3 runs,
+     * 2026-11-24), where the shipped model had chosen shm_direct below 256 B and from 4 to 6.9 KiB. From 32 KiB both
+     * took the same; the shipped model prices neither stream.
      */
-    private static final long OVERSUBSCRIBED_BROADCAST_MAX_BYTES = 64 * 1024;
+    private static final long OVERSUBSCRIBED_TREE_MAX_BYTES = 64 * 1024;
 
     /** Above this size, two-shot allreduce beats one-shot: one-shot reads p times the vector on every rank. */
     private static final long ONESHOT_MAX_BYTES = 64 * 1024;
@@ -115,8 +118,8 @@ public final class AlgorithmSelector
     private final CollectiveAlgorithm[][] candidates;
     /** Skipped by the defaults above {@link #ONESHOT_MAX_BYTES}; null when not registered. */
     private final CollectiveAlgorithm oneShot;
-    /** Binomial broadcast, for {@link #OVERSUBSCRIBED_BROADCAST_MAX_BYTES}; null when not registered. */
-    private final CollectiveAlgorithm binomialBroadcast;
+    /** Per collective (by ordinal): binomial broadcast and reduce, for {@link #OVERSUBSCRIBED_TREE_MAX_BYTES}. */
+    private final CollectiveAlgorithm[] oversubscribedTree;
     /** Per collective (by ordinal): the algorithm for single-copy messages, or null. */
     private final CollectiveAlgorithm[] singleCopy;
     /** Ranks beyond this share cores (the same on every rank of a job: one machine). */
@@ -133,7 +136,11 @@ public final class AlgorithmSelector
         this.tuned = tuned;
         this.candidates = candidates(registry);
         this.oneShot = registry.of(Collective.ALLREDUCE).get("shm_oneshot");
-        this.binomialBroadcast = registry.of(Collective.BROADCAST).get("binomial");
+        this.oversubscribedTree = new CollectiveAlgorithm[Collective.values().length];
+        for (final Collective collective : new Collective[] {Collective.BROADCAST, Collective.REDUCE})
+        {
+            oversubscribedTree[collective.ordinal()] = registry.of(collective).get("binomial");
+        }
         this.cores = Runtime.getRuntime().availableProcessors();
         this.singleCopy = new CollectiveAlgorithm[Collective.values().length];
         SINGLE_COPY_PREFERENCES.forEach((c, name) -> singleCopy[c.ordinal()] = registry.of(c).get(name));
@@ -248,11 +255,11 @@ public final class AlgorithmSelector
         {
             return singleCopyChoice;
         }
-        if (args.collective == Collective.BROADCAST && size > cores && !tuned.measured() &&
-            bytes <= OVERSUBSCRIBED_BROADCAST_MAX_BYTES && binomialBroadcast != null &&
-            binomialBroadcast.unsupportedReason(args, size, context) == null)
+        final CollectiveAlgorithm tree = oversubscribedTree[args.collective.ordinal()];
+        if (tree != null && size > cores && !tuned.measured() && bytes <= OVERSUBSCRIBED_TREE_MAX_BYTES &&
+            tree.unsupportedReason(args, size, context) == null)
         {
-            return binomialBroadcast;
+            return tree;
         }
         if (tuned.ranks() == size)
         {
@@ -316,17 +323,25 @@ public final class AlgorithmSelector
     }
 
     /**
-     * The broadcast choice for a job of {@code size} ranks whose ranks outnumber the cores
-     * ({@link #OVERSUBSCRIBED_BROADCAST_MAX_BYTES}), for the log at connect; null when it does not apply.
+     * The broadcast and reduce choices for a job of {@code size} ranks whose ranks outnumber the cores
+     * ({@link #OVERSUBSCRIBED_TREE_MAX_BYTES}), for the log at connect; null when they do not apply.
      */
-    public String describeOversubscribedBroadcast(final int size)
+    public String describeOversubscribed(final int size)
     {
-        if (size <= cores || tuned.measured() || binomialBroadcast == null ||
-            forced.get(Collective.BROADCAST) != null)
+        if (size <= cores || tuned.measured())
         {
             return null;
         }
-        return "broadcast binomial up to " + OVERSUBSCRIBED_BROADCAST_MAX_BYTES + " B";
+        final StringBuilder text = new StringBuilder();
+        for (final Collective collective : Collective.values())
+        {
+            if (oversubscribedTree[collective.ordinal()] != null && forced.get(collective) == null)
+            {
+                text.append(text.isEmpty() ? "" : "; ").append(collective.label()).append(" binomial up to ")
+                    .append(OVERSUBSCRIBED_TREE_MAX_BYTES).append(" B");
+            }
+        }
+        return text.isEmpty() ? null : text.toString();
     }
 
     /** Single-copy allreduce and binomial reduce are the single-copy choices only at 2 ranks. */

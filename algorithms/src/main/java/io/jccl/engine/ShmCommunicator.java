@@ -83,7 +83,7 @@ public final class ShmCommunicator implements Communicator
                 log.info(Log.INIT, "algorithm selection with single copy on every rank, replacing the choices above " +
                     "from these sizes: " + singleCopy);
             }
-            final String oversubscribed = selector.describeOversubscribedBroadcast(transport.size());
+            final String oversubscribed = selector.describeOversubscribed(transport.size());
             if (oversubscribed != null)
             {
                 log.info(Log.INIT, "ranks outnumber cores: replacing the choices above for " + oversubscribed);

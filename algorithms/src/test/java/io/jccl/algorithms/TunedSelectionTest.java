@@ -252,12 +252,12 @@ class TunedSelectionTest
     }
 
     /**
-     * Without a tuning file, broadcasts up to 64 KiB take binomial when ranks outnumber cores, and nowhere else
-     * (above, or with a core per rank: the shipped model); a measured tuning file decides for itself. Needs at most 3
-     * cores, as every machine this project runs on has, so 4 ranks share cores.
+     * Without a tuning file, broadcasts and reduces up to 64 KiB take binomial when ranks outnumber cores, and nowhere
+     * else (above, or with a core per rank: the shipped model); a measured tuning file decides for itself. Needs at
+     * most 3 cores, as every machine this project runs on has, so 4 ranks share cores.
      */
     @Test
-    void oversubscribedBroadcastsUpTo64KiBTakeBinomialUnlessATuningFileSaysOtherwise()
+    void oversubscribedBroadcastsAndReducesUpTo64KiBTakeBinomialUnlessATuningFileSaysOtherwise()
     {
         org.junit.jupiter.api.Assumptions.assumeTrue(Runtime.getRuntime().availableProcessors() <= 3);
         final AlgorithmSelector atFour = new AlgorithmSelector(REGISTRY, null,
@@ -269,10 +269,13 @@ class TunedSelectionTest
         assertEquals("binomial", atFour.select(args(Collective.BROADCAST, 2), four.context(0), 8).name());
         assertNotEquals("binomial",
             atFour.select(args(Collective.BROADCAST, 131072 / 4), four.context(0), 131072).name());
-        assertNotNull(atFour.describeOversubscribedBroadcast(4));
+        assertEquals("binomial", atFour.select(reduce(128 / 4), four.context(0), 128).name());
+        assertEquals("binomial", atFour.select(reduce(4096 / 4), four.context(0), 4096).name());
+        assertEquals("broadcast binomial up to 65536 B; reduce binomial up to 65536 B",
+            atFour.describeOversubscribed(4));
         final AlgorithmSelector atTwo = new AlgorithmSelector(REGISTRY, null,
             TunedSelection.of(TuningTable.shipped(), 2, REGISTRY, STAGING));
-        assertNull(atTwo.describeOversubscribedBroadcast(2));
+        assertNull(atTwo.describeOversubscribed(2));
         final java.nio.file.Path file = writeTable(new TuningTable(ModelParameters.shipped(), Map.of(), List.of(
             new Rule(Collective.BROADCAST, 4, 0, Long.MAX_VALUE, "shm_direct", 0))));
         final AlgorithmSelector measured = new AlgorithmSelector(REGISTRY, null, TunedSelection.load(
@@ -302,6 +305,13 @@ class TunedSelectionTest
         final CollectiveArgs args = allreduce(count);
         args.collective = collective;
         args.op = null;
+        return args;
+    }
+
+    private static CollectiveArgs reduce(final long count)
+    {
+        final CollectiveArgs args = allreduce(count);
+        args.collective = Collective.REDUCE;
         return args;
     }
 
