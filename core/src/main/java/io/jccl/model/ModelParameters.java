@@ -102,11 +102,13 @@ public final class ModelParameters
      *       into staging and the peer's read together (the bench's buffers stay in the last-level cache); β_c + β_r
      *       stays below β, since a point-to-point message is such a copy and such a read plus its protocol;</li>
      *   <li>α_f: about one cache-line handoff and its acquire, 0.06 µs;</li>
-     *   <li>γ: the reductions of the sweep (float32 sum) fitted 0.3 ns/B (3 GB/s) with the array kernels, which makes
-     *       two-shot allreduce faster than one-shot from a few hundred bytes, as measured. With the SIMD kernels
-     *       (Vector API) a sweep of 2026-11-24 fitted 0.07 ns/B; at that value the model would move 2 KiB allreduce
-     *       (and 8 KiB at 4 ranks) to one-shot and two sizes of 4-rank reduce to shm_direct, which no measurement
-     *       has checked yet, so the shipped value stays; {@code ./jccl tune} fits the user's own;</li>
+     *   <li>γ: 0.07 ns/B, what the SIMD kernels (Vector API) fitted for float32 sum in sweeps of 2026-11-24 on two
+     *       machines (0.04-0.07). It moves one-shot allreduce up to 6.9 KiB at 2 ranks, 19 KiB at 3, 9.7 KiB at 4 and
+     *       3.4 KiB at 8, where it measured faster than two-shot and recursive doubling (2 ranks, 2 KiB: 0.94-1.09 µs
+     *       against two-shot's 1.09-1.29 in six runs; 3 ranks 4-16 KiB 6.1-9.6 against 8.1-11.3; 4 ranks 4 KiB
+     *       5.7-11.4 against 7.0-10.0; 8 ranks 2-4 KiB 18.5-21.3 against 25.3). The array kernels' 0.3 ns/B, shipped
+     *       before, priced one-shot's p − 1 reductions four times too dear; {@code ./jccl tune} fits the user's
+     *       own;</li>
      *   <li>σ 0.05 µs and σ_o 0.9 µs per step (per rank sharing a core): what {@code ./jccl fit} found for
      *       allreduce on 2 and 4 ranks in the 2026-11-22 runs that stayed in one state of the machine (σ 0 to 0.1,
      *       σ_o 0.8 to 1.04). With σ_o, LL allreduce serves 4 ranks up to 1 KiB (measured 4.0-6.2 µs against
@@ -114,7 +116,8 @@ public final class ModelParameters
      * </ul>
      * With these, the model picks what the fixed preference lists picked before it (LL for the smallest calls, then
      * the staged shared-memory algorithms; linear gather and scatter) at most sizes; it differs where measurements
-     * did: two-shot allreduce from a few hundred bytes, binomial reduce on 4 or more ranks for larger messages.
+     * did: one-shot allreduce after LL, two-shot from a few KiB, binomial reduce on 4 or more ranks for larger
+     * messages.
      * {@code ./jccl tune} replaces them with a fit on the user's machine.
      */
     public static ModelParameters shipped()
@@ -126,7 +129,7 @@ public final class ModelParameters
             new Regime(0, 0.12, nsPerByte(0.15), nsPerByte(0.02), nsPerByte(0.03)),
             new Regime(4096, 2.0, nsPerByte(0.065), nsPerByte(0.02), nsPerByte(0.025)),
             new Regime(4L << 20, 2.0, nsPerByte(0.07), nsPerByte(0.02), nsPerByte(0.025)));
-        return new ModelParameters(regimes, 0.06, 0.05, 0.9, Map.of(DEFAULT_GAMMA_KEY, nsPerByte(0.3)));
+        return new ModelParameters(regimes, 0.06, 0.05, 0.9, Map.of(DEFAULT_GAMMA_KEY, nsPerByte(0.07)));
     }
 
     /** Converts ns per byte, the unit people read, into the model's µs per byte. */
