@@ -29,6 +29,9 @@ public final class CostFormulas
      */
     public static final long KERNEL_READ_CHUNK_BYTES = 256 * 1024;
 
+    /** Chunk of the staged shm_direct broadcast (io.jccl.algorithms.shm.ShmDirectBroadcast.CHUNK_BYTES). */
+    public static final long DIRECT_BROADCAST_CHUNK_BYTES = 256 * 1024;
+
     /** Chunk of the chain broadcast (io.jccl.algorithms.broadcast.ChainBroadcast.CHUNK_BYTES_DEFAULT). */
     public static final long CHAIN_CHUNK_BYTES = 256 * 1024;
 
@@ -162,10 +165,13 @@ public final class CostFormulas
                 // step 2: ring allgather of the p blocks
                 t.messages(p - 1, (double)t.bytes() / p);
             }));
-        list.add(new CostFormula("broadcast", "shm_direct", "(2K + 1)·α_f + nβ_c + nβ_r, K = ⌈n/(S/2)⌉", 0, t ->
+        list.add(new CostFormula("broadcast", "shm_direct",
+            "(2K + 1)·α_f + nβ_c + nβ_r, K = ⌈n/min(S/2, 256 KiB)⌉", 0, t ->
         {
             // the chunks' handoffs, and the staging areas' release, which the root waits for before its next call
-            t.flags(STAGED_HANDOFFS * chunks(t, t.bytes()) + 1);
+            final double chunks = Math.max(chunks(t, t.bytes()),
+                Math.ceil((double)t.bytes() / DIRECT_BROADCAST_CHUNK_BYTES));
+            t.flags(STAGED_HANDOFFS * chunks + 1);
             t.copy(t.bytes());
             t.read(t.bytes());
         }));

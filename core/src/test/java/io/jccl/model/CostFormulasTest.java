@@ -112,6 +112,8 @@ class CostFormulasTest
             predict("allreduce", "shm_twoshot", 4, n));
         // one chunk's two handoffs and the staging release the root waits for before its next call
         assertClose(3 * FLAG + 8 * COPY + 8 * READ, predict("broadcast", "shm_direct", 4, 8));
+        // the broadcast's chunks are at most 256 KiB: 8 MiB in 32, each two handoffs
+        assertClose(65 * FLAG + n * COPY + n * READ, predict("broadcast", "shm_direct", 4, n));
         // the eager slot: the stamp and the payload it guards, no release to wait for
         assertClose(2 * FLAG + 8 * COPY + 8 * READ, predict("broadcast", "shm_eager", 4, 8));
         // the LL protocol: one handoff, every payload byte as 8/7 bytes of 64-byte lines, read as they land (β)

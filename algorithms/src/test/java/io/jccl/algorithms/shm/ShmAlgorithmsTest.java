@@ -383,6 +383,30 @@ class ShmAlgorithmsTest
     }
 
     /**
+     * The staged broadcast cuts vectors into chunks of {@link ShmDirectBroadcast#CHUNK_BYTES} when its staging halves
+     * are larger: vectors of one to several chunks (and not a whole number of them), from rotating roots and buffer
+     * layouts, between staged calls that use the halves whole, arrive exact.
+     */
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {2, 3})
+    void directBroadcastPipelinesChunksSmallerThanItsStagingHalves(final int ranks)
+    {
+        final CollectiveAlgorithm direct = new ShmDirectBroadcast();
+        final CollectiveAlgorithm twoShot = new ShmTwoShotAllreduce();
+        final long chunkElements = ShmDirectBroadcast.CHUNK_BYTES / DataType.FLOAT32.size();
+        final List<Call> calls = new ArrayList<>();
+        int i = 0;
+        for (final long count : new long[]{chunkElements, chunkElements + 1, 3 * chunkElements - 5, 5 * chunkElements})
+        {
+            calls.add(call(direct, DataType.FLOAT32, ReduceOp.SUM, count, i % ranks, LAYOUTS[i % LAYOUTS.length]));
+            calls.add(call(twoShot, DataType.FLOAT32, ReduceOp.SUM, 3 * chunkElements + 7, 0,
+                LAYOUTS[i % LAYOUTS.length]));
+            i++;
+        }
+        runJob(ranks, 16 * ShmDirectBroadcast.CHUNK_BYTES, calls);
+    }
+
+    /**
      * After an exchange a writer skips the look at the peers for a while; an eager root that then runs through a
      * stream of three times its slots must still wait before each slot comes round again.
      */
