@@ -153,29 +153,7 @@ public final class FitCommand implements Command
         final List<Path> files, final long stagingBytes, final int cores, final int regimes, final String onlySource,
         final PrintStream err) throws IOException
     {
-        final String defaultSource = ResultsReader.sourceName(files.get(0));
-        final List<Measurement> measurements = new ArrayList<>();
-        for (final Path file : files)
-        {
-            final ResultsReader.Results read;
-            try
-            {
-                read = ResultsReader.read(file, defaultSource);
-            }
-            catch (final IllegalArgumentException ex)
-            {
-                throw new IllegalArgumentException(file + ": " + ex.getMessage(), ex);
-            }
-            if (read.wrongRows() > 0)
-            {
-                err.println("jccl: " + file + ": left out " + read.wrongRows() + " rows with wrong results");
-            }
-            for (final String skipped : read.skipped())
-            {
-                err.println("jccl: " + file + ": skipped " + skipped);
-            }
-            measurements.addAll(read.measurements());
-        }
+        final List<Measurement> measurements = ResultsReader.readRuns(files, err);
         final String names = String.join(", ", files.stream().map(Path::toString).toList());
         final Map<String, List<Measurement>> bySource = new LinkedHashMap<>();
         for (final Measurement m : Measurement.medianPerPoint(measurements))

@@ -4,6 +4,7 @@ import io.jccl.model.CostFormulas;
 import io.jccl.model.Json;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,6 +43,38 @@ public final class ResultsReader
     public static Results read(final Path file) throws IOException
     {
         return read(file, sourceName(file));
+    }
+
+    /**
+     * Reads runs of one sweep: rows that name no source are the first file's, so that each point's runs meet in one
+     * series and {@link Measurement#medianPerPoint} takes their median; says on {@code err} what it left out.
+     */
+    public static List<Measurement> readRuns(final List<Path> files, final PrintStream err) throws IOException
+    {
+        final String defaultSource = sourceName(files.get(0));
+        final List<Measurement> measurements = new ArrayList<>();
+        for (final Path file : files)
+        {
+            final Results read;
+            try
+            {
+                read = read(file, defaultSource);
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                throw new IllegalArgumentException(file + ": " + ex.getMessage(), ex);
+            }
+            if (read.wrongRows() > 0)
+            {
+                err.println("jccl: " + file + ": left out " + read.wrongRows() + " rows with wrong results");
+            }
+            for (final String skipped : read.skipped())
+            {
+                err.println("jccl: " + file + ": skipped " + skipped);
+            }
+            measurements.addAll(read.measurements());
+        }
+        return measurements;
     }
 
     /** Reads a CSV or a JMH JSON file, by content; rows without an impl column are {@code defaultSource}'s. */

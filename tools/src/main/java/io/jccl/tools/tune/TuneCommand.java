@@ -221,16 +221,15 @@ public final class TuneCommand implements Command
                 " / JCCL_TUNING_FILE, or --file, names another)");
         }
         final TuningTable table = TuningTable.read(file);
-        final List<Measurement> measurements = new ArrayList<>();
         for (final Path result : results)
         {
             if (!Files.isRegularFile(result))
             {
                 throw new UsageException("no such file: " + result);
             }
-            ResultsReader.read(result).measurements().stream()
-                .filter(m -> onlySource == null || m.source().equals(onlySource)).forEach(measurements::add);
         }
+        final List<Measurement> measurements = ResultsReader.readRuns(results, err).stream()
+            .filter(m -> onlySource == null || m.source().equals(onlySource)).toList();
         final List<TuningCheck.Group> groups = TuningCheck.check(table, stagingBytes, measurements);
         if (groups.isEmpty())
         {

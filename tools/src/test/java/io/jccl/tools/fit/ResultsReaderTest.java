@@ -2,7 +2,15 @@ package io.jccl.tools.fit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -26,6 +34,28 @@ class ResultsReaderTest
         assertEquals(2, m.size());
         assertEquals(new Measurement("bench", "pingpong", "p2p", true, 2, 8, "int8", "sum", 0, 0.2), m.get(0));
         assertEquals(new Measurement("bench", "allreduce", "ring", true, 4, 1024, "float64", "max", 0, 3.5), m.get(1));
+    }
+
+    /** Runs of one sweep in files of any names are one source, so each point is the median of its runs. */
+    @Test
+    void runsOfASweepMeetAtTheirMedian(@TempDir final Path directory) throws IOException
+    {
+        final String header = "collective,algorithm,ranks,bytes,dtype,avg_us,min_us,max_us,iters,algbw_GBps," +
+            "busbw_GBps,wrong\n";
+        final List<Path> runs = new ArrayList<>();
+        final double[] micros = {5.0, 20.0, 9.0};
+        for (int run = 0; run < micros.length; run++)
+        {
+            runs.add(Files.writeString(directory.resolve("run" + (run + 4) + ".csv"),
+                header + "allreduce,ring,2,1024,float32," + micros[run] + ",1,1,1000,0,0,\n"));
+        }
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        final List<Measurement> read = ResultsReader.readRuns(runs, new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(3, read.size());
+        final List<Measurement> medians = Measurement.medianPerPoint(read);
+        assertEquals(List.of(new Measurement("run4", "allreduce", "ring", true, 2, 1024, "float32", "sum", 0, 9.0)),
+            medians);
+        assertEquals("", err.toString(StandardCharsets.UTF_8));
     }
 
     @Test
