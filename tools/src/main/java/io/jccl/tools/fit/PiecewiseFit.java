@@ -9,7 +9,8 @@ import java.util.List;
  * finding the breakpoints from the data. For every number of regimes K the best split is found by dynamic
  * programming over the candidate breakpoints (between consecutive measured sizes, each regime holding at least
  * {@link #MIN_SIZES} sizes), each regime fitted by least squares weighted by relative error ({@code w = 1/T²}).
- * α and β are kept at 0 or above (a regime far from 0 bytes could otherwise extrapolate a negative latency).
+ * β is kept at 0 or above, and so is the time where each regime starts (α of a regime far from 0 bytes may come out
+ * negative: it is the intercept of a local line, not a latency; see {@link #fitRange}).
  * K is chosen by the Bayesian information criterion on the relative residuals (with the extra penalty change-point
  * searches need: a breakpoint is chosen among many candidates), with a noise floor of
  * {@link #NOISE_FLOOR} so that splitting stops once the fit is as good as the measurements, and lowered while two
@@ -219,8 +220,7 @@ public final class PiecewiseFit
         {
             final int first = firstGroups[k];
             final int last = k == lastRegime ? groups - 1 : firstGroups[k + 1] - 1;
-            final long fromBytes = k == 0 ? 0 : boundary(sizes[first - 1], sizes[first]);
-            segments.add(segment(fromBytes, first, last));
+            segments.add(segment(regimeStart(first), first, last));
         }
         return segments;
     }
@@ -278,8 +278,16 @@ public final class PiecewiseFit
         return Math.log(x) / Math.log(2);
     }
 
-    private WeightedLeastSquares.Solution fitRange(final int firstGroup, final int lastGroup)
+    /**
+     * Fits one regime as {@code T = a + (m − m₀)·β} with a and β at least 0, m₀ being where the regime starts: the
+     * time is kept non-negative over the regime, not at 0 bytes. A regime far from 0 bytes whose bandwidth falls as
+     * the data outgrows a cache (single copy from 512 KiB to 8 MiB on the machines here: 25 GB/s, then 15) is a line
+     * steeper than its chord from the origin, with a negative intercept; α ≥ 0 would bend it to the chord and miss
+     * by 20 %.
+     */
+    private Fitted fitRange(final int firstGroup, final int lastGroup)
     {
+        final double origin = regimeStart(firstGroup);
         final int start = groupStart[firstGroup];
         final int end = groupStart[lastGroup + 1];
         final double[][] a = new double[end - start][];
@@ -287,18 +295,49 @@ public final class PiecewiseFit
         final double[] w = new double[end - start];
         for (int i = start; i < end; i++)
         {
-            a[i - start] = new double[] {1, bytes[i]};
+            a[i - start] = new double[] {1, bytes[i] - origin};
             y[i - start] = micros[i];
             w[i - start] = 1 / (micros[i] * micros[i]);
         }
-        return WeightedLeastSquares.solveNonNegative(a, y, w);
+        return new Fitted(WeightedLeastSquares.solveNonNegative(a, y, w), origin);
+    }
+
+    /** Where the regime whose first size group is {@code firstGroup} starts, in bytes. */
+    private long regimeStart(final int firstGroup)
+    {
+        return firstGroup == 0 ? 0 : boundary(sizes[firstGroup - 1], sizes[firstGroup]);
+    }
+
+    /** A regime's fit about its start m₀: α = a − m₀·β, with the covariance of a and β carried over to α. */
+    private record Fitted(WeightedLeastSquares.Solution solution, double origin)
+    {
+        double alpha()
+        {
+            return solution.x()[0] - origin * beta();
+        }
+
+        double beta()
+        {
+            return solution.x()[1];
+        }
+
+        double alphaError()
+        {
+            final double[][] c = solution.covariance();
+            return Math.sqrt(Math.max(0, c[0][0] + origin * origin * c[1][1] - 2 * origin * c[0][1]));
+        }
+
+        double rss()
+        {
+            return solution.rss();
+        }
     }
 
     private Segment segment(final long fromBytes, final int firstGroup, final int lastGroup)
     {
-        final WeightedLeastSquares.Solution solution = fitRange(firstGroup, lastGroup);
-        final double alpha = solution.x()[0];
-        final double beta = solution.x()[1];
+        final Fitted fitted = fitRange(firstGroup, lastGroup);
+        final double alpha = fitted.alpha();
+        final double beta = fitted.beta();
         final int start = groupStart[firstGroup];
         final int end = groupStart[lastGroup + 1];
         final double[] errors = new double[end - start];
@@ -310,8 +349,9 @@ public final class PiecewiseFit
             errors[i - start] = Math.abs(predicted[i - start] - micros[i]) / micros[i];
         }
         final double r2 = logR2(measured, predicted);
+        final WeightedLeastSquares.Solution solution = fitted.solution();
         return new Segment(fromBytes, sizes[firstGroup], sizes[lastGroup], end - start, alpha, beta,
-            solution.standardError(0), solution.standardError(1), WeightedLeastSquares.t95(solution.dof()), r2,
+            fitted.alphaError(), solution.standardError(1), WeightedLeastSquares.t95(solution.dof()), r2,
             median(errors), solution.rss(), solution.dof());
     }
 

@@ -73,6 +73,47 @@ class PiecewiseFitTest
         assertTrue(right >= 36, right + " of 40");
     }
 
+    /**
+     * A regime whose bandwidth falls as the data outgrows a cache is a line steeper than its chord from the origin:
+     * single copy from 512 KiB to 8 MiB on the machines here, about −15 µs + m / 14.8 GB/s. Its negative intercept is
+     * recovered (α ≥ 0 would bend the line and miss by 20 %), and no regime predicts a negative time where it starts.
+     */
+    @Test
+    void recoversTheNegativeInterceptOfARegimeFarFromZeroBytes()
+    {
+        final double[][] points = points(new long[] {0, 4096, 512 << 10, 8 << 20},
+            new double[] {0.2, 1.5, -15, 0}, new double[] {0.1e-3, 0.04e-3, 0.0675e-3, 0.11e-3}, 0.01, 5);
+        final PiecewiseFit.Result result = PiecewiseFit.fit(points[0], points[1], 4);
+
+        final PiecewiseFit.Segment cache = result.segments().get(2);
+        assertEquals(512 << 10, cache.fromBytes());
+        assertWithin(-15, cache.alpha(), 0.2);
+        assertWithin(0.0675e-3, cache.beta(), 0.05);
+        assertTrue(cache.r2() > 0.99 && cache.medianError() < 0.02, cache.toString());
+        for (final PiecewiseFit.Segment s : result.segments())
+        {
+            assertTrue(s.predict(s.fromBytes()) >= -1e-9, s.toString());
+        }
+    }
+
+    /** Where the data would pull a regime's line below 0 at its start, the line is held at 0 there instead. */
+    @Test
+    void timeWhereARegimeStartsIsNeverNegative()
+    {
+        // 4 KiB to 16 KiB nearly flat, then a steep rise: an unconstrained line through them crosses 0 before 4 KiB
+        final double[] bytes = {4096, 8192, 16384, 32768};
+        final double[] micros = {1.0, 1.1, 1.2, 40};
+        final PiecewiseFit.Segment s = PiecewiseFit.fit(bytes, micros, 1).segments().get(0);
+        assertEquals(0, s.fromBytes());
+        assertTrue(s.alpha() >= 0, s.toString());
+        final double[] later = {1, 2, 4, 8, 4096, 8192, 16384, 32768};
+        final double[] laterMicros = {0.1, 0.1, 0.1, 0.1, 1.0, 1.1, 1.2, 40};
+        for (final PiecewiseFit.Segment segment : PiecewiseFit.fit(later, laterMicros, 2).segments())
+        {
+            assertTrue(segment.predict(segment.fromBytes()) >= -1e-9, segment.toString());
+        }
+    }
+
     @Test
     void oneLineIsOneRegime()
     {
