@@ -20,8 +20,8 @@ import java.util.Map;
  *       {@link #SINGLE_COPY_PREFERENCES}: the shipped model's parameters describe the two-copy paths, and on a
  *       machine whose cross-core transfers of freshly written lines are slow (this project's 2-vCPU VMs, half of the
  *       time) the staged algorithms lose up to 6x where one copy out of the sender's own buffer does not;</li>
- *   <li>without a tuning file, broadcasts and reduces up to {@link #OVERSUBSCRIBED_TREE_MAX_BYTES} when ranks
- *       outnumber cores: binomial, whose eager messages keep a stream of calls flowing while ranks wait for their
+ *   <li>without a tuning file, broadcasts up to {@link #OVERSUBSCRIBED_BROADCAST_MAX_BYTES} and reduces up to
+ *       {@link #OVERSUBSCRIBED_REDUCE_MAX_BYTES} when ranks outnumber cores: binomial, whose eager messages keep a stream of calls flowing while ranks wait for their
  *       cores;</li>
  *   <li>the tuned choice for the call's size ({@link TunedSelection}: the tuning file's rule, else the cost model's
  *       fastest algorithm), when it can serve the call;</li>
@@ -95,7 +95,7 @@ public final class AlgorithmSelector
     private static final long SINGLE_COPY_MIN_MESSAGE_BYTES = 64 * 1024;
 
     /**
-     * Broadcasts and reduces up to this size take binomial when ranks outnumber cores (and no measured tuning file
+     * Reduces up to this size take binomial when ranks outnumber cores (and no measured tuning file
      * says otherwise). Its messages are eager: the root and each inner rank (of a broadcast; the leaves and inner
      * ranks of a reduce) hand a call over and go on, so a stream of calls flows while ranks wait for their cores.
      * shm_direct makes every call wait until every rank has released the staging areas of the call before, which with
@@ -106,7 +106,16 @@ public final class AlgorithmSelector
      * 2026-11-24), where the shipped model had chosen shm_direct below 256 B and from 4 to 6.9 KiB. From 32 KiB both
      * took the same; the shipped model prices neither stream.
      */
-    private static final long OVERSUBSCRIBED_TREE_MAX_BYTES = 64 * 1024;
+    private static final long OVERSUBSCRIBED_REDUCE_MAX_BYTES = 64 * 1024;
+
+    /**
+     * Broadcasts up to this size take binomial when ranks outnumber cores (see {@link #OVERSUBSCRIBED_REDUCE_MAX_BYTES}).
+     * Beyond, the eager slots (shm_eager, which the model chooses up to its 256 KiB) also let the root run ahead, with
+     * one copy in and one out instead of a message per tree edge: 4 ranks on 2 cores, 16 KiB 2.1 µs against binomial's
+     * 2.9-3.2, 64 KiB 8 against 12-13.5; 8 ranks, 8 KiB 3.0-3.4 against 4.3-4.6. Up to 4 KiB binomial was as fast or
+     * faster (8 ranks, 1 KiB: 1.0-1.3 against 1.5-1.9).
+     */
+    private static final long OVERSUBSCRIBED_BROADCAST_MAX_BYTES = 8 * 1024;
 
     /** Above this size, two-shot allreduce beats one-shot: one-shot reads p times the vector on every rank. */
     private static final long ONESHOT_MAX_BYTES = 64 * 1024;
@@ -118,7 +127,7 @@ public final class AlgorithmSelector
     private final CollectiveAlgorithm[][] candidates;
     /** Skipped by the defaults above {@link #ONESHOT_MAX_BYTES}; null when not registered. */
     private final CollectiveAlgorithm oneShot;
-    /** Per collective (by ordinal): binomial broadcast and reduce, for {@link #OVERSUBSCRIBED_TREE_MAX_BYTES}. */
+    /** Per collective (by ordinal): binomial broadcast and reduce, up to {@link #oversubscribedTreeMaxBytes}. */
     private final CollectiveAlgorithm[] oversubscribedTree;
     /** Per collective (by ordinal): the algorithm for single-copy messages, or null. */
     private final CollectiveAlgorithm[] singleCopy;
@@ -256,7 +265,7 @@ public final class AlgorithmSelector
             return singleCopyChoice;
         }
         final CollectiveAlgorithm tree = oversubscribedTree[args.collective.ordinal()];
-        if (tree != null && size > cores && !tuned.measured() && bytes <= OVERSUBSCRIBED_TREE_MAX_BYTES &&
+        if (tree != null && size > cores && !tuned.measured() && bytes <= oversubscribedTreeMaxBytes(args.collective) &&
             tree.unsupportedReason(args, size, context) == null)
         {
             return tree;
@@ -324,7 +333,7 @@ public final class AlgorithmSelector
 
     /**
      * The broadcast and reduce choices for a job of {@code size} ranks whose ranks outnumber the cores
-     * ({@link #OVERSUBSCRIBED_TREE_MAX_BYTES}), for the log at connect; null when they do not apply.
+     * ({@link #oversubscribedTreeMaxBytes}), for the log at connect; null when they do not apply.
      */
     public String describeOversubscribed(final int size)
     {
@@ -338,10 +347,16 @@ public final class AlgorithmSelector
             if (oversubscribedTree[collective.ordinal()] != null && forced.get(collective) == null)
             {
                 text.append(text.isEmpty() ? "" : "; ").append(collective.label()).append(" binomial up to ")
-                    .append(OVERSUBSCRIBED_TREE_MAX_BYTES).append(" B");
+                    .append(oversubscribedTreeMaxBytes(collective)).append(" B");
             }
         }
         return text.isEmpty() ? null : text.toString();
+    }
+
+    /** Largest broadcast or reduce that takes binomial while ranks outnumber cores. */
+    private static long oversubscribedTreeMaxBytes(final Collective collective)
+    {
+        return collective == Collective.BROADCAST ? OVERSUBSCRIBED_BROADCAST_MAX_BYTES : OVERSUBSCRIBED_REDUCE_MAX_BYTES;
     }
 
     /** Single-copy allreduce and binomial reduce are the single-copy choices only at 2 ranks. */

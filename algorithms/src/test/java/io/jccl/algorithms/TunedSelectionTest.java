@@ -257,21 +257,25 @@ class TunedSelectionTest
      * most 3 cores, as every machine this project runs on has, so 4 ranks share cores.
      */
     @Test
-    void oversubscribedBroadcastsAndReducesUpTo64KiBTakeBinomialUnlessATuningFileSaysOtherwise()
+    void oversubscribedSmallBroadcastsAndReducesTakeBinomialUnlessATuningFileSaysOtherwise()
     {
         org.junit.jupiter.api.Assumptions.assumeTrue(Runtime.getRuntime().availableProcessors() <= 3);
         final AlgorithmSelector atFour = new AlgorithmSelector(REGISTRY, null,
             TunedSelection.of(TuningTable.shipped(), 4, REGISTRY, STAGING));
-        final LocalJob four = new LocalJob(4);
+        final LocalJob four = new LocalJob(4, STAGING, 1 << 20);
         assertEquals("binomial", atFour.select(args(Collective.BROADCAST, 2048 / 4), four.context(0), 2048).name());
-        assertEquals("binomial",
-            atFour.select(args(Collective.BROADCAST, 65536 / 4), four.context(0), 65536).name());
+        assertEquals("binomial", atFour.select(args(Collective.BROADCAST, 8192 / 4), four.context(0), 8192).name());
         assertEquals("binomial", atFour.select(args(Collective.BROADCAST, 2), four.context(0), 8).name());
-        assertNotEquals("binomial",
-            atFour.select(args(Collective.BROADCAST, 131072 / 4), four.context(0), 131072).name());
+        // beyond 8 KiB the eager slots, whose root also runs ahead, up to their 256 KiB
+        assertEquals("shm_eager",
+            atFour.select(args(Collective.BROADCAST, 65536 / 4), four.context(0), 65536).name());
+        assertEquals("shm_eager",
+            atFour.select(args(Collective.BROADCAST, 262144 / 4), four.context(0), 262144).name());
+        assertNotEquals("shm_eager",
+            atFour.select(args(Collective.BROADCAST, 524288 / 4), four.context(0), 524288).name());
         assertEquals("binomial", atFour.select(reduce(128 / 4), four.context(0), 128).name());
-        assertEquals("binomial", atFour.select(reduce(4096 / 4), four.context(0), 4096).name());
-        assertEquals("broadcast binomial up to 65536 B; reduce binomial up to 65536 B",
+        assertEquals("binomial", atFour.select(reduce(65536 / 4), four.context(0), 65536).name());
+        assertEquals("broadcast binomial up to 8192 B; reduce binomial up to 65536 B",
             atFour.describeOversubscribed(4));
         final AlgorithmSelector atTwo = new AlgorithmSelector(REGISTRY, null,
             TunedSelection.of(TuningTable.shipped(), 2, REGISTRY, STAGING));

@@ -12,8 +12,8 @@ import java.util.Map;
  * The cost formula of every jccl algorithm, by collective and name, as their classes document them (Thakur,
  * Rabenseifner and Gropp 2005 for the message-passing ones; the shared-memory ones from their own chunk protocol,
  * see {@code io.jccl.algorithms.shm}). Symbols: p ranks, n bytes of the whole vector as nccl-tests counts it,
- * lg p = ⌈log₂ p⌉, q = 2^⌊log₂ p⌋ (recursive algorithms fold p − q ranks first), S staging bytes per rank and
- * K = ⌈staged bytes / (S/2)⌉ chunks. {@code M(k, m)} is k messages of m bytes, each α + m·β in the regime of m,
+ * lg p = ⌈log₂ p⌉, q = 2^⌊log₂ p⌋ (recursive algorithms fold p − q ranks first), S staging bytes per rank, S/2 the
+ * chunk half of what the low-latency and eager regions leave of it, and K = ⌈staged bytes / (S/2)⌉ chunks. {@code M(k, m)} is k messages of m bytes, each α + m·β in the regime of m,
  * its bytes priced for the messages in flight at once on the cores there are (see {@link CostTerms}); α_k and β_k
  * price the shm_single_copy algorithms' reads through the kernel. Every collective call also costs ω·p/c while its
  * p ranks share c &lt; p cores ({@link CostTerms#call}).
@@ -43,7 +43,21 @@ public final class CostFormulas
     public static final long LL_MAX_BYTES = 1024;
 
     /** Payload bytes of the eager protocol's slot (io.jccl.algorithms.shm.EagerProtocol.MAX_BYTES). */
-    public static final long EAGER_MAX_BYTES = 32 * 1024;
+    public static final long EAGER_MAX_BYTES = 256 * 1024;
+
+    /**
+     * The low-latency protocol's region at the end of a staging area of at least 256 KiB, which the chunk halves leave
+     * out (io.jccl.algorithms.shm.LowLatencyProtocol: 64 slots of 19 lines).
+     */
+    private static final long LL_REGION_BYTES = 64 * 19 * CACHE_LINE;
+    private static final long LL_MIN_STAGING_BYTES = 256 * 1024;
+
+    /**
+     * The eager protocol's region before it in a staging area of at least 4 MiB (io.jccl.algorithms.shm.EagerProtocol:
+     * 8 slots of {@link #EAGER_MAX_BYTES} and a line).
+     */
+    private static final long EAGER_REGION_BYTES = 8 * (EAGER_MAX_BYTES + CACHE_LINE);
+    private static final long EAGER_MIN_STAGING_BYTES = 4L << 20;
 
     /**
      * Cache-line handoffs one staged step waits for: the flag, then the first line of the data it guards (the data
@@ -113,11 +127,21 @@ public final class CostFormulas
         return Integer.highestOneBit(p);
     }
 
-    /** K: chunks of half the staging area (whole cache lines) needed for {@code stagedBytes}, at least 1. */
+    /** K: chunks of one staging half ({@link #stagingHalfBytes}) needed for {@code stagedBytes}, at least 1. */
     public static double chunks(final CostTerms t, final double stagedBytes)
     {
-        final long half = Math.max(CACHE_LINE, (t.stagingBytes() >> 1) & ~(CACHE_LINE - 1));
-        return Math.max(1.0, Math.ceil(stagedBytes / half));
+        return Math.max(1.0, Math.ceil(stagedBytes / stagingHalfBytes(t.stagingBytes())));
+    }
+
+    /**
+     * S/2: the chunk half of a staging area of {@code stagingBytes}, what the low-latency and eager regions leave of
+     * it halved, in whole cache lines (io.jccl.algorithms.shm.ShmProtocol.halfStagingBytes).
+     */
+    public static long stagingHalfBytes(final long stagingBytes)
+    {
+        final long regions = (stagingBytes >= LL_MIN_STAGING_BYTES ? LL_REGION_BYTES : 0) +
+            (stagingBytes >= EAGER_MIN_STAGING_BYTES ? EAGER_REGION_BYTES : 0);
+        return Math.max(CACHE_LINE, ((stagingBytes - regions) >> 1) & ~(CACHE_LINE - 1));
     }
 
     private static Map<String, CostFormula> catalog()
@@ -175,7 +199,7 @@ public final class CostFormulas
             t.copy(t.bytes());
             t.read(t.bytes());
         }));
-        list.add(new CostFormula("broadcast", "shm_eager", "2α_f + nβ_c + nβ_r, n ≤ 32 KiB", 0,
+        list.add(new CostFormula("broadcast", "shm_eager", "2α_f + nβ_c + nβ_r, n ≤ 256 KiB", 0,
             ranks -> EAGER_MAX_BYTES, t ->
         {
             // one slot: the stamp, then the payload it guards; the root does not wait for the readers' release

@@ -455,12 +455,25 @@ class ShmAlgorithmsTest
     {
         final CollectiveArgs args = new CollectiveArgs();
         final LocalJob job = new LocalJob(2, 1 << 20, 4096);
-        final long whole = ((1 << 20) - LowLatencyProtocol.REGION_BYTES - EagerProtocol.REGION_BYTES) / 2 & ~63L;
+        // 1 MiB: the low-latency region, no eager one (that needs EagerProtocol.MIN_STAGING_BYTES)
+        final long whole = ((1 << 20) - LowLatencyProtocol.REGION_BYTES) / 2 & ~63L;
         assertEquals(whole, ShmProtocol.halfStagingBytes(job.context(0), args));
         args.chunkBytes = 4096 + 63;
         assertEquals(4096, ShmProtocol.halfStagingBytes(job.context(0), args), "whole cache lines");
         args.chunkBytes = 8L << 20;
         assertEquals(whole, ShmProtocol.halfStagingBytes(job.context(0), args), "never more than half the area");
+    }
+
+    /** The cost model's chunk half is the protocols': the staging area less the LL and eager regions, halved. */
+    @ParameterizedTest
+    @ValueSource(longs = {4096, 256 << 10, 1 << 20, (4 << 20) - 64, 4 << 20, 6 << 20, 16 << 20})
+    void costModelsStagingHalfIsTheProtocols(final long stagingBytes)
+    {
+        final LocalJob job = new LocalJob(2, stagingBytes, 4096);
+        assertEquals(ShmProtocol.halfStagingBytes(job.context(0), new CollectiveArgs()),
+            io.jccl.model.CostFormulas.stagingHalfBytes(stagingBytes));
+        assertEquals(EagerProtocol.MAX_BYTES, io.jccl.model.CostFormulas.EAGER_MAX_BYTES);
+        assertEquals(LowLatencyProtocol.MAX_BYTES, io.jccl.model.CostFormulas.LL_MAX_BYTES);
     }
 
     /** The largest count (elements per block where the collective has blocks) that fits one LL slot. */
