@@ -21,8 +21,8 @@ import java.util.Map;
  *       machine whose cross-core transfers of freshly written lines are slow (this project's 2-vCPU VMs, half of the
  *       time) the staged algorithms lose up to 6x where one copy out of the sender's own buffer does not;</li>
  *   <li>without a tuning file, broadcasts up to {@link #OVERSUBSCRIBED_BROADCAST_MAX_BYTES} and reduces up to
- *       {@link #OVERSUBSCRIBED_REDUCE_MAX_BYTES} when ranks outnumber cores: binomial, whose eager messages keep a stream of calls flowing while ranks wait for their
- *       cores;</li>
+ *       {@link #OVERSUBSCRIBED_REDUCE_MAX_BYTES} when ranks outnumber cores: binomial, whose eager messages keep a
+ *       stream of calls flowing while ranks wait for their cores;</li>
  *   <li>the tuned choice for the call's size ({@link TunedSelection}: the tuning file's rule, else the cost model's
  *       fastest algorithm), when it can serve the call;</li>
  *   <li>the first algorithm of the collective's preference list that can serve the call (collectives without cost
@@ -95,16 +95,16 @@ public final class AlgorithmSelector
     private static final long SINGLE_COPY_MIN_MESSAGE_BYTES = 64 * 1024;
 
     /**
-     * Reduces up to this size take binomial when ranks outnumber cores (and no measured tuning file
-     * says otherwise). Its messages are eager: the root and each inner rank (of a broadcast; the leaves and inner
-     * ranks of a reduce) hand a call over and go on, so a stream of calls flows while ranks wait for their cores.
-     * shm_direct makes every call wait until every rank has released the staging areas of the call before, which with
-     * 4 ranks on 2 cores took 17-27 µs per broadcast from 8 B to 32 KiB, where binomial took 1.3 µs at 2 KiB, 2.9-3.5
-     * at 8 KiB and 14 at 32 KiB (Open MPI 14, 24 and 31). Up to 1 KiB, where the low-latency protocol lets the root
-     * run 63 calls ahead, binomial took 0.33-0.55 µs against its 0.31-0.91 at 4 ranks, and 0.39-1.0 against 1.2-2.6
-     * at 8 ranks. A reduce at 4 ranks, 128 B to 16 KiB: binomial 0.56-4.8 µs, shm_direct 3.8-10 (median of 3 runs,
-     * 2026-11-24), where the shipped model had chosen shm_direct below 256 B and from 4 to 6.9 KiB. From 32 KiB both
-     * took the same; the shipped model prices neither stream.
+     * Reduces up to this size take binomial when ranks outnumber cores (and no measured tuning file says otherwise).
+     * Its messages are eager: the root and each inner rank (of a broadcast; the leaves and inner ranks of a reduce)
+     * hand a call over and go on, so a stream of calls flows while ranks wait for their cores. shm_direct makes every
+     * call wait until every rank has released the staging areas of the call before, which with 4 ranks on 2 cores took
+     * 17-27 µs per broadcast from 8 B to 32 KiB, where binomial took 1.3 µs at 2 KiB, 2.9-3.5 at 8 KiB and 14 at 32 KiB
+     * (Open MPI 14, 24 and 31). Up to 1 KiB, where the low-latency protocol lets the root run 63 calls ahead, binomial
+     * took 0.33-0.55 µs against its 0.31-0.91 at 4 ranks, and 0.39-1.0 against 1.2-2.6 at 8 ranks. A reduce at 4 ranks,
+     * 128 B to 16 KiB: binomial 0.56-4.8 µs, shm_direct 3.8-10 (median of 3 runs, 2026-11-24), where the shipped model
+     * had chosen shm_direct below 256 B and from 4 to 6.9 KiB. From 32 KiB both took the same; the shipped model prices
+     * neither stream.
      */
     private static final long OVERSUBSCRIBED_REDUCE_MAX_BYTES = 64 * 1024;
 

@@ -13,10 +13,11 @@ import java.util.Map;
  * Rabenseifner and Gropp 2005 for the message-passing ones; the shared-memory ones from their own chunk protocol,
  * see {@code io.jccl.algorithms.shm}). Symbols: p ranks, n bytes of the whole vector as nccl-tests counts it,
  * lg p = ⌈log₂ p⌉, q = 2^⌊log₂ p⌋ (recursive algorithms fold p − q ranks first), S staging bytes per rank, S/2 the
- * chunk half of what the low-latency and eager regions leave of it, and K = ⌈staged bytes / (S/2)⌉ chunks. {@code M(k, m)} is k messages of m bytes, each α + m·β in the regime of m,
- * its bytes priced for the messages in flight at once on the cores there are (see {@link CostTerms}); α_k and β_k
- * price the shm_single_copy algorithms' reads through the kernel. Every collective call also costs ω·p/c while its
- * p ranks share c &lt; p cores ({@link CostTerms#call}).
+ * chunk half of what the low-latency and eager regions leave of it, and K = ⌈staged bytes / (S/2)⌉ chunks.
+ * {@code M(k, m)} is k messages of m bytes, each α + m·β in the regime of m, its bytes priced for the messages in
+ * flight at once on the cores there are (see {@link CostTerms}); α_k and β_k price the shm_single_copy algorithms'
+ * reads through the kernel. Every collective call also costs ω·p/c while its p ranks share c &lt; p cores
+ * ({@link CostTerms#call}).
  */
 public final class CostFormulas
 {
