@@ -464,7 +464,10 @@ class ShmAlgorithmsTest
         assertEquals(whole, ShmProtocol.halfStagingBytes(job.context(0), args), "never more than half the area");
     }
 
-    /** The cost model's chunk half is the protocols': the staging area less the LL and eager regions, halved. */
+    /**
+     * The cost model's chunk half is the protocols': the staging area less the LL and eager regions, halved; and its
+     * copies of the protocols' sizes are theirs.
+     */
     @ParameterizedTest
     @ValueSource(longs = {4096, 256 << 10, 1 << 20, (4 << 20) - 64, 4 << 20, 6 << 20, 16 << 20})
     void costModelsStagingHalfIsTheProtocols(final long stagingBytes)
@@ -474,6 +477,7 @@ class ShmAlgorithmsTest
             io.jccl.model.CostFormulas.stagingHalfBytes(stagingBytes));
         assertEquals(EagerProtocol.MAX_BYTES, io.jccl.model.CostFormulas.EAGER_MAX_BYTES);
         assertEquals(LowLatencyProtocol.MAX_BYTES, io.jccl.model.CostFormulas.LL_MAX_BYTES);
+        assertEquals(ShmDirectBroadcast.CHUNK_BYTES, io.jccl.model.CostFormulas.DIRECT_BROADCAST_CHUNK_BYTES);
     }
 
     /** The largest count (elements per block where the collective has blocks) that fits one LL slot. */

@@ -113,8 +113,9 @@ public final class WeightedLeastSquares
 
     /**
      * {@link #solve} with every coefficient at least 0: while some coefficient comes out negative, the most negative
-     * is fixed at 0 (its variance reported as 0) and the others are refitted. Latencies and per-byte times cannot be
-     * negative; an unconstrained fit of a regime far from 0 bytes can extrapolate its intercept below 0.
+     * is fixed at 0 (its variance reported as 0) and the others are refitted. For coefficients that cannot be negative:
+     * per-byte times, and times where a regime starts ({@link PiecewiseFit} fits each regime about its start, whose
+     * intercept at 0 bytes may well be negative).
      */
     public static Solution solveNonNegative(final double[][] a, final double[] y, final double[] w)
     {
