@@ -5,6 +5,7 @@ import io.jccl.DataType;
 import io.jccl.ReduceOp;
 import io.jccl.spi.CollectiveAlgorithm;
 import io.jccl.spi.CollectiveArgs;
+import io.jccl.spi.Elements;
 import io.jccl.spi.Memory;
 import io.jccl.spi.Reductions;
 import org.agrona.BufferUtil;
@@ -45,6 +46,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * where the collective writes, and every other byte (guards, gaps between v blocks, the send input) unchanged.
  * Inputs are small integers (or ±1, ±2 for PROD) so every type represents the exact result, whatever the order of
  * reduction. Replicated results are also compared bit for bit across ranks, including for inexact random floats.
+ * A {@link GcPressure} thread keeps young collections moving the heap buffers meanwhile.
  */
 @Timeout(60)
 class RingFamilyAlgorithmsTest
@@ -208,46 +210,49 @@ class RingFamilyAlgorithmsTest
         final LocalJob job = new LocalJob(ranks);
         final long[][] digests = new long[ranks][cases.size()];
         final List<String> failures = Collections.synchronizedList(new ArrayList<>());
-        job.run(context ->
+        try (GcPressure ignored = new GcPressure())
         {
-            final int rank = context.rank();
-            final CollectiveArgs args = new CollectiveArgs();
-            int rankFailures = 0;
-            for (int i = 0; i < cases.size(); i++)
+            job.run(context ->
             {
-                final Case c = cases.get(i);
-                final Geometry g = new Geometry(collective, c, ranks, rank);
-                final Region region = new Region(g.regionBytes, c.offHeap);
-                region.fill(FILL);
-                writeInputs(g, c, rank, region);
-                final byte[] expected = region.toArray();
-                writeExpected(g, c, ranks, rank, expected);
-
-                args.clear();
-                args.collective = collective;
-                args.type = c.type;
-                args.op = c.op;
-                args.count = c.count;
-                args.counts = g.counts;
-                args.displs = g.displs;
-                args.sendBase = region.base;
-                args.sendOffset = region.offset + g.sendAt;
-                args.recvBase = region.base;
-                args.recvOffset = region.offset + g.recvAt;
-                context.begin();
-                algorithm.run(context, args);
-
-                final byte[] actual = region.toArray();
-                digests[rank][i] = resultDigest(collective, g, c, actual);
-                final String mismatch = c.inputs == Inputs.RANDOM ?
-                    compareApproximately(g, c, ranks, expected, actual) : compareExactly(g, c, expected, actual);
-                if (mismatch != null && rankFailures++ < MAX_FAILURES_PER_RANK)
+                final int rank = context.rank();
+                final CollectiveArgs args = new CollectiveArgs();
+                int rankFailures = 0;
+                for (int i = 0; i < cases.size(); i++)
                 {
-                    failures.add(algorithm.name() + " " + collective.label() + " p=" + ranks + " rank " + rank +
-                        " " + c + ": " + mismatch);
+                    final Case c = cases.get(i);
+                    final Geometry g = new Geometry(collective, c, ranks, rank);
+                    final Region region = new Region(g.regionBytes, c.offHeap);
+                    region.fill(FILL);
+                    writeInputs(g, c, rank, region);
+                    final byte[] expected = region.toArray();
+                    writeExpected(g, c, ranks, rank, expected);
+
+                    args.clear();
+                    args.collective = collective;
+                    args.type = c.type;
+                    args.op = c.op;
+                    args.count = c.count;
+                    args.counts = g.counts;
+                    args.displs = g.displs;
+                    args.sendBase = region.base;
+                    args.sendOffset = region.offset + g.sendAt;
+                    args.recvBase = region.base;
+                    args.recvOffset = region.offset + g.recvAt;
+                    context.begin();
+                    algorithm.run(context, args);
+
+                    final byte[] actual = region.toArray();
+                    digests[rank][i] = resultDigest(collective, g, c, actual);
+                    final String mismatch = c.inputs == Inputs.RANDOM ?
+                        compareApproximately(g, c, ranks, expected, actual) : compareExactly(g, c, expected, actual);
+                    if (mismatch != null && rankFailures++ < MAX_FAILURES_PER_RANK)
+                    {
+                        failures.add(algorithm.name() + " " + collective.label() + " p=" + ranks + " rank " + rank +
+                            " " + c + ": " + mismatch);
+                    }
                 }
-            }
-        });
+            });
+        }
         if (replicated(collective))
         {
             for (int i = 0; i < cases.size(); i++)
@@ -440,11 +445,11 @@ class RingFamilyAlgorithmsTest
             final long at = region.offset + g.sendAt + i * e;
             if (c.inputs == Inputs.BITS)
             {
-                putBits(c.type, region.base, at, mix(c.seed, rank, i));
+                Elements.putBits(c.type, region.base, at, 0, mix(c.seed, rank, i));
             }
             else
             {
-                put(c.type, region.base, at, input(c, rank, i));
+                Elements.put(c.type, region.base, at, 0, input(c, rank, i));
             }
         }
     }
@@ -463,14 +468,14 @@ class RingFamilyAlgorithmsTest
                 final long blockStart = g.displs == null ? block * c.count : g.displs[block];
                 for (long i = 0; i < blockCount; i++)
                 {
-                    putBits(c.type, expected, recvAt + (blockStart + i) * e, mix(c.seed, block, i));
+                    Elements.putBits(c.type, expected, recvAt + (blockStart + i) * e, 0, mix(c.seed, block, i));
                 }
             }
             return;
         }
         for (long i = 0; i < g.recvElements; i++)
         {
-            put(c.type, expected, recvAt + i * e, reference(c, size, g.inputStart + i));
+            Elements.put(c.type, expected, recvAt + i * e, 0, reference(c, size, g.inputStart + i));
         }
     }
 
@@ -527,8 +532,8 @@ class RingFamilyAlgorithmsTest
         {
             final long element = inRecv / c.type.size();
             final long offset = BYTE_BASE + g.recvAt + element * c.type.size();
-            return "recv element " + element + " is " + get(c.type, actual, offset) + ", expected " +
-                get(c.type, expected, offset);
+            return "recv element " + element + " is " + Elements.get(c.type, actual, offset, 0) + ", expected " +
+                Elements.get(c.type, expected, offset, 0);
         }
         return "byte " + at + " outside the result changed (send at " + g.sendAt + ", recv at " + g.recvAt +
             ", region " + g.regionBytes + ")";
@@ -550,7 +555,7 @@ class RingFamilyAlgorithmsTest
         {
             final long offset = BYTE_BASE + g.recvAt + i * e;
             final double want = reference(c, size, g.inputStart + i);
-            final double got = get(c.type, actual, offset);
+            final double got = Elements.get(c.type, actual, offset, 0);
             if (!(Math.abs(got - want) <= tolerance * Math.abs(want)))
             {
                 return "recv element " + i + " is " + got + ", expected about " + want;
@@ -602,45 +607,6 @@ class RingFamilyAlgorithmsTest
             final byte[] copy = new byte[bytes];
             Memory.copy(base, offset, copy, BYTE_BASE, bytes);
             return copy;
-        }
-    }
-
-    private static void put(final DataType type, final Object base, final long offset, final double value)
-    {
-        switch (type)
-        {
-            case INT8 -> UnsafeApi.putByte(base, offset, (byte) (long) value);
-            case INT32 -> UnsafeApi.putInt(base, offset, (int) (long) value);
-            case INT64 -> UnsafeApi.putLong(base, offset, (long) value);
-            case FLOAT32 -> UnsafeApi.putFloat(base, offset, (float) value);
-            case FLOAT64 -> UnsafeApi.putDouble(base, offset, value);
-            case FLOAT16 -> UnsafeApi.putShort(base, offset, Float.floatToFloat16((float) value));
-            case BFLOAT16 -> UnsafeApi.putShort(base, offset, Reductions.floatToBfloat16((float) value));
-        }
-    }
-
-    private static double get(final DataType type, final Object base, final long offset)
-    {
-        return switch (type)
-        {
-            case INT8 -> UnsafeApi.getByte(base, offset);
-            case INT32 -> UnsafeApi.getInt(base, offset);
-            case INT64 -> UnsafeApi.getLong(base, offset);
-            case FLOAT32 -> UnsafeApi.getFloat(base, offset);
-            case FLOAT64 -> UnsafeApi.getDouble(base, offset);
-            case FLOAT16 -> Float.float16ToFloat(UnsafeApi.getShort(base, offset));
-            case BFLOAT16 -> Reductions.bfloat16ToFloat(UnsafeApi.getShort(base, offset));
-        };
-    }
-
-    private static void putBits(final DataType type, final Object base, final long offset, final long bits)
-    {
-        switch (type.size())
-        {
-            case 1 -> UnsafeApi.putByte(base, offset, (byte) bits);
-            case 2 -> UnsafeApi.putShort(base, offset, (short) bits);
-            case 4 -> UnsafeApi.putInt(base, offset, (int) bits);
-            default -> UnsafeApi.putLong(base, offset, bits);
         }
     }
 

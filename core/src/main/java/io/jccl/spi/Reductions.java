@@ -189,7 +189,6 @@ public final class Reductions
         final long blockD = blockB + ReductionScratch.OFF_HEAP_BLOCK_BYTES;
         final int size = type.size();
         final long perBlock = ReductionScratch.OFF_HEAP_BLOCK_BYTES / size;
-        // an int-counted loop: C2 can keep a stale array address across a GC in long-counted loops of Unsafe calls
         final int blocks = (int)((count + perBlock - 1) / perBlock);
         for (int block = 0; block < blocks; block++)
         {

@@ -113,9 +113,9 @@ final class ShmProtocol
 
     /**
      * Number of chunks of {@code perChunk} units that carry {@code total} units; fits an int once
-     * {@link #stagingReason} has accepted the call. Chunk loops count with this int on purpose: C2 (JDK 17 to 25)
-     * can keep a stale address across a GC for Unsafe accesses whose base may be null or an array inside a
-     * long-counted loop, writing into memory the moved array no longer occupies.
+     * {@link #stagingReason} has accepted the call. (Counting chunk loops with an int does not by itself keep C2
+     * from using a moved array's old address, as was once thought here: see {@link io.jccl.spi.Elements}. The
+     * chunk loops run under a GC-making thread in ShmAlgorithmsTest.)
      */
     static int chunks(final long total, final long perChunk)
     {

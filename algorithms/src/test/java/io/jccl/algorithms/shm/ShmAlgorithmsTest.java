@@ -4,6 +4,7 @@ import io.jccl.Collective;
 import io.jccl.DataType;
 import io.jccl.JcclException;
 import io.jccl.ReduceOp;
+import io.jccl.algorithms.GcPressure;
 import io.jccl.algorithms.LocalJob;
 import io.jccl.algorithms.SharedMemoryAlgorithms;
 import io.jccl.algorithms.shm.ShmRankDriver.Call;
@@ -37,7 +38,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * checked element by element, bit for bit, against a reference folded in rank order, on every rank. The sequence
  * crosses counts (0, odd, not divisible by p, larger than the 8 KiB staging area so chunks alternate) with data
  * types and operators, and rotates roots and buffer layouts (private, in place, symmetric zero-copy), with no pause
- * between calls, so reuse races between operations and chunks show up as wrong values.
+ * between calls, so reuse races between operations and chunks show up as wrong values. A {@link GcPressure} thread
+ * keeps young collections moving the heap buffers meanwhile.
  */
 @Timeout(60)
 class ShmAlgorithmsTest
@@ -580,14 +582,17 @@ class ShmAlgorithmsTest
         final LocalJob job = new LocalJob(ranks, stagingBytes, symmetricBytes).singleCopy(SINGLE_COPY_BYTES);
         final AtomicLongArray hashes = new AtomicLongArray(calls.size() * ranks);
         final AtomicIntegerArray arrivals = new AtomicIntegerArray(calls.size());
-        job.run(context ->
+        try (GcPressure ignored = new GcPressure())
         {
-            final ShmRankDriver driver = new ShmRankDriver(job, context, hashes, arrivals);
-            for (final Call call : calls)
+            job.run(context ->
             {
-                driver.run(call);
-            }
-        });
+                final ShmRankDriver driver = new ShmRankDriver(job, context, hashes, arrivals);
+                for (final Call call : calls)
+                {
+                    driver.run(call);
+                }
+            });
+        }
 
         // each rank matched the reference bit for bit; say so once more across ranks for the replicated results
         for (int i = 0; i < calls.size(); i++)

@@ -6,6 +6,7 @@ import io.jccl.ReduceOp;
 import io.jccl.algorithms.LocalJob;
 import io.jccl.spi.CollectiveAlgorithm;
 import io.jccl.spi.CollectiveArgs;
+import io.jccl.spi.Elements;
 import io.jccl.spi.Memory;
 import org.agrona.UnsafeApi;
 
@@ -20,8 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
  * or aliased), fills inputs that depend on the operation, runs the algorithm, and checks every element of the result
  * bit for bit against a reference computed here in rank order, plus the guard bytes around the buffers.
  * <p>
- * Loops over elements count with an int: C2 (JDK 17 to 25) can write through a stale address after a GC when an
- * Unsafe access whose base is sometimes null, sometimes an array, sits in a long-counted loop.
+ * Every element access goes through {@link Elements}, whose null-base branch keeps C2 from writing the inputs
+ * where a moved array used to be (see its class comment; the fill loop here was the case that failed).
  */
 final class ShmRankDriver
 {
@@ -75,6 +76,7 @@ final class ShmRankDriver
     static final int GUARD = 64;
     private static final byte POISON = (byte) 0x5A;
     private static final byte GUARD_BYTE = (byte) 0xC3;
+    private static final long GUARD_BITS = GUARD_BYTE & 0xFFL;
     private static final long BYTE_BASE = UnsafeApi.arrayBaseOffset(byte[].class);
 
     private final LocalJob job;
@@ -243,7 +245,7 @@ final class ShmRankDriver
 
     private void checkResult(final Call call, final int index, final Object base, final long offset)
     {
-        final int elementSize = call.type.size();
+        final long mask = call.type.size() == 8 ? -1L : (1L << 8 * call.type.size()) - 1;
         final long n = call.count;
         final int elements = Math.toIntExact(
             call.collective == Collective.ALLGATHER || call.collective == Collective.ALLTOALL ? size * n : n);
@@ -258,12 +260,12 @@ final class ShmRankDriver
                 case ALLTOALL -> input(call.type, index, (int) (j / n), rank * n + j % n);
                 default -> throw new AssertionError(call.collective);
             };
-            final long actual = read(base, offset + (long) j * elementSize, elementSize);
-            if (actual != expected)
+            final long actual = Elements.getBits(call.type, base, offset, j);
+            if (actual != (expected & mask))
             {
                 throw new AssertionError("rank " + rank + " of " + size + ", operation " + index + " (" + call +
                     "): element " + j + " is 0x" + Long.toHexString(actual) + ", expected 0x" +
-                    Long.toHexString(expected));
+                    Long.toHexString(expected & mask));
             }
         }
     }
@@ -365,33 +367,10 @@ final class ShmRankDriver
     private static void fillInputs(final DataType type, final int index, final int r, final Object base,
         final long offset, final long elements)
     {
-        final int elementSize = type.size();
         final int count = Math.toIntExact(elements);
         for (int j = 0; j < count; j++)
         {
-            write(base, offset + (long) j * elementSize, elementSize, input(type, index, r, j));
-        }
-    }
-
-    private static long read(final Object base, final long offset, final int elementSize)
-    {
-        return switch (elementSize)
-        {
-            case 1 -> UnsafeApi.getByte(base, offset);
-            case 2 -> UnsafeApi.getShort(base, offset);
-            case 4 -> UnsafeApi.getInt(base, offset);
-            default -> UnsafeApi.getLong(base, offset);
-        };
-    }
-
-    private static void write(final Object base, final long offset, final int elementSize, final long value)
-    {
-        switch (elementSize)
-        {
-            case 1 -> UnsafeApi.putByte(base, offset, (byte) value);
-            case 2 -> UnsafeApi.putShort(base, offset, (short) value);
-            case 4 -> UnsafeApi.putInt(base, offset, (int) value);
-            default -> UnsafeApi.putLong(base, offset, value);
+            Elements.putBits(type, base, offset, j, input(type, index, r, j));
         }
     }
 
@@ -401,7 +380,7 @@ final class ShmRankDriver
         final int length = Math.toIntExact(bytes);
         for (int i = 0; i < length; i++)
         {
-            h = 31 * h + UnsafeApi.getByte(base, offset + i);
+            h = 31 * h + Elements.getBits(DataType.INT8, base, offset, i);
         }
         return h;
     }
@@ -416,8 +395,8 @@ final class ShmRankDriver
     {
         for (int i = 0; i < GUARD; i++)
         {
-            if (UnsafeApi.getByte(base, offset - GUARD + i) != GUARD_BYTE ||
-                UnsafeApi.getByte(base, offset + bytes + i) != GUARD_BYTE)
+            if (Elements.getBits(DataType.INT8, base, offset - GUARD, i) != GUARD_BITS ||
+                Elements.getBits(DataType.INT8, base, offset + bytes, i) != GUARD_BITS)
             {
                 throw new AssertionError("rank " + rank + ": " + call + " wrote outside its buffers");
             }
