@@ -4,6 +4,7 @@ import io.jccl.Buf;
 import io.jccl.Communicator;
 import io.jccl.DataType;
 import io.jccl.it.ContractCase.Kind;
+import io.jccl.spi.Elements;
 import org.agrona.BufferUtil;
 import org.agrona.UnsafeApi;
 
@@ -147,81 +148,27 @@ final class ContractBuffers
             this.size = type.size();
         }
 
-        /** {@code out[i]} := bits of element {@code at + i}, for {@code i < length}. */
+        /** {@code out[i]} := bits of element {@code at + i}, for {@code i < length}; integers sign-extended. */
         void get(final long at, final long[] out, final int length)
         {
-            final Object b = base;
-            final long start = offset + at * size;
-            switch (size)
+            for (int i = 0; i < length; i++)
             {
-                case 1 ->
+                final long bits = Elements.getBits(type, base, offset, at + i);
+                out[i] = switch (type)
                 {
-                    for (int i = 0; i < length; i++)
-                    {
-                        out[i] = UnsafeApi.getByte(b, start + i);
-                    }
-                }
-                case 2 ->
-                {
-                    for (int i = 0; i < length; i++)
-                    {
-                        out[i] = UnsafeApi.getShort(b, start + 2L * i) & 0xFFFFL;
-                    }
-                }
-                case 4 ->
-                {
-                    final boolean integer = type == DataType.INT32;
-                    for (int i = 0; i < length; i++)
-                    {
-                        final int v = UnsafeApi.getInt(b, start + 4L * i);
-                        out[i] = integer ? v : v & 0xFFFF_FFFFL;
-                    }
-                }
-                default ->
-                {
-                    for (int i = 0; i < length; i++)
-                    {
-                        out[i] = UnsafeApi.getLong(b, start + 8L * i);
-                    }
-                }
+                    case INT8 -> (byte)bits;
+                    case INT32 -> (int)bits;
+                    default -> bits;
+                };
             }
         }
 
         /** Element {@code at + i} := {@code bits[i]}, for {@code i < length}. */
         void put(final long at, final long[] bits, final int length)
         {
-            final Object b = base;
-            final long start = offset + at * size;
-            switch (size)
+            for (int i = 0; i < length; i++)
             {
-                case 1 ->
-                {
-                    for (int i = 0; i < length; i++)
-                    {
-                        UnsafeApi.putByte(b, start + i, (byte)bits[i]);
-                    }
-                }
-                case 2 ->
-                {
-                    for (int i = 0; i < length; i++)
-                    {
-                        UnsafeApi.putShort(b, start + 2L * i, (short)bits[i]);
-                    }
-                }
-                case 4 ->
-                {
-                    for (int i = 0; i < length; i++)
-                    {
-                        UnsafeApi.putInt(b, start + 4L * i, (int)bits[i]);
-                    }
-                }
-                default ->
-                {
-                    for (int i = 0; i < length; i++)
-                    {
-                        UnsafeApi.putLong(b, start + 8L * i, bits[i]);
-                    }
-                }
+                Elements.putBits(type, base, offset, at + i, bits[i]);
             }
         }
 
@@ -240,7 +187,7 @@ final class ContractBuffers
         {
             for (long i = 0; i < bytes; i++)
             {
-                if (UnsafeApi.getByte(base, from + i) != sentinel)
+                if (Elements.getBits(DataType.INT8, base, from, i) != (sentinel & 0xFFL))
                 {
                     return false;
                 }

@@ -7,6 +7,7 @@ import io.jccl.Jccl;
 import io.jccl.JcclException;
 import io.jccl.PeerFailedException;
 import io.jccl.Request;
+import io.jccl.spi.Elements;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
@@ -218,12 +219,12 @@ public final class P2pRank
         final long bytes = out.bytes();
         for (long i = 0; i < bytes; i++)
         {
-            org.agrona.UnsafeApi.putByte(out.base(), out.offset() + i, (byte) (i * 7 + comm.rank()));
+            Elements.putBits(DataType.INT8, out.base(), out.offset(), i, i * 7 + comm.rank());
         }
         comm.sendRecv(out, peer, 11, in, peer, 11);
         for (long i = 0; i < bytes; i++)
         {
-            check(org.agrona.UnsafeApi.getByte(in.base(), in.offset() + i) == (byte) (i * 7 + peer),
+            check(Elements.getBits(DataType.INT8, in.base(), in.offset(), i) == ((i * 7 + peer) & 0xFF),
                 kind + " byte " + i);
         }
     }
