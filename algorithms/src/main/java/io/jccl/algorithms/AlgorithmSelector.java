@@ -109,11 +109,11 @@ public final class AlgorithmSelector
     private static final long OVERSUBSCRIBED_REDUCE_MAX_BYTES = 64 * 1024;
 
     /**
-     * Broadcasts up to this size take binomial when ranks outnumber cores (see {@link #OVERSUBSCRIBED_REDUCE_MAX_BYTES}).
-     * Beyond, the eager slots (shm_eager, which the model chooses up to its 256 KiB) also let the root run ahead, with
-     * one copy in and one out instead of a message per tree edge: 4 ranks on 2 cores, 16 KiB 2.1 µs against binomial's
-     * 2.9-3.2, 64 KiB 8 against 12-13.5; 8 ranks, 8 KiB 3.0-3.4 against 4.3-4.6. Up to 4 KiB binomial was as fast or
-     * faster (8 ranks, 1 KiB: 1.0-1.3 against 1.5-1.9).
+     * Broadcasts up to this size take binomial when ranks outnumber cores (see
+     * {@link #OVERSUBSCRIBED_REDUCE_MAX_BYTES}). Beyond, the eager slots (shm_eager, which the model chooses up to its
+     * 256 KiB) also let the root run ahead, with one copy in and one out instead of a message per tree edge: 4 ranks on
+     * 2 cores, 16 KiB 2.1 µs against binomial's 2.9-3.2, 64 KiB 8 against 12-13.5; 8 ranks, 8 KiB 3.0-3.4 against
+     * 4.3-4.6. Up to 4 KiB binomial was as fast or faster (8 ranks, 1 KiB: 1.0-1.3 against 1.5-1.9).
      */
     private static final long OVERSUBSCRIBED_BROADCAST_MAX_BYTES = 8 * 1024;
 
@@ -356,7 +356,8 @@ public final class AlgorithmSelector
     /** Largest broadcast or reduce that takes binomial while ranks outnumber cores. */
     private static long oversubscribedTreeMaxBytes(final Collective collective)
     {
-        return collective == Collective.BROADCAST ? OVERSUBSCRIBED_BROADCAST_MAX_BYTES : OVERSUBSCRIBED_REDUCE_MAX_BYTES;
+        return collective == Collective.BROADCAST ?
+            OVERSUBSCRIBED_BROADCAST_MAX_BYTES : OVERSUBSCRIBED_REDUCE_MAX_BYTES;
     }
 
     /** Single-copy allreduce and binomial reduce are the single-copy choices only at 2 ranks. */
