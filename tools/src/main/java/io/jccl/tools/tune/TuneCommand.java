@@ -14,6 +14,7 @@ import io.jccl.tools.fit.ResultsReader;
 import io.jccl.tools.fit.Units;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
@@ -66,7 +67,7 @@ public final class TuneCommand implements Command
         return """
             usage: ./jccl tune [-n N[,N...]] [--op OPS] [--max-bytes B] [--repeat R] [--iters K] [--warmup K]
                                [--out FILE] [--choose measured|model] [--regimes K] [--dry-run]
-                   ./jccl tune --from RESULTS.csv|json [--out FILE] [--choose measured|model] [--source NAME]
+                   ./jccl tune --from RESULTS.csv|json... [--out FILE] [--choose measured|model] [--source NAME]
                                [--staging-bytes B] [--regimes K] [--dry-run]
                    ./jccl tune --check RESULTS.csv|json... [--file FILE] [--source NAME] [--staging-bytes B]
 
@@ -82,8 +83,9 @@ public final class TuneCommand implements Command
               --max-bytes B        largest size to measure (default 8m; the model chooses beyond)
               --repeat R           sweeps per rank count, median per row (default 3)
               --iters K, --warmup K  timed and warm-up calls per size, as bench takes them (default: bench's)
-              --from FILE          the results instead: a bench sweep over the algorithms (./jccl bench ...
-                                   --algo all --format csv) or JMH JSON
+              --from RESULTS...    the results instead: a bench sweep over the algorithms (./jccl bench ...
+                                   --algo all --format csv) or JMH JSON; several files are runs of one
+                                   sweep, fitted and chosen from at the median per point
               --out FILE           where to write (default: $JCCL_TUNING_FILE, else ~/.jccl/tuning.json)
               --choose measured    within the measured sizes the fastest measured algorithm, beyond them the
                                    model's choice (default)
@@ -103,7 +105,7 @@ public final class TuneCommand implements Command
     public int run(final String[] args) throws IOException
     {
         final Arguments arguments = new Arguments(args);
-        Path from = null;
+        final List<Path> from = new ArrayList<>();
         Path outPath = null;
         Tuner.Choice choice = Tuner.Choice.MEASURED;
         String onlySource = null;
@@ -120,7 +122,7 @@ public final class TuneCommand implements Command
         {
             switch (option)
             {
-                case "--from" -> from = Path.of(arguments.value(option));
+                case "--from" -> arguments.values(option).forEach(file -> from.add(Path.of(file)));
                 case "--out" -> outPath = Path.of(arguments.value(option));
                 case "--choose" -> choice = choiceValue(arguments.value(option));
                 case "--source" -> onlySource = arguments.value(option);
@@ -158,14 +160,14 @@ public final class TuneCommand implements Command
                 onlySource, stagingBytes);
         }
         final Path target = outPath != null ? outPath : defaultTarget();
-        if (from == null)
+        if (from.isEmpty())
         {
             if (resultsOptionGiven)
             {
                 throw new UsageException("--source and --staging-bytes describe results given with --from; tune's " +
                     "own sweep runs with this environment's staging size (JCCL_STAGING_BYTES)");
             }
-            from = measure(sweep, target, dryRun);
+            from.add(measure(sweep, target, dryRun));
             // the ranks of the sweep ran with this environment's staging size
             stagingBytes = Configuration.fromEnvironment().getLong(Configuration.STAGING_BYTES_PROP_NAME,
                 Configuration.STAGING_BYTES_DEFAULT);
@@ -175,28 +177,35 @@ public final class TuneCommand implements Command
             throw new UsageException("-n, --op, --max-bytes, --repeat, --iters and --warmup set up tune's own " +
                 "sweep: they do not go with --from");
         }
-        if (!Files.isRegularFile(from))
+        for (final Path file : from)
         {
-            throw new UsageException("no such file: " + from);
+            if (!Files.isRegularFile(file))
+            {
+                throw new UsageException("no such file: " + file);
+            }
         }
 
-        final List<ModelFitter.Result> fits = FitCommand.fit(List.of(from), stagingBytes,
+        // several files are runs of one sweep: the fit and the choices both see the median of each point
+        final List<ModelFitter.Result> fits = FitCommand.fit(from, stagingBytes,
             Runtime.getRuntime().availableProcessors(), regimes, onlySource, err);
         final ModelFitter.Result fit = pickSource(fits);
-        final List<Measurement> measurements = ResultsReader.read(from).measurements().stream()
-            .filter(m -> m.source().equals(fit.source())).toList();
+        final List<Measurement> measurements = Measurement.medianPerPoint(
+            ResultsReader.readRuns(from, new PrintStream(OutputStream.nullOutputStream())).stream()
+                .filter(m -> m.source().equals(fit.source())).toList());
+        final String fromNames = String.join(", ", from.stream().map(Path::toString).toList()) +
+            (from.size() > 1 ? " (median per point)" : "");
         final Tuner.Result tuned = new Tuner(fit.parameters(), stagingBytes, choice).tune(measurements);
         if (tuned.rules().isEmpty())
         {
-            throw new IllegalArgumentException(from + ": no collective with named algorithms to choose between " +
+            throw new IllegalArgumentException(fromNames + ": no collective with named algorithms to choose between " +
                 "(tune needs jccl bench results; other libraries' results name no algorithm)");
         }
-        printQuality(tuned, from, fit.source(), choice);
+        printQuality(tuned, fromNames, fit.source(), choice);
 
         final Map<String, String> info = new LinkedHashMap<>();
         info.put("created", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
         info.put("host", hostName());
-        info.put("source", from.toAbsolutePath().toString());
+        info.put("source", String.join(", ", from.stream().map(f -> f.toAbsolutePath().toString()).toList()));
         final TuningTable table = new TuningTable(fit.parameters(), info, tuned.rules());
         if (dryRun)
         {
@@ -398,7 +407,8 @@ public final class TuneCommand implements Command
         return named.isEmpty() ? fits.get(0) : named.get(0);
     }
 
-    private void printQuality(final Tuner.Result tuned, final Path from, final String source, final Tuner.Choice choice)
+    private void printQuality(final Tuner.Result tuned, final String from, final String source,
+        final Tuner.Choice choice)
     {
         out.println("jccl tune: " + from + " (source " + source + "), choosing by " +
             (choice == Tuner.Choice.MODEL ? "the model at every size" :

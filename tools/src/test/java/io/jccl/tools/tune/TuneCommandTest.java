@@ -86,6 +86,45 @@ class TuneCommandTest
         }
     }
 
+    /** Several runs after --from are fitted and chosen from at the median per point, not at the fastest run. */
+    @Test
+    void tunesFromTheMedianOfSeveralRuns() throws Exception
+    {
+        final Path run = SyntheticData.write(directory.resolve("run.csv"), 0.03, 26);
+        final Path outlier = Files.writeString(directory.resolve("outlier.csv"), withRingFaster(run, 3));
+        final Path copy = Files.copy(run, directory.resolve("copy.csv"));
+        final Path alone = directory.resolve("alone.json");
+        final Path fromOutlier = directory.resolve("outlier.json");
+        final Path median = directory.resolve("median.json");
+        assertEquals(0, command.run(new String[] {"--from", run.toString(), "--out", alone.toString()}));
+        assertEquals(0, command.run(new String[] {"--from", outlier.toString(), "--out", fromOutlier.toString()}));
+        out.reset();
+        assertEquals(0, command.run(new String[] {"--from", outlier.toString(), run.toString(), copy.toString(),
+            "--out", median.toString()}));
+
+        assertTrue(text(out).startsWith("jccl tune: " + outlier + ", " + run + ", " + copy + " (median per point)"),
+            text(out));
+        assertTrue(TuningTable.read(fromOutlier).rules().stream().anyMatch(r -> "ring".equals(r.algorithm())),
+            "a run in which ring looks three times faster chooses it somewhere");
+        assertEquals(TuningTable.read(alone).rules(), TuningTable.read(median).rules());
+        assertEquals(outlier.toAbsolutePath() + ", " + run.toAbsolutePath() + ", " + copy.toAbsolutePath(),
+            TuningTable.read(median).info().get("source"));
+    }
+
+    /** {@code results} with every ring row {@code factor} times faster. */
+    private static String withRingFaster(final Path results, final double factor) throws Exception
+    {
+        return Files.readAllLines(results).stream().map(line ->
+        {
+            final String[] cells = line.split(",", -1);
+            if ("ring".equals(cells[1]))
+            {
+                cells[5] = String.valueOf(Double.parseDouble(cells[5]) / factor);
+            }
+            return String.join(",", cells);
+        }).collect(Collectors.joining("\n", "", "\n"));
+    }
+
     /** Without --from, tune runs the bench sweep itself on real rank JVMs: a tiny one here, twice, median per row. */
     @Test
     @Timeout(180)
@@ -153,16 +192,7 @@ class TuneCommandTest
 
         // the median, not the fastest of the runs: a run in which ring alone looked three times faster changes
         // nothing beside two copies of the other run, whatever the files are called
-        final String withFastRing = Files.readAllLines(other).stream().map(line ->
-        {
-            final String[] cells = line.split(",", -1);
-            if ("ring".equals(cells[1]))
-            {
-                cells[5] = String.valueOf(Double.parseDouble(cells[5]) / 3);
-            }
-            return String.join(",", cells);
-        }).collect(Collectors.joining("\n", "", "\n"));
-        final Path outlier = Files.writeString(directory.resolve("outlier.csv"), withFastRing);
+        final Path outlier = Files.writeString(directory.resolve("outlier.csv"), withRingFaster(other, 3));
         final Path copy = Files.copy(other, directory.resolve("copy.csv"));
         out.reset();
         assertEquals(0, command.run(new String[] {"--check", other.toString(), "--file", tuning.toString()}));
