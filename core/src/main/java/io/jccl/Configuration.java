@@ -107,10 +107,10 @@ public final class Configuration
     /**
      * Point-to-point messages of at least this many bytes sent from off-heap memory travel with one copy: the
      * receiver reads them straight out of the sender's buffer while the sender writes part of them straight into the
-     * receiver's (process_vm_readv/writev, Java 22 or newer). 0 turns single copy off. Unset, it is off when ranks
-     * outnumber cores (a rendezvous then waits for its receiver to be scheduled). From 32 KiB: a 32 KiB pingpong took
-     * 2.8 µs one way single copy against 4.6-4.8 through the ring (2 ranks, median of 5 runs); at 16 KiB the two
-     * were within the noise.
+     * receiver's (process_vm_readv/writev, Java 22 or newer). 0 turns single copy off. From 32 KiB: a 32 KiB
+     * pingpong took 2.8 µs one way single copy against 4.6-4.8 through the ring (2 ranks, median of 5 runs); at 16 KiB
+     * the two were within the noise. Unset, it is 256 KiB when ranks outnumber cores, since a rendezvous then waits
+     * for its receiver to be scheduled (see io.jccl.shm.SingleCopy).
      */
     public static final String SINGLE_COPY_BYTES_PROP_NAME = "jccl.single.copy.bytes";
     public static final long SINGLE_COPY_BYTES_DEFAULT = 32 * 1024;

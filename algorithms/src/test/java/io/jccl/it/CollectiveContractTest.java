@@ -72,8 +72,9 @@ class CollectiveContractTest
     }
 
     /**
-     * Single copy is off by default where ranks outnumber cores, which leaves the single-copy algorithms to the
-     * 2-rank job above: here it is turned on, so that 3 and 4 rank JVMs read each other through the kernel too.
+     * Where ranks outnumber cores single copy starts at 256 KiB by default, beyond the cases' messages, which leaves
+     * the single-copy algorithms to the 2-rank job above: here it starts at 64 KiB, so that 3 and 4 rank JVMs read
+     * each other through the kernel too.
      */
     @ParameterizedTest(name = "{0} ranks")
     @ValueSource(ints = {3, 4})

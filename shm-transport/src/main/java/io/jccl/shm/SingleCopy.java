@@ -26,14 +26,21 @@ import static io.jccl.shm.SegmentDescriptor.RankRecordDescriptor.*;
  */
 final class SingleCopy
 {
+    /**
+     * The default threshold while ranks outnumber cores. There a rendezvous waits until its receiver is scheduled,
+     * where the ring lets the sender hand a message over and go on; but a large message through the ring makes both
+     * ends take turns on the cores once per ring's worth. 4 ranks on 2 cores, medians of 3 alternating runs: with
+     * single copy from 32 KiB binomial reduce of 32 and 128 KiB took 1.6-6x the ring's time; from 256 KiB pingpong
+     * took 0.38-0.61x the time from 256 KiB to 8 MiB, binomial reduce 0.65-0.73x from 512 KiB to 8 MiB.
+     */
+    static final long OVERSUBSCRIBED_THRESHOLD_BYTES = 256 * 1024;
+
     private final int rank;
     private final int size;
     private final long base;
     private final SegmentDescriptor layout;
     private final CrossMemory memory;
     private final long threshold;
-    /** Ranks outnumber cores and the configuration does not ask for single copy anyway. */
-    private final boolean offWhenOversubscribed;
     /** Per peer: 0 until its rank record says whether it takes rendezvous messages, then YES or NO. */
     private final long[] peerCapability;
     private final long[] peerPid;
@@ -51,12 +58,8 @@ final class SingleCopy
         this.base = base;
         this.layout = layout;
         this.size = layout.worldSize();
-        // Oversubscribed, a rendezvous waits until its receiver is scheduled to accept it, where the ring lets the
-        // sender finish at once: binomial reduce at 4 ranks on 2 cores took 1.5-2.3x longer from 512 KiB to 8 MiB.
-        this.offWhenOversubscribed = oversubscribed &&
-            configuration.get(Configuration.SINGLE_COPY_BYTES_PROP_NAME) == null;
-        this.threshold = offWhenOversubscribed ? 0 : configuration.getLong(Configuration.SINGLE_COPY_BYTES_PROP_NAME,
-            Configuration.SINGLE_COPY_BYTES_DEFAULT);
+        this.threshold = configuration.getLong(Configuration.SINGLE_COPY_BYTES_PROP_NAME,
+            oversubscribed ? OVERSUBSCRIBED_THRESHOLD_BYTES : Configuration.SINGLE_COPY_BYTES_DEFAULT);
         this.memory = threshold > 0 && size > 1 ? CrossMemory.load() : null;
         this.peerCapability = new long[size];
         this.peerPid = new long[size];
@@ -73,12 +76,7 @@ final class SingleCopy
     String probe()
     {
         String whyNot = null;
-        if (offWhenOversubscribed)
-        {
-            whyNot = "off (ranks outnumber cores; set " + Configuration.SINGLE_COPY_BYTES_PROP_NAME +
-                " to use it anyway)";
-        }
-        else if (threshold <= 0)
+        if (threshold <= 0)
         {
             whyNot = "off (" + Configuration.SINGLE_COPY_BYTES_PROP_NAME + " = 0)";
         }
