@@ -8,6 +8,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -44,15 +45,22 @@ class PointToPointTest
 
     /**
      * Single-copy (rendezvous) messages from off-heap buffers: every path of {@code P2pRank.singleCopy}, with the
-     * log proving single copy was on (on Java 22 or newer) or off (turned off: the same scenario on the ring).
+     * log proving single copy was on (on Java 22 or newer) from the threshold set or by default, or off (turned off:
+     * the same scenario on the ring). By default it starts at 32 KiB, or 256 KiB when ranks outnumber cores.
      */
     @ParameterizedTest(name = "single copy {1} on {0} ranks")
-    @CsvSource({"2, on", "3, on", "4, on", "2, off"})
+    @CsvSource({"2, on", "3, on", "4, on", "4, default", "2, off"})
     void singleCopy(final int ranks, final String mode)
     {
-        final JobResult result = Jobs.launch(ranks, P2pRank.class, List.of("singlecopy"),
-            List.of("JCCL_RING_BYTES=1m", "JCCL_DEBUG=INFO", "JCCL_DEBUG_SUBSYS=INIT",
-                "JCCL_SINGLE_COPY_BYTES=" + ("on".equals(mode) ? "262144" : "0")));
+        final List<String> env = new ArrayList<>(List.of("JCCL_RING_BYTES=1m", "JCCL_DEBUG=INFO",
+            "JCCL_DEBUG_SUBSYS=INIT"));
+        if (!"default".equals(mode))
+        {
+            env.add("JCCL_SINGLE_COPY_BYTES=" + ("on".equals(mode) ? "262144" : "0"));
+        }
+        final String from = "on".equals(mode) || ranks > Runtime.getRuntime().availableProcessors() ? "256 KiB" :
+            "32 KiB";
+        final JobResult result = Jobs.launch(ranks, P2pRank.class, List.of("singlecopy"), env);
         Jobs.assertSucceeded(result);
         for (int r = 0; r < ranks; r++)
         {
@@ -60,8 +68,8 @@ class PointToPointTest
             assertTrue(result.output(r).stream().anyMatch(l -> l.contains("OK singlecopy rank " + rank)),
                 () -> "rank " + rank + " did not finish: " + result.output(rank));
             // single copy needs Java 22 (the rank JVMs run the JDK this test runs on); without it the ring serves
-            final String joined = !"on".equals(mode) ? "single copy off" :
-                Runtime.version().feature() >= 22 ? "single copy on" : "single copy unavailable";
+            final String joined = "off".equals(mode) ? "single copy off" :
+                Runtime.version().feature() >= 22 ? "single copy on from " + from : "single copy unavailable";
             assertTrue(result.output(r).stream().anyMatch(l -> l.contains(joined)),
                 () -> "rank " + rank + " does not say '" + joined + "': " + result.output(rank));
         }

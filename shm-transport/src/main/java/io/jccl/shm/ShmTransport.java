@@ -243,8 +243,13 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         singleCopyBytes = singleCopy.everyRank() ? singleCopy.threshold() : 0;
         waiter.done();
         log.info(Log.INIT, "joined job: rank " + rank + " of " + size + ", segment " + segment.path() +
-            ", single copy " + (singleCopyOff == null ? "on" : singleCopyOff) +
+            ", single copy " + (singleCopyOff == null ? "on from " + sizeText(singleCopy.threshold()) : singleCopyOff) +
             (singleCopyOff == null && singleCopyBytes == 0 ? " here, off on another rank" : ""));
+    }
+
+    private static String sizeText(final long bytes)
+    {
+        return bytes % 1024 == 0 ? bytes / 1024 + " KiB" : bytes + " B";
     }
 
     private void bootstrapIdle(final long deadline, final long timeoutNs)
