@@ -153,10 +153,22 @@ public final class FitCommand implements Command
         final List<Path> files, final long stagingBytes, final int cores, final int regimes, final String onlySource,
         final PrintStream err) throws IOException
     {
-        final List<Measurement> measurements = ResultsReader.readRuns(files, err);
-        final String names = String.join(", ", files.stream().map(Path::toString).toList());
+        return fitPoints(Measurement.medianPerPoint(ResultsReader.readRuns(files, err)),
+            String.join(", ", files.stream().map(Path::toString).toList()), stagingBytes, cores, regimes, onlySource);
+    }
+
+    /**
+     * Fits each source of {@code points} (one measurement per point, e.g. {@link Measurement#medianPerPoint}), read
+     * from the files {@code names} names.
+     *
+     * @throws IllegalArgumentException when there is nothing to fit.
+     */
+    public static List<ModelFitter.Result> fitPoints(
+        final List<Measurement> points, final String names, final long stagingBytes, final int cores,
+        final int regimes, final String onlySource)
+    {
         final Map<String, List<Measurement>> bySource = new LinkedHashMap<>();
-        for (final Measurement m : Measurement.medianPerPoint(measurements))
+        for (final Measurement m : points)
         {
             if (onlySource == null || onlySource.equals(m.source()))
             {

@@ -14,7 +14,6 @@ import io.jccl.tools.fit.ResultsReader;
 import io.jccl.tools.fit.Units;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
@@ -186,14 +185,12 @@ public final class TuneCommand implements Command
         }
 
         // several files are runs of one sweep: the fit and the choices both see the median of each point
-        final List<ModelFitter.Result> fits = FitCommand.fit(from, stagingBytes,
-            Runtime.getRuntime().availableProcessors(), regimes, onlySource, err);
-        final ModelFitter.Result fit = pickSource(fits);
-        final List<Measurement> measurements = Measurement.medianPerPoint(
-            ResultsReader.readRuns(from, new PrintStream(OutputStream.nullOutputStream())).stream()
-                .filter(m -> m.source().equals(fit.source())).toList());
-        final String fromNames = String.join(", ", from.stream().map(Path::toString).toList()) +
-            (from.size() > 1 ? " (median per point)" : "");
+        final List<Measurement> points = Measurement.medianPerPoint(ResultsReader.readRuns(from, err));
+        final String names = String.join(", ", from.stream().map(Path::toString).toList());
+        final ModelFitter.Result fit = pickSource(FitCommand.fitPoints(points, names, stagingBytes,
+            Runtime.getRuntime().availableProcessors(), regimes, onlySource));
+        final List<Measurement> measurements = points.stream().filter(m -> m.source().equals(fit.source())).toList();
+        final String fromNames = names + (from.size() > 1 ? " (median per point)" : "");
         final Tuner.Result tuned = new Tuner(fit.parameters(), stagingBytes, choice).tune(measurements);
         if (tuned.rules().isEmpty())
         {
