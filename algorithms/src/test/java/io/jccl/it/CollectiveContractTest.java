@@ -72,9 +72,9 @@ class CollectiveContractTest
     }
 
     /**
-     * Where ranks outnumber cores single copy starts at 256 KiB by default, beyond the cases' messages, which leaves
-     * the single-copy algorithms to the 2-rank job above: here it starts at 64 KiB, so that 3 and 4 rank JVMs read
-     * each other through the kernel too.
+     * The single-copy algorithms alone on 3 and 4 rank JVMs, with single copy set on (the default is on from 256 KiB
+     * where ranks outnumber cores, so the cases above run them too): here every case must be supported, so a job
+     * whose probe turned single copy off fails instead of skipping them.
      */
     @ParameterizedTest(name = "{0} ranks")
     @ValueSource(ints = {3, 4})
