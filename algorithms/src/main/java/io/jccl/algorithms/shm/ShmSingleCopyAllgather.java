@@ -65,35 +65,46 @@ public final class ShmSingleCopyAllgather implements CollectiveAlgorithm
             final long recvOffset = args.recvOffset;
             final long ownBlock = recvOffset + rank * blockBytes;
 
-            // step 1: our block into its place (a memmove, a no-op in place); this call never writes it again
-            Memory.copy(args.sendBase, args.sendOffset, recvBase, ownBlock, blockBytes);
-
-            // step 2: publish a copy of our block that stays unchanged until every peer has read it
+            // step 1: publish our block, unchanged until every peer has read it: the send buffer itself when it is
+            // off-heap and apart from recv (or already in place), else our block in recv, copied there first
             final long published;
+            final boolean ownBlockFirst;
             if (args.sendBase == null && (args.sendOffset == ownBlock && recvBase == null ||
                 !ShmProtocol.overlaps(null, args.sendOffset, blockBytes, recvBase, recvOffset, size * blockBytes)))
             {
                 published = args.sendOffset;
+                ownBlockFirst = false;
             }
             else if (recvBase == null)
             {
                 published = ownBlock;
+                ownBlockFirst = true;
             }
             else
             {
                 published = context.scratch(2, blockBytes);
                 Memory.copy(args.sendBase, args.sendOffset, null, published, blockBytes);
+                ownBlockFirst = false;
+            }
+            if (ownBlockFirst)
+            {
+                Memory.copy(args.sendBase, args.sendOffset, recvBase, ownBlock, blockBytes);
             }
             SingleCopyReads.publishAddress(context, published);
 
-            // step 3: every peer's block into its place, starting after our rank so peers spread their reads
+            // step 2: every peer's block into its place, starting after our rank so peers spread their reads; then
+            // ours (a memmove, a no-op in place): reads first, while the peers' blocks are in their owners' caches
             for (int i = 1; i < size; i++)
             {
                 final int r = (rank + i) % size;
                 SingleCopyReads.copy(context, r, 0, recvBase, recvOffset + r * blockBytes, blockBytes);
             }
+            if (!ownBlockFirst)
+            {
+                Memory.copy(args.sendBase, args.sendOffset, recvBase, ownBlock, blockBytes);
+            }
 
-            // step 4: done reading (release); return once no peer reads our block any more (acquire)
+            // step 3: done reading (release); return once no peer reads our block any more (acquire)
             SingleCopyReads.finish(context);
         }
     }

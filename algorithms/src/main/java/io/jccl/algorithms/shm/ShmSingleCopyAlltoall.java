@@ -65,15 +65,16 @@ public final class ShmSingleCopyAlltoall implements CollectiveAlgorithm
             // step 1: publish a send buffer that stays put and unchanged until every peer has read it
             final long own = SingleCopyReads.publish(context, args, bytes, bytes);
 
-            // step 2: our own block, then the block each peer addressed to us, starting after our rank
-            Memory.copy(null, own + rank * blockBytes, args.recvBase, args.recvOffset + rank * blockBytes,
-                blockBytes);
+            // step 2: the block each peer addressed to us, starting after our rank, then our own: reads first,
+            // while the peers' buffers are still in their owners' caches as they left them
             for (int i = 1; i < size; i++)
             {
                 final int r = (rank + i) % size;
                 SingleCopyReads.copy(context, r, rank * blockBytes, args.recvBase, args.recvOffset + r * blockBytes,
                     blockBytes);
             }
+            Memory.copy(null, own + rank * blockBytes, args.recvBase, args.recvOffset + rank * blockBytes,
+                blockBytes);
 
             // step 3: done reading (release); return once no peer reads our send buffer any more (acquire)
             SingleCopyReads.finish(context);
