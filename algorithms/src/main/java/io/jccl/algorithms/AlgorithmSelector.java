@@ -16,7 +16,8 @@ import java.util.Map;
  *   <li>a forced one (configuration {@code jccl.algo} / {@code JCCL_ALGO}, or a per-call view of the communicator);
  *       one that cannot serve the call is an error that says why;</li>
  *   <li>without a tuning file, for messages that travel single-copy ({@link CollectiveContext#singleCopyBytes()})
- *       of at least {@link #SINGLE_COPY_MIN_MESSAGE_BYTES} while no two ranks share a core, the algorithm of
+ *       of at least {@link #SINGLE_COPY_MIN_MESSAGE_BYTES} ({@link #SINGLE_COPY_MIN_BLOCK_BYTES} per block for
+ *       allgather and alltoall) while no two ranks share a core, the algorithm of
  *       {@link #SINGLE_COPY_PREFERENCES}: the shipped model's parameters describe the two-copy paths, and on a
  *       machine whose cross-core transfers of freshly written lines are slow (this project's 2-vCPU VMs, half of the
  *       time) the staged algorithms lose up to 6x where one copy out of the sender's own buffer does not;</li>
@@ -90,9 +91,18 @@ public final class AlgorithmSelector
      * Smallest message (the single-copy choice's, {@link #messageBytes}) for which the single-copy rule applies, even
      * where point-to-point messages go single copy from fewer bytes: at 32 KiB the staged and eager algorithms
      * measured as fast or faster (2 ranks, median of 3 runs: broadcast 32 KiB shm_eager 2.1 µs against binomial's
-     * 3.5, reduce 32 KiB shm_direct 4.4 against 5.6, reduce-scatter 64 KiB shm_direct 4.5 against 6.1).
+     * 3.5, reduce 32 KiB shm_direct 4.4 against 5.6, reduce-scatter 64 KiB shm_direct 4.5 against 6.1). Allgather
+     * and alltoall take {@link #SINGLE_COPY_MIN_BLOCK_BYTES}.
      */
     private static final long SINGLE_COPY_MIN_MESSAGE_BYTES = 64 * 1024;
+
+    /**
+     * Smallest block for which allgather and alltoall take single copy: since each rank reads its peers' blocks
+     * before copying its own, 64 KiB in blocks of 32 KiB took 0.7x the staged shm_direct's time (2 ranks, medians
+     * of 3 runs: allgather 4.4 against 6.4 µs, alltoall 4.0 against 6.0); 16 KiB blocks were mixed (alltoall 1.8
+     * against 2.1, allgather 2.3 against 2.0).
+     */
+    private static final long SINGLE_COPY_MIN_BLOCK_BYTES = 32 * 1024;
 
     /**
      * Reduces up to this size take binomial when ranks outnumber cores (and no measured tuning file says otherwise).
@@ -259,7 +269,7 @@ public final class AlgorithmSelector
             atRankCount(args.collective, size) &&
             (args.collective != Collective.ALLREDUCE && args.collective != Collective.REDUCE ||
                 args.sendSegmentOffset < 0 && bytes <= SINGLE_COPY_REDUCTION_MAX_BYTES) &&
-            messageBytes(args.collective, bytes, size) >= Math.max(singleCopyBytes, SINGLE_COPY_MIN_MESSAGE_BYTES) &&
+            messageBytes(args.collective, bytes, size) >= Math.max(singleCopyBytes, minMessageBytes(args.collective)) &&
             singleCopyChoice.unsupportedReason(args, size, context) == null)
         {
             return singleCopyChoice;
@@ -317,7 +327,7 @@ public final class AlgorithmSelector
             final CollectiveAlgorithm algorithm = singleCopy[collective.ordinal()];
             if (algorithm != null && forced.get(collective) == null && atRankCount(collective, size))
             {
-                final long message = Math.max(singleCopyBytes, SINGLE_COPY_MIN_MESSAGE_BYTES);
+                final long message = Math.max(singleCopyBytes, minMessageBytes(collective));
                 final long from = collective == Collective.BROADCAST || collective == Collective.REDUCE ?
                     message : message * size;
                 text.append(text.isEmpty() ? "" : "; ").append(collective.label()).append(' ')
@@ -371,6 +381,13 @@ public final class AlgorithmSelector
      * allgather, reduce-scatter and alltoall, and for allreduce the half of the vector a two-shot rank would hand
      * over.
      */
+    /** The single-copy rule's smallest message ({@link #messageBytes}) for {@code collective}. */
+    private static long minMessageBytes(final Collective collective)
+    {
+        return collective == Collective.ALLGATHER || collective == Collective.ALLTOALL ?
+            SINGLE_COPY_MIN_BLOCK_BYTES : SINGLE_COPY_MIN_MESSAGE_BYTES;
+    }
+
     private static long messageBytes(final Collective collective, final long bytes, final int size)
     {
         return collective == Collective.BROADCAST || collective == Collective.REDUCE ? bytes : bytes / size;

@@ -226,6 +226,18 @@ class TunedSelectionTest
         final CollectiveArgs symmetric = allreduce(mib / 4);
         symmetric.sendSegmentOffset = 0;
         assertNotEquals("shm_single_copy", shipped.select(symmetric, two.context(0), mib).name());
+        // allgather and alltoall from blocks of 32 KiB where messages go single copy from 32 KiB; reduce-scatter from
+        // 64 KiB per block
+        final LocalJob twoFrom32k = new LocalJob(2).singleCopy(32 * 1024);
+        for (final Collective c : List.of(Collective.ALLGATHER, Collective.ALLTOALL))
+        {
+            assertEquals("shm_single_copy", shipped.select(args(c, 8192), twoFrom32k.context(0), 64 * 1024).name(),
+                c.label());
+            assertNotEquals("shm_single_copy",
+                shipped.select(args(c, 4096), twoFrom32k.context(0), 32 * 1024).name(), c.label());
+        }
+        assertNotEquals("shm_single_copy",
+            shipped.select(args(Collective.REDUCE_SCATTER, 8192), twoFrom32k.context(0), 64 * 1024).name());
         // below the threshold (32 KiB, blocks of 16 KiB), and without single copy: as before
         for (final Collective c : List.of(Collective.BROADCAST, Collective.ALLTOALL, Collective.ALLGATHER,
             Collective.REDUCE_SCATTER))
