@@ -66,29 +66,27 @@ public final class ShmSingleCopyAllgather implements CollectiveAlgorithm
             final long ownBlock = recvOffset + rank * blockBytes;
 
             // step 1: publish our block, unchanged until every peer has read it: the send buffer itself when it is
-            // off-heap and apart from recv (or already in place), else our block in recv, copied there first
+            // off-heap and apart from recv (or already in place); else our block of recv (a heap send buffer too
+            // goes there first, as the peers' blocks may land on it) or, recv on the heap, a copy in scratch
+            final boolean publishSend = args.sendBase == null && (args.sendOffset == ownBlock && recvBase == null ||
+                !ShmProtocol.overlaps(null, args.sendOffset, blockBytes, recvBase, recvOffset, size * blockBytes));
             final long published;
-            final boolean ownBlockFirst;
-            if (args.sendBase == null && (args.sendOffset == ownBlock && recvBase == null ||
-                !ShmProtocol.overlaps(null, args.sendOffset, blockBytes, recvBase, recvOffset, size * blockBytes)))
+            if (publishSend)
             {
                 published = args.sendOffset;
-                ownBlockFirst = false;
-            }
-            else if (recvBase == null)
-            {
-                published = ownBlock;
-                ownBlockFirst = true;
             }
             else
             {
-                published = context.scratch(2, blockBytes);
-                Memory.copy(args.sendBase, args.sendOffset, null, published, blockBytes);
-                ownBlockFirst = false;
-            }
-            if (ownBlockFirst)
-            {
                 Memory.copy(args.sendBase, args.sendOffset, recvBase, ownBlock, blockBytes);
+                if (recvBase == null)
+                {
+                    published = ownBlock;
+                }
+                else
+                {
+                    published = context.scratch(2, blockBytes);
+                    Memory.copy(args.sendBase, args.sendOffset, null, published, blockBytes);
+                }
             }
             SingleCopyReads.publishAddress(context, published);
 
@@ -99,7 +97,7 @@ public final class ShmSingleCopyAllgather implements CollectiveAlgorithm
                 final int r = (rank + i) % size;
                 SingleCopyReads.copy(context, r, 0, recvBase, recvOffset + r * blockBytes, blockBytes);
             }
-            if (!ownBlockFirst)
+            if (publishSend)
             {
                 Memory.copy(args.sendBase, args.sendOffset, recvBase, ownBlock, blockBytes);
             }
