@@ -3,6 +3,7 @@ package io.jccl.algorithms;
 import io.jccl.PeerFailedException;
 import io.jccl.spi.CollectiveContext;
 import io.jccl.spi.Memory;
+import io.jccl.spi.StagingLedger;
 import org.agrona.BufferUtil;
 import org.agrona.UnsafeApi;
 
@@ -148,7 +149,7 @@ public final class LocalJob
     {
         private final int rank;
         private long sequence;
-        private long lastStagingRelease;
+        private final StagingLedger staging = new StagingLedger();
         private final ByteBuffer[] scratch = new ByteBuffer[4];
 
         LocalContext(final int rank)
@@ -308,20 +309,44 @@ public final class LocalJob
         @Override
         public void acquireStaging()
         {
-            if (lastStagingRelease > 0)
-            {
-                for (int r = 0; r < size; r++)
-                {
-                    waitFlag(r, SLOT_STAGING_RELEASED, lastStagingRelease);
-                }
-            }
+            awaitStagingReleased(staging.toAcquire());
+        }
+
+        @Override
+        public void acquireStagingPart(final int part)
+        {
+            awaitStagingReleased(staging.toAcquirePart(part));
         }
 
         @Override
         public void releaseStaging()
         {
-            lastStagingRelease = sequence;
+            staging.released(sequence);
             setFlag(SLOT_STAGING_RELEASED, sequence);
+        }
+
+        @Override
+        public void releaseStagingPart(final int part)
+        {
+            staging.releasedPart(part, sequence);
+            setFlag(SLOT_STAGING_RELEASED, sequence);
+        }
+
+        @Override
+        public void peersStarted()
+        {
+            staging.peersStarted(sequence);
+        }
+
+        private void awaitStagingReleased(final long needed)
+        {
+            if (needed > 0)
+            {
+                for (int r = 0; r < size; r++)
+                {
+                    waitFlag(r, SLOT_STAGING_RELEASED, needed);
+                }
+            }
         }
 
         @Override

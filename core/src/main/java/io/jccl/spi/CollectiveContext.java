@@ -27,6 +27,10 @@ package io.jccl.spi;
  *   <li>call {@link #releaseStaging()} once this rank will neither read nor write any staging area again in this
  *       operation (it publishes {@link #SLOT_STAGING_RELEASED}).</li>
  * </ol>
+ * An operation that uses one of the two parts of every staging area alone (which half, the algorithm's layout says)
+ * calls {@link #acquireStagingPart} and {@link #releaseStagingPart} instead, and one that has seen every peer's token
+ * of the current operation says so with {@link #peersStarted()}: the context then skips waits it knows are met
+ * ({@link StagingLedger}).
  * Reuse of staging inside one operation (chunk loops) is the algorithm's own business, with flags and tokens.
  */
 public interface CollectiveContext
@@ -119,6 +123,29 @@ public interface CollectiveContext
 
     /** Tells the peers this rank is done with all staging areas for the current operation. */
     void releaseStaging();
+
+    /**
+     * {@link #acquireStaging()} for an operation that writes and reads only {@code part} (0 or 1) of the staging
+     * areas: waits until every rank has released the last operation that used that part.
+     */
+    default void acquireStagingPart(final int part)
+    {
+        acquireStaging();
+    }
+
+    /** {@link #releaseStaging()} for an operation that used only {@code part} of the staging areas. */
+    default void releaseStagingPart(final int part)
+    {
+        releaseStaging();
+    }
+
+    /**
+     * This rank has seen a token of the current operation from every peer (acquire): every peer has finished the
+     * operations before it, and released their staging.
+     */
+    default void peersStarted()
+    {
+    }
 
     // ------------------------------------------------------------------------------------------------- scratch
 

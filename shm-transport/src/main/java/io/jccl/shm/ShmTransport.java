@@ -12,6 +12,7 @@ import io.jccl.Request;
 import io.jccl.spi.CollectiveAlgorithm;
 import io.jccl.spi.CollectiveContext;
 import io.jccl.spi.Memory;
+import io.jccl.spi.StagingLedger;
 import org.agrona.BufferUtil;
 import org.agrona.UnsafeApi;
 
@@ -75,7 +76,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
     private long singleCopyBytes;
     private long operationSequence;
     private long collectiveSequence;
-    private long lastStagingRelease;
+    private final StagingLedger staging = new StagingLedger();
     private long symmetricUsed;
     private JcclException broken;
     private boolean closed;
@@ -620,7 +621,38 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
     @Override
     public void acquireStaging()
     {
-        final long needed = lastStagingRelease;
+        awaitStagingReleased(staging.toAcquire());
+    }
+
+    @Override
+    public void acquireStagingPart(final int part)
+    {
+        awaitStagingReleased(staging.toAcquirePart(part));
+    }
+
+    @Override
+    public void releaseStaging()
+    {
+        staging.released(collectiveSequence);
+        setFlag(SLOT_STAGING_RELEASED, collectiveSequence);
+    }
+
+    @Override
+    public void releaseStagingPart(final int part)
+    {
+        staging.releasedPart(part, collectiveSequence);
+        setFlag(SLOT_STAGING_RELEASED, collectiveSequence);
+    }
+
+    @Override
+    public void peersStarted()
+    {
+        staging.peersStarted(collectiveSequence);
+    }
+
+    /** Waits (acquire) until every peer has released the staging areas of operation {@code needed} (0: none). */
+    private void awaitStagingReleased(final long needed)
+    {
         if (needed > 0)
         {
             for (int r = 0; r < size; r++)
@@ -631,13 +663,6 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
                 }
             }
         }
-    }
-
-    @Override
-    public void releaseStaging()
-    {
-        lastStagingRelease = collectiveSequence;
-        setFlag(SLOT_STAGING_RELEASED, collectiveSequence);
     }
 
     @Override

@@ -90,13 +90,13 @@ public final class ShmDirectAllgather implements CollectiveAlgorithm
         // so writing peers' blocks cannot destroy it even when send lies elsewhere in recv
         Memory.copy(args.sendBase, args.sendOffset, recvBase, ownBlock, blockBytes);
 
-        context.acquireStaging();
         final int chunks = ShmProtocol.chunks(blockBytes, halfBytes);
+        ShmProtocol.acquireHalves(context, chunks);
         for (int chunk = 0; chunk < chunks; chunk++)
         {
             final long first = chunk * halfBytes;
             final long bytes = Math.min(halfBytes, blockBytes - first);
-            final long half = (chunk & 1) * halfBytes;
+            final long half = ShmProtocol.halfOf(context, chunks, chunk) * halfBytes;
 
             // step 1: the half this chunk uses held chunk - 2: wait until every peer has consumed it
             ShmProtocol.awaitHalfFree(context, chunk);
@@ -115,11 +115,15 @@ public final class ShmDirectAllgather implements CollectiveAlgorithm
                 Memory.copy(null, context.stagingAddress(r) + half, recvBase, recvOffset + r * blockBytes + first,
                     bytes);
             }
+            if (chunk == 0)
+            {
+                context.peersStarted();
+            }
 
             // step 4: done reading this chunk everywhere (release: our reads happen-before the owners' next writes)
             context.setFlag(SLOT_CONSUMED, token);
         }
-        context.releaseStaging();
+        ShmProtocol.releaseHalves(context, chunks);
     }
 
     private static void runDirect(final CollectiveContext context, final CollectiveArgs args, final long blockBytes)

@@ -93,13 +93,13 @@ public final class ShmDirectAlltoall implements CollectiveAlgorithm
         // step 0: our own block goes straight from send to recv (a no-op in place)
         Memory.copy(sendBase, sendOffset + rank * blockBytes, recvBase, recvOffset + rank * blockBytes, blockBytes);
 
-        context.acquireStaging();
         final int chunks = ShmProtocol.chunks(blockBytes, columnBytes);
+        ShmProtocol.acquireHalves(context, chunks);
         for (int chunk = 0; chunk < chunks; chunk++)
         {
             final long first = chunk * columnBytes;
             final long bytes = Math.min(columnBytes, blockBytes - first);
-            final long half = (chunk & 1) * halfBytes;
+            final long half = ShmProtocol.halfOf(context, chunks, chunk) * halfBytes;
 
             // step 1: the half this chunk uses held chunk - 2: wait until every peer has consumed it
             ShmProtocol.awaitHalfFree(context, chunk);
@@ -125,11 +125,15 @@ public final class ShmDirectAlltoall implements CollectiveAlgorithm
                 Memory.copy(null, context.stagingAddress(r) + half + rank * columnBytes,
                     recvBase, recvOffset + r * blockBytes + first, bytes);
             }
+            if (chunk == 0)
+            {
+                context.peersStarted();
+            }
 
             // step 4: done reading this chunk everywhere (release: our reads happen-before the owners' next writes)
             context.setFlag(SLOT_CONSUMED, token);
         }
-        context.releaseStaging();
+        ShmProtocol.releaseHalves(context, chunks);
     }
 
     private static void runDirect(final CollectiveContext context, final CollectiveArgs args, final long blockBytes)

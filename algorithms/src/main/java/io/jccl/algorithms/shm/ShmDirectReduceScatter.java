@@ -90,14 +90,14 @@ public final class ShmDirectReduceScatter implements CollectiveAlgorithm
         final boolean stageOwn = ShmProtocol.overlaps(
             sendBase, sendOffset + rank * blockBytes, blockBytes, recvBase, recvOffset, blockBytes);
 
-        context.acquireStaging();
         final int chunks = ShmProtocol.chunks(count, columnElements);
+        ShmProtocol.acquireHalves(context, chunks);
         for (int chunk = 0; chunk < chunks; chunk++)
         {
             final long first = chunk * columnElements;
             final long elements = Math.min(columnElements, count - first);
             final long bytes = elements * elementSize;
-            final long half = (chunk & 1) * halfBytes;
+            final long half = ShmProtocol.halfOf(context, chunks, chunk) * halfBytes;
             final long send = sendOffset + first * elementSize;
 
             // step 1: the half this chunk uses held chunk - 2: wait until every peer has consumed it
@@ -139,10 +139,14 @@ public final class ShmDirectReduceScatter implements CollectiveAlgorithm
                     Reductions.reduce(type, op, recvBase, dst, xBase, x, recvBase, dst, elements);
                 }
             }
+            if (chunk == 0)
+            {
+                context.peersStarted();
+            }
 
             // step 4: done reading this chunk everywhere (release: our reads happen-before the owners' next writes)
             context.setFlag(SLOT_CONSUMED, token);
         }
-        context.releaseStaging();
+        ShmProtocol.releaseHalves(context, chunks);
     }
 }

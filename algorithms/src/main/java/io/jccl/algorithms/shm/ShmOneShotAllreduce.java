@@ -21,7 +21,8 @@ import static io.jccl.algorithms.shm.ShmProtocol.STEP_DIRECT;
  * <p>
  * Staged (private buffers), per chunk of up to S/2 bytes: copy the input chunk to the own staging area, publish it,
  * reduce the p staged chunks into recv, report the chunk consumed. Cost:
- * K·α_f + n·β_c + (p − 1)·n·(β_r + γ), K = ⌈n / (S/2)⌉.
+ * K·α_f + n·β_c + (p − 1)·n·(β_r + γ), K = ⌈n / (S/2)⌉. A vector of one chunk uses the staging half of the
+ * operation's parity alone ({@link ShmProtocol#halfOf}), so a stream of them needs no handshake between calls.
  * <p>
  * Zero-copy (send buffers in symmetric memory): publish the send buffer itself, reduce the p send buffers in place,
  * then wait until every peer has finished reading before returning (the caller may overwrite its send buffer).
@@ -96,13 +97,13 @@ public final class ShmOneShotAllreduce implements CollectiveAlgorithm
         final long halfBytes = ShmProtocol.halfStagingBytes(context, args);
         final long chunkElements = halfBytes / elementSize;
 
-        context.acquireStaging();
         final int chunks = ShmProtocol.chunks(count, chunkElements);
+        ShmProtocol.acquireHalves(context, chunks);
         for (int chunk = 0; chunk < chunks; chunk++)
         {
             final long first = chunk * chunkElements;
             final long elements = Math.min(chunkElements, count - first);
-            final long half = (chunk & 1) * halfBytes;
+            final long half = ShmProtocol.halfOf(context, chunks, chunk) * halfBytes;
             final long dst = recvOffset + first * elementSize;
 
             // step 1: the half this chunk uses held chunk - 2: wait until every peer has consumed it
@@ -129,8 +130,12 @@ public final class ShmOneShotAllreduce implements CollectiveAlgorithm
 
             // step 4: done reading this chunk everywhere (release: our reads happen-before the owners' next writes)
             context.setFlag(SLOT_CONSUMED, ready);
+            if (chunk == 0)
+            {
+                context.peersStarted();
+            }
         }
-        context.releaseStaging();
+        ShmProtocol.releaseHalves(context, chunks);
     }
 
     private static void runDirect(final CollectiveContext context, final CollectiveArgs args, final long bytes)

@@ -24,7 +24,9 @@ import io.jccl.spi.CollectiveContext;
  *       {@link #SLOT_CONSUMED} = {@code token(k)}.</li>
  * </ol>
  * Between two operations, {@link CollectiveContext#acquireStaging()} and {@link CollectiveContext#releaseStaging()}
- * stand in for the handshake, so chunk 0 and 1 of an operation need no wait.
+ * stand in for the handshake, so chunk 0 and 1 of an operation need no wait; an operation of one chunk uses the half
+ * of its sequence's parity alone ({@link #halfOf}, {@link #acquireHalves}), which in a stream of exchanges needs no
+ * wait at all.
  * <p>
  * Zero-copy: a rank whose buffer lies in symmetric memory publishes {@code token(STEP_DIRECT)} (peers read its send
  * buffer) or {@code token(STEP_DIRECT_RECV)} (its recv buffer) in {@link #SLOT_READY}, and peers read the buffer in
@@ -152,6 +154,47 @@ final class ShmProtocol
             {
                 awaitStaged(context, (rank + i) % size, SLOT_CONSUMED, consumed);
             }
+        }
+    }
+
+    /**
+     * The staging half (0 or 1) that chunk {@code chunk} of an operation of {@code chunks} chunks uses: chunks take
+     * turns; an operation of one chunk takes the half of its sequence's parity, so that back-to-back exchanges of one
+     * chunk alternate halves and need no handshake between calls ({@link #acquireHalves}).
+     */
+    static int halfOf(final CollectiveContext context, final int chunks, final int chunk)
+    {
+        return chunks == 1 ? (int) (context.sequence() & 1) : chunk & 1;
+    }
+
+    /**
+     * {@link CollectiveContext#acquireStaging()} for an operation of {@code chunks} chunks: its one half alone
+     * ({@link CollectiveContext#acquireStagingPart}), or both. In an exchange (every rank waits for every peer's
+     * chunk 0), call {@link CollectiveContext#peersStarted()} once chunk 0 of every peer has been seen: in a stream
+     * of one-chunk exchanges the half's last user, two calls back, is then known to be finished everywhere.
+     */
+    static void acquireHalves(final CollectiveContext context, final int chunks)
+    {
+        if (chunks == 1)
+        {
+            context.acquireStagingPart(halfOf(context, 1, 0));
+        }
+        else
+        {
+            context.acquireStaging();
+        }
+    }
+
+    /** {@link CollectiveContext#releaseStaging()} for an operation that acquired with {@link #acquireHalves}. */
+    static void releaseHalves(final CollectiveContext context, final int chunks)
+    {
+        if (chunks == 1)
+        {
+            context.releaseStagingPart(halfOf(context, 1, 0));
+        }
+        else
+        {
+            context.releaseStaging();
         }
     }
 

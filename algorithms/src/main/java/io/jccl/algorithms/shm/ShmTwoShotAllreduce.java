@@ -103,13 +103,13 @@ public final class ShmTwoShotAllreduce implements CollectiveAlgorithm
         final long halfBytes = ShmProtocol.halfStagingBytes(context, args);
         final long chunkElements = halfBytes / elementSize;
 
-        context.acquireStaging();
         final int chunks = ShmProtocol.chunks(count, chunkElements);
+        ShmProtocol.acquireHalves(context, chunks);
         for (int chunk = 0; chunk < chunks; chunk++)
         {
             final long first = chunk * chunkElements;
             final long elements = Math.min(chunkElements, count - first);
-            final long half = (chunk & 1) * halfBytes;
+            final long half = ShmProtocol.halfOf(context, chunks, chunk) * halfBytes;
             final long staging = context.stagingAddress(rank) + half;
             final long from = ShmProtocol.blockStart(elements, size, rank);
             final long to = ShmProtocol.blockStart(elements, size, rank + 1);
@@ -152,6 +152,10 @@ public final class ShmTwoShotAllreduce implements CollectiveAlgorithm
             }
             // publish the reduced block (release)
             context.setFlag(SLOT_REDUCED, token);
+            if (chunk == 0)
+            {
+                context.peersStarted();
+            }
 
             // step 4: copy every reduced block into recv, each once its owner has published it (acquire); our own
             // input was consumed in steps 2 and 3, so recv may be the send buffer
@@ -169,7 +173,7 @@ public final class ShmTwoShotAllreduce implements CollectiveAlgorithm
             // step 5: done reading this chunk everywhere (release: our reads happen-before the owners' next writes)
             context.setFlag(SLOT_CONSUMED, token);
         }
-        context.releaseStaging();
+        ShmProtocol.releaseHalves(context, chunks);
     }
 
     private static void runDirect(final CollectiveContext context, final CollectiveArgs args, final long bytes)
