@@ -27,10 +27,12 @@ package io.jccl.spi;
  *   <li>call {@link #releaseStaging()} once this rank will neither read nor write any staging area again in this
  *       operation (it publishes {@link #SLOT_STAGING_RELEASED}).</li>
  * </ol>
+ * <p>
  * An operation that uses one of the two parts of every staging area alone (which half, the algorithm's layout says)
  * calls {@link #acquireStagingPart} and {@link #releaseStagingPart} instead, and one that has seen every peer's token
  * of the current operation says so with {@link #peersStarted()}: the context then skips waits it knows are met
  * ({@link StagingLedger}).
+ * <p>
  * Reuse of staging inside one operation (chunk loops) is the algorithm's own business, with flags and tokens.
  */
 public interface CollectiveContext

@@ -13,8 +13,8 @@ import java.util.concurrent.TimeUnit;
  * at the peers every {@code jccl.liveness.check.ms}. The clock of a wait starts at its {@link #CLOCK_START_IDLES}th
  * idle call, so a wait that ends sooner costs no clock read: most waits of a small collective between ranks that
  * each have a core end within a few idles, and a read of the clock (about 20 ns on this project's VMs) was a tenth
- * of a 2-rank 8-byte allreduce. The look at the peers also compares their call signatures ({@link CallSignatures}), so a
- * mismatched collective that would hang fails instead. Also holds what the rank is doing, for error messages.
+ * of a 2-rank 8-byte allreduce. The look at the peers also compares their call signatures ({@link CallSignatures}),
+ * so a mismatched collective that would hang fails instead. Also holds what the rank is doing, for error messages.
  */
 final class Waiter
 {
