@@ -66,6 +66,26 @@ public final class CostFormulas
      */
     private static final int STAGED_HANDOFFS = 2;
 
+    /**
+     * The handoffs of an exchange through the staging areas (every rank waits for every peer's chunks) of
+     * {@code steps} staged steps per chunk: {@link #STAGED_HANDOFFS} α_f per step. Of one chunk, each step is one
+     * synchronisation step: the call uses the staging half of its parity and waits for no release of the call
+     * before (io.jccl.spi.StagingLedger). Of more, both handoffs count as steps, the second standing for the wait,
+     * at the call's start, until every peer has released the call before.
+     */
+    private static void stagedExchange(final CostTerms t, final int steps, final double chunks)
+    {
+        if (chunks <= 1.0)
+        {
+            t.flags(steps);
+            t.handoffs((STAGED_HANDOFFS - 1) * steps);
+        }
+        else
+        {
+            t.flags(STAGED_HANDOFFS * steps * chunks);
+        }
+    }
+
     private static final Map<String, CostFormula> FORMULAS = catalog();
 
     private CostFormulas()
@@ -218,7 +238,7 @@ public final class CostFormulas
             t.reduce((double)lg(t.ranks()) * t.bytes());
         }));
         list.add(new CostFormula("reduce", "shm_direct", "2K·α_f + nβ_c + (p − 1)n·(β_r + γ), K = ⌈n/(S/2)⌉", 0,
-            t -> oneShot(t)));
+            t -> oneShot(t, false)));
 
         list.add(new CostFormula("allreduce", "ring", "2(p − 1)α + 2n(p − 1)/p·β + n(p − 1)/p·γ",
             EXCHANGE_CHUNK_BYTES, t ->
@@ -256,14 +276,14 @@ public final class CostFormulas
             t.reduce((double)lg(t.ranks()) * t.bytes());
         }));
         list.add(new CostFormula("allreduce", "shm_oneshot", "2K·α_f + nβ_c + (p − 1)n·(β_r + γ), K = ⌈n/(S/2)⌉", 0,
-            t -> oneShot(t)));
+            t -> oneShot(t, true)));
         list.add(new CostFormula("allreduce", "shm_twoshot",
             "4K·α_f + nβ_c + 2n(p − 1)/p·β_r + n(p − 1)/p·γ, K = ⌈n/(S/2)⌉", 0, t ->
             {
                 final int p = t.ranks();
                 final double others = (double)t.bytes() * (p - 1) / p;
                 // stage the p − 1 blocks peers reduce and publish; reduce the own block; copy all reduced blocks
-                t.flags(2 * STAGED_HANDOFFS * chunks(t, t.bytes()));
+                stagedExchange(t, 2, chunks(t, t.bytes()));
                 t.copy(others + (double)t.bytes() / p);
                 t.read(2 * others);
                 t.reduce(others);
@@ -330,7 +350,7 @@ public final class CostFormulas
             "2K·α_f + 2(n/p)β_c + n(p − 1)/p·β_r, K = ⌈(n/p)/(S/2)⌉", 0, t ->
             {
                 final int p = t.ranks();
-                t.flags(STAGED_HANDOFFS * chunks(t, (double)t.bytes() / p));
+                stagedExchange(t, 1, chunks(t, (double)t.bytes() / p));
                 t.copy(2.0 * t.bytes() / p);
                 t.read((double)t.bytes() * (p - 1) / p);
             }));
@@ -381,7 +401,7 @@ public final class CostFormulas
             "2K·α_f + n(p − 1)/p·(β_c + β_r + γ), K = ⌈n/(S/2)⌉", 0, t ->
             {
                 final double others = (double)t.bytes() * (t.ranks() - 1) / t.ranks();
-                t.flags(STAGED_HANDOFFS * chunks(t, t.bytes()));
+                stagedExchange(t, 1, chunks(t, t.bytes()));
                 t.copy(others);
                 t.read(others);
                 t.reduce(others);
@@ -403,7 +423,7 @@ public final class CostFormulas
         list.add(new CostFormula("alltoall", "shm_direct", "2K·α_f + nβ_c + n(p − 1)/p·β_r, K = ⌈n/(S/2)⌉", 0, t ->
         {
             final int p = t.ranks();
-            t.flags(STAGED_HANDOFFS * chunks(t, t.bytes()));
+            stagedExchange(t, 1, chunks(t, t.bytes()));
             t.copy(t.bytes());
             t.read((double)t.bytes() * (p - 1) / p);
         }));
@@ -482,11 +502,21 @@ public final class CostFormulas
         t.kernelReadPieces(peers * (pieces - 1));
     }
 
-    /** One-shot allreduce and direct reduce: stage the own input, read and reduce all p − 1 others. */
-    private static void oneShot(final CostTerms t)
+    /**
+     * One-shot allreduce and direct reduce: stage the own input, read and reduce all p − 1 others; the allreduce is
+     * an exchange ({@link #stagedExchange}), the reduce waits for its root.
+     */
+    private static void oneShot(final CostTerms t, final boolean exchange)
     {
         final double others = (double)t.bytes() * (t.ranks() - 1);
-        t.flags(STAGED_HANDOFFS * chunks(t, t.bytes()));
+        if (exchange)
+        {
+            stagedExchange(t, 1, chunks(t, t.bytes()));
+        }
+        else
+        {
+            t.flags(STAGED_HANDOFFS * chunks(t, t.bytes()));
+        }
         t.copy(t.bytes());
         t.read(others);
         t.reduce(others);

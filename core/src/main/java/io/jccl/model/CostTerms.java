@@ -206,6 +206,15 @@ public final class CostTerms
         steps(count);
     }
 
+    /**
+     * {@code count} cache-line handoffs that are not steps of their own: lines read right after a flag that
+     * vouched for them, which wait for the line but not for another rank.
+     */
+    public void handoffs(final double count)
+    {
+        flag += count;
+    }
+
     private void steps(final double count)
     {
         if (share > 1.0)
