@@ -307,46 +307,9 @@ public final class LocalJob
         }
 
         @Override
-        public void acquireStaging()
+        public StagingLedger stagingLedger()
         {
-            awaitStagingReleased(staging.toAcquire());
-        }
-
-        @Override
-        public void acquireStagingPart(final int part)
-        {
-            awaitStagingReleased(staging.toAcquirePart(part));
-        }
-
-        @Override
-        public void releaseStaging()
-        {
-            staging.released(sequence);
-            setFlag(SLOT_STAGING_RELEASED, sequence);
-        }
-
-        @Override
-        public void releaseStagingPart(final int part)
-        {
-            staging.releasedPart(part, sequence);
-            setFlag(SLOT_STAGING_RELEASED, sequence);
-        }
-
-        @Override
-        public void peersStarted()
-        {
-            staging.peersStarted(sequence);
-        }
-
-        private void awaitStagingReleased(final long needed)
-        {
-            if (needed > 0)
-            {
-                for (int r = 0; r < size; r++)
-                {
-                    waitFlag(r, SLOT_STAGING_RELEASED, needed);
-                }
-            }
+            return staging;
         }
 
         @Override

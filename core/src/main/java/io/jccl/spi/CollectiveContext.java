@@ -120,11 +120,20 @@ public interface CollectiveContext
         return sequence() * MAX_STEPS + step;
     }
 
+    /** This rank's record of which earlier operations its peers have finished with the staging areas. */
+    StagingLedger stagingLedger();
+
     /** Waits until every rank has released the staging areas used by earlier operations. */
-    void acquireStaging();
+    default void acquireStaging()
+    {
+        stagingLedger().acquire(this);
+    }
 
     /** Tells the peers this rank is done with all staging areas for the current operation. */
-    void releaseStaging();
+    default void releaseStaging()
+    {
+        stagingLedger().release(this);
+    }
 
     /**
      * {@link #acquireStaging()} for an operation that writes and reads only {@code part} (0 or 1) of the staging
@@ -132,13 +141,13 @@ public interface CollectiveContext
      */
     default void acquireStagingPart(final int part)
     {
-        acquireStaging();
+        stagingLedger().acquirePart(this, part);
     }
 
     /** {@link #releaseStaging()} for an operation that used only {@code part} of the staging areas. */
     default void releaseStagingPart(final int part)
     {
-        releaseStaging();
+        stagingLedger().releasePart(this, part);
     }
 
     /**
@@ -147,6 +156,7 @@ public interface CollectiveContext
      */
     default void peersStarted()
     {
+        stagingLedger().peersStarted(sequence());
     }
 
     // ------------------------------------------------------------------------------------------------- scratch

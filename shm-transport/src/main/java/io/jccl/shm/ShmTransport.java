@@ -619,50 +619,9 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
     }
 
     @Override
-    public void acquireStaging()
+    public StagingLedger stagingLedger()
     {
-        awaitStagingReleased(staging.toAcquire());
-    }
-
-    @Override
-    public void acquireStagingPart(final int part)
-    {
-        awaitStagingReleased(staging.toAcquirePart(part));
-    }
-
-    @Override
-    public void releaseStaging()
-    {
-        staging.released(collectiveSequence);
-        setFlag(SLOT_STAGING_RELEASED, collectiveSequence);
-    }
-
-    @Override
-    public void releaseStagingPart(final int part)
-    {
-        staging.releasedPart(part, collectiveSequence);
-        setFlag(SLOT_STAGING_RELEASED, collectiveSequence);
-    }
-
-    @Override
-    public void peersStarted()
-    {
-        staging.peersStarted(collectiveSequence);
-    }
-
-    /** Waits (acquire) until every peer has released the staging areas of operation {@code needed} (0: none). */
-    private void awaitStagingReleased(final long needed)
-    {
-        if (needed > 0)
-        {
-            for (int r = 0; r < size; r++)
-            {
-                if (r != rank)
-                {
-                    waitFlag(r, SLOT_STAGING_RELEASED, needed);
-                }
-            }
-        }
+        return staging;
     }
 
     @Override
