@@ -269,7 +269,8 @@ public final class AlgorithmSelector
             atRankCount(args.collective, size) &&
             (args.collective != Collective.ALLREDUCE && args.collective != Collective.REDUCE ||
                 args.sendSegmentOffset < 0 && bytes <= SINGLE_COPY_REDUCTION_MAX_BYTES) &&
-            messageBytes(args.collective, bytes, size) >= Math.max(singleCopyBytes, minMessageBytes(args.collective)) &&
+            messageBytes(args.collective, bytes, size) >=
+                Math.max(singleCopyBytes, minMessageBytes(args.collective)) &&
             singleCopyChoice.unsupportedReason(args, size, context) == null)
         {
             return singleCopyChoice;
@@ -381,15 +382,15 @@ public final class AlgorithmSelector
      * allgather, reduce-scatter and alltoall, and for allreduce the half of the vector a two-shot rank would hand
      * over.
      */
+    private static long messageBytes(final Collective collective, final long bytes, final int size)
+    {
+        return collective == Collective.BROADCAST || collective == Collective.REDUCE ? bytes : bytes / size;
+    }
+
     /** The single-copy rule's smallest message ({@link #messageBytes}) for {@code collective}. */
     private static long minMessageBytes(final Collective collective)
     {
         return collective == Collective.ALLGATHER || collective == Collective.ALLTOALL ?
             SINGLE_COPY_MIN_BLOCK_BYTES : SINGLE_COPY_MIN_MESSAGE_BYTES;
-    }
-
-    private static long messageBytes(final Collective collective, final long bytes, final int size)
-    {
-        return collective == Collective.BROADCAST || collective == Collective.REDUCE ? bytes : bytes / size;
     }
 }

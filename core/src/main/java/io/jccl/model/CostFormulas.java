@@ -66,26 +66,6 @@ public final class CostFormulas
      */
     private static final int STAGED_HANDOFFS = 2;
 
-    /**
-     * The handoffs of an exchange through the staging areas (every rank waits for every peer's chunks) of
-     * {@code steps} staged steps per chunk: {@link #STAGED_HANDOFFS} α_f per step. Of one chunk, each step is one
-     * synchronisation step: the call uses the staging half of its parity and waits for no release of the call
-     * before (io.jccl.spi.StagingLedger). Of more, both handoffs count as steps, the second standing for the wait,
-     * at the call's start, until every peer has released the call before.
-     */
-    private static void stagedExchange(final CostTerms t, final int steps, final double chunks)
-    {
-        if (chunks <= 1.0)
-        {
-            t.flags(steps);
-            t.handoffs((STAGED_HANDOFFS - 1) * steps);
-        }
-        else
-        {
-            t.flags(STAGED_HANDOFFS * steps * chunks);
-        }
-    }
-
     private static final Map<String, CostFormula> FORMULAS = catalog();
 
     private CostFormulas()
@@ -500,6 +480,26 @@ public final class CostFormulas
         final double pieces = Math.max(1.0, Math.ceil(bytes / KERNEL_READ_CHUNK_BYTES));
         t.kernelReads(peers, bytes);
         t.kernelReadPieces(peers * (pieces - 1));
+    }
+
+    /**
+     * The handoffs of an exchange through the staging areas (every rank waits for every peer's chunks) of
+     * {@code steps} staged steps per chunk: {@link #STAGED_HANDOFFS} α_f per step. Of one chunk, each step is one
+     * synchronisation step: the call uses the staging half of its parity and waits for no release of the call
+     * before (io.jccl.spi.StagingLedger). Of more, both handoffs count as steps, the second standing for the wait,
+     * at the call's start, until every peer has released the call before.
+     */
+    private static void stagedExchange(final CostTerms t, final int steps, final double chunks)
+    {
+        if (chunks <= 1.0)
+        {
+            t.flags(steps);
+            t.handoffs((STAGED_HANDOFFS - 1) * steps);
+        }
+        else
+        {
+            t.flags(STAGED_HANDOFFS * steps * chunks);
+        }
     }
 
     /**
