@@ -232,7 +232,7 @@ final class SingleCopy
         op.remoteAddress = reader.rendezvousAddress();
         if (op.truncated)
         {
-            UnsafeApi.putLong(null, trailer + CLAIMED_OFFSET, Long.MAX_VALUE / 2);
+            UnsafeApi.putLong(null, trailer + CLAIMED_OFFSET, CLAIMED_ALL);
             UnsafeApi.putLong(null, trailer + COPIED_OFFSET, op.length);
         }
         else
@@ -271,7 +271,8 @@ final class SingleCopy
 
     /**
      * Claims and copies chunks of a message of {@code length} bytes between this end's buffer
-     * {@code (localBase, localOffset)} and {@code remote} (the peer's), reading when {@code read}. A heap buffer
+     * {@code (localBase, localOffset)} and {@code remote} (the peer's), reading (the consumer, from the first chunk
+     * on) when {@code read}, else writing (the producer, from the last chunk back). A heap buffer
      * (receives only: the sender never announces one) is read into through the bounce buffer, chunk by chunk, since
      * the kernel needs an address the GC does not move.
      */
@@ -286,10 +287,17 @@ final class SingleCopy
             bounceAddress = BufferUtil.address(bounce);
         }
         int work = 0;
-        long claimed;
-        while ((claimed = UnsafeApi.getAndAddLong(null, trailer + CLAIMED_OFFSET, 1)) < chunks)
+        final long increment = read ? CLAIM_FRONT : CLAIM_BACK;
+        while (true)
         {
-            final long at = claimed * chunk;
+            final long claims = UnsafeApi.getAndAddLong(null, trailer + CLAIMED_OFFSET, increment);
+            final long front = claims & 0xFFFF_FFFFL;
+            final long back = claims >>> 32;
+            if (front + back >= chunks)
+            {
+                break;
+            }
+            final long at = (read ? front : chunks - 1 - back) * chunk;
             final long bytes = Math.min(chunk, length - at);
             if (localBase != null)
             {
