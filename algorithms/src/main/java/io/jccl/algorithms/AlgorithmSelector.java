@@ -17,7 +17,8 @@ import java.util.Map;
  *       one that cannot serve the call is an error that says why;</li>
  *   <li>without a tuning file, for messages that travel single-copy ({@link CollectiveContext#singleCopyBytes()})
  *       of at least {@link #SINGLE_COPY_MIN_MESSAGE_BYTES} ({@link #SINGLE_COPY_MIN_BLOCK_BYTES} per block for
- *       allgather and alltoall) while no two ranks share a core, the algorithm of
+ *       allgather and alltoall) while no two ranks share a core, and alltoall's from blocks of
+ *       {@link #OVERSUBSCRIBED_ALLTOALL_MIN_BLOCK_BYTES} while they do, the algorithm of
  *       {@link #SINGLE_COPY_PREFERENCES}: the shipped model's parameters describe the two-copy paths, and on a
  *       machine whose cross-core transfers of freshly written lines are slow (this project's 2-vCPU VMs, half of the
  *       time) the staged algorithms lose up to 6x where one copy out of the sender's own buffer does not;</li>
@@ -56,12 +57,13 @@ public final class AlgorithmSelector
     /**
      * Large messages when every rank takes single-copy messages: algorithms that copy straight out of the peers' own
      * buffers, through the kernel (allgather, reduce-scatter, alltoall, allreduce) or as point-to-point messages, which
-     * are single-copy when those buffers are off-heap (broadcast, reduce). Only while every rank has a core: a
-     * rendezvous waits for its receiver to run, and with 4 ranks on 2 cores binomial broadcast and pairwise alltoall
-     * measured 1.1-2.3x Open MPI from 128 KiB where the staged algorithms measured 0.4-0.8x. Single-copy allreduce
-     * (every rank reads every peer's whole vector) only at 2 ranks, where it reads n bytes per rank: at 128 KiB-32 MiB
-     * it took 0.9-1.9x two-shot's time while cross-core handoffs were fast and 0.25-0.7x while they were slow; and not
-     * with symmetric send buffers, which two-shot already reads in place. Only up to
+     * are single-copy when those buffers are off-heap (broadcast, reduce). Only while every rank has a core, but for
+     * alltoall ({@link #OVERSUBSCRIBED_ALLTOALL_MIN_BLOCK_BYTES}): a rendezvous waits for its receiver to run, and with
+     * 4 ranks on 2 cores binomial broadcast and pairwise alltoall measured 1.1-2.3x Open MPI from 128 KiB where the
+     * staged algorithms measured 0.4-0.8x. Single-copy allreduce (every rank reads every peer's whole vector) only at
+     * 2 ranks, where it reads n bytes per rank: at 128 KiB-32 MiB it took 0.9-1.9x two-shot's time while cross-core
+     * handoffs were fast and 0.25-0.7x while they were slow; and not with symmetric send buffers, which two-shot
+     * already reads in place. Only up to
      * {@link #SINGLE_COPY_REDUCTION_MAX_BYTES}. Allgather and alltoall read every peer's block at once, one kernel call
      * each; a ring or pairwise exchange of single-copy messages took 1.1-1.6x Open MPI at 128 KiB-8 MiB. Reduce-scatter
      * reads its block of every peer's input and reduces it: 0.35-0.85x the staged shm_direct's time at 128 KiB-32 MiB
@@ -103,6 +105,17 @@ public final class AlgorithmSelector
      * against 2.1, allgather 2.3 against 2.0).
      */
     private static final long SINGLE_COPY_MIN_BLOCK_BYTES = 32 * 1024;
+
+    /**
+     * While ranks outnumber cores the single-copy rule serves alltoall alone, from blocks of this size, whatever the
+     * point-to-point threshold (which the rendezvous's wait for its receiver sets at 256 KiB there). Every rank reads
+     * its block of every peer's send buffer in one call, and the staged shm_direct's two copies lost: 4 ranks on 2
+     * cores, medians of 5 alternating runs, 256 KiB-16 MiB 0.66-0.84x shm_direct's time (blocks of 64 KiB-4 MiB); 8
+     * ranks, blocks of 64 KiB-2 MiB, 0.73-0.89x (3-4 runs). Blocks of 32 KiB won at 4 ranks (0.72x) and lost at 8
+     * (1.15x). Allgather, which reads whole blocks too, lost at 8 ranks (1.07-1.30x, 256 KiB-16 MiB) and below 2 MiB
+     * at 4; reduce-scatter was mixed (0.88-1.35x at 8 ranks).
+     */
+    private static final long OVERSUBSCRIBED_ALLTOALL_MIN_BLOCK_BYTES = 64 * 1024;
 
     /**
      * Reduces up to this size take binomial when ranks outnumber cores (and no measured tuning file says otherwise).
@@ -265,12 +278,11 @@ public final class AlgorithmSelector
         final int size = context.size();
         final CollectiveAlgorithm singleCopyChoice = singleCopy[args.collective.ordinal()];
         final long singleCopyBytes = context.singleCopyBytes();
-        if (singleCopyChoice != null && singleCopyBytes > 0 && !tuned.measured() && size <= cores &&
-            atRankCount(args.collective, size) &&
+        if (singleCopyChoice != null && singleCopyBytes > 0 && !tuned.measured() &&
+            singleCopyApplies(args.collective, size) &&
             (args.collective != Collective.ALLREDUCE && args.collective != Collective.REDUCE ||
                 args.sendSegmentOffset < 0 && bytes <= SINGLE_COPY_REDUCTION_MAX_BYTES) &&
-            messageBytes(args.collective, bytes, size) >=
-                Math.max(singleCopyBytes, minMessageBytes(args.collective)) &&
+            messageBytes(args.collective, bytes, size) >= minMessageBytes(args.collective, size, singleCopyBytes) &&
             singleCopyChoice.unsupportedReason(args, size, context) == null)
         {
             return singleCopyChoice;
@@ -318,7 +330,7 @@ public final class AlgorithmSelector
      */
     public String describeSingleCopy(final int size, final long singleCopyBytes)
     {
-        if (singleCopyBytes <= 0 || tuned.measured() || size > cores)
+        if (singleCopyBytes <= 0 || tuned.measured())
         {
             return null;
         }
@@ -326,9 +338,9 @@ public final class AlgorithmSelector
         for (final Collective collective : Collective.values())
         {
             final CollectiveAlgorithm algorithm = singleCopy[collective.ordinal()];
-            if (algorithm != null && forced.get(collective) == null && atRankCount(collective, size))
+            if (algorithm != null && forced.get(collective) == null && singleCopyApplies(collective, size))
             {
-                final long message = Math.max(singleCopyBytes, minMessageBytes(collective));
+                final long message = minMessageBytes(collective, size, singleCopyBytes);
                 final long from = collective == Collective.BROADCAST || collective == Collective.REDUCE ?
                     message : message * size;
                 text.append(text.isEmpty() ? "" : "; ").append(collective.label()).append(' ')
@@ -371,9 +383,17 @@ public final class AlgorithmSelector
             OVERSUBSCRIBED_BROADCAST_MAX_BYTES : OVERSUBSCRIBED_REDUCE_MAX_BYTES;
     }
 
-    /** Single-copy allreduce and binomial reduce are the single-copy choices only at 2 ranks. */
-    private static boolean atRankCount(final Collective collective, final int size)
+    /**
+     * Whether the single-copy rule serves {@code collective} in a job of {@code size} ranks: single-copy allreduce and
+     * binomial reduce only at 2 ranks; while ranks outnumber cores, alltoall alone
+     * ({@link #OVERSUBSCRIBED_ALLTOALL_MIN_BLOCK_BYTES}).
+     */
+    private boolean singleCopyApplies(final Collective collective, final int size)
     {
+        if (size > cores)
+        {
+            return collective == Collective.ALLTOALL;
+        }
         return collective != Collective.ALLREDUCE && collective != Collective.REDUCE || size == 2;
     }
 
@@ -387,10 +407,17 @@ public final class AlgorithmSelector
         return collective == Collective.BROADCAST || collective == Collective.REDUCE ? bytes : bytes / size;
     }
 
-    /** The single-copy rule's smallest message ({@link #messageBytes}) for {@code collective}. */
-    private static long minMessageBytes(final Collective collective)
+    /**
+     * The single-copy rule's smallest message ({@link #messageBytes}) for {@code collective} in a job of {@code size}
+     * ranks whose point-to-point messages go single copy from {@code singleCopyBytes}.
+     */
+    private long minMessageBytes(final Collective collective, final int size, final long singleCopyBytes)
     {
-        return collective == Collective.ALLGATHER || collective == Collective.ALLTOALL ?
-            SINGLE_COPY_MIN_BLOCK_BYTES : SINGLE_COPY_MIN_MESSAGE_BYTES;
+        if (size > cores)
+        {
+            return OVERSUBSCRIBED_ALLTOALL_MIN_BLOCK_BYTES;
+        }
+        return Math.max(singleCopyBytes, collective == Collective.ALLGATHER || collective == Collective.ALLTOALL ?
+            SINGLE_COPY_MIN_BLOCK_BYTES : SINGLE_COPY_MIN_MESSAGE_BYTES);
     }
 }

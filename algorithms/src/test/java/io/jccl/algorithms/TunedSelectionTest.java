@@ -316,6 +316,29 @@ class TunedSelectionTest
         }
     }
 
+    /**
+     * Without a tuning file, alltoall reads blocks of 64 KiB and more single copy when ranks outnumber cores, whatever
+     * the point-to-point threshold (256 KiB there), and no other collective does. Needs at most 3 cores.
+     */
+    @Test
+    void oversubscribedAlltoallReadsLargeBlocksSingleCopy()
+    {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Runtime.getRuntime().availableProcessors() <= 3);
+        final AlgorithmSelector atFour = new AlgorithmSelector(REGISTRY, null,
+            TunedSelection.of(TuningTable.shipped(), 4, REGISTRY, STAGING));
+        final LocalJob four = new LocalJob(4, STAGING, 1 << 20);
+        final LocalJob fourSingleCopy = new LocalJob(4, STAGING, 1 << 20).singleCopy(256 * 1024);
+        assertEquals("shm_single_copy",
+            atFour.select(args(Collective.ALLTOALL, 65536 / 4), fourSingleCopy.context(0), 4 * 65536).name());
+        assertNotEquals("shm_single_copy",
+            atFour.select(args(Collective.ALLTOALL, 32768 / 4), fourSingleCopy.context(0), 4 * 32768).name());
+        assertNotEquals("shm_single_copy",
+            atFour.select(args(Collective.ALLTOALL, 65536 / 4), four.context(0), 4 * 65536).name());
+        assertNotEquals("shm_single_copy",
+            atFour.select(args(Collective.ALLGATHER, (4 << 20) / 4), fourSingleCopy.context(0), 16 << 20).name());
+        assertEquals("alltoall shm_single_copy from 262144 B", atFour.describeSingleCopy(4, 256 * 1024));
+    }
+
     private static CollectiveArgs args(final Collective collective, final long count)
     {
         final CollectiveArgs args = allreduce(count);
