@@ -11,9 +11,9 @@ package io.jccl.shm;
  *     | consumer head: bytes consumed, monotonic, release-stored (8)   | capacity + HEAD_OFFSET
  *     | rendezvous accepted: id, release-stored by the consumer (8)    | capacity + ACCEPTED_OFFSET
  *     | consumer's buffer address for the producer to write, 0 = none  | capacity + ACCEPTED_OFFSET + 8
- *     | rendezvous chunks claimed: from the front by the consumer in    | capacity + CLAIMED_OFFSET
- *     |   the low 32 bits, from the back by the producer in the high 32 |
- *     |   (8), atomically added by both ends                           |
+ *     | rendezvous chunks claimed (8), atomically added by both ends:  | capacity + CLAIMED_OFFSET
+ *     |   low 32 bits by the consumer (from the first chunk on),       |
+ *     |   high 32 bits by the producer (from the last chunk back)      |
  *     | rendezvous bytes copied, atomically added by both ends (8)     | capacity + COPIED_OFFSET
  *     | padding to TRAILER_LENGTH                                      |
  *     +---------------------------------------------------------------+ capacity + TRAILER_LENGTH
@@ -49,9 +49,9 @@ package io.jccl.shm;
  * each adds the bytes it copied to COPIED. Claiming from opposite ends gives each end the same part of every
  * message when both run (which keeps each part's lines in the cache of the core that copied them the call before:
  * a 2-rank broadcast of 128 KiB in C takes twice as long when the halves swap ends every call), and still lets
- * one end copy everything when the other is late. The message has arrived, and the producer's buffer is free, when COPIED equals the length.
- * The producer writes no other record to this channel until then, so one set of trailer words serves every
- * rendezvous.
+ * one end copy everything when the other is late. The message has arrived, and the producer's buffer is free,
+ * when COPIED equals the length. The producer writes no other record to this channel until then, so one set of
+ * trailer words serves every rendezvous.
  */
 public final class ChannelDescriptor
 {
