@@ -60,13 +60,18 @@ public final class Configuration
     public static final long BOOTSTRAP_TIMEOUT_MS_DEFAULT = 60_000;
 
     /**
-     * Busy-spin iterations (a few microseconds) before a waiting rank starts yielding (50 when ranks outnumber
+     * Busy-spin iterations (a few microseconds) before a waiting rank starts yielding (none when ranks outnumber
      * cores, unless set). Short on purpose, as MPICH's 1000 polls: a peer that has not answered by then is usually
      * waiting for a core, and a longer spin only burns the time slice it needs; measured on this 2-core machine
-     * under load, 20000 spins gave 100-300 µs per small call where 1000 gave 10-20 µs (Open MPI: 2-25 µs).
+     * under load, 20000 spins gave 100-300 µs per small call where 1000 gave 10-20 µs (Open MPI: 2-25 µs). While
+     * ranks outnumber cores the peer a rank waits for is often not running at all: yielding at once took a median
+     * 0.84-0.94x the time of 50 spins over the sizes and collectives of three sets of 7-9 alternating runs at 4 and
+     * 8 ranks on 2 cores (4-rank allreduce up to 2 MiB 0.77-0.99x in the last; a stream of 8-byte broadcasts, whose
+     * readers wait for a root that is running, 1.1-1.7x in four of five comparisons).
      */
     public static final String IDLE_SPINS_PROP_NAME = "jccl.idle.spins";
     public static final long IDLE_SPINS_DEFAULT = 1_000;
+    public static final long IDLE_SPINS_OVERSUBSCRIBED_DEFAULT = 0;
 
     /**
      * Yields before a waiting rank starts parking: tens of milliseconds of yielding, because a parked rank wakes

@@ -97,7 +97,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         this.checkMode = configuration.getBoolean(Configuration.CHECK_PROP_NAME, Configuration.CHECK_DEFAULT);
         final boolean oversubscribed = size > Runtime.getRuntime().availableProcessors();
         final long spins = configuration.getLong(Configuration.IDLE_SPINS_PROP_NAME,
-            oversubscribed ? 50 : Configuration.IDLE_SPINS_DEFAULT);
+            oversubscribed ? Configuration.IDLE_SPINS_OVERSUBSCRIBED_DEFAULT : Configuration.IDLE_SPINS_DEFAULT);
         this.waiter = new Waiter(rank, monitor, signatures, recorder, configuration.timeoutMs(),
             configuration.getLong(Configuration.LIVENESS_CHECK_MS_PROP_NAME, Configuration.LIVENESS_CHECK_MS_DEFAULT),
             spins,
