@@ -91,7 +91,7 @@ public final class ShmDirectAllgather implements CollectiveAlgorithm
         Memory.copy(args.sendBase, args.sendOffset, recvBase, ownBlock, blockBytes);
 
         final int chunks = ShmProtocol.chunks(blockBytes, halfBytes);
-        ShmProtocol.acquireHalves(context, chunks);
+        ShmProtocol.acquireExchange(context, chunks);
         for (int chunk = 0; chunk < chunks; chunk++)
         {
             final long first = chunk * halfBytes;
@@ -115,15 +115,11 @@ public final class ShmDirectAllgather implements CollectiveAlgorithm
                 Memory.copy(null, context.stagingAddress(r) + half, recvBase, recvOffset + r * blockBytes + first,
                     bytes);
             }
-            if (chunk == 0)
-            {
-                context.peersStarted();
-            }
 
             // step 4: done reading this chunk everywhere (release: our reads happen-before the owners' next writes)
             context.setFlag(SLOT_CONSUMED, token);
         }
-        ShmProtocol.releaseHalves(context, chunks);
+        ShmProtocol.releaseExchange(context, chunks);
     }
 
     private static void runDirect(final CollectiveContext context, final CollectiveArgs args, final long blockBytes)

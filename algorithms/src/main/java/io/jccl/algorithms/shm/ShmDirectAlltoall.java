@@ -94,7 +94,7 @@ public final class ShmDirectAlltoall implements CollectiveAlgorithm
         Memory.copy(sendBase, sendOffset + rank * blockBytes, recvBase, recvOffset + rank * blockBytes, blockBytes);
 
         final int chunks = ShmProtocol.chunks(blockBytes, columnBytes);
-        ShmProtocol.acquireHalves(context, chunks);
+        ShmProtocol.acquireExchange(context, chunks);
         for (int chunk = 0; chunk < chunks; chunk++)
         {
             final long first = chunk * columnBytes;
@@ -125,15 +125,11 @@ public final class ShmDirectAlltoall implements CollectiveAlgorithm
                 Memory.copy(null, context.stagingAddress(r) + half + rank * columnBytes,
                     recvBase, recvOffset + r * blockBytes + first, bytes);
             }
-            if (chunk == 0)
-            {
-                context.peersStarted();
-            }
 
             // step 4: done reading this chunk everywhere (release: our reads happen-before the owners' next writes)
             context.setFlag(SLOT_CONSUMED, token);
         }
-        ShmProtocol.releaseHalves(context, chunks);
+        ShmProtocol.releaseExchange(context, chunks);
     }
 
     private static void runDirect(final CollectiveContext context, final CollectiveArgs args, final long blockBytes)

@@ -91,7 +91,7 @@ public final class ShmDirectReduceScatter implements CollectiveAlgorithm
             sendBase, sendOffset + rank * blockBytes, blockBytes, recvBase, recvOffset, blockBytes);
 
         final int chunks = ShmProtocol.chunks(count, columnElements);
-        ShmProtocol.acquireHalves(context, chunks);
+        ShmProtocol.acquireExchange(context, chunks);
         for (int chunk = 0; chunk < chunks; chunk++)
         {
             final long first = chunk * columnElements;
@@ -139,14 +139,10 @@ public final class ShmDirectReduceScatter implements CollectiveAlgorithm
                     Reductions.reduce(type, op, recvBase, dst, xBase, x, recvBase, dst, elements);
                 }
             }
-            if (chunk == 0)
-            {
-                context.peersStarted();
-            }
 
             // step 4: done reading this chunk everywhere (release: our reads happen-before the owners' next writes)
             context.setFlag(SLOT_CONSUMED, token);
         }
-        ShmProtocol.releaseHalves(context, chunks);
+        ShmProtocol.releaseExchange(context, chunks);
     }
 }

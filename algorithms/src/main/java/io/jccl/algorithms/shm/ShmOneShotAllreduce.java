@@ -98,7 +98,7 @@ public final class ShmOneShotAllreduce implements CollectiveAlgorithm
         final long chunkElements = halfBytes / elementSize;
 
         final int chunks = ShmProtocol.chunks(count, chunkElements);
-        ShmProtocol.acquireHalves(context, chunks);
+        ShmProtocol.acquireExchange(context, chunks);
         for (int chunk = 0; chunk < chunks; chunk++)
         {
             final long first = chunk * chunkElements;
@@ -130,12 +130,8 @@ public final class ShmOneShotAllreduce implements CollectiveAlgorithm
 
             // step 4: done reading this chunk everywhere (release: our reads happen-before the owners' next writes)
             context.setFlag(SLOT_CONSUMED, ready);
-            if (chunk == 0)
-            {
-                context.peersStarted();
-            }
         }
-        ShmProtocol.releaseHalves(context, chunks);
+        ShmProtocol.releaseExchange(context, chunks);
     }
 
     private static void runDirect(final CollectiveContext context, final CollectiveArgs args, final long bytes)

@@ -25,7 +25,7 @@ import io.jccl.spi.CollectiveContext;
  * </ol>
  * Between two operations, {@link CollectiveContext#acquireStaging()} and {@link CollectiveContext#releaseStaging()}
  * stand in for the handshake, so chunk 0 and 1 of an operation need no wait; an operation of one chunk uses the half
- * of its sequence's parity alone ({@link #halfOf}, {@link #acquireHalves}), which in a stream of exchanges needs no
+ * of its sequence's parity alone ({@link #halfOf}, {@link #acquireExchange}), which in a stream of exchanges needs no
  * wait at all.
  * <p>
  * Zero-copy: a rank whose buffer lies in symmetric memory publishes {@code token(STEP_DIRECT)} (peers read its send
@@ -160,7 +160,7 @@ final class ShmProtocol
     /**
      * The staging half (0 or 1) that chunk {@code chunk} of an operation of {@code chunks} chunks uses: chunks take
      * turns; an operation of one chunk takes the half of its sequence's parity, so that back-to-back exchanges of one
-     * chunk alternate halves and need no handshake between calls ({@link #acquireHalves}).
+     * chunk alternate halves and need no handshake between calls ({@link #acquireExchange}).
      */
     static int halfOf(final CollectiveContext context, final int chunks, final int chunk)
     {
@@ -168,12 +168,10 @@ final class ShmProtocol
     }
 
     /**
-     * {@link CollectiveContext#acquireStaging()} for an operation of {@code chunks} chunks: its one half alone
-     * ({@link CollectiveContext#acquireStagingPart}), or both. In an exchange (every rank waits for every peer's
-     * chunk 0), call {@link CollectiveContext#peersStarted()} once chunk 0 of every peer has been seen: in a stream
-     * of one-chunk exchanges the half's last user, two calls back, is then known to be finished everywhere.
+     * {@link CollectiveContext#acquireStaging()} for an exchange (every rank reads every peer's staged chunks) of
+     * {@code chunks} chunks: its one half alone ({@link CollectiveContext#acquireStagingPart}), or both.
      */
-    static void acquireHalves(final CollectiveContext context, final int chunks)
+    static void acquireExchange(final CollectiveContext context, final int chunks)
     {
         if (chunks == 1)
         {
@@ -185,9 +183,15 @@ final class ShmProtocol
         }
     }
 
-    /** {@link CollectiveContext#releaseStaging()} for an operation that acquired with {@link #acquireHalves}. */
-    static void releaseHalves(final CollectiveContext context, final int chunks)
+    /**
+     * {@link CollectiveContext#releaseStaging()} for an exchange that acquired with {@link #acquireExchange}. This
+     * rank has seen every peer's tokens of the operation by now, so it also says
+     * {@link CollectiveContext#peersStarted()}: in a stream of one-chunk exchanges the half's last user, two calls
+     * back, is then known to be finished everywhere.
+     */
+    static void releaseExchange(final CollectiveContext context, final int chunks)
     {
+        context.peersStarted();
         if (chunks == 1)
         {
             context.releaseStagingPart(halfOf(context, 1, 0));

@@ -104,7 +104,7 @@ public final class ShmTwoShotAllreduce implements CollectiveAlgorithm
         final long chunkElements = halfBytes / elementSize;
 
         final int chunks = ShmProtocol.chunks(count, chunkElements);
-        ShmProtocol.acquireHalves(context, chunks);
+        ShmProtocol.acquireExchange(context, chunks);
         for (int chunk = 0; chunk < chunks; chunk++)
         {
             final long first = chunk * chunkElements;
@@ -152,10 +152,6 @@ public final class ShmTwoShotAllreduce implements CollectiveAlgorithm
             }
             // publish the reduced block (release)
             context.setFlag(SLOT_REDUCED, token);
-            if (chunk == 0)
-            {
-                context.peersStarted();
-            }
 
             // step 4: copy every reduced block into recv, each once its owner has published it (acquire); our own
             // input was consumed in steps 2 and 3, so recv may be the send buffer
@@ -173,7 +169,7 @@ public final class ShmTwoShotAllreduce implements CollectiveAlgorithm
             // step 5: done reading this chunk everywhere (release: our reads happen-before the owners' next writes)
             context.setFlag(SLOT_CONSUMED, token);
         }
-        ShmProtocol.releaseHalves(context, chunks);
+        ShmProtocol.releaseExchange(context, chunks);
     }
 
     private static void runDirect(final CollectiveContext context, final CollectiveArgs args, final long bytes)
