@@ -409,7 +409,8 @@ public final class AlgorithmSelector
 
     /**
      * The single-copy rule's smallest message ({@link #messageBytes}) for {@code collective} in a job of {@code size}
-     * ranks whose point-to-point messages go single copy from {@code singleCopyBytes}.
+     * ranks whose point-to-point messages go single copy from {@code singleCopyBytes}, where
+     * {@link #singleCopyApplies} (while ranks outnumber cores: alltoall's).
      */
     private long minMessageBytes(final Collective collective, final int size, final long singleCopyBytes)
     {

@@ -202,8 +202,7 @@ class TunedSelectionTest
     void singleCopyMessagesTakeThePointToPointAlgorithmsUnlessATuningFileSaysOtherwise()
     {
         org.junit.jupiter.api.Assumptions.assumeTrue(Runtime.getRuntime().availableProcessors() >= 2);
-        final AlgorithmSelector shipped = new AlgorithmSelector(REGISTRY, null,
-            TunedSelection.of(TuningTable.shipped(), 2, REGISTRY, STAGING));
+        final AlgorithmSelector shipped = shippedSelector(2);
         final LocalJob two = new LocalJob(2).singleCopy(64 * 1024);
         final LocalJob twoWithout = new LocalJob(2);
         final long mib = 1 << 20;
@@ -248,8 +247,7 @@ class TunedSelectionTest
                 shipped.select(args(c, mib / 8), twoWithout.context(0), mib).name(), c.label());
         }
         // 4 ranks on this 2-core machine share cores: the shipped model's choice, with or without single copy
-        final AlgorithmSelector atFour = new AlgorithmSelector(REGISTRY, null,
-            TunedSelection.of(TuningTable.shipped(), 4, REGISTRY, STAGING));
+        final AlgorithmSelector atFour = shippedSelector(4);
         assertEquals(atFour.select(args(Collective.ALLGATHER, mib / 16), new LocalJob(4).context(0), mib).name(),
             atFour.select(args(Collective.ALLGATHER, mib / 16), new LocalJob(4).singleCopy(65536).context(0), mib)
                 .name());
@@ -272,8 +270,7 @@ class TunedSelectionTest
     void oversubscribedSmallBroadcastsAndReducesTakeBinomialUnlessATuningFileSaysOtherwise()
     {
         org.junit.jupiter.api.Assumptions.assumeTrue(Runtime.getRuntime().availableProcessors() <= 3);
-        final AlgorithmSelector atFour = new AlgorithmSelector(REGISTRY, null,
-            TunedSelection.of(TuningTable.shipped(), 4, REGISTRY, STAGING));
+        final AlgorithmSelector atFour = shippedSelector(4);
         final LocalJob four = new LocalJob(4, STAGING, 1 << 20);
         assertEquals("binomial", atFour.select(args(Collective.BROADCAST, 2048 / 4), four.context(0), 2048).name());
         assertEquals("binomial", atFour.select(args(Collective.BROADCAST, 8192 / 4), four.context(0), 8192).name());
@@ -289,8 +286,7 @@ class TunedSelectionTest
         assertEquals("binomial", atFour.select(reduce(65536 / 4), four.context(0), 65536).name());
         assertEquals("broadcast binomial up to 8192 B; reduce binomial up to 65536 B",
             atFour.describeOversubscribed(4));
-        final AlgorithmSelector atTwo = new AlgorithmSelector(REGISTRY, null,
-            TunedSelection.of(TuningTable.shipped(), 2, REGISTRY, STAGING));
+        final AlgorithmSelector atTwo = shippedSelector(2);
         assertNull(atTwo.describeOversubscribed(2));
         final java.nio.file.Path file = writeTable(new TuningTable(ModelParameters.shipped(), Map.of(), List.of(
             new Rule(Collective.BROADCAST, 4, 0, Long.MAX_VALUE, "shm_direct", 0))));
@@ -324,8 +320,7 @@ class TunedSelectionTest
     void oversubscribedAlltoallReadsLargeBlocksSingleCopy()
     {
         org.junit.jupiter.api.Assumptions.assumeTrue(Runtime.getRuntime().availableProcessors() <= 3);
-        final AlgorithmSelector atFour = new AlgorithmSelector(REGISTRY, null,
-            TunedSelection.of(TuningTable.shipped(), 4, REGISTRY, STAGING));
+        final AlgorithmSelector atFour = shippedSelector(4);
         final LocalJob four = new LocalJob(4, STAGING, 1 << 20);
         final LocalJob fourSingleCopy = new LocalJob(4, STAGING, 1 << 20).singleCopy(256 * 1024);
         assertEquals("shm_single_copy",
@@ -337,6 +332,13 @@ class TunedSelectionTest
         assertNotEquals("shm_single_copy",
             atFour.select(args(Collective.ALLGATHER, (4 << 20) / 4), fourSingleCopy.context(0), 16 << 20).name());
         assertEquals("alltoall shm_single_copy from 262144 B", atFour.describeSingleCopy(4, 256 * 1024));
+    }
+
+    /** The engine's selector with the shipped model at {@code ranks} ranks and no tuning file. */
+    private static AlgorithmSelector shippedSelector(final int ranks)
+    {
+        return new AlgorithmSelector(REGISTRY, null,
+            TunedSelection.of(TuningTable.shipped(), ranks, REGISTRY, STAGING));
     }
 
     private static CollectiveArgs args(final Collective collective, final long count)
