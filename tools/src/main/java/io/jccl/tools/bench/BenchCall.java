@@ -5,8 +5,8 @@ import io.jccl.Collective;
 import io.jccl.Communicator;
 import io.jccl.ReduceOp;
 import io.jccl.spi.CollectiveArgs;
+import org.agrona.MutableDirectBuffer;
 
-import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
@@ -95,7 +95,7 @@ public abstract class BenchCall
     }
 
     /** Puts set 0 in the state a checked call starts from: outputs poisoned, the broadcast root's data in place. */
-    public void prepareCheck(final SeededData data, final ByteBuffer recvRegion)
+    public void prepareCheck(final SeededData data, final MutableDirectBuffer recvRegion)
     {
         switch (op)
         {
@@ -124,7 +124,7 @@ public abstract class BenchCall
     }
 
     /** Elements of this rank's output of the checked call (set 0) that differ from the reference. */
-    public long wrong(final SeededData data, final ByteBuffer recvRegion)
+    public long wrong(final SeededData data, final MutableDirectBuffer recvRegion)
     {
         return switch (op)
         {
@@ -142,7 +142,7 @@ public abstract class BenchCall
     }
 
     /** Block j of the output must be input block {@code from} of rank j. */
-    private long wrongBlocks(final SeededData data, final ByteBuffer recvRegion, final long from)
+    private long wrongBlocks(final SeededData data, final MutableDirectBuffer recvRegion, final long from)
     {
         long wrong = 0;
         for (int j = 0; j < ranks; j++)
@@ -255,12 +255,12 @@ public abstract class BenchCall
     /**
      * The two memory regions of a rank and their views: sends read from the first, results land in the second.
      *
-     * @param sendRegion direct memory in native byte order.
-     * @param recvRegion direct memory in native byte order.
+     * @param sendRegion direct or shared memory, elements in native byte order.
+     * @param recvRegion direct or shared memory, elements in native byte order.
      * @param sendBuf    all of {@code sendRegion} as elements of the run's type.
      * @param recvBuf    all of {@code recvRegion} as elements of the run's type.
      */
-    public record Regions(ByteBuffer sendRegion, ByteBuffer recvRegion, Buf sendBuf, Buf recvBuf)
+    public record Regions(MutableDirectBuffer sendRegion, MutableDirectBuffer recvRegion, Buf sendBuf, Buf recvBuf)
     {
     }
 

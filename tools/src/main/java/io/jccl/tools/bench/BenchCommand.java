@@ -1,5 +1,6 @@
 package io.jccl.tools.bench;
 
+import io.jccl.Configuration;
 import io.jccl.launch.JobLauncher;
 import io.jccl.launch.JobResult;
 import io.jccl.tools.Command;
@@ -47,7 +48,7 @@ public final class BenchCommand implements Command
         return """
             usage: ./jccl bench -n N --op OPS [--algo NAME|all] [--min-bytes B] [--max-bytes B] [--step F] \
             [--dtype T] [--reduce-op OP] [--format table|osu|nccl|csv|json] [--iters K] [--warmup K] [--check] \
-            [--cold] [--root R] [--compare PEERS.csv]
+            [--cold] [--shared] [--root R] [--compare PEERS.csv]
 
             Starts N ranks and times each operation at sizes from --min-bytes to --max-bytes in x4 steps (8 B, 32 B,
             128 B, ...), like ../shared/peers/run-peers, or in steps of --step. Bytes follow nccl-tests: the whole
@@ -78,6 +79,9 @@ public final class BenchCommand implements Command
               --check           check one call per row against a locally computed reference (exact for
                                 integers, within rounding for floating point); fills the wrong column
               --cold            rotate through buffers spanning more than the last-level cache (default hot)
+              --shared          buffers from allocateShared, in the job's shared segment (default: private
+                                direct memory, as MPI benchmarks use): the collectives then read peers'
+                                buffers in place, without staging copies or kernel calls
               --root R          root of broadcast, reduce, gather and scatter (default 0)
               --compare FILE    after the sweep, print jccl next to a run-peers CSV and the ratio to the faster
                                 peer (table, or CSV with --format csv)
@@ -119,6 +123,8 @@ public final class BenchCommand implements Command
             .args(options.toArgs())
             .jvmArgs(RANK_JVM_ARGS)
             .jvmArgs("-XX:MaxDirectMemorySize=" + plan.directMemoryBytes())
+            .jvmArgs(options.shared() ? List.of("-D" + Configuration.SYMMETRIC_BYTES_PROP_NAME + "=" +
+                plan.symmetricBytes()) : List.of())
             .classPath(System.getProperty("java.class.path"))
             .outputSink(new BenchSink(out, err))
             .build()

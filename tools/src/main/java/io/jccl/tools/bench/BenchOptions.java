@@ -50,6 +50,7 @@ public final class BenchOptions
     private final int warmup;
     private final boolean check;
     private final boolean cold;
+    private final boolean shared;
     private final int root;
     private final Path compare;
 
@@ -69,6 +70,7 @@ public final class BenchOptions
         this.warmup = p.warmup;
         this.check = p.check;
         this.cold = p.cold;
+        this.shared = p.shared;
         this.root = p.root;
         this.compare = p.compare;
     }
@@ -123,6 +125,10 @@ public final class BenchOptions
         if (cold)
         {
             args.add("--cold");
+        }
+        if (shared)
+        {
+            args.add("--shared");
         }
         args.add("--root");
         args.add(Integer.toString(root));
@@ -208,6 +214,12 @@ public final class BenchOptions
     public boolean cold()
     {
         return cold;
+    }
+
+    /** True when the buffers come from {@link io.jccl.Communicator#allocateShared} (the job's shared segment). */
+    public boolean shared()
+    {
+        return shared;
     }
 
     public int root()
@@ -331,6 +343,7 @@ public final class BenchOptions
         int warmup = -1;
         boolean check;
         boolean cold;
+        boolean shared;
         int root;
         Path compare;
 
@@ -356,6 +369,7 @@ public final class BenchOptions
                     case "--warmup" -> warmup = arguments.intValue(option, 0, Integer.MAX_VALUE);
                     case "--check" -> check = true;
                     case "--cold" -> cold = true;
+                    case "--shared" -> shared = true;
                     case "--root" -> root = arguments.intValue(option, 0, MAX_RANKS - 1);
                     case "--compare" -> compare = Path.of(arguments.value(option));
                     default -> throw Arguments.unknownOption(option);

@@ -173,6 +173,12 @@ public final class BenchPlan
         return 2 * regionBytes + 2 * largestMessageBytes + (64L << 20);
     }
 
+    /** Symmetric memory a rank needs with --shared: both regions, each on its own cache lines. */
+    public long symmetricBytes()
+    {
+        return 2 * (regionBytes + 64);
+    }
+
     /** Buffers a call rotates through at {@code bytes}: 1 cache-hot, more with --cold. */
     public int sets(final long bytes)
     {

@@ -6,6 +6,7 @@ import io.jccl.DataType;
 import io.jccl.ReduceOp;
 import io.jccl.engine.ShmCommunicator;
 import io.jccl.spi.CollectiveArgs;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -359,13 +360,22 @@ public final class BenchSweep
         data.fill(regions.sendRegion(), comm.rank(), elements);
     }
 
+    /** Private direct memory, or with --shared symmetric memory in the job's segment. */
     private BenchCall.Regions allocateRegions()
     {
         final int bytes = Math.toIntExact(plan.regionBytes());
+        final DataType type = options.dataType();
+        if (options.shared())
+        {
+            final Buf send = comm.allocateShared(bytes / type.size(), type);
+            final Buf recv = comm.allocateShared(bytes / type.size(), type);
+            return new BenchCall.Regions(new UnsafeBuffer(send.offset(), bytes), new UnsafeBuffer(recv.offset(), bytes),
+                send, recv);
+        }
         final ByteBuffer sendRegion = ByteBuffer.allocateDirect(bytes).order(ByteOrder.nativeOrder());
         final ByteBuffer recvRegion = ByteBuffer.allocateDirect(bytes).order(ByteOrder.nativeOrder());
-        return new BenchCall.Regions(sendRegion, recvRegion, Buf.of(sendRegion, options.dataType()),
-            Buf.of(recvRegion, options.dataType()));
+        return new BenchCall.Regions(new UnsafeBuffer(sendRegion), new UnsafeBuffer(recvRegion),
+            Buf.of(sendRegion, type), Buf.of(recvRegion, type));
     }
 
     private long[] gatherPids()

@@ -4,7 +4,7 @@ import io.jccl.DataType;
 import io.jccl.ReduceOp;
 import io.jccl.spi.Reductions;
 
-import java.nio.ByteBuffer;
+import org.agrona.MutableDirectBuffer;
 
 /**
  * The inputs of {@code --check} and their references. Element {@code i} of rank {@code r}'s input is a function of
@@ -80,7 +80,7 @@ public final class SeededData
     }
 
     /** Writes elements [0, count) of {@code rank}'s input at the start of {@code buffer} (native byte order). */
-    public void fill(final ByteBuffer buffer, final int rank, final long count)
+    public void fill(final MutableDirectBuffer buffer, final int rank, final long count)
     {
         for (long i = 0; i < count; i++)
         {
@@ -89,13 +89,13 @@ public final class SeededData
     }
 
     /** Fills {@code count} elements with 0xA5 bytes: what a receive buffer holds before a checked call. */
-    public void poison(final ByteBuffer buffer, final long elementOffset, final long count)
+    public void poison(final MutableDirectBuffer buffer, final long elementOffset, final long count)
     {
         final int from = Math.toIntExact(elementOffset * size);
         final int to = Math.toIntExact((elementOffset + count) * size);
         for (int at = from; at < to; at++)
         {
-            buffer.put(at, (byte)0xA5);
+            buffer.putByte(at, (byte)0xA5);
         }
     }
 
@@ -103,7 +103,7 @@ public final class SeededData
      * Elements [0, count) of {@code buffer} from {@code elementOffset} that differ from input elements
      * [sourceIndex, sourceIndex + count) of {@code sourceRank}: a copy must be bit for bit.
      */
-    public long wrongCopies(final ByteBuffer buffer, final long elementOffset, final long count, final int sourceRank,
+    public long wrongCopies(final MutableDirectBuffer buffer, final long elementOffset, final long count, final int sourceRank,
         final long sourceIndex)
     {
         long wrong = 0;
@@ -121,7 +121,7 @@ public final class SeededData
      * Elements [0, count) of {@code buffer} from {@code elementOffset} that differ from the reduction over every
      * rank of input elements [sourceIndex, sourceIndex + count).
      */
-    public long wrongReductions(final ByteBuffer buffer, final long elementOffset, final long count,
+    public long wrongReductions(final MutableDirectBuffer buffer, final long elementOffset, final long count,
         final long sourceIndex)
     {
         long wrong = 0;
@@ -192,24 +192,24 @@ public final class SeededData
     }
 
     /** Integer element {@code index} of {@code buffer}, sign-extended. */
-    public long readLong(final ByteBuffer buffer, final long index)
+    public long readLong(final MutableDirectBuffer buffer, final long index)
     {
         final int at = Math.toIntExact(index * size);
         return switch (type)
         {
-            case INT8 -> buffer.get(at);
+            case INT8 -> buffer.getByte(at);
             case INT32 -> buffer.getInt(at);
             default -> buffer.getLong(at);
         };
     }
 
     /** Element {@code index} of {@code buffer}, widened to double. */
-    public double read(final ByteBuffer buffer, final long index)
+    public double read(final MutableDirectBuffer buffer, final long index)
     {
         final int at = Math.toIntExact(index * size);
         return switch (type)
         {
-            case INT8 -> buffer.get(at);
+            case INT8 -> buffer.getByte(at);
             case INT32 -> buffer.getInt(at);
             case INT64 -> buffer.getLong(at);
             case FLOAT16 -> Float.float16ToFloat(buffer.getShort(at));
@@ -220,12 +220,12 @@ public final class SeededData
     }
 
     /** Stores {@code value} (already representable in the type) as element {@code index}. */
-    public void write(final ByteBuffer buffer, final long index, final double value)
+    public void write(final MutableDirectBuffer buffer, final long index, final double value)
     {
         final int at = Math.toIntExact(index * size);
         switch (type)
         {
-            case INT8 -> buffer.put(at, (byte)value);
+            case INT8 -> buffer.putByte(at, (byte)value);
             case INT32 -> buffer.putInt(at, (int)value);
             case INT64 -> buffer.putLong(at, (long)value);
             case FLOAT16 -> buffer.putShort(at, Float.floatToFloat16((float)value));
@@ -269,12 +269,12 @@ public final class SeededData
     }
 
     /** The stored bits of element {@code index}, zero-extended. */
-    private long readBits(final ByteBuffer buffer, final long index)
+    private long readBits(final MutableDirectBuffer buffer, final long index)
     {
         final int at = Math.toIntExact(index * size);
         return switch (size)
         {
-            case 1 -> buffer.get(at) & 0xFFL;
+            case 1 -> buffer.getByte(at) & 0xFFL;
             case 2 -> buffer.getShort(at) & 0xFFFFL;
             case 4 -> buffer.getInt(at) & 0xFFFF_FFFFL;
             default -> buffer.getLong(at);

@@ -12,6 +12,7 @@ import io.jccl.tools.UsageException;
 import io.jccl.tools.bench.BenchCall;
 import io.jccl.tools.bench.BenchOp;
 import io.jccl.tools.bench.SeededData;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -47,8 +48,8 @@ public final class SoakRank
     private final int rank;
     private final int ranks;
     private final SplittableRandom random;
-    private final ByteBuffer sendRegion;
-    private final ByteBuffer recvRegion;
+    private final UnsafeBuffer sendRegion;
+    private final UnsafeBuffer recvRegion;
     private final Map<DataType, BenchCall.Regions> regions = new HashMap<>();
     private final Map<String, Communicator> views = new HashMap<>();
     private final Map<BenchOp, List<String>> algorithms = new HashMap<>();
@@ -73,12 +74,13 @@ public final class SoakRank
         this.ranks = comm.size();
         this.random = new SplittableRandom(options.seed());
         final int bytes = Math.toIntExact(options.maxBytes());
-        this.sendRegion = ByteBuffer.allocateDirect(bytes).order(ByteOrder.nativeOrder());
-        this.recvRegion = ByteBuffer.allocateDirect(bytes).order(ByteOrder.nativeOrder());
+        final ByteBuffer send = ByteBuffer.allocateDirect(bytes).order(ByteOrder.nativeOrder());
+        final ByteBuffer recv = ByteBuffer.allocateDirect(bytes).order(ByteOrder.nativeOrder());
+        this.sendRegion = new UnsafeBuffer(send);
+        this.recvRegion = new UnsafeBuffer(recv);
         for (final DataType type : DataType.values())
         {
-            regions.put(type, new BenchCall.Regions(sendRegion, recvRegion, Buf.of(sendRegion, type),
-                Buf.of(recvRegion, type)));
+            regions.put(type, new BenchCall.Regions(sendRegion, recvRegion, Buf.of(send, type), Buf.of(recv, type)));
         }
         for (final BenchOp op : BenchOp.values())
         {

@@ -56,7 +56,7 @@ class BenchOptionsTest
         final BenchOptions options = BenchOptions.parse(new String[] {"-n", "4", "--op", "allreduce,Reduce-Scatter",
             "--algo", "ring", "--min-bytes", "1k", "--max-bytes", "4MiB", "--step", "2", "--dtype", "bf16",
             "--reduce-op", "max",
-            "--format", "nccl", "--iters", "7", "--warmup", "0", "--check", "--cold", "--root", "3"});
+            "--format", "nccl", "--iters", "7", "--warmup", "0", "--check", "--cold", "--shared", "--root", "3"});
         assertEquals(List.of(BenchOp.ALLREDUCE, BenchOp.REDUCE_SCATTER), options.ops());
         assertEquals(1024, options.minBytes());
         assertEquals(4L << 20, options.maxBytes());
@@ -68,6 +68,7 @@ class BenchOptionsTest
         assertEquals(0, options.warmup());
         assertTrue(options.check());
         assertTrue(options.cold());
+        assertTrue(options.shared());
         assertEquals(3, options.root());
         assertEquals(List.of("ring"), options.algorithmsFor(BenchOp.ALLREDUCE));
 

@@ -3,13 +3,13 @@ package io.jccl.tools.bench;
 import io.jccl.DataType;
 import io.jccl.ReduceOp;
 import io.jccl.spi.Reductions;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.HashSet;
 import java.util.Set;
 
@@ -33,7 +33,7 @@ class SeededDataTest
         for (final ReduceOp op : ReduceOp.values())
         {
             final SeededData data = new SeededData(type, op, op == ReduceOp.PROD, RANKS, 42);
-            final ByteBuffer result = reduceBackwards(data, op);
+            final UnsafeBuffer result = reduceBackwards(data, op);
             assertEquals(0, data.wrongReductions(result, 0, COUNT, 0), type + " " + op);
 
             data.write(result, 17, data.read(result, 17) + (type.isFloatingPoint() ? 64.0 : 3));
@@ -46,7 +46,7 @@ class SeededDataTest
     void copiesMustBeExact(final DataType type)
     {
         final SeededData data = new SeededData(type, ReduceOp.SUM, false, RANKS, 7);
-        final ByteBuffer buffer = buffer(type);
+        final UnsafeBuffer buffer = buffer(type);
         data.fill(buffer, 3, COUNT);
         assertEquals(0, data.wrongCopies(buffer, 0, COUNT, 3, 0));
         assertTrue(data.wrongCopies(buffer, 1, COUNT - 1, 3, 0) > COUNT * 9 / 10, "shifted by one element");
@@ -86,11 +86,11 @@ class SeededDataTest
     }
 
     /** Every rank's input reduced from the last rank down with Reductions.reduce, as a tree or ring might. */
-    private static ByteBuffer reduceBackwards(final SeededData data, final ReduceOp op)
+    private static UnsafeBuffer reduceBackwards(final SeededData data, final ReduceOp op)
     {
         final DataType type = data.type();
-        final ByteBuffer acc = buffer(type);
-        final ByteBuffer input = buffer(type);
+        final UnsafeBuffer acc = buffer(type);
+        final UnsafeBuffer input = buffer(type);
         data.fill(acc, RANKS - 1, COUNT);
         for (int r = RANKS - 2; r >= 0; r--)
         {
@@ -105,13 +105,13 @@ class SeededDataTest
         return acc;
     }
 
-    private static ByteBuffer buffer(final DataType type)
+    private static UnsafeBuffer buffer(final DataType type)
     {
-        return ByteBuffer.allocateDirect(COUNT * type.size()).order(ByteOrder.nativeOrder());
+        return new UnsafeBuffer(ByteBuffer.allocateDirect(COUNT * type.size()));
     }
 
-    private static long address(final ByteBuffer buffer)
+    private static long address(final UnsafeBuffer buffer)
     {
-        return org.agrona.BufferUtil.address(buffer);
+        return buffer.addressOffset();
     }
 }
