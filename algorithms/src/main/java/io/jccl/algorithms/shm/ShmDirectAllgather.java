@@ -21,9 +21,10 @@ import static io.jccl.algorithms.shm.ShmProtocol.STEP_DIRECT_RECV;
  * of up to S/2 bytes of the block, it is staged and published, and the p − 1 peer chunks are copied into recv.
  * Cost (n = bytes of the whole recv): K·α_f + 2(n/p)·β_c + n(p − 1)/p·β_r, K = ⌈(n/p) / (S/2)⌉.
  * <p>
- * Zero-copy (buffers in symmetric memory): each rank puts its block in place in recv (a no-op in place) and
- * publishes it; peers copy it from there, or from the send buffer when only that one is symmetric. Each rank
- * returns once every peer is done reading. Cost: 2·α_f + (n/p)·β_c + n(p − 1)/p·β_r.
+ * Zero-copy (buffers in symmetric memory): each rank publishes its block and peers copy it in place: from its send
+ * buffer when that is symmetric and apart from recv, else from its block of the symmetric recv buffer, put there
+ * first (a no-op in place). Each rank returns once every peer is done reading. Cost: 2·α_f + (n/p)·β_c +
+ * n(p − 1)/p·β_r.
  */
 public final class ShmDirectAllgather implements CollectiveAlgorithm
 {
@@ -128,27 +129,38 @@ public final class ShmDirectAllgather implements CollectiveAlgorithm
         final int size = context.size();
         final Object recvBase = args.recvBase;
         final long recvOffset = args.recvOffset;
+        final long ownBlock = recvOffset + rank * blockBytes;
 
-        // with a symmetric recv buffer, peers read our block of it, which we never write after step 1: in place or
-        // not, writing peers' blocks cannot disturb what they read. Else they read our symmetric send buffer, which
-        // then cannot overlap our (private) recv buffer. The flag value says which, so mixed callers fail cleanly
-        final boolean fromRecv = args.recvSegmentOffset >= 0;
-        final int placement = fromRecv ? STEP_DIRECT_RECV : STEP_DIRECT;
-        final long peerBlocks = fromRecv ? args.recvSegmentOffset : args.sendSegmentOffset;
-        final long peerStride = fromRecv ? blockBytes : 0;
+        // Peers read our symmetric send buffer when it lies apart from recv: lines this call does not write, which a
+        // peer's core reads at cache speed, where lines we had just copied into our block of recv would each cross
+        // from our core (2 ranks, 32 KiB-32 MiB, one run each: 0.4-0.9x the time). Else they read our block of the
+        // symmetric recv buffer, put there first (in place: nothing to put). Every rank decides alike from its
+        // symmetric arguments; the flag value says which, so callers that differ fail cleanly.
+        final boolean fromSend = args.sendSegmentOffset >= 0 &&
+            !ShmProtocol.overlaps(args.sendBase, args.sendOffset, blockBytes, recvBase, recvOffset, size * blockBytes);
+        final int placement = fromSend ? STEP_DIRECT : STEP_DIRECT_RECV;
+        final long peerBlocks = fromSend ? args.sendSegmentOffset : args.recvSegmentOffset;
+        final long peerStride = fromSend ? 0 : blockBytes;
 
-        // step 1: our block into its place (a memmove, a no-op in place), then publish (release: the caller's
-        // writes and our copy happen-before peers' reads)
-        Memory.copy(args.sendBase, args.sendOffset, recvBase, recvOffset + rank * blockBytes, blockBytes);
+        // step 1: publish (release: the caller's writes, and our copy into recv, happen-before peers' reads)
+        if (!fromSend)
+        {
+            Memory.copy(args.sendBase, args.sendOffset, recvBase, ownBlock, blockBytes);
+        }
         context.setFlag(SLOT_READY, context.token(placement));
 
-        // step 2: each peer's block, read in place once published (acquire)
+        // step 2: each peer's block, read in place once published (acquire); then, reading from send, our own block
+        // (a no-op in place): the peers' blocks first, while they are in their owners' caches
         for (int i = 1; i < size; i++)
         {
             final int r = (rank + i) % size;
             ShmProtocol.awaitDirect(context, r, placement);
             Memory.copy(null, context.symmetricAddress(r, peerBlocks + r * peerStride),
                 recvBase, recvOffset + r * blockBytes, blockBytes);
+        }
+        if (fromSend)
+        {
+            Memory.copy(args.sendBase, args.sendOffset, recvBase, ownBlock, blockBytes);
         }
 
         // step 3: report done reading (release), and return only when every peer is done with our buffers
