@@ -15,6 +15,10 @@ import java.util.Map;
  * <ol>
  *   <li>a forced one (configuration {@code jccl.algo} / {@code JCCL_ALGO}, or a per-call view of the communicator);
  *       one that cannot serve the call is an error that says why;</li>
+ *   <li>{@code shm_direct} for broadcasts, allgathers and alltoalls that it serves zero-copy, reading the buffers in
+ *       place in the shared segment ({@link #readsSymmetricInPlace}), from {@link #ZERO_COPY_MIN_BYTES} (from
+ *       {@link #OVERSUBSCRIBED_ZERO_COPY_MIN_BYTES} while ranks outnumber cores), tuning file or not: neither the
+ *       model nor a tuning file, measured with private buffers, prices reading in place;</li>
  *   <li>without a tuning file, for messages that travel single-copy ({@link CollectiveContext#singleCopyBytes()})
  *       of at least {@link #SINGLE_COPY_MIN_MESSAGE_BYTES} ({@link #SINGLE_COPY_MIN_BLOCK_BYTES} per block for
  *       allgather and alltoall) while no two ranks share a core, and alltoall's from blocks of
@@ -140,6 +144,23 @@ public final class AlgorithmSelector
      */
     private static final long OVERSUBSCRIBED_BROADCAST_MAX_BYTES = 8 * 1024;
 
+    /**
+     * Smallest call (bytes of the whole vector) that takes {@code shm_direct} when it reads the call's buffers in place
+     * in the shared segment ({@link #readsSymmetricInPlace}) and every rank has a core. 2 ranks, buffers from
+     * allocateShared (two runs each, 2026-11-25): broadcast 4-128 KiB 0.32-3.6 µs against shm_eager's 0.50-7.9 and
+     * binomial's 0.36-5.9, even at 2 KiB; from 128 KiB to 32 MiB allgather 0.5-0.76x and alltoall 0.5-0.87x the
+     * single-copy time, broadcast 0.44-0.72x binomial's at 128-512 KiB (1.38x at 2 MiB, 0.93-1.02x at 8-32 MiB).
+     */
+    private static final long ZERO_COPY_MIN_BYTES = 4 * 1024;
+
+    /**
+     * {@link #ZERO_COPY_MIN_BYTES} while ranks outnumber cores, where a zero-copy root waits for every reader to be
+     * scheduled: 4 ranks on 2 cores, broadcast 2-32 KiB 3.5-6.2 µs against shm_eager's 0.9-4.6, 128 KiB 9.8-11.3
+     * against 14.8-15.5, 8 MiB 0.94-0.96 ms against binomial's 2.6-4.2; allgather and alltoall 0.4-0.8x the
+     * single-copy time from 128 KiB.
+     */
+    private static final long OVERSUBSCRIBED_ZERO_COPY_MIN_BYTES = 128 * 1024;
+
     /** Above this size, two-shot allreduce beats one-shot: one-shot reads p times the vector on every rank. */
     private static final long ONESHOT_MAX_BYTES = 64 * 1024;
 
@@ -152,6 +173,8 @@ public final class AlgorithmSelector
     private final CollectiveAlgorithm oneShot;
     /** Per collective (by ordinal): binomial broadcast and reduce, up to {@link #oversubscribedTreeMaxBytes}. */
     private final CollectiveAlgorithm[] oversubscribedTree;
+    /** Per collective (by ordinal): shm_direct where {@link #readsSymmetricInPlace} can hold, else null. */
+    private final CollectiveAlgorithm[] zeroCopy;
     /** Per collective (by ordinal): the algorithm for single-copy messages, or null. */
     private final CollectiveAlgorithm[] singleCopy;
     /** Ranks beyond this share cores (the same on every rank of a job: one machine). */
@@ -174,6 +197,12 @@ public final class AlgorithmSelector
             oversubscribedTree[collective.ordinal()] = registry.of(collective).get("binomial");
         }
         this.cores = Runtime.getRuntime().availableProcessors();
+        this.zeroCopy = new CollectiveAlgorithm[Collective.values().length];
+        for (final Collective collective : new Collective[] {Collective.BROADCAST, Collective.ALLGATHER,
+            Collective.ALLTOALL})
+        {
+            zeroCopy[collective.ordinal()] = registry.of(collective).get("shm_direct");
+        }
         this.singleCopy = new CollectiveAlgorithm[Collective.values().length];
         SINGLE_COPY_PREFERENCES.forEach((c, name) -> singleCopy[c.ordinal()] = registry.of(c).get(name));
         if (forcedSpec != null && !forcedSpec.isBlank())
@@ -276,6 +305,13 @@ public final class AlgorithmSelector
             return chosen;
         }
         final int size = context.size();
+        final CollectiveAlgorithm zeroCopyChoice = zeroCopy[args.collective.ordinal()];
+        if (zeroCopyChoice != null && readsSymmetricInPlace(args) &&
+            bytes >= (size > cores ? OVERSUBSCRIBED_ZERO_COPY_MIN_BYTES : ZERO_COPY_MIN_BYTES) &&
+            zeroCopyChoice.unsupportedReason(args, size, context) == null)
+        {
+            return zeroCopyChoice;
+        }
         final CollectiveAlgorithm singleCopyChoice = singleCopy[args.collective.ordinal()];
         final long singleCopyBytes = context.singleCopyBytes();
         if (singleCopyChoice != null && singleCopyBytes > 0 && !tuned.measured() &&
@@ -395,6 +431,22 @@ public final class AlgorithmSelector
             return collective == Collective.ALLTOALL;
         }
         return collective != Collective.ALLREDUCE && collective != Collective.REDUCE || size == 2;
+    }
+
+    /**
+     * Whether {@code shm_direct} serves this call zero-copy, copying straight out of the peers' buffers in the shared
+     * segment: a broadcast into symmetric memory, an allgather from or into it, an alltoall from it. (Every rank must
+     * then pass symmetric buffers, or the call fails on every rank; so the choice is the same on every rank.)
+     */
+    private static boolean readsSymmetricInPlace(final CollectiveArgs args)
+    {
+        return switch (args.collective)
+        {
+            case BROADCAST -> args.recvSegmentOffset >= 0;
+            case ALLGATHER -> args.sendSegmentOffset >= 0 || args.recvSegmentOffset >= 0;
+            case ALLTOALL -> args.sendSegmentOffset >= 0;
+            default -> false;
+        };
     }
 
     /**

@@ -334,6 +334,70 @@ class TunedSelectionTest
         assertEquals("alltoall shm_single_copy from 262144 B", atFour.describeSingleCopy(4, 256 * 1024));
     }
 
+    /**
+     * Broadcasts, allgathers and alltoalls that shm_direct serves zero-copy take it from 4 KiB (from 128 KiB when ranks
+     * outnumber cores), ahead of the single-copy rule and of a tuning file's choice; private buffers do not.
+     */
+    @Test
+    void symmetricBuffersAreReadInPlace()
+    {
+        final AlgorithmSelector atTwo = shippedSelector(2);
+        final LocalJob two = new LocalJob(2, STAGING, 1 << 20).singleCopy(32 * 1024);
+        assertEquals("shm_direct", atTwo.select(symmetric(Collective.BROADCAST, 4096 / 4, false, true),
+            two.context(0), 4096).name());
+        assertNotEquals("shm_direct", atTwo.select(symmetric(Collective.BROADCAST, 2048 / 4, false, true),
+            two.context(0), 2048).name());
+        assertEquals("shm_direct", atTwo.select(symmetric(Collective.ALLGATHER, (1 << 20) / 4, true, false),
+            two.context(0), 2 << 20).name());
+        assertEquals("shm_direct", atTwo.select(symmetric(Collective.ALLTOALL, (1 << 20) / 4, true, true),
+            two.context(0), 2 << 20).name());
+        assertEquals("shm_single_copy", atTwo.select(args(Collective.ALLTOALL, (1 << 20) / 4), two.context(0),
+            2 << 20).name());
+        // reductions are not read in place by shm_direct: the single-copy rule stands
+        assertEquals("shm_single_copy", atTwo.select(symmetric(Collective.REDUCE_SCATTER, (1 << 20) / 4, true, true),
+            two.context(0), 2 << 20).name());
+
+        final java.nio.file.Path file = writeTable(new TuningTable(ModelParameters.shipped(), Map.of(), List.of(
+            new Rule(Collective.BROADCAST, 2, 0, Long.MAX_VALUE, "binomial", 0))));
+        final AlgorithmSelector measured = new AlgorithmSelector(REGISTRY, null, TunedSelection.load(
+            io.jccl.Configuration.builder().rank(0).worldSize(2).set(TuningTable.FILE_PROP_NAME, file.toString())
+                .build(), REGISTRY));
+        assertEquals("shm_direct", measured.select(symmetric(Collective.BROADCAST, 65536 / 4, false, true),
+            two.context(0), 65536).name());
+        assertEquals("binomial", measured.select(args(Collective.BROADCAST, 65536 / 4), two.context(0), 65536)
+            .name());
+
+        if (Runtime.getRuntime().availableProcessors() <= 3)
+        {
+            final AlgorithmSelector atFour = shippedSelector(4);
+            final LocalJob four = new LocalJob(4, STAGING, 1 << 20);
+            assertNotEquals("shm_direct", atFour.select(symmetric(Collective.BROADCAST, 65536 / 4, false, true),
+                four.context(0), 65536).name());
+            assertEquals("shm_direct", atFour.select(symmetric(Collective.BROADCAST, 131072 / 4, false, true),
+                four.context(0), 131072).name());
+        }
+    }
+
+    /** Arguments of a call whose send and recv buffers lie in the shared segment as asked (no memory behind them). */
+    private static CollectiveArgs symmetric(final Collective collective, final long count, final boolean send,
+        final boolean recv)
+    {
+        final CollectiveArgs args = args(collective, count);
+        if (send)
+        {
+            args.sendBase = null;
+            args.sendOffset = 1 << 20;
+            args.sendSegmentOffset = 0;
+        }
+        if (recv)
+        {
+            args.recvBase = null;
+            args.recvOffset = 1 << 21;
+            args.recvSegmentOffset = 1 << 20;
+        }
+        return args;
+    }
+
     /** The engine's selector with the shipped model at {@code ranks} ranks and no tuning file. */
     private static AlgorithmSelector shippedSelector(final int ranks)
     {
