@@ -148,7 +148,7 @@ public final class AlgorithmSelector
      * Smallest call (bytes of the whole vector) that takes {@code shm_direct} when it reads the call's buffers in place
      * in the shared segment ({@link #readsSymmetricInPlace}) and every rank has a core. 2 ranks, buffers from
      * allocateShared (two runs each, 2026-11-25): broadcast 4-128 KiB 0.32-3.6 µs against shm_eager's 0.50-7.9 and
-     * binomial's 0.36-5.9, even at 2 KiB; from 128 KiB to 32 MiB allgather 0.5-0.76x and alltoall 0.5-0.87x the
+     * binomial's 0.36-5.9, even at 2 KiB; from 128 KiB to 32 MiB allgather 0.5-0.77x and alltoall 0.5-0.87x the
      * single-copy time, broadcast 0.44-0.72x binomial's at 128-512 KiB (1.38x at 2 MiB, 0.93-1.02x at 8-32 MiB).
      */
     private static final long ZERO_COPY_MIN_BYTES = 4 * 1024;
