@@ -17,8 +17,9 @@ import java.util.Map;
  *       one that cannot serve the call is an error that says why;</li>
  *   <li>{@code shm_direct} for broadcasts, allgathers and alltoalls that it serves zero-copy, reading the buffers in
  *       place in the shared segment ({@link #readsSymmetricInPlace}), from {@link #ZERO_COPY_MIN_BYTES} (from
- *       {@link #OVERSUBSCRIBED_ZERO_COPY_MIN_BYTES} while ranks outnumber cores), tuning file or not: neither the
- *       model nor a tuning file, measured with private buffers, prices reading in place;</li>
+ *       {@link #OVERSUBSCRIBED_ZERO_COPY_MIN_BYTES} while ranks outnumber cores, when such calls below
+ *       {@link #ZERO_COPY_MIN_BYTES} treat their buffers as private memory), tuning file or not: neither the model nor
+ *       a tuning file, measured with private buffers, prices reading in place;</li>
  *   <li>without a tuning file, for messages that travel single-copy ({@link CollectiveContext#singleCopyBytes()})
  *       of at least {@link #SINGLE_COPY_MIN_MESSAGE_BYTES} ({@link #SINGLE_COPY_MIN_BLOCK_BYTES} per block for
  *       allgather and alltoall) while no two ranks share a core, and alltoall's from blocks of
@@ -157,7 +158,10 @@ public final class AlgorithmSelector
      * {@link #ZERO_COPY_MIN_BYTES} while ranks outnumber cores, where a zero-copy root waits for every reader to be
      * scheduled: 4 ranks on 2 cores, broadcast 2-32 KiB 3.5-6.2 µs against shm_eager's 0.9-4.6, 128 KiB 9.8-11.3
      * against 14.8-15.5, 8 MiB 0.94-0.96 ms against binomial's 2.6-4.2; allgather and alltoall 0.4-0.8x the
-     * single-copy time from 128 KiB.
+     * single-copy time from 128 KiB. Calls below {@link #ZERO_COPY_MIN_BYTES} then treat their symmetric buffers as
+     * private memory, since zero-copy makes every rank wait until all have read: allgather and alltoall at 512 B took
+     * 2.1-2.5 µs staged against 4.5-4.6 in place (medians of 3 alternating runs; from 2 to 32 KiB the two were within
+     * the noise, 0.64-1.27x).
      */
     private static final long OVERSUBSCRIBED_ZERO_COPY_MIN_BYTES = 128 * 1024;
 
@@ -306,11 +310,20 @@ public final class AlgorithmSelector
         }
         final int size = context.size();
         final CollectiveAlgorithm zeroCopyChoice = zeroCopy[args.collective.ordinal()];
-        if (zeroCopyChoice != null && readsSymmetricInPlace(args) &&
-            bytes >= (size > cores ? OVERSUBSCRIBED_ZERO_COPY_MIN_BYTES : ZERO_COPY_MIN_BYTES) &&
-            zeroCopyChoice.unsupportedReason(args, size, context) == null)
+        if (zeroCopyChoice != null && readsSymmetricInPlace(args))
         {
-            return zeroCopyChoice;
+            if (bytes >= (size > cores ? OVERSUBSCRIBED_ZERO_COPY_MIN_BYTES : ZERO_COPY_MIN_BYTES) &&
+                zeroCopyChoice.unsupportedReason(args, size, context) == null)
+            {
+                return zeroCopyChoice;
+            }
+            if (size > cores && bytes < ZERO_COPY_MIN_BYTES)
+            {
+                // small calls while ranks share cores: the buffers as private memory, so that shm_direct stages them
+                // rather than make every rank wait until all have been scheduled and have read in place
+                args.sendSegmentOffset = -1;
+                args.recvSegmentOffset = -1;
+            }
         }
         final CollectiveAlgorithm singleCopyChoice = singleCopy[args.collective.ordinal()];
         final long singleCopyBytes = context.singleCopyBytes();

@@ -336,7 +336,8 @@ class TunedSelectionTest
 
     /**
      * Broadcasts, allgathers and alltoalls that shm_direct serves zero-copy take it from 4 KiB (from 128 KiB when ranks
-     * outnumber cores), ahead of the single-copy rule and of a tuning file's choice; private buffers do not.
+     * outnumber cores, and below 4 KiB their buffers then count as private), ahead of the single-copy rule and of a
+     * tuning file's choice; private buffers do not.
      */
     @Test
     void symmetricBuffersAreReadInPlace()
@@ -375,6 +376,14 @@ class TunedSelectionTest
                 four.context(0), 65536).name());
             assertEquals("shm_direct", atFour.select(symmetric(Collective.BROADCAST, 131072 / 4, false, true),
                 four.context(0), 131072).name());
+            // below 4 KiB the buffers count as private there, so that shm_direct stages them
+            final CollectiveArgs small = symmetric(Collective.ALLGATHER, 2048 / 16, true, true);
+            atFour.select(small, four.context(0), 2048);
+            assertEquals(-1, small.sendSegmentOffset);
+            assertEquals(-1, small.recvSegmentOffset);
+            final CollectiveArgs mid = symmetric(Collective.ALLGATHER, 8192 / 16, true, true);
+            atFour.select(mid, four.context(0), 8192);
+            assertEquals(0, mid.sendSegmentOffset);
         }
     }
 
