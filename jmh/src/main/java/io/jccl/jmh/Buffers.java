@@ -1,13 +1,15 @@
 package io.jccl.jmh;
 
 import io.jccl.Buf;
+import io.jccl.Communicator;
 import io.jccl.DataType;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.Arrays;
 
 /**
- * Benchmark buffers: Java arrays of the element type (what applications pass), filled with ones, so reductions
- * work on ordinary numbers rather than zeros or denormals.
+ * Benchmark buffers: Java arrays of the element type (what applications pass), or symmetric memory, filled with ones,
+ * so reductions work on ordinary numbers rather than zeros or denormals.
  */
 final class Buffers
 {
@@ -16,6 +18,28 @@ final class Buffers
 
     private Buffers()
     {
+    }
+
+    /** {@code count} elements of symmetric memory from {@code communicator}, filled with ones. */
+    static Buf allocateShared(final Communicator communicator, final DataType type, final int count)
+    {
+        final Buf buf = communicator.allocateShared(count, type);
+        final UnsafeBuffer memory = new UnsafeBuffer(buf.offset(), Math.toIntExact(buf.bytes()));
+        for (int i = 0; i < count; i++)
+        {
+            final int at = i * type.size();
+            switch (type)
+            {
+                case INT8 -> memory.putByte(at, (byte)1);
+                case INT32 -> memory.putInt(at, 1);
+                case INT64 -> memory.putLong(at, 1L);
+                case FLOAT16 -> memory.putShort(at, FLOAT16_ONE);
+                case BFLOAT16 -> memory.putShort(at, BFLOAT16_ONE);
+                case FLOAT32 -> memory.putFloat(at, 1.0f);
+                case FLOAT64 -> memory.putDouble(at, 1.0);
+            }
+        }
+        return buf;
     }
 
     static Buf allocate(final DataType type, final int count)

@@ -198,7 +198,8 @@ final class LockstepJob implements AutoCloseable
 
     /**
      * java of this JVM, the required export, the forwarded JVM arguments, this JVM's jccl settings (system
-     * properties {@code jccl.*}, so that every rank runs with the same ones), this class path, the peer main.
+     * properties {@code jccl.*}, so that every rank runs with the same ones), the symmetric memory of a workload in
+     * shared memory, this class path, the peer main.
      */
     private List<String> peerCommand()
     {
@@ -224,6 +225,11 @@ final class LockstepJob implements AutoCloseable
                 command.add("-D" + name + "=" + System.getProperty(name));
             }
         }
+        if (workload.shared())
+        {
+            // as rank 0 sets it (the last -D wins): every rank must lay out the segment alike
+            command.add("-D" + Configuration.SYMMETRIC_BYTES_PROP_NAME + "=" + workload.symmetricBytes());
+        }
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(Peer.class.getName());
@@ -234,11 +240,15 @@ final class LockstepJob implements AutoCloseable
     /** Joins as rank 0, failing early when a peer dies before the job is complete. */
     private void join()
     {
-        final Configuration configuration = Configuration.builder()
+        final Configuration.Builder builder = Configuration.builder()
             .rank(0)
             .worldSize(workload.ranks())
-            .jobId(jobId)
-            .build();
+            .jobId(jobId);
+        if (workload.shared())
+        {
+            builder.set(Configuration.SYMMETRIC_BYTES_PROP_NAME, Long.toString(workload.symmetricBytes()));
+        }
+        final Configuration configuration = builder.build();
         final CompletableFuture<Communicator> joined = new CompletableFuture<>();
         final Thread connector = new Thread(() ->
         {

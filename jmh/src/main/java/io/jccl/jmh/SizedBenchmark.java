@@ -16,6 +16,13 @@ public abstract class SizedBenchmark extends JobBenchmark
     @Param({"float32"})
     public String dtype;
 
+    /**
+     * Where the buffers live: {@code heap} (Java arrays) or {@code shared} (symmetric memory from allocateShared, which
+     * the shared-memory algorithms read in place).
+     */
+    @Param({Workload.HEAP})
+    public String memory;
+
     /** The operation's name: a collective's label or {@code pingpong}. */
     protected abstract String operation();
 
@@ -25,6 +32,6 @@ public abstract class SizedBenchmark extends JobBenchmark
     @Override
     protected Workload workload()
     {
-        return Workload.of(operation(), algorithm(), bytes, ranks, dtype);
+        return Workload.of(operation(), algorithm(), bytes, ranks, dtype, memory);
     }
 }

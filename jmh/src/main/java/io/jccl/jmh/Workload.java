@@ -17,7 +17,9 @@ import java.util.List;
  * <p>
  * {@code bytes} follows nccl-tests (DESIGN.md section 7): the whole vector of allreduce, broadcast and reduce; the
  * output of gather and allgather; the input of scatter and reduce_scatter; one rank's send buffer of alltoall; the
- * message of pingpong. Every call is out of place, reduces with SUM, and uses root 0.
+ * message of pingpong. Every call is out of place, reduces with SUM, and uses root 0. The buffers are Java arrays
+ * ({@link #HEAP}) or symmetric memory from {@link Communicator#allocateShared} ({@link #SHARED}), which the
+ * shared-memory algorithms read in place.
  */
 public final class Workload
 {
@@ -25,6 +27,10 @@ public final class Workload
     public static final String PINGPONG = "pingpong";
     /** The algorithm value that lets jccl's selector choose. */
     public static final String DEFAULT_ALGORITHM = "default";
+    /** Buffers in Java arrays, what applications pass most. */
+    public static final String HEAP = "heap";
+    /** Buffers from {@link Communicator#allocateShared}, in the job's segment. */
+    public static final String SHARED = "shared";
     /** Tag of pingpong messages; the lockstep control messages use another. */
     static final int PINGPONG_TAG = 0;
 
@@ -34,9 +40,10 @@ public final class Workload
     private final long bytes;
     private final int ranks;
     private final DataType type;
+    private final boolean shared;
 
     private Workload(final String operation, final String algorithm, final long bytes, final int ranks,
-        final DataType type)
+        final DataType type, final boolean shared)
     {
         this.operation = operation;
         this.collective = PINGPONG.equals(operation) ? null : Collective.parse(operation);
@@ -44,6 +51,7 @@ public final class Workload
         this.bytes = bytes;
         this.ranks = ranks;
         this.type = type;
+        this.shared = shared;
     }
 
     /**
@@ -53,8 +61,19 @@ public final class Workload
     public static Workload of(final String operation, final String algorithm, final long bytes, final int ranks,
         final String dtype)
     {
+        return of(operation, algorithm, bytes, ranks, dtype, HEAP);
+    }
+
+    /** {@link #of(String, String, long, int, String)} with buffers in {@code memory}: {@link #HEAP} or {@link #SHARED}. */
+    public static Workload of(final String operation, final String algorithm, final long bytes, final int ranks,
+        final String dtype, final String memory)
+    {
+        if (!HEAP.equals(memory) && !SHARED.equals(memory))
+        {
+            throw new IllegalArgumentException("memory must be " + HEAP + " or " + SHARED + ", not '" + memory + "'");
+        }
         final DataType type = DataType.parse(dtype);
-        final Workload workload = new Workload(operation, algorithm, bytes, ranks, type);
+        final Workload workload = new Workload(operation, algorithm, bytes, ranks, type, SHARED.equals(memory));
         workload.validate();
         return workload;
     }
@@ -62,18 +81,31 @@ public final class Workload
     /** The workload a peer was started with: the arguments {@link #peerArgs()} made. */
     static Workload fromArgs(final String[] args)
     {
-        if (args.length != 5)
+        if (args.length != 6)
         {
-            throw new IllegalArgumentException("expected OPERATION ALGORITHM BYTES RANKS DTYPE, got " +
+            throw new IllegalArgumentException("expected OPERATION ALGORITHM BYTES RANKS DTYPE MEMORY, got " +
                 Arrays.toString(args));
         }
-        return of(args[0], args[1], Long.parseLong(args[2]), Integer.parseInt(args[3]), args[4]);
+        return of(args[0], args[1], Long.parseLong(args[2]), Integer.parseInt(args[3]), args[4], args[5]);
     }
 
     /** The arguments that start a peer with this workload. */
     List<String> peerArgs()
     {
-        return List.of(operation, algorithm, Long.toString(bytes), Integer.toString(ranks), type.label());
+        return List.of(operation, algorithm, Long.toString(bytes), Integer.toString(ranks), type.label(),
+            shared ? SHARED : HEAP);
+    }
+
+    /** Whether the buffers are symmetric memory ({@link #SHARED}). */
+    public boolean shared()
+    {
+        return shared;
+    }
+
+    /** Symmetric memory a rank needs for its buffers: at most a send and a receive buffer of {@code bytes}. */
+    long symmetricBytes()
+    {
+        return 2 * bytes + 2 * 64;
     }
 
     public String operation()
@@ -116,7 +148,7 @@ public final class Workload
     public String toString()
     {
         return operation + " algorithm=" + algorithm + " bytes=" + bytes + " ranks=" + ranks + " dtype=" +
-            type.label();
+            type.label() + (shared ? " memory=" + SHARED : "");
     }
 
     private void validate()
@@ -164,6 +196,22 @@ public final class Workload
         }
     }
 
+    /**
+     * A buffer only the root uses: null elsewhere, but allocated on every rank in symmetric memory, where every rank
+     * must allocate the same sizes in the same order; the root's is the one passed.
+     */
+    private Buf rootOnly(final Communicator communicator, final int count)
+    {
+        final Buf buf = communicator.rank() == 0 || shared ? buffer(communicator, count) : null;
+        return communicator.rank() == 0 ? buf : null;
+    }
+
+    /** {@code count} elements of ones, in a Java array or in symmetric memory. */
+    private Buf buffer(final Communicator communicator, final int count)
+    {
+        return shared ? Buffers.allocateShared(communicator, type, count) : Buffers.allocate(type, count);
+    }
+
     private boolean splitsIntoBlocks()
     {
         return collective != null && switch (collective)
@@ -187,7 +235,7 @@ public final class Workload
         final int count = (int)(bytes / type.size());
         if (collective == null)
         {
-            final Buf message = Buffers.allocate(type, count);
+            final Buf message = buffer(communicator, count);
             final int peer = 1 - rank;
             return rank == 0 ?
                 () ->
@@ -204,7 +252,6 @@ public final class Workload
 
         final Communicator c = DEFAULT_ALGORITHM.equals(algorithm) ? communicator :
             communicator.withAlgorithm(collective.label() + ":" + algorithm);
-        final boolean root = rank == 0;
         final int block = count / ranks;
         final int[] blockCounts = new int[ranks];
         Arrays.fill(blockCounts, block);
@@ -213,67 +260,67 @@ public final class Workload
             case BARRIER -> c::barrier;
             case BROADCAST ->
             {
-                final Buf buf = Buffers.allocate(type, count);
+                final Buf buf = buffer(communicator, count);
                 yield () -> c.broadcast(buf, 0);
             }
             case REDUCE ->
             {
-                final Buf send = Buffers.allocate(type, count);
-                final Buf recv = root ? Buffers.allocate(type, count) : null;
+                final Buf send = buffer(communicator, count);
+                final Buf recv = rootOnly(communicator, count);
                 yield () -> c.reduce(send, recv, ReduceOp.SUM, 0);
             }
             case ALLREDUCE ->
             {
-                final Buf send = Buffers.allocate(type, count);
-                final Buf recv = Buffers.allocate(type, count);
+                final Buf send = buffer(communicator, count);
+                final Buf recv = buffer(communicator, count);
                 yield () -> c.allreduce(send, recv, ReduceOp.SUM);
             }
             case GATHER ->
             {
-                final Buf send = Buffers.allocate(type, block);
-                final Buf recv = root ? Buffers.allocate(type, count) : null;
+                final Buf send = buffer(communicator, block);
+                final Buf recv = rootOnly(communicator, count);
                 yield () -> c.gather(send, recv, 0);
             }
             case SCATTER ->
             {
-                final Buf send = root ? Buffers.allocate(type, count) : null;
-                final Buf recv = Buffers.allocate(type, block);
+                final Buf send = rootOnly(communicator, count);
+                final Buf recv = buffer(communicator, block);
                 yield () -> c.scatter(send, recv, 0);
             }
             case ALLGATHER ->
             {
-                final Buf send = Buffers.allocate(type, block);
-                final Buf recv = Buffers.allocate(type, count);
+                final Buf send = buffer(communicator, block);
+                final Buf recv = buffer(communicator, count);
                 yield () -> c.allgather(send, recv);
             }
             case ALLGATHERV ->
             {
-                final Buf send = Buffers.allocate(type, block);
-                final Buf recv = Buffers.allocate(type, count);
+                final Buf send = buffer(communicator, block);
+                final Buf recv = buffer(communicator, count);
                 yield () -> c.allgatherv(send, recv, blockCounts, null);
             }
             case REDUCE_SCATTER ->
             {
-                final Buf send = Buffers.allocate(type, count);
-                final Buf recv = Buffers.allocate(type, block);
+                final Buf send = buffer(communicator, count);
+                final Buf recv = buffer(communicator, block);
                 yield () -> c.reduceScatter(send, recv, ReduceOp.SUM);
             }
             case REDUCE_SCATTERV ->
             {
-                final Buf send = Buffers.allocate(type, count);
-                final Buf recv = Buffers.allocate(type, block);
+                final Buf send = buffer(communicator, count);
+                final Buf recv = buffer(communicator, block);
                 yield () -> c.reduceScatterv(send, recv, blockCounts, ReduceOp.SUM);
             }
             case ALLTOALL ->
             {
-                final Buf send = Buffers.allocate(type, count);
-                final Buf recv = Buffers.allocate(type, count);
+                final Buf send = buffer(communicator, count);
+                final Buf recv = buffer(communicator, count);
                 yield () -> c.alltoall(send, recv);
             }
             case ALLTOALLV ->
             {
-                final Buf send = Buffers.allocate(type, count);
-                final Buf recv = Buffers.allocate(type, count);
+                final Buf send = buffer(communicator, count);
+                final Buf recv = buffer(communicator, count);
                 yield () -> c.alltoallv(send, blockCounts, null, recv, blockCounts, null);
             }
         };

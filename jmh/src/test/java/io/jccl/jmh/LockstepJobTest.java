@@ -50,6 +50,20 @@ class LockstepJobTest
     }
 
     @Test
+    void symmetricBuffersOfEveryRootedAndBlockedKind() throws IOException
+    {
+        // larger than the default symmetric memory per rank (8 MiB), which the job sizes for the workload
+        for (final String operation : List.of("allgather", "reduce", "scatter", "alltoall"))
+        {
+            final LockstepJob job = LockstepJob.start(Workload.of(operation, "default", 6 << 20, 3, "float32",
+                Workload.SHARED));
+            job.invoke();
+            job.close();
+        }
+        assertNothingLeft();
+    }
+
+    @Test
     void aKilledPeerFailsTheInvocationAndTheCloseSaysSo() throws IOException
     {
         final LockstepJob job = LockstepJob.start(Workload.of("broadcast", "default", 4096, 2, "int32"));

@@ -17,6 +17,14 @@ class WorkloadTest
         final Workload copy = Workload.fromArgs(workload.peerArgs().toArray(String[]::new));
         assertEquals(workload.toString(), copy.toString());
         assertEquals("reduce_scatter algorithm=ring bytes=4096 ranks=4 dtype=bfloat16", copy.toString());
+
+        final Workload shared = Workload.of("allgather", "shm_direct", 4096, 4, "float32", Workload.SHARED);
+        final Workload sharedCopy = Workload.fromArgs(shared.peerArgs().toArray(String[]::new));
+        assertTrue(sharedCopy.shared());
+        assertEquals("allgather algorithm=shm_direct bytes=4096 ranks=4 dtype=float32 memory=shared",
+            sharedCopy.toString());
+        assertThrows(IllegalArgumentException.class, () -> Workload.of("allgather", "default", 4096, 4, "float32",
+            "offheap"));
     }
 
     @Test
