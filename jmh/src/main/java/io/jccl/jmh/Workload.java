@@ -64,7 +64,7 @@ public final class Workload
         return of(operation, algorithm, bytes, ranks, dtype, HEAP);
     }
 
-    /** {@link #of(String, String, long, int, String)} with buffers in {@code memory}: {@link #HEAP} or {@link #SHARED}. */
+    /** {@link #of(String, String, long, int, String)}, the buffers in {@link #HEAP} or {@link #SHARED} memory. */
     public static Workload of(final String operation, final String algorithm, final long bytes, final int ranks,
         final String dtype, final String memory)
     {

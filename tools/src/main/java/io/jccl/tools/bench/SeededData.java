@@ -103,8 +103,8 @@ public final class SeededData
      * Elements [0, count) of {@code buffer} from {@code elementOffset} that differ from input elements
      * [sourceIndex, sourceIndex + count) of {@code sourceRank}: a copy must be bit for bit.
      */
-    public long wrongCopies(final MutableDirectBuffer buffer, final long elementOffset, final long count, final int sourceRank,
-        final long sourceIndex)
+    public long wrongCopies(final MutableDirectBuffer buffer, final long elementOffset, final long count,
+        final int sourceRank, final long sourceIndex)
     {
         long wrong = 0;
         for (long i = 0; i < count; i++)

@@ -19,8 +19,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@code jccl bench} end to end on 2 real rank JVMs: ping-pong from 8 B to 64 KiB, every allreduce algorithm
- * checked up to 64 KiB, and symmetric buffers (--shared) read in place. Few iterations: this checks that the sweep runs, agrees on its rows and computes right,
- * not how fast anything is (the machine is shared).
+ * checked up to 64 KiB, and symmetric buffers (--shared) read in place. Few iterations: this checks that the sweep
+ * runs, agrees on its rows and computes right, not how fast anything is (the machine is shared).
  */
 @Timeout(120)
 class BenchSmokeTest
