@@ -3,7 +3,7 @@ package io.jccl.jmh;
 import io.jccl.Buf;
 import io.jccl.Communicator;
 import io.jccl.DataType;
-import org.agrona.concurrent.UnsafeBuffer;
+import io.jccl.spi.Memory;
 
 import java.util.Arrays;
 
@@ -24,21 +24,8 @@ final class Buffers
     static Buf allocateShared(final Communicator communicator, final DataType type, final int count)
     {
         final Buf buf = communicator.allocateShared(count, type);
-        final UnsafeBuffer memory = new UnsafeBuffer(buf.offset(), Math.toIntExact(buf.bytes()));
-        for (int i = 0; i < count; i++)
-        {
-            final int at = i * type.size();
-            switch (type)
-            {
-                case INT8 -> memory.putByte(at, (byte)1);
-                case INT32 -> memory.putInt(at, 1);
-                case INT64 -> memory.putLong(at, 1L);
-                case FLOAT16 -> memory.putShort(at, FLOAT16_ONE);
-                case BFLOAT16 -> memory.putShort(at, BFLOAT16_ONE);
-                case FLOAT32 -> memory.putFloat(at, 1.0f);
-                case FLOAT64 -> memory.putDouble(at, 1.0);
-            }
-        }
+        final Buf ones = allocate(type, count);
+        Memory.copy(ones.base(), ones.offset(), null, buf.offset(), buf.bytes());
         return buf;
     }
 

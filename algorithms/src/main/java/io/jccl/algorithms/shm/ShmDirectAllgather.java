@@ -149,8 +149,8 @@ public final class ShmDirectAllgather implements CollectiveAlgorithm
         }
         context.setFlag(SLOT_READY, context.token(placement));
 
-        // step 2: each peer's block, read in place once published (acquire); then, reading from send, our own block
-        // (a no-op in place): the peers' blocks first, while they are in their owners' caches
+        // step 2: each peer's block, read in place once published (acquire); then, reading from send, our own block:
+        // the peers' blocks first, while they are in their owners' caches
         for (int i = 1; i < size; i++)
         {
             final int r = (rank + i) % size;
