@@ -29,9 +29,10 @@ import io.jccl.spi.CollectiveContext;
  * wait at all.
  * <p>
  * Zero-copy: a rank whose buffer lies in symmetric memory publishes {@code token(STEP_DIRECT)} (peers read its send
- * buffer) or {@code token(STEP_DIRECT_RECV)} (its recv buffer) in {@link #SLOT_READY}, and peers read the buffer in
- * place; when done, they set {@link #SLOT_CONSUMED} to {@code token(STEP_DIRECT)} (two-shot instead stages its
- * reduced blocks and hands them over with the chunk handshake). Readers check the kind of the value they see, so
+ * buffer), {@code token(STEP_DIRECT_RECV)} (its recv buffer) or {@code token(STEP_DIRECT_SEND_RECV)} (peers read its
+ * send buffer and write their reduced blocks into its recv) in {@link #SLOT_READY}, and peers use the buffers in
+ * place; when done, they set {@link #SLOT_CONSUMED} to {@code token(STEP_DIRECT)} (two-shot with a private recv
+ * instead stages its reduced blocks and hands them over with the chunk handshake). Readers check the kind of the value they see, so
  * ranks that disagree about symmetric memory fail with a message instead of reading stale staging data.
  * <p>
  * Single copy ({@link SingleCopyReads}): the owner writes the address of its buffer to {@link #SLOT_ADDRESS},
@@ -68,8 +69,14 @@ final class ShmProtocol
      */
     static final int STEP_SINGLE_COPY = CollectiveContext.MAX_STEPS - 3;
 
+    /**
+     * Like {@link #STEP_DIRECT}, but peers also write the owner's recv buffer in place (two-shot allreduce whose send
+     * and recv buffers are both symmetric: each rank writes its reduced block into every rank's recv).
+     */
+    static final int STEP_DIRECT_SEND_RECV = CollectiveContext.MAX_STEPS - 4;
+
     /** Chunk steps run from 0 to {@code MAX_CHUNKS - 1}, below every zero-copy and single-copy step. */
-    static final long MAX_CHUNKS = STEP_SINGLE_COPY;
+    static final long MAX_CHUNKS = STEP_DIRECT_SEND_RECV;
 
     /** Staging halves start on cache lines, so each half is a whole number of lines. */
     static final long CACHE_LINE = 64;
@@ -268,6 +275,10 @@ final class ShmProtocol
         if (token == context.token(STEP_DIRECT))
         {
             return "a symmetric send buffer";
+        }
+        if (token == context.token(STEP_DIRECT_SEND_RECV))
+        {
+            return "symmetric send and recv buffers";
         }
         if (token == context.token(STEP_SINGLE_COPY))
         {
