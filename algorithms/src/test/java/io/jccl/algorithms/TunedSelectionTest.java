@@ -335,7 +335,7 @@ class TunedSelectionTest
     }
 
     /**
-     * Broadcasts, allgathers and alltoalls that shm_direct serves zero-copy take it from 4 KiB (from 128 KiB when ranks
+     * Broadcasts, allgathers, alltoalls and reduce-scatters that shm_direct serves zero-copy take it from 4 KiB (from 128 KiB when ranks
      * outnumber cores, and below 4 KiB their buffers then count as private), ahead of the single-copy rule and of a
      * tuning file's choice; private buffers do not.
      */
@@ -354,9 +354,13 @@ class TunedSelectionTest
             two.context(0), 2 << 20).name());
         assertEquals("shm_single_copy", atTwo.select(args(Collective.ALLTOALL, (1 << 20) / 4), two.context(0),
             2 << 20).name());
-        // reductions are not read in place by shm_direct: the single-copy rule stands
-        assertEquals("shm_single_copy", atTwo.select(symmetric(Collective.REDUCE_SCATTER, (1 << 20) / 4, true, true),
+        assertEquals("shm_direct", atTwo.select(symmetric(Collective.REDUCE_SCATTER, (1 << 20) / 4, true, false),
             two.context(0), 2 << 20).name());
+        assertEquals("shm_single_copy", atTwo.select(args(Collective.REDUCE_SCATTER, (1 << 20) / 4), two.context(0),
+            2 << 20).name());
+        // allreduce is not among them: two-shot reads symmetric buffers in place, chosen by the model
+        assertNotEquals("shm_direct", atTwo.select(symmetric(Collective.ALLREDUCE, (1 << 20) / 4, true, true),
+            two.context(0), 1 << 20).name());
 
         final java.nio.file.Path file = writeTable(new TuningTable(ModelParameters.shipped(), Map.of(), List.of(
             new Rule(Collective.BROADCAST, 2, 0, Long.MAX_VALUE, "binomial", 0))));

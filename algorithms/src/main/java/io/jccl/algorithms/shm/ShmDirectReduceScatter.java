@@ -13,6 +13,7 @@ import java.util.Set;
 
 import static io.jccl.algorithms.shm.ShmProtocol.SLOT_CONSUMED;
 import static io.jccl.algorithms.shm.ShmProtocol.SLOT_READY;
+import static io.jccl.algorithms.shm.ShmProtocol.STEP_DIRECT;
 
 /**
  * Direct reduce-scatter: every rank stages the blocks its peers reduce, and rank r reduces block r of every rank
@@ -22,6 +23,10 @@ import static io.jccl.algorithms.shm.ShmProtocol.SLOT_READY;
  * blocks' columns and publish; reduce the p contributions to the own block into recv (the own one read from send,
  * or staged too when recv overlaps it); report the chunk consumed. Cost (n = bytes of one rank's whole send
  * buffer): K·α_f + n(p − 1)/p·β_c + n(p − 1)/p·(β_r + γ), K = ⌈n / (S/2)⌉.
+ * <p>
+ * Zero-copy (send buffers in symmetric memory): nothing is staged; rank r reduces block r straight out of every
+ * rank's send buffer into recv, and returns once every peer has read its blocks of our send buffer. Cost:
+ * 2·α_f + n(p − 1)/p·(β_r + γ).
  */
 public final class ShmDirectReduceScatter implements CollectiveAlgorithm
 {
@@ -47,7 +52,7 @@ public final class ShmDirectReduceScatter implements CollectiveAlgorithm
     public String unsupportedReason(final CollectiveArgs args, final int size, final CollectiveContext context)
     {
         final String reason = CollectiveAlgorithm.super.unsupportedReason(args, size, context);
-        if (reason != null || size == 1)
+        if (reason != null || size == 1 || args.sendSegmentOffset >= 0)
         {
             return reason;
         }
@@ -62,9 +67,60 @@ public final class ShmDirectReduceScatter implements CollectiveAlgorithm
             Memory.copy(args.sendBase, args.sendOffset, args.recvBase, args.recvOffset,
                 args.count * args.type.size());
         }
+        else if (args.count > 0 && args.sendSegmentOffset >= 0)
+        {
+            runDirect(context, args);
+        }
         else if (args.count > 0)
         {
             runStaged(context, args);
+        }
+    }
+
+    private static void runDirect(final CollectiveContext context, final CollectiveArgs args)
+    {
+        final int rank = context.rank();
+        final int size = context.size();
+        final DataType type = args.type;
+        final ReduceOp op = args.op;
+        final long count = args.count;
+        final long blockBytes = count * type.size();
+        final Object recvBase = args.recvBase;
+        final long recvOffset = args.recvOffset;
+        final long input = args.sendSegmentOffset + rank * blockBytes;
+
+        // peers read our send buffer until they all report done, but block r of it only rank r: recv may be our own
+        // block (in place) as long as the reduction in rank order reads it before it writes it, that is on ranks 0
+        // and 1; any other overlap lands in scratch until the peers are done
+        final boolean ownBlockInPlace = recvBase == args.sendBase && recvOffset == args.sendOffset + rank * blockBytes;
+        final boolean viaScratch = (!ownBlockInPlace || rank >= 2) && ShmProtocol.overlaps(
+            args.sendBase, args.sendOffset, size * blockBytes, recvBase, recvOffset, blockBytes);
+        final Object dstBase = viaScratch ? null : recvBase;
+        final long dst = viaScratch ? context.scratch(0, blockBytes) : recvOffset;
+
+        // step 1: publish our send buffer as it is (release: the caller's writes happen-before peers' reads)
+        context.setFlag(SLOT_READY, context.token(STEP_DIRECT));
+
+        // step 2: dst = x_0 op x_1 op ... op x_(p-1) over our block, read in place from every rank's send buffer
+        // (acquire each)
+        ShmProtocol.awaitDirect(context, 0, STEP_DIRECT);
+        ShmProtocol.awaitDirect(context, 1, STEP_DIRECT);
+        Reductions.reduce(type, op, null, context.symmetricAddress(0, input),
+            null, context.symmetricAddress(1, input), dstBase, dst, count);
+        for (int r = 2; r < size; r++)
+        {
+            ShmProtocol.awaitDirect(context, r, STEP_DIRECT);
+            Reductions.reduce(type, op, dstBase, dst, null, context.symmetricAddress(r, input), dstBase, dst, count);
+        }
+
+        // step 3: report done reading (release), and return only when every peer is done with our send buffer
+        context.setFlag(SLOT_CONSUMED, context.token(STEP_DIRECT));
+        ShmProtocol.awaitAllConsumedDirect(context);
+
+        // step 4: nobody reads our send buffer any more: the result may overwrite it
+        if (viaScratch)
+        {
+            Memory.copy(null, dst, recvBase, recvOffset, blockBytes);
         }
     }
 
