@@ -16,11 +16,10 @@ import java.util.Map;
  *   <li>a forced one (configuration {@code jccl.algo} / {@code JCCL_ALGO}, or a per-call view of the communicator);
  *       one that cannot serve the call is an error that says why;</li>
  *   <li>{@code shm_direct} for broadcasts, allgathers, alltoalls and reduce-scatters that it serves zero-copy, reading
- *       the buffers in
- *       place in the shared segment ({@link #readsSymmetricInPlace}), from {@link #ZERO_COPY_MIN_BYTES} (from
- *       {@link #OVERSUBSCRIBED_ZERO_COPY_MIN_BYTES} while ranks outnumber cores, when such calls below
- *       {@link #ZERO_COPY_MIN_BYTES} treat their buffers as private memory), tuning file or not: neither the model nor
- *       a tuning file, measured with private buffers, prices reading in place;</li>
+ *       the buffers in place in the shared segment ({@link #readsSymmetricInPlace}), from
+ *       {@link #ZERO_COPY_MIN_BYTES} (from {@link #OVERSUBSCRIBED_ZERO_COPY_MIN_BYTES} while ranks outnumber cores,
+ *       when such calls below {@link #ZERO_COPY_MIN_BYTES} treat their buffers as private memory), tuning file or
+ *       not: neither the model nor a tuning file, measured with private buffers, prices reading in place;</li>
  *   <li>without a tuning file, for messages that travel single-copy ({@link CollectiveContext#singleCopyBytes()})
  *       of at least {@link #SINGLE_COPY_MIN_MESSAGE_BYTES} ({@link #SINGLE_COPY_MIN_BLOCK_BYTES} per block for
  *       allgather and alltoall) while no two ranks share a core, and alltoall's from blocks of

@@ -32,8 +32,9 @@ import io.jccl.spi.CollectiveContext;
  * buffer), {@code token(STEP_DIRECT_RECV)} (its recv buffer) or {@code token(STEP_DIRECT_SEND_RECV)} (peers read its
  * send buffer and write their reduced blocks into its recv) in {@link #SLOT_READY}, and peers use the buffers in
  * place; when done, they set {@link #SLOT_CONSUMED} to {@code token(STEP_DIRECT)} (two-shot with a private recv
- * instead stages its reduced blocks and hands them over with the chunk handshake). Readers check the kind of the value they see, so
- * ranks that disagree about symmetric memory fail with a message instead of reading stale staging data.
+ * instead stages its reduced blocks and hands them over with the chunk handshake). Readers check the kind of the
+ * value they see, so ranks that disagree about symmetric memory fail with a message instead of reading stale staging
+ * data.
  * <p>
  * Single copy ({@link SingleCopyReads}): the owner writes the address of its buffer to {@link #SLOT_ADDRESS},
  * the one slot that holds a value rather than a step (it need not grow: nobody waits on it, and peers read it only
