@@ -15,8 +15,8 @@ import java.util.Map;
  * <ol>
  *   <li>a forced one (configuration {@code jccl.algo} / {@code JCCL_ALGO}, or a per-call view of the communicator);
  *       one that cannot serve the call is an error that says why;</li>
- *   <li>{@code shm_direct} for broadcasts, allgathers, alltoalls and reduce-scatters that it serves zero-copy, reading
- *       the buffers in place in the shared segment ({@link #readsSymmetricInPlace}), from
+ *   <li>{@code shm_direct} for broadcasts, allgathers, alltoalls, reduce-scatters and reduces that it serves
+ *       zero-copy, reading the buffers in place in the shared segment ({@link #readsSymmetricInPlace}), from
  *       {@link #ZERO_COPY_MIN_BYTES} (from {@link #OVERSUBSCRIBED_ZERO_COPY_MIN_BYTES} while ranks outnumber cores,
  *       when such calls below {@link #ZERO_COPY_MIN_BYTES} treat their buffers as private memory), tuning file or
  *       not: neither the model nor a tuning file, measured with private buffers, prices reading in place;</li>
@@ -203,7 +203,7 @@ public final class AlgorithmSelector
         this.cores = Runtime.getRuntime().availableProcessors();
         this.zeroCopy = new CollectiveAlgorithm[Collective.values().length];
         for (final Collective collective : new Collective[] {Collective.BROADCAST, Collective.ALLGATHER,
-            Collective.ALLTOALL, Collective.REDUCE_SCATTER})
+            Collective.ALLTOALL, Collective.REDUCE_SCATTER, Collective.REDUCE})
         {
             zeroCopy[collective.ordinal()] = registry.of(collective).get("shm_direct");
         }
@@ -448,8 +448,10 @@ public final class AlgorithmSelector
 
     /**
      * Whether {@code shm_direct} serves this call zero-copy, copying straight out of the peers' buffers in the shared
-     * segment: a broadcast into symmetric memory, an allgather from or into it, an alltoall or a reduce-scatter from it
-     * (2 ranks, reduce-scatter 8 KiB-32 MiB: 0.35-0.6x the staged time, 0.4-0.76x single copy's). (Every rank must
+     * segment: a broadcast into symmetric memory, an allgather from or into it, an alltoall, a reduce-scatter or a
+     * reduce from it (2 ranks, reduce-scatter 8 KiB-32 MiB: 0.35-0.6x the staged time, 0.4-0.76x single copy's;
+     * reduce 8-512 KiB 0.2-0.35x the staged time, 0.2-0.8x binomial's; 4 ranks on 2 cores, reduce from 128 KiB
+     * 0.35-0.6x either). (Every rank must
      * then pass symmetric buffers, or the call fails on every rank; so the choice is the same on every rank.)
      */
     private static boolean readsSymmetricInPlace(final CollectiveArgs args)
@@ -458,7 +460,7 @@ public final class AlgorithmSelector
         {
             case BROADCAST -> args.recvSegmentOffset >= 0;
             case ALLGATHER -> args.sendSegmentOffset >= 0 || args.recvSegmentOffset >= 0;
-            case ALLTOALL, REDUCE_SCATTER -> args.sendSegmentOffset >= 0;
+            case ALLTOALL, REDUCE_SCATTER, REDUCE -> args.sendSegmentOffset >= 0;
             default -> false;
         };
     }

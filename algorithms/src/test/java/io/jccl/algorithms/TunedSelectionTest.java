@@ -335,8 +335,8 @@ class TunedSelectionTest
     }
 
     /**
-     * Broadcasts, allgathers, alltoalls and reduce-scatters that shm_direct serves zero-copy take it from 4 KiB (from
-     * 128 KiB when ranks outnumber cores, and below 4 KiB their buffers then count as private), ahead of the
+     * Broadcasts, allgathers, alltoalls, reduce-scatters and reduces that shm_direct serves zero-copy take it from 4 KiB
+     * (from 128 KiB when ranks outnumber cores, and below 4 KiB their buffers then count as private), ahead of the
      * single-copy rule and of a tuning file's choice; private buffers do not.
      */
     @Test
@@ -358,6 +358,12 @@ class TunedSelectionTest
             two.context(0), 2 << 20).name());
         assertEquals("shm_single_copy", atTwo.select(args(Collective.REDUCE_SCATTER, (1 << 20) / 4), two.context(0),
             2 << 20).name());
+        final CollectiveArgs symmetricReduce = reduce((1 << 20) / 4);
+        symmetricReduce.sendBase = null;
+        symmetricReduce.sendOffset = 1 << 20;
+        symmetricReduce.sendSegmentOffset = 0;
+        assertEquals("shm_direct", atTwo.select(symmetricReduce, two.context(0), 1 << 20).name());
+        assertEquals("binomial", atTwo.select(reduce((1 << 20) / 4), two.context(0), 1 << 20).name());
         // allreduce is not among them: two-shot reads symmetric buffers in place, chosen by the model
         assertNotEquals("shm_direct", atTwo.select(symmetric(Collective.ALLREDUCE, (1 << 20) / 4, true, true),
             two.context(0), 1 << 20).name());

@@ -11,8 +11,10 @@ import io.jccl.spi.Reductions;
 
 import java.util.Set;
 
+import static io.jccl.algorithms.shm.ShmProtocol.SLOT_ADDRESS;
 import static io.jccl.algorithms.shm.ShmProtocol.SLOT_CONSUMED;
 import static io.jccl.algorithms.shm.ShmProtocol.SLOT_READY;
+import static io.jccl.algorithms.shm.ShmProtocol.STEP_DIRECT;
 
 /**
  * Direct reduce: every rank stages its input and the root reads all of them from shared memory and reduces in rank
@@ -21,6 +23,9 @@ import static io.jccl.algorithms.shm.ShmProtocol.SLOT_READY;
  * Per chunk of up to S/2 bytes: the others stage their chunk and publish it; the root reduces the p chunks into
  * recv (its own from send, or from its own staging area when recv overlaps send) and reports the chunk consumed.
  * Cost: K·α_f + n·β_c + (p − 1)·n·(β_r + γ), K = ⌈n / (S/2)⌉.
+ * <p>
+ * Zero-copy (send buffers in symmetric memory): nothing is staged; the root reduces straight out of every rank's send
+ * buffer into recv, and the others return once the root reports it has read them. Cost: 2·α_f + (p − 1)·n·(β_r + γ).
  */
 public final class ShmDirectReduce implements CollectiveAlgorithm
 {
@@ -47,7 +52,7 @@ public final class ShmDirectReduce implements CollectiveAlgorithm
     public String unsupportedReason(final CollectiveArgs args, final int size, final CollectiveContext context)
     {
         final String reason = CollectiveAlgorithm.super.unsupportedReason(args, size, context);
-        if (reason != null || size == 1)
+        if (reason != null || size == 1 || args.sendSegmentOffset >= 0)
         {
             return reason;
         }
@@ -62,6 +67,10 @@ public final class ShmDirectReduce implements CollectiveAlgorithm
         {
             Memory.copy(args.sendBase, args.sendOffset, args.recvBase, args.recvOffset, bytes);
         }
+        else if (bytes > 0 && args.sendSegmentOffset >= 0)
+        {
+            runDirect(context, args, bytes);
+        }
         else if (bytes > 0)
         {
             if (context.rank() == args.root)
@@ -73,6 +82,63 @@ public final class ShmDirectReduce implements CollectiveAlgorithm
                 runContributor(context, args);
             }
         }
+    }
+
+    private static void runDirect(final CollectiveContext context, final CollectiveArgs args, final long bytes)
+    {
+        final int rank = context.rank();
+        final int root = args.root;
+        final long done = context.token(STEP_DIRECT);
+
+        // step 1: publish our send buffer as it is: its segment offset, which may differ from rank to rank (an
+        // in-place root passes its recv buffer), then the step (release: the caller's writes and the offset
+        // happen-before the root's reads)
+        context.setFlag(SLOT_ADDRESS, args.sendSegmentOffset);
+        context.setFlag(SLOT_READY, done);
+        if (rank != root)
+        {
+            // step 2 (contributors): return only when the root has read our send buffer (acquire)
+            context.waitFlag(root, SLOT_CONSUMED, done);
+            return;
+        }
+
+        final int size = context.size();
+        final DataType type = args.type;
+        final ReduceOp op = args.op;
+        final long count = args.count;
+        final Object recvBase = args.recvBase;
+        final long recvOffset = args.recvOffset;
+        // only we read our own send buffer: recv may be it (in place) as long as the reduction in rank order reads
+        // each element before it writes it, that is on roots 0 and 1; otherwise an overlap goes through scratch
+        final boolean viaScratch = (!args.inPlace() || rank >= 2) &&
+            ShmProtocol.overlaps(args.sendBase, args.sendOffset, bytes, recvBase, recvOffset, bytes);
+        final Object dstBase = viaScratch ? null : recvBase;
+        final long dst = viaScratch ? context.scratch(0, bytes) : recvOffset;
+
+        // step 2 (root): dst = x_0 op x_1 op ... op x_(p-1), read in place from every send buffer (acquire each)
+        Reductions.reduce(type, op, null, sendAddress(context, 0), null, sendAddress(context, 1), dstBase, dst, count);
+        for (int r = 2; r < size; r++)
+        {
+            Reductions.reduce(type, op, dstBase, dst, null, sendAddress(context, r), dstBase, dst, count);
+        }
+
+        // step 3 (root): report done reading (release: our reads happen-before the contributors' next writes)
+        context.setFlag(SLOT_CONSUMED, done);
+        if (viaScratch)
+        {
+            Memory.copy(null, dst, recvBase, recvOffset, bytes);
+        }
+    }
+
+    /**
+     * Waits (acquire) until {@code peer} has published its send buffer, and returns where it is mapped here: the
+     * published value is an offset in the job's segment, which every rank maps whole, so no translation between the
+     * ranks' symmetric regions applies (this rank's own address of that offset).
+     */
+    private static long sendAddress(final CollectiveContext context, final int peer)
+    {
+        ShmProtocol.awaitDirect(context, peer, STEP_DIRECT);
+        return context.symmetricAddress(context.rank(), context.getFlag(peer, SLOT_ADDRESS));
     }
 
     private static void runContributor(final CollectiveContext context, final CollectiveArgs args)

@@ -39,7 +39,8 @@ import io.jccl.spi.CollectiveContext;
  * Single copy ({@link SingleCopyReads}): the owner writes the address of its buffer to {@link #SLOT_ADDRESS},
  * the one slot that holds a value rather than a step (it need not grow: nobody waits on it, and peers read it only
  * after {@link #SLOT_READY} shows {@code token(STEP_SINGLE_COPY)}), then publishes that token; peers read the buffer
- * through the kernel and set {@link #SLOT_CONSUMED} to the same token when done.
+ * through the kernel and set {@link #SLOT_CONSUMED} to the same token when done. The zero-copy reduce uses the slot
+ * the same way for the segment offset of its send buffer, which differs on an in-place root.
  */
 final class ShmProtocol
 {
@@ -55,7 +56,10 @@ final class ShmProtocol
     /** Barrier: the owner has arrived. */
     static final int SLOT_ARRIVED = 4;
 
-    /** Single copy: the address of the owner's buffer that peers read; written before {@link #SLOT_READY}. */
+    /**
+     * Single copy: the address of the owner's buffer that peers read; zero-copy reduce: the segment offset of its send
+     * buffer. Written before {@link #SLOT_READY}.
+     */
     static final int SLOT_ADDRESS = 7;
 
     /** Step published by a rank whose buffer its peers read in place; above every chunk step. */

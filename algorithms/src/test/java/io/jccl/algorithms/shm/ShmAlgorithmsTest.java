@@ -207,7 +207,7 @@ class ShmAlgorithmsTest
         final List<Call> calls = new ArrayList<>();
         int i = 0;
         for (final CollectiveAlgorithm algorithm : List.of(new ShmOneShotAllreduce(), new ShmTwoShotAllreduce(),
-            new ShmDirectAllgather(), new ShmDirectAlltoall(), new ShmDirectReduceScatter()))
+            new ShmDirectAllgather(), new ShmDirectAlltoall(), new ShmDirectReduceScatter(), new ShmDirectReduce()))
         {
             for (final long count : new long[]{7, 4099, 9000})
             {
