@@ -268,6 +268,18 @@ public final class LocalJob
         }
 
         @Override
+        public void setFlagPayload(final int slot, final long value)
+        {
+            flags.setPlain(index(rank, slot) + 1, value);
+        }
+
+        @Override
+        public long getFlagPayload(final int peer, final int slot)
+        {
+            return flags.getPlain(index(peer, slot) + 1);
+        }
+
+        @Override
         public long waitFlag(final int peer, final int slot, final long atLeast)
         {
             final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);

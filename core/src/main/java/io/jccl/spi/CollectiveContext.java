@@ -102,6 +102,16 @@ public interface CollectiveContext
     /** Acquire-loads {@code peer}'s flag {@code slot}. */
     long getFlag(int peer, int slot);
 
+    /**
+     * Stores {@code value} (plain) in the word that follows this rank's flag {@code slot} in the same cache line; the
+     * next {@link #setFlag} of that slot publishes it, and a peer that has acquired the flag then reads it with
+     * {@link #getFlagPayload} at no further cache-line transfer.
+     */
+    void setFlagPayload(int slot, long value);
+
+    /** The word after {@code peer}'s flag {@code slot}: read it after an acquire load that saw the flag it goes with. */
+    long getFlagPayload(int peer, int slot);
+
     /** Waits until {@code peer}'s flag {@code slot} is at least {@code atLeast}; returns the value seen. */
     long waitFlag(int peer, int slot, long atLeast);
 

@@ -200,8 +200,9 @@ public final class SegmentDescriptor
      *     | (SIGNATURE_LENGTH each)      |   collectives this rank started,
      *     |                              |   slot = sequence % SLOTS
      *     +------------------------------+ 384
-     *     | flag 0 .. FLAG_SLOTS-1,      |   one 64-byte line each
-     *     | monotonic, release-stored    |
+     *     | flag 0 .. FLAG_SLOTS-1,      |   one 64-byte line each: the
+     *     | monotonic, release-stored    |   flag (8), then its payload (8),
+     *     |                              |   stored before the flag
      *     +------------------------------+ LENGTH
      * </pre>
      * One call signature ({@link CallSignatures}), published before the collective moves any data:
@@ -238,6 +239,8 @@ public final class SegmentDescriptor
         public static final int SIGNATURE_COUNT_OFFSET = 16;
         public static final int FLAGS_OFFSET = 384;
         public static final int FLAG_STRIDE = 64;
+        /** In a flag's line, a value published with the flag (a zero-copy buffer's segment offset). */
+        public static final int FLAG_PAYLOAD_OFFSET = 8;
         public static final int LENGTH = FLAGS_OFFSET + CollectiveContext.FLAG_SLOTS * FLAG_STRIDE;
 
         /** The rank has not attached yet. */

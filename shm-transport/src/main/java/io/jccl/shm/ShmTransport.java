@@ -594,6 +594,19 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
     }
 
     @Override
+    public void setFlagPayload(final int slot, final long value)
+    {
+        UnsafeApi.putLong(null, flagAddress(rank, slot) + FLAG_PAYLOAD_OFFSET, value);
+    }
+
+    @Override
+    public long getFlagPayload(final int peer, final int slot)
+    {
+        // plain: ordered after the caller's acquire load of the flag, which the peer's release store published it with
+        return UnsafeApi.getLong(null, flagAddress(peer, slot) + FLAG_PAYLOAD_OFFSET);
+    }
+
+    @Override
     public long waitFlag(final int peer, final int slot, final long atLeast)
     {
         final long address = flagAddress(peer, slot);

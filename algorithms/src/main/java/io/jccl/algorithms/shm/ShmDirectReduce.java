@@ -11,7 +11,6 @@ import io.jccl.spi.Reductions;
 
 import java.util.Set;
 
-import static io.jccl.algorithms.shm.ShmProtocol.SLOT_ADDRESS;
 import static io.jccl.algorithms.shm.ShmProtocol.SLOT_CONSUMED;
 import static io.jccl.algorithms.shm.ShmProtocol.SLOT_READY;
 import static io.jccl.algorithms.shm.ShmProtocol.STEP_DIRECT;
@@ -91,9 +90,9 @@ public final class ShmDirectReduce implements CollectiveAlgorithm
         final long done = context.token(STEP_DIRECT);
 
         // step 1: publish our send buffer as it is: its segment offset, which may differ from rank to rank (an
-        // in-place root passes its recv buffer), then the step (release: the caller's writes and the offset
-        // happen-before the root's reads)
-        context.setFlag(SLOT_ADDRESS, args.sendSegmentOffset);
+        // in-place root passes its recv buffer), in the flag's line, then the step (release: the caller's writes and
+        // the offset happen-before the root's reads)
+        context.setFlagPayload(SLOT_READY, args.sendSegmentOffset);
         context.setFlag(SLOT_READY, done);
         if (rank != root)
         {
@@ -138,7 +137,7 @@ public final class ShmDirectReduce implements CollectiveAlgorithm
     private static long sendAddress(final CollectiveContext context, final int peer)
     {
         ShmProtocol.awaitDirect(context, peer, STEP_DIRECT);
-        return context.symmetricAddress(context.rank(), context.getFlag(peer, SLOT_ADDRESS));
+        return context.symmetricAddress(context.rank(), context.getFlagPayload(peer, SLOT_READY));
     }
 
     private static void runContributor(final CollectiveContext context, final CollectiveArgs args)

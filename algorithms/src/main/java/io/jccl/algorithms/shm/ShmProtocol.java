@@ -34,13 +34,13 @@ import io.jccl.spi.CollectiveContext;
  * place; when done, they set {@link #SLOT_CONSUMED} to {@code token(STEP_DIRECT)} (two-shot with a private recv
  * instead stages its reduced blocks and hands them over with the chunk handshake). Readers check the kind of the
  * value they see, so ranks that disagree about symmetric memory fail with a message instead of reading stale staging
- * data.
+ * data. Zero-copy reduce also publishes its send buffer's segment offset in the payload of {@link #SLOT_READY} (in the
+ * flag's own cache line), since an in-place root's lies elsewhere than the contributors'.
  * <p>
  * Single copy ({@link SingleCopyReads}): the owner writes the address of its buffer to {@link #SLOT_ADDRESS},
  * the one slot that holds a value rather than a step (it need not grow: nobody waits on it, and peers read it only
  * after {@link #SLOT_READY} shows {@code token(STEP_SINGLE_COPY)}), then publishes that token; peers read the buffer
- * through the kernel and set {@link #SLOT_CONSUMED} to the same token when done. The zero-copy reduce uses the slot
- * the same way for the segment offset of its send buffer, which differs on an in-place root.
+ * through the kernel and set {@link #SLOT_CONSUMED} to the same token when done.
  */
 final class ShmProtocol
 {
@@ -56,10 +56,7 @@ final class ShmProtocol
     /** Barrier: the owner has arrived. */
     static final int SLOT_ARRIVED = 4;
 
-    /**
-     * Single copy: the address of the owner's buffer that peers read; zero-copy reduce: the segment offset of its send
-     * buffer. Written before {@link #SLOT_READY}.
-     */
+    /** Single copy: the address of the owner's buffer that peers read; written before {@link #SLOT_READY}. */
     static final int SLOT_ADDRESS = 7;
 
     /** Step published by a rank whose buffer its peers read in place; above every chunk step. */
