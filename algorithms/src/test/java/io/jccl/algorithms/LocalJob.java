@@ -249,10 +249,9 @@ public final class LocalJob
         }
 
         @Override
-        public long symmetricAddress(final int peer, final long segmentOffset)
+        public long segmentAddress(final long segmentOffset)
         {
-            checkPeer(peer);
-            return segmentAddress + segmentOffset + (peer - rank) * symmetricBytes;
+            return segmentAddress + segmentOffset;
         }
 
         @Override
@@ -268,15 +267,24 @@ public final class LocalJob
         }
 
         @Override
-        public void setFlagPayload(final int slot, final long value)
+        public void setFlagPayload(final int slot, final int word, final long value)
         {
-            flags.setPlain(index(rank, slot) + 1, value);
+            flags.setPlain(index(rank, slot) + 1 + payloadWord(word), value);
         }
 
         @Override
-        public long getFlagPayload(final int peer, final int slot)
+        public long getFlagPayload(final int peer, final int slot, final int word)
         {
-            return flags.getPlain(index(peer, slot) + 1);
+            return flags.getPlain(index(peer, slot) + 1 + payloadWord(word));
+        }
+
+        private static int payloadWord(final int word)
+        {
+            if (word < 0 || word >= CollectiveContext.FLAG_PAYLOAD_WORDS)
+            {
+                throw new IllegalArgumentException("flag payload word " + word);
+            }
+            return word;
         }
 
         @Override

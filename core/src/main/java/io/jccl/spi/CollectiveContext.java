@@ -40,6 +40,9 @@ public interface CollectiveContext
     /** Flags per rank. */
     int FLAG_SLOTS = 8;
 
+    /** Words of payload that travel in each flag's cache line ({@link #setFlagPayload}). */
+    int FLAG_PAYLOAD_WORDS = 7;
+
     /** Reserved by {@link #releaseStaging()}; algorithms use slots 1 to {@link #FLAG_SLOTS} - 1. */
     int SLOT_STAGING_RELEASED = 0;
 
@@ -90,11 +93,11 @@ public interface CollectiveContext
     long stagingBytes();
 
     /**
-     * Absolute address, in {@code peer}'s symmetric memory, of the buffer that sits at {@code segmentOffset} in this
-     * rank's ({@link io.jccl.Buf#segmentOffset()}): buffers from {@code allocateShared} are symmetric, so a peer's
-     * twin of a local shared buffer lies at the same distance from the start of the peer's region.
+     * Absolute address, in this rank's mapping of the job's segment, of the byte at {@code segmentOffset}
+     * ({@link io.jccl.Buf#segmentOffset()}): every rank maps the whole segment, so an offset a peer publishes for its
+     * own buffer in symmetric memory is found here.
      */
-    long symmetricAddress(int peer, long segmentOffset);
+    long segmentAddress(long segmentOffset);
 
     /** Release-stores {@code value} into this rank's flag {@code slot}. */
     void setFlag(int slot, long value);
@@ -103,14 +106,14 @@ public interface CollectiveContext
     long getFlag(int peer, int slot);
 
     /**
-     * Stores {@code value} (plain) in the word that follows this rank's flag {@code slot} in the same cache line; the
-     * next {@link #setFlag} of that slot publishes it, and a peer that has acquired the flag then reads it with
-     * {@link #getFlagPayload} at no further cache-line transfer.
+     * Stores {@code value} (plain) in payload word {@code word} (0 to {@link #FLAG_PAYLOAD_WORDS} − 1), which follows
+     * this rank's flag {@code slot} in the same cache line; the next {@link #setFlag} of that slot publishes it, and a
+     * peer that has acquired the flag then reads it with {@link #getFlagPayload} at no further cache-line transfer.
      */
-    void setFlagPayload(int slot, long value);
+    void setFlagPayload(int slot, int word, long value);
 
-    /** The word after {@code peer}'s flag {@code slot}: read it after an acquire load that saw the flag it goes with. */
-    long getFlagPayload(int peer, int slot);
+    /** Payload word {@code word} of {@code peer}'s flag {@code slot}: read it after acquiring the flag it goes with. */
+    long getFlagPayload(int peer, int slot, int word);
 
     /** Waits until {@code peer}'s flag {@code slot} is at least {@code atLeast}; returns the value seen. */
     long waitFlag(int peer, int slot, long atLeast);

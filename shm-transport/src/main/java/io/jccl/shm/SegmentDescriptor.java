@@ -201,8 +201,8 @@ public final class SegmentDescriptor
      *     |                              |   slot = sequence % SLOTS
      *     +------------------------------+ 384
      *     | flag 0 .. FLAG_SLOTS-1,      |   one 64-byte line each: the
-     *     | monotonic, release-stored    |   flag (8), then its payload (8),
-     *     |                              |   stored before the flag
+     *     | monotonic, release-stored    |   flag (8), then its payload
+     *     |                              |   (7 × 8), stored before the flag
      *     +------------------------------+ LENGTH
      * </pre>
      * One call signature ({@link CallSignatures}), published before the collective moves any data:
@@ -239,7 +239,7 @@ public final class SegmentDescriptor
         public static final int SIGNATURE_COUNT_OFFSET = 16;
         public static final int FLAGS_OFFSET = 384;
         public static final int FLAG_STRIDE = 64;
-        /** In a flag's line, a value published with the flag (a zero-copy buffer's segment offset). */
+        /** In a flag's line, the values published with the flag (a zero-copy buffer's segment offset). */
         public static final int FLAG_PAYLOAD_OFFSET = 8;
         public static final int LENGTH = FLAGS_OFFSET + CollectiveContext.FLAG_SLOTS * FLAG_STRIDE;
 
@@ -264,6 +264,16 @@ public final class SegmentDescriptor
         public static int flagOffset(final int slot)
         {
             return FLAGS_OFFSET + slot * FLAG_STRIDE;
+        }
+
+        /** Offset in a flag's line of payload word {@code word}, 0 to {@link CollectiveContext#FLAG_PAYLOAD_WORDS} − 1. */
+        public static int payloadOffset(final int word)
+        {
+            if (word < 0 || word >= CollectiveContext.FLAG_PAYLOAD_WORDS)
+            {
+                throw new IllegalArgumentException("flag payload word " + word);
+            }
+            return FLAG_PAYLOAD_OFFSET + word * Long.BYTES;
         }
 
         public static String stateName(final long state)

@@ -576,9 +576,9 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
     }
 
     @Override
-    public long symmetricAddress(final int peer, final long segmentOffset)
+    public long segmentAddress(final long segmentOffset)
     {
-        return base + segmentOffset + (layout.symmetricOffset(peer) - layout.symmetricOffset(rank));
+        return base + segmentOffset;
     }
 
     @Override
@@ -594,16 +594,16 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
     }
 
     @Override
-    public void setFlagPayload(final int slot, final long value)
+    public void setFlagPayload(final int slot, final int word, final long value)
     {
-        UnsafeApi.putLong(null, flagAddress(rank, slot) + FLAG_PAYLOAD_OFFSET, value);
+        UnsafeApi.putLong(null, flagAddress(rank, slot) + payloadOffset(word), value);
     }
 
     @Override
-    public long getFlagPayload(final int peer, final int slot)
+    public long getFlagPayload(final int peer, final int slot, final int word)
     {
         // plain: ordered after the caller's acquire load of the flag, which the peer's release store published it with
-        return UnsafeApi.getLong(null, flagAddress(peer, slot) + FLAG_PAYLOAD_OFFSET);
+        return UnsafeApi.getLong(null, flagAddress(peer, slot) + payloadOffset(word));
     }
 
     @Override

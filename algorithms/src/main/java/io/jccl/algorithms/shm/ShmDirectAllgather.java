@@ -12,6 +12,7 @@ import static io.jccl.algorithms.shm.ShmProtocol.SLOT_CONSUMED;
 import static io.jccl.algorithms.shm.ShmProtocol.SLOT_READY;
 import static io.jccl.algorithms.shm.ShmProtocol.STEP_DIRECT;
 import static io.jccl.algorithms.shm.ShmProtocol.STEP_DIRECT_RECV;
+import static io.jccl.algorithms.shm.ShmProtocol.WORD_BUFFER;
 
 /**
  * Direct allgather: every rank publishes its block and copies every peer's block straight out of shared memory,
@@ -147,7 +148,7 @@ public final class ShmDirectAllgather implements CollectiveAlgorithm
         {
             Memory.copy(args.sendBase, args.sendOffset, recvBase, ownBlock, blockBytes);
         }
-        context.setFlag(SLOT_READY, context.token(placement));
+        ShmProtocol.publishDirect(context, placement, peerBlocks);
 
         // step 2: each peer's block, read in place once published (acquire); then, reading from send, our own block:
         // the peers' blocks first, while they are in their owners' caches
@@ -155,7 +156,7 @@ public final class ShmDirectAllgather implements CollectiveAlgorithm
         {
             final int r = (rank + i) % size;
             ShmProtocol.awaitDirect(context, r, placement);
-            Memory.copy(null, context.symmetricAddress(r, peerBlocks + r * peerStride),
+            Memory.copy(null, ShmProtocol.directAddress(context, r, WORD_BUFFER, r * peerStride),
                 recvBase, recvOffset + r * blockBytes, blockBytes);
         }
         if (fromSend)

@@ -11,6 +11,7 @@ import java.util.Set;
 import static io.jccl.algorithms.shm.ShmProtocol.SLOT_CONSUMED;
 import static io.jccl.algorithms.shm.ShmProtocol.SLOT_READY;
 import static io.jccl.algorithms.shm.ShmProtocol.STEP_DIRECT;
+import static io.jccl.algorithms.shm.ShmProtocol.WORD_BUFFER;
 
 /**
  * Direct alltoall: every rank publishes its send buffer and each peer copies the block addressed to it straight out
@@ -140,7 +141,7 @@ public final class ShmDirectAlltoall implements CollectiveAlgorithm
         final long sendOffset = args.sendOffset;
         final Object recvBase = args.recvBase;
         final long recvOffset = args.recvOffset;
-        final long ourBlockInPeers = args.sendSegmentOffset + rank * blockBytes;
+        final long ourBlock = rank * blockBytes;
         final long bytes = size * blockBytes;
 
         // peers read our send buffer until they all report done: if recv overlaps it, the blocks wait in scratch
@@ -149,16 +150,16 @@ public final class ShmDirectAlltoall implements CollectiveAlgorithm
         final long dst = viaScratch ? context.scratch(0, bytes) : recvOffset;
 
         // step 1: publish our send buffer as it is (release: the caller's writes happen-before peers' reads)
-        context.setFlag(SLOT_READY, context.token(STEP_DIRECT));
+        ShmProtocol.publishDirect(context, STEP_DIRECT, args.sendSegmentOffset);
 
         // step 2: our own block, then the block each peer addresses to us, read in place once published (acquire)
-        Memory.copy(sendBase, sendOffset + rank * blockBytes, dstBase, dst + rank * blockBytes, blockBytes);
+        Memory.copy(sendBase, sendOffset + ourBlock, dstBase, dst + ourBlock, blockBytes);
         for (int i = 1; i < size; i++)
         {
             final int r = (rank + i) % size;
             ShmProtocol.awaitDirect(context, r, STEP_DIRECT);
-            Memory.copy(null, context.symmetricAddress(r, ourBlockInPeers), dstBase, dst + r * blockBytes,
-                blockBytes);
+            Memory.copy(null, ShmProtocol.directAddress(context, r, WORD_BUFFER, ourBlock), dstBase,
+                dst + r * blockBytes, blockBytes);
         }
 
         // step 3: report done reading (release), and return only when every peer is done with our send buffer

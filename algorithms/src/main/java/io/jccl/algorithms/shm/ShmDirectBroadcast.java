@@ -12,6 +12,7 @@ import static io.jccl.algorithms.shm.ShmProtocol.SLOT_CONSUMED;
 import static io.jccl.algorithms.shm.ShmProtocol.SLOT_READY;
 import static io.jccl.algorithms.shm.ShmProtocol.STEP_DIRECT;
 import static io.jccl.algorithms.shm.ShmProtocol.STEP_DIRECT_RECV;
+import static io.jccl.algorithms.shm.ShmProtocol.WORD_BUFFER;
 
 /**
  * Direct broadcast: the root publishes the vector and every other rank copies it straight out of shared memory,
@@ -132,7 +133,7 @@ public final class ShmDirectBroadcast implements CollectiveAlgorithm
         if (context.rank() == root)
         {
             // root step 1: publish the buffer as it is (release: the caller's writes happen-before the reads)
-            context.setFlag(SLOT_READY, context.token(STEP_DIRECT_RECV));
+            ShmProtocol.publishDirect(context, STEP_DIRECT_RECV, args.recvSegmentOffset);
 
             // root step 2: return only when every rank has finished reading it (acquire)
             ShmProtocol.awaitAllConsumedDirect(context);
@@ -141,7 +142,7 @@ public final class ShmDirectBroadcast implements CollectiveAlgorithm
         {
             // step 1: wait (acquire) for the root's buffer, copy it in place, report done (release)
             ShmProtocol.awaitDirect(context, root, STEP_DIRECT_RECV);
-            Memory.copy(null, context.symmetricAddress(root, args.recvSegmentOffset),
+            Memory.copy(null, ShmProtocol.directAddress(context, root, WORD_BUFFER, 0),
                 args.recvBase, args.recvOffset, args.count * args.type.size());
             context.setFlag(SLOT_CONSUMED, context.token(STEP_DIRECT));
         }

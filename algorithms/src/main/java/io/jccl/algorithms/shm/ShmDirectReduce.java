@@ -14,6 +14,7 @@ import java.util.Set;
 import static io.jccl.algorithms.shm.ShmProtocol.SLOT_CONSUMED;
 import static io.jccl.algorithms.shm.ShmProtocol.SLOT_READY;
 import static io.jccl.algorithms.shm.ShmProtocol.STEP_DIRECT;
+import static io.jccl.algorithms.shm.ShmProtocol.WORD_BUFFER;
 
 /**
  * Direct reduce: every rank stages its input and the root reads all of them from shared memory and reduces in rank
@@ -89,11 +90,9 @@ public final class ShmDirectReduce implements CollectiveAlgorithm
         final int root = args.root;
         final long done = context.token(STEP_DIRECT);
 
-        // step 1: publish our send buffer as it is: its segment offset, which may differ from rank to rank (an
-        // in-place root passes its recv buffer), in the flag's line, then the step (release: the caller's writes and
-        // the offset happen-before the root's reads)
-        context.setFlagPayload(SLOT_READY, args.sendSegmentOffset);
-        context.setFlag(SLOT_READY, done);
+        // step 1: publish our send buffer as it is (release: the caller's writes happen-before the root's reads); its
+        // segment offset goes with it, as an in-place root's lies elsewhere than the contributors'
+        ShmProtocol.publishDirect(context, STEP_DIRECT, args.sendSegmentOffset);
         if (rank != root)
         {
             // step 2 (contributors): return only when the root has read our send buffer (acquire)
@@ -129,15 +128,11 @@ public final class ShmDirectReduce implements CollectiveAlgorithm
         }
     }
 
-    /**
-     * Waits (acquire) until {@code peer} has published its send buffer, and returns where it is mapped here: the
-     * published value is an offset in the job's segment, which every rank maps whole, so no translation between the
-     * ranks' symmetric regions applies (this rank's own address of that offset).
-     */
+    /** Waits (acquire) until {@code peer} has published its send buffer, and returns where it is mapped here. */
     private static long sendAddress(final CollectiveContext context, final int peer)
     {
         ShmProtocol.awaitDirect(context, peer, STEP_DIRECT);
-        return context.symmetricAddress(context.rank(), context.getFlagPayload(peer, SLOT_READY));
+        return ShmProtocol.directAddress(context, peer, WORD_BUFFER, 0);
     }
 
     private static void runContributor(final CollectiveContext context, final CollectiveArgs args)

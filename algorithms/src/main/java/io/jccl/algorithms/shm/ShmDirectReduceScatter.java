@@ -14,6 +14,7 @@ import java.util.Set;
 import static io.jccl.algorithms.shm.ShmProtocol.SLOT_CONSUMED;
 import static io.jccl.algorithms.shm.ShmProtocol.SLOT_READY;
 import static io.jccl.algorithms.shm.ShmProtocol.STEP_DIRECT;
+import static io.jccl.algorithms.shm.ShmProtocol.WORD_BUFFER;
 
 /**
  * Direct reduce-scatter: every rank stages the blocks its peers reduce, and rank r reduces block r of every rank
@@ -87,7 +88,7 @@ public final class ShmDirectReduceScatter implements CollectiveAlgorithm
         final long blockBytes = count * type.size();
         final Object recvBase = args.recvBase;
         final long recvOffset = args.recvOffset;
-        final long input = args.sendSegmentOffset + rank * blockBytes;
+        final long ourBlock = rank * blockBytes;
 
         // peers read our send buffer until they all report done, but block r of it only rank r: recv may be our own
         // block (in place) as long as the reduction in rank order reads it before it writes it, that is on ranks 0
@@ -99,18 +100,19 @@ public final class ShmDirectReduceScatter implements CollectiveAlgorithm
         final long dst = viaScratch ? context.scratch(0, blockBytes) : recvOffset;
 
         // step 1: publish our send buffer as it is (release: the caller's writes happen-before peers' reads)
-        context.setFlag(SLOT_READY, context.token(STEP_DIRECT));
+        ShmProtocol.publishDirect(context, STEP_DIRECT, args.sendSegmentOffset);
 
         // step 2: dst = x_0 op x_1 op ... op x_(p-1) over our block, read in place from every rank's send buffer
         // (acquire each)
         ShmProtocol.awaitDirect(context, 0, STEP_DIRECT);
         ShmProtocol.awaitDirect(context, 1, STEP_DIRECT);
-        Reductions.reduce(type, op, null, context.symmetricAddress(0, input),
-            null, context.symmetricAddress(1, input), dstBase, dst, count);
+        Reductions.reduce(type, op, null, ShmProtocol.directAddress(context, 0, WORD_BUFFER, ourBlock),
+            null, ShmProtocol.directAddress(context, 1, WORD_BUFFER, ourBlock), dstBase, dst, count);
         for (int r = 2; r < size; r++)
         {
             ShmProtocol.awaitDirect(context, r, STEP_DIRECT);
-            Reductions.reduce(type, op, dstBase, dst, null, context.symmetricAddress(r, input), dstBase, dst, count);
+            Reductions.reduce(type, op, dstBase, dst, null, ShmProtocol.directAddress(context, r, WORD_BUFFER, ourBlock),
+                dstBase, dst, count);
         }
 
         // step 3: report done reading (release), and return only when every peer is done with our send buffer

@@ -14,6 +14,7 @@ import java.util.Set;
 import static io.jccl.algorithms.shm.ShmProtocol.SLOT_CONSUMED;
 import static io.jccl.algorithms.shm.ShmProtocol.SLOT_READY;
 import static io.jccl.algorithms.shm.ShmProtocol.STEP_DIRECT;
+import static io.jccl.algorithms.shm.ShmProtocol.WORD_BUFFER;
 
 /**
  * One-shot allreduce: every rank publishes its whole input, then reads all p inputs and reduces the whole vector
@@ -151,17 +152,17 @@ public final class ShmOneShotAllreduce implements CollectiveAlgorithm
         final long dst = viaScratch ? context.scratch(0, bytes) : recvOffset;
 
         // step 1: publish our send buffer as it is (release: the caller's writes happen-before peers' reads)
-        context.setFlag(SLOT_READY, context.token(STEP_DIRECT));
+        ShmProtocol.publishDirect(context, STEP_DIRECT, segmentOffset);
 
         // step 2: dst = x_0 op x_1 op ... op x_(p-1), read in place from every rank's send buffer (acquire each)
         ShmProtocol.awaitDirect(context, 0, STEP_DIRECT);
         ShmProtocol.awaitDirect(context, 1, STEP_DIRECT);
-        Reductions.reduce(type, op, null, context.symmetricAddress(0, segmentOffset),
-            null, context.symmetricAddress(1, segmentOffset), dstBase, dst, count);
+        Reductions.reduce(type, op, null, ShmProtocol.directAddress(context, 0, WORD_BUFFER, 0),
+            null, ShmProtocol.directAddress(context, 1, WORD_BUFFER, 0), dstBase, dst, count);
         for (int r = 2; r < size; r++)
         {
             ShmProtocol.awaitDirect(context, r, STEP_DIRECT);
-            Reductions.reduce(type, op, dstBase, dst, null, context.symmetricAddress(r, segmentOffset),
+            Reductions.reduce(type, op, dstBase, dst, null, ShmProtocol.directAddress(context, r, WORD_BUFFER, 0),
                 dstBase, dst, count);
         }
 

@@ -34,8 +34,10 @@ import io.jccl.spi.CollectiveContext;
  * place; when done, they set {@link #SLOT_CONSUMED} to {@code token(STEP_DIRECT)} (two-shot with a private recv
  * instead stages its reduced blocks and hands them over with the chunk handshake). Readers check the kind of the
  * value they see, so ranks that disagree about symmetric memory fail with a message instead of reading stale staging
- * data. Zero-copy reduce also publishes its send buffer's segment offset in the payload of {@link #SLOT_READY} (in the
- * flag's own cache line), since an in-place root's lies elsewhere than the contributors'.
+ * data. A zero-copy rank publishes the segment offset of the buffer it shares in the payload of {@link #SLOT_READY}
+ * (in the flag's own cache line, so it costs readers no transfer: {@link #publishDirect}, {@link #directAddress}):
+ * views may lie at different places on different ranks (an in-place reduce root passes its recv buffer, an
+ * allgather its block of recv), and peers use each rank's own.
  * <p>
  * Single copy ({@link SingleCopyReads}): the owner writes the address of its buffer to {@link #SLOT_ADDRESS},
  * the one slot that holds a value rather than a step (it need not grow: nobody waits on it, and peers read it only
@@ -76,6 +78,12 @@ final class ShmProtocol
      * and recv buffers are both symmetric: each rank writes its reduced block into every rank's recv).
      */
     static final int STEP_DIRECT_SEND_RECV = CollectiveContext.MAX_STEPS - 4;
+
+    /** Payload word of {@link #SLOT_READY}: the segment offset of the buffer a zero-copy rank shares. */
+    static final int WORD_BUFFER = 0;
+
+    /** Payload word of {@link #SLOT_READY}: with {@link #STEP_DIRECT_SEND_RECV}, the segment offset of recv. */
+    static final int WORD_RECV = 1;
 
     /** Chunk steps run from 0 to {@code MAX_CHUNKS - 1}, below every zero-copy and single-copy step. */
     static final long MAX_CHUNKS = STEP_DIRECT_SEND_RECV;
@@ -250,6 +258,26 @@ final class ShmProtocol
         {
             throw mismatch(context, peer, seen, token);
         }
+    }
+
+    /**
+     * Publishes (release) that this rank's buffer at {@code segmentOffset} may be used in place, placed as {@code step}
+     * says: the offset goes into the payload of {@link #SLOT_READY} (any other payload word the caller has set goes
+     * with it), then the step (release: the caller's writes and the payload happen-before the peers' reads).
+     */
+    static void publishDirect(final CollectiveContext context, final int step, final long segmentOffset)
+    {
+        context.setFlagPayload(SLOT_READY, WORD_BUFFER, segmentOffset);
+        context.setFlag(SLOT_READY, context.token(step));
+    }
+
+    /**
+     * The address, in this rank's mapping, of byte {@code at} of the buffer whose segment offset {@code peer}
+     * published in payload {@code word} ({@link #publishDirect}); only after {@link #awaitDirect} for that peer.
+     */
+    static long directAddress(final CollectiveContext context, final int peer, final int word, final long at)
+    {
+        return context.segmentAddress(context.getFlagPayload(peer, SLOT_READY, word) + at);
     }
 
     /** Zero-copy end of operation: every peer has set {@link #SLOT_CONSUMED} to {@code token(STEP_DIRECT)}. */

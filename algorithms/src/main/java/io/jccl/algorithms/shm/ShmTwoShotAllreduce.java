@@ -16,6 +16,8 @@ import static io.jccl.algorithms.shm.ShmProtocol.SLOT_READY;
 import static io.jccl.algorithms.shm.ShmProtocol.SLOT_REDUCED;
 import static io.jccl.algorithms.shm.ShmProtocol.STEP_DIRECT;
 import static io.jccl.algorithms.shm.ShmProtocol.STEP_DIRECT_SEND_RECV;
+import static io.jccl.algorithms.shm.ShmProtocol.WORD_BUFFER;
+import static io.jccl.algorithms.shm.ShmProtocol.WORD_RECV;
 
 /**
  * Two-shot allreduce: a reduce-scatter and an allgather through shared memory without extra copies. Each chunk is
@@ -199,8 +201,6 @@ public final class ShmTwoShotAllreduce implements CollectiveAlgorithm
         final DataType type = args.type;
         final ReduceOp op = args.op;
         final int elementSize = type.size();
-        final long sendSegmentOffset = args.sendSegmentOffset;
-        final long recvSegmentOffset = args.recvSegmentOffset;
         final long from = ShmProtocol.blockStart(args.count, size, rank);
         final long to = ShmProtocol.blockStart(args.count, size, rank + 1);
         final long pieceElements = Math.max(1, intoRecvPieceBytes(args) / elementSize);
@@ -211,7 +211,8 @@ public final class ShmTwoShotAllreduce implements CollectiveAlgorithm
 
         // step 1: publish (release) that our send buffer may be read and our recv buffer written in place (the
         // caller's writes happen-before the peers' reads), and wait (acquire) until every peer has published its own
-        context.setFlag(SLOT_READY, context.token(STEP_DIRECT_SEND_RECV));
+        context.setFlagPayload(SLOT_READY, WORD_RECV, args.recvSegmentOffset);
+        ShmProtocol.publishDirect(context, STEP_DIRECT_SEND_RECV, args.sendSegmentOffset);
         for (int i = 1; i < size; i++)
         {
             ShmProtocol.awaitDirect(context, (rank + i) % size, STEP_DIRECT_SEND_RECV);
@@ -223,18 +224,19 @@ public final class ShmTwoShotAllreduce implements CollectiveAlgorithm
         {
             final long elements = Math.min(pieceElements, to - first);
             final long pieceBytes = elements * elementSize;
-            final long input = sendSegmentOffset + first * elementSize;
-            final long output = recvSegmentOffset + first * elementSize;
-            final long dst = viaScratch ? scratch : context.symmetricAddress(rank, output);
-            Reductions.reduce(type, op, null, context.symmetricAddress(0, input),
-                null, context.symmetricAddress(1, input), null, dst, elements);
+            final long at = first * elementSize;
+            final long dst = viaScratch ? scratch : ShmProtocol.directAddress(context, rank, WORD_RECV, at);
+            Reductions.reduce(type, op, null, ShmProtocol.directAddress(context, 0, WORD_BUFFER, at),
+                null, ShmProtocol.directAddress(context, 1, WORD_BUFFER, at), null, dst, elements);
             for (int r = 2; r < size; r++)
             {
-                Reductions.reduce(type, op, null, dst, null, context.symmetricAddress(r, input), null, dst, elements);
+                Reductions.reduce(type, op, null, dst, null, ShmProtocol.directAddress(context, r, WORD_BUFFER, at),
+                    null, dst, elements);
             }
             for (int i = viaScratch ? 0 : 1; i < size; i++)
             {
-                Memory.copy(null, dst, null, context.symmetricAddress((rank + i) % size, output), pieceBytes);
+                Memory.copy(null, dst, null, ShmProtocol.directAddress(context, (rank + i) % size, WORD_RECV, at),
+                    pieceBytes);
             }
         }
 
@@ -276,7 +278,7 @@ public final class ShmTwoShotAllreduce implements CollectiveAlgorithm
         // step 1: publish our send buffer as it is (release: the caller's writes happen-before peers' reads), and
         // wait (acquire) until every peer has published its own
         context.acquireStaging();
-        context.setFlag(SLOT_READY, context.token(STEP_DIRECT));
+        ShmProtocol.publishDirect(context, STEP_DIRECT, segmentOffset);
         for (int i = 1; i < size; i++)
         {
             ShmProtocol.awaitDirect(context, (rank + i) % size, STEP_DIRECT);
@@ -290,18 +292,18 @@ public final class ShmTwoShotAllreduce implements CollectiveAlgorithm
             final long staging = context.stagingAddress(rank) + (chunk & 1) * halfBytes;
             final long from = ShmProtocol.blockStart(elements, size, rank);
             final long blockElements = ShmProtocol.blockStart(elements, size, rank + 1) - from;
-            final long input = segmentOffset + (first + from) * elementSize;
+            final long at = (first + from) * elementSize;
 
             // step 2: the half this chunk uses held chunk - 2: wait until every peer has consumed it
             ShmProtocol.awaitHalfFree(context, chunk);
 
             // step 3: our block = x_0 op ... op x_(p-1), read in place from every send buffer, into staging;
             // publish it (release)
-            Reductions.reduce(type, op, null, context.symmetricAddress(0, input),
-                null, context.symmetricAddress(1, input), null, staging, blockElements);
+            Reductions.reduce(type, op, null, ShmProtocol.directAddress(context, 0, WORD_BUFFER, at),
+                null, ShmProtocol.directAddress(context, 1, WORD_BUFFER, at), null, staging, blockElements);
             for (int r = 2; r < size; r++)
             {
-                Reductions.reduce(type, op, null, staging, null, context.symmetricAddress(r, input),
+                Reductions.reduce(type, op, null, staging, null, ShmProtocol.directAddress(context, r, WORD_BUFFER, at),
                     null, staging, blockElements);
             }
             final long token = context.token(chunk);

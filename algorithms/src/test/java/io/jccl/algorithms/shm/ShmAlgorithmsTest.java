@@ -221,6 +221,27 @@ class ShmAlgorithmsTest
         runJob(ranks, STAGING_BYTES, calls);
     }
 
+    /** Zero-copy paths find each peer's buffer where that peer's view lies, not at the offset of their own. */
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {2, 3, 5})
+    void zeroCopyPathsFollowEachRanksOwnViews(final int ranks)
+    {
+        final List<Call> calls = new ArrayList<>();
+        int i = 0;
+        for (final CollectiveAlgorithm algorithm : List.of(new ShmOneShotAllreduce(), new ShmTwoShotAllreduce(),
+            new ShmDirectAllgather(), new ShmDirectAlltoall(), new ShmDirectReduceScatter(), new ShmDirectReduce(),
+            new ShmDirectBroadcast()))
+        {
+            for (final long count : new long[]{7, 4099, 9000})
+            {
+                calls.add(call(algorithm, TYPES[i % TYPES.length], OPS[i % OPS.length], count, i % ranks,
+                    Layout.SYMMETRIC_STAGGERED));
+                i++;
+            }
+        }
+        runJob(ranks, STAGING_BYTES, calls);
+    }
+
     @Test
     void everyAlgorithmServesOneCollectiveUnderAUniqueName()
     {
@@ -578,7 +599,8 @@ class ShmAlgorithmsTest
         {
             largest = Math.max(largest, call.count() * call.type().size());
         }
-        final long symmetricBytes = (2 * ranks * largest + 4 * ShmRankDriver.GUARD + 4095) & ~4095L;
+        final long symmetricBytes =
+            (2 * ranks * largest + 4 * ShmRankDriver.GUARD + 2L * ranks * ShmRankDriver.STAGGER + 4095) & ~4095L;
         final LocalJob job = new LocalJob(ranks, stagingBytes, symmetricBytes).singleCopy(SINGLE_COPY_BYTES);
         final AtomicLongArray hashes = new AtomicLongArray(calls.size() * ranks);
         final AtomicIntegerArray arrivals = new AtomicIntegerArray(calls.size());

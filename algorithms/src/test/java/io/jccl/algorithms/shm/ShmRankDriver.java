@@ -36,6 +36,8 @@ final class ShmRankDriver
         SYMMETRIC_BOTH(true, true, Aliasing.SEPARATE),
         SYMMETRIC_IN_PLACE(true, true, Aliasing.OWN_BLOCK),
         SYMMETRIC_IN_PLACE_FIRST_BLOCK(true, true, Aliasing.FIRST_BLOCK),
+        /** Separate symmetric views that start {@link #STAGGER} bytes further into each rank's region than the last's. */
+        SYMMETRIC_STAGGERED(true, true, Aliasing.SEPARATE),
         /** Zero-copy paths only: the staged ones require views that coincide or do not overlap. */
         SYMMETRIC_OVERLAPPING(true, true, Aliasing.SHIFTED_BY_ONE);
 
@@ -74,6 +76,9 @@ final class ShmRankDriver
     }
 
     static final int GUARD = 64;
+
+    /** Bytes by which {@link Layout#SYMMETRIC_STAGGERED} moves each rank's views past the previous rank's. */
+    static final int STAGGER = 64;
     private static final byte POISON = (byte) 0x5A;
     private static final byte GUARD_BYTE = (byte) 0xC3;
     private static final long GUARD_BITS = GUARD_BYTE & 0xFFL;
@@ -166,11 +171,12 @@ final class ShmRankDriver
             // broadcast has only a recv view: its placement follows sharedSend, so the zero-copy path is reached
             recvShared = call.collective == Collective.BROADCAST ? layout.sharedSend : layout.sharedRecv;
             sendShared = layout.sharedSend;
-            final long sendRegion = GUARD + ((sendBytes + GUARD + 63) & ~63L);
+            final long stagger = layout == Layout.SYMMETRIC_STAGGERED ? (long) rank * STAGGER : 0;
+            final long sendRegion = stagger + GUARD + ((sendBytes + GUARD + 63) & ~63L);
             sendBase = sendShared ? null : new byte[(int) sendBytes + 2 * GUARD];
-            sendOffset = (sendShared ? symmetricAddress : BYTE_BASE) + GUARD;
+            sendOffset = (sendShared ? symmetricAddress + stagger : BYTE_BASE) + GUARD;
             recvBase = hasRecv && !recvShared ? new byte[(int) recvBytes + 2 * GUARD] : null;
-            recvOffset = !hasRecv ? 0 : (recvShared ? symmetricAddress + sendRegion : BYTE_BASE) + GUARD;
+            recvOffset = !hasRecv ? 0 : (recvShared ? symmetricAddress + sendRegion + stagger : BYTE_BASE) + GUARD;
             fillGuards(sendBase, sendOffset, sendBytes);
             if (hasRecv)
             {
