@@ -335,9 +335,9 @@ class TunedSelectionTest
     }
 
     /**
-     * Broadcasts, allgathers, alltoalls, reduce-scatters and reduces that shm_direct serves zero-copy take it from 4 KiB
-     * (from 128 KiB when ranks outnumber cores, and below 4 KiB their buffers then count as private), ahead of the
-     * single-copy rule and of a tuning file's choice; private buffers do not.
+     * Broadcasts, allgathers, alltoalls, reduce-scatters and reduces that shm_direct serves zero-copy take it from
+     * 4 KiB (from 128 KiB when ranks outnumber cores, and below 4 KiB their buffers then count as private), ahead of
+     * the single-copy rule and of a tuning file's choice; private buffers do not.
      */
     @Test
     void symmetricBuffersAreReadInPlace()

@@ -266,7 +266,7 @@ public final class SegmentDescriptor
             return FLAGS_OFFSET + slot * FLAG_STRIDE;
         }
 
-        /** Offset in a flag's line of payload word {@code word}, 0 to {@link CollectiveContext#FLAG_PAYLOAD_WORDS} − 1. */
+        /** Offset in a flag's line of payload word {@code word}, 0 to FLAG_PAYLOAD_WORDS − 1. */
         public static int payloadOffset(final int word)
         {
             if (word < 0 || word >= CollectiveContext.FLAG_PAYLOAD_WORDS)

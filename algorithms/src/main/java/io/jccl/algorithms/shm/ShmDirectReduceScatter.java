@@ -111,8 +111,8 @@ public final class ShmDirectReduceScatter implements CollectiveAlgorithm
         for (int r = 2; r < size; r++)
         {
             ShmProtocol.awaitDirect(context, r, STEP_DIRECT);
-            Reductions.reduce(type, op, dstBase, dst, null, ShmProtocol.directAddress(context, r, WORD_BUFFER, ourBlock),
-                dstBase, dst, count);
+            Reductions.reduce(type, op, dstBase, dst,
+                null, ShmProtocol.directAddress(context, r, WORD_BUFFER, ourBlock), dstBase, dst, count);
         }
 
         // step 3: report done reading (release), and return only when every peer is done with our send buffer

@@ -36,7 +36,7 @@ final class ShmRankDriver
         SYMMETRIC_BOTH(true, true, Aliasing.SEPARATE),
         SYMMETRIC_IN_PLACE(true, true, Aliasing.OWN_BLOCK),
         SYMMETRIC_IN_PLACE_FIRST_BLOCK(true, true, Aliasing.FIRST_BLOCK),
-        /** Separate symmetric views that start {@link #STAGGER} bytes further into each rank's region than the last's. */
+        /** Separate symmetric views, each rank's {@link #STAGGER} bytes further into its region than the last's. */
         SYMMETRIC_STAGGERED(true, true, Aliasing.SEPARATE),
         /** Zero-copy paths only: the staged ones require views that coincide or do not overlap. */
         SYMMETRIC_OVERLAPPING(true, true, Aliasing.SHIFTED_BY_ONE);
