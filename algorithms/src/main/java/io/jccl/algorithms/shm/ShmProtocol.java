@@ -52,7 +52,10 @@ final class ShmProtocol
     /** The owner has finished reading chunk {@code k} of its peers (or, zero-copy, everything it reads). */
     static final int SLOT_CONSUMED = 2;
 
-    /** Two-shot: the owner's reduced block of chunk {@code k} is in its staging area. */
+    /**
+     * Two-shot: the owner's reduced block of chunk {@code k} is in its staging area; zero-copy broadcast
+     * ({@code token(STEP_DIRECT)}): the root has written its share into every other rank's recv.
+     */
     static final int SLOT_REDUCED = 3;
 
     /** Barrier: the owner has arrived. */
