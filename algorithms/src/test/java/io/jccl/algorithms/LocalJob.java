@@ -1,6 +1,7 @@
 package io.jccl.algorithms;
 
 import io.jccl.PeerFailedException;
+import io.jccl.shm.SegmentDescriptor.RankRecordDescriptor;
 import io.jccl.spi.CollectiveContext;
 import io.jccl.spi.Memory;
 import io.jccl.spi.StagingLedger;
@@ -269,22 +270,19 @@ public final class LocalJob
         @Override
         public void setFlagPayload(final int slot, final int word, final long value)
         {
-            flags.setPlain(index(rank, slot) + 1 + payloadWord(word), value);
+            flags.setPlain(index(rank, slot) + payloadIndex(word), value);
         }
 
         @Override
         public long getFlagPayload(final int peer, final int slot, final int word)
         {
-            return flags.getPlain(index(peer, slot) + 1 + payloadWord(word));
+            return flags.getPlain(index(peer, slot) + payloadIndex(word));
         }
 
-        private static int payloadWord(final int word)
+        /** A flag's eight longs here stand for its 64-byte line: the payload word where the transport has it. */
+        private static int payloadIndex(final int word)
         {
-            if (word < 0 || word >= CollectiveContext.FLAG_PAYLOAD_WORDS)
-            {
-                throw new IllegalArgumentException("flag payload word " + word);
-            }
-            return word;
+            return RankRecordDescriptor.payloadOffset(word) / Long.BYTES;
         }
 
         @Override

@@ -14,7 +14,6 @@ import java.util.Set;
 import static io.jccl.algorithms.shm.ShmProtocol.SLOT_CONSUMED;
 import static io.jccl.algorithms.shm.ShmProtocol.SLOT_READY;
 import static io.jccl.algorithms.shm.ShmProtocol.STEP_DIRECT;
-import static io.jccl.algorithms.shm.ShmProtocol.WORD_BUFFER;
 
 /**
  * Direct reduce: every rank stages its input and the root reads all of them from shared memory and reduces in rank
@@ -100,7 +99,6 @@ public final class ShmDirectReduce implements CollectiveAlgorithm
             return;
         }
 
-        final int size = context.size();
         final DataType type = args.type;
         final ReduceOp op = args.op;
         final long count = args.count;
@@ -114,11 +112,7 @@ public final class ShmDirectReduce implements CollectiveAlgorithm
         final long dst = viaScratch ? context.scratch(0, bytes) : recvOffset;
 
         // step 2 (root): dst = x_0 op x_1 op ... op x_(p-1), read in place from every send buffer (acquire each)
-        Reductions.reduce(type, op, null, sendAddress(context, 0), null, sendAddress(context, 1), dstBase, dst, count);
-        for (int r = 2; r < size; r++)
-        {
-            Reductions.reduce(type, op, dstBase, dst, null, sendAddress(context, r), dstBase, dst, count);
-        }
+        ShmProtocol.reduceInRankOrder(context, STEP_DIRECT, type, op, 0, dstBase, dst, count);
 
         // step 3 (root): report done reading (release: our reads happen-before the contributors' next writes)
         context.setFlag(SLOT_CONSUMED, done);
@@ -126,13 +120,6 @@ public final class ShmDirectReduce implements CollectiveAlgorithm
         {
             Memory.copy(null, dst, recvBase, recvOffset, bytes);
         }
-    }
-
-    /** Waits (acquire) until {@code peer} has published its send buffer, and returns where it is mapped here. */
-    private static long sendAddress(final CollectiveContext context, final int peer)
-    {
-        ShmProtocol.awaitDirect(context, peer, STEP_DIRECT);
-        return ShmProtocol.directAddress(context, peer, WORD_BUFFER, 0);
     }
 
     private static void runContributor(final CollectiveContext context, final CollectiveArgs args)

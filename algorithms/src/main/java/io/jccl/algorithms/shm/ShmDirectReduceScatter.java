@@ -14,7 +14,6 @@ import java.util.Set;
 import static io.jccl.algorithms.shm.ShmProtocol.SLOT_CONSUMED;
 import static io.jccl.algorithms.shm.ShmProtocol.SLOT_READY;
 import static io.jccl.algorithms.shm.ShmProtocol.STEP_DIRECT;
-import static io.jccl.algorithms.shm.ShmProtocol.WORD_BUFFER;
 
 /**
  * Direct reduce-scatter: every rank stages the blocks its peers reduce, and rank r reduces block r of every rank
@@ -104,16 +103,7 @@ public final class ShmDirectReduceScatter implements CollectiveAlgorithm
 
         // step 2: dst = x_0 op x_1 op ... op x_(p-1) over our block, read in place from every rank's send buffer
         // (acquire each)
-        ShmProtocol.awaitDirect(context, 0, STEP_DIRECT);
-        ShmProtocol.awaitDirect(context, 1, STEP_DIRECT);
-        Reductions.reduce(type, op, null, ShmProtocol.directAddress(context, 0, WORD_BUFFER, ourBlock),
-            null, ShmProtocol.directAddress(context, 1, WORD_BUFFER, ourBlock), dstBase, dst, count);
-        for (int r = 2; r < size; r++)
-        {
-            ShmProtocol.awaitDirect(context, r, STEP_DIRECT);
-            Reductions.reduce(type, op, dstBase, dst,
-                null, ShmProtocol.directAddress(context, r, WORD_BUFFER, ourBlock), dstBase, dst, count);
-        }
+        ShmProtocol.reduceInRankOrder(context, STEP_DIRECT, type, op, ourBlock, dstBase, dst, count);
 
         // step 3: report done reading (release), and return only when every peer is done with our send buffer
         context.setFlag(SLOT_CONSUMED, context.token(STEP_DIRECT));

@@ -14,7 +14,6 @@ import java.util.Set;
 import static io.jccl.algorithms.shm.ShmProtocol.SLOT_CONSUMED;
 import static io.jccl.algorithms.shm.ShmProtocol.SLOT_READY;
 import static io.jccl.algorithms.shm.ShmProtocol.STEP_DIRECT;
-import static io.jccl.algorithms.shm.ShmProtocol.WORD_BUFFER;
 
 /**
  * One-shot allreduce: every rank publishes its whole input, then reads all p inputs and reduces the whole vector
@@ -137,7 +136,6 @@ public final class ShmOneShotAllreduce implements CollectiveAlgorithm
 
     private static void runDirect(final CollectiveContext context, final CollectiveArgs args, final long bytes)
     {
-        final int size = context.size();
         final DataType type = args.type;
         final ReduceOp op = args.op;
         final long count = args.count;
@@ -155,16 +153,7 @@ public final class ShmOneShotAllreduce implements CollectiveAlgorithm
         ShmProtocol.publishDirect(context, STEP_DIRECT, segmentOffset);
 
         // step 2: dst = x_0 op x_1 op ... op x_(p-1), read in place from every rank's send buffer (acquire each)
-        ShmProtocol.awaitDirect(context, 0, STEP_DIRECT);
-        ShmProtocol.awaitDirect(context, 1, STEP_DIRECT);
-        Reductions.reduce(type, op, null, ShmProtocol.directAddress(context, 0, WORD_BUFFER, 0),
-            null, ShmProtocol.directAddress(context, 1, WORD_BUFFER, 0), dstBase, dst, count);
-        for (int r = 2; r < size; r++)
-        {
-            ShmProtocol.awaitDirect(context, r, STEP_DIRECT);
-            Reductions.reduce(type, op, dstBase, dst, null, ShmProtocol.directAddress(context, r, WORD_BUFFER, 0),
-                dstBase, dst, count);
-        }
+        ShmProtocol.reduceInRankOrder(context, STEP_DIRECT, type, op, 0, dstBase, dst, count);
 
         // step 3: report done reading (release), and return only when every peer is done with our send buffer
         context.setFlag(SLOT_CONSUMED, context.token(STEP_DIRECT));

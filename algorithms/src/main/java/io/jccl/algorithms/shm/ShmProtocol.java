@@ -1,8 +1,11 @@
 package io.jccl.algorithms.shm;
 
+import io.jccl.DataType;
 import io.jccl.JcclException;
+import io.jccl.ReduceOp;
 import io.jccl.spi.CollectiveArgs;
 import io.jccl.spi.CollectiveContext;
+import io.jccl.spi.Reductions;
 
 /**
  * What the shared-memory algorithms agree on: the flag slots, what their tokens mean, the split of each staging
@@ -281,6 +284,28 @@ final class ShmProtocol
     static long directAddress(final CollectiveContext context, final int peer, final int word, final long at)
     {
         return context.segmentAddress(context.getFlagPayload(peer, SLOT_READY, word) + at);
+    }
+
+    /**
+     * dst = x_0 op x_1 op ... op x_(p-1) over {@code count} elements from byte {@code at} of the buffer every rank
+     * published as {@code step} ({@link #publishDirect}), in rank order, so whichever rank reduces gets the same bits;
+     * waits (acquire) for each rank's buffer in turn (at once for a rank already seen).
+     */
+    static void reduceInRankOrder(
+        final CollectiveContext context, final int step, final DataType type, final ReduceOp op, final long at,
+        final Object dstBase, final long dst, final long count)
+    {
+        awaitDirect(context, 0, step);
+        awaitDirect(context, 1, step);
+        Reductions.reduce(type, op, null, directAddress(context, 0, WORD_BUFFER, at),
+            null, directAddress(context, 1, WORD_BUFFER, at), dstBase, dst, count);
+        final int size = context.size();
+        for (int r = 2; r < size; r++)
+        {
+            awaitDirect(context, r, step);
+            Reductions.reduce(type, op, dstBase, dst, null, directAddress(context, r, WORD_BUFFER, at),
+                dstBase, dst, count);
+        }
     }
 
     /** Zero-copy end of operation: every peer has set {@link #SLOT_CONSUMED} to {@code token(STEP_DIRECT)}. */

@@ -16,7 +16,6 @@ import static io.jccl.algorithms.shm.ShmProtocol.SLOT_READY;
 import static io.jccl.algorithms.shm.ShmProtocol.SLOT_REDUCED;
 import static io.jccl.algorithms.shm.ShmProtocol.STEP_DIRECT;
 import static io.jccl.algorithms.shm.ShmProtocol.STEP_DIRECT_SEND_RECV;
-import static io.jccl.algorithms.shm.ShmProtocol.WORD_BUFFER;
 import static io.jccl.algorithms.shm.ShmProtocol.WORD_RECV;
 
 /**
@@ -226,13 +225,7 @@ public final class ShmTwoShotAllreduce implements CollectiveAlgorithm
             final long pieceBytes = elements * elementSize;
             final long at = first * elementSize;
             final long dst = viaScratch ? scratch : ShmProtocol.directAddress(context, rank, WORD_RECV, at);
-            Reductions.reduce(type, op, null, ShmProtocol.directAddress(context, 0, WORD_BUFFER, at),
-                null, ShmProtocol.directAddress(context, 1, WORD_BUFFER, at), null, dst, elements);
-            for (int r = 2; r < size; r++)
-            {
-                Reductions.reduce(type, op, null, dst, null, ShmProtocol.directAddress(context, r, WORD_BUFFER, at),
-                    null, dst, elements);
-            }
+            ShmProtocol.reduceInRankOrder(context, STEP_DIRECT_SEND_RECV, type, op, at, null, dst, elements);
             for (int i = viaScratch ? 0 : 1; i < size; i++)
             {
                 Memory.copy(null, dst, null, ShmProtocol.directAddress(context, (rank + i) % size, WORD_RECV, at),
@@ -299,13 +292,7 @@ public final class ShmTwoShotAllreduce implements CollectiveAlgorithm
 
             // step 3: our block = x_0 op ... op x_(p-1), read in place from every send buffer, into staging;
             // publish it (release)
-            Reductions.reduce(type, op, null, ShmProtocol.directAddress(context, 0, WORD_BUFFER, at),
-                null, ShmProtocol.directAddress(context, 1, WORD_BUFFER, at), null, staging, blockElements);
-            for (int r = 2; r < size; r++)
-            {
-                Reductions.reduce(type, op, null, staging, null, ShmProtocol.directAddress(context, r, WORD_BUFFER, at),
-                    null, staging, blockElements);
-            }
+            ShmProtocol.reduceInRankOrder(context, STEP_DIRECT, type, op, at, null, staging, blockElements);
             final long token = context.token(chunk);
             context.setFlag(SLOT_REDUCED, token);
 
