@@ -240,7 +240,8 @@ public final class TuneCommand implements Command
         if (groups.isEmpty())
         {
             throw new IllegalArgumentException(String.join(", ", results.stream().map(Path::toString).toList()) +
-                ": no float32 sum collective with named algorithms to judge the file by (jccl bench --algo all)");
+                ": no float32 sum collective measured with several named algorithms to judge the file by (jccl " +
+                "bench --algo all)");
         }
         out.println("jccl tune --check: " + file + (table.info().containsKey("source") ? " (made from " +
             table.info().get("source") + ")" : "") + " against " +

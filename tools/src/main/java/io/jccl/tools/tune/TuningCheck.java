@@ -51,7 +51,8 @@ final class TuningCheck
     /**
      * @param table        the tuning file.
      * @param stagingBytes staging bytes per rank of the jobs the file is for (the model's shared-memory terms).
-     * @param measurements the results to judge it by; repeated points count at their median.
+     * @param measurements the results to judge it by; repeated points count at their median. Collectives measured
+     *                     with one algorithm alone are left out: there was nothing to choose.
      */
     static List<Group> check(final TuningTable table, final long stagingBytes, final List<Measurement> measurements)
     {
@@ -70,6 +71,10 @@ final class TuningCheck
         final List<Group> checked = new ArrayList<>();
         for (final Map.Entry<String, TreeMap<Long, Map<String, Double>>> group : groups.entrySet())
         {
+            if (group.getValue().values().stream().allMatch(times -> times.size() == 1))
+            {
+                continue; // one algorithm measured (allgatherv, alltoallv, ...): nothing was chosen
+            }
             final String[] key = group.getKey().split(" ");
             final Collective collective = Tuner.collective(key[0]);
             final int ranks = Integer.parseInt(key[1]);

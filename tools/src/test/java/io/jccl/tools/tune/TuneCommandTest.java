@@ -13,6 +13,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -109,6 +110,24 @@ class TuneCommandTest
         assertEquals(TuningTable.read(alone).rules(), TuningTable.read(median).rules());
         assertEquals(outlier.toAbsolutePath() + ", " + run.toAbsolutePath() + ", " + copy.toAbsolutePath(),
             TuningTable.read(median).info().get("source"));
+    }
+
+    /** A collective measured with one algorithm alone (allgatherv, alltoallv, ...) had nothing to choose: not judged. */
+    @Test
+    void checkLeavesOutCollectivesMeasuredWithOneAlgorithm() throws Exception
+    {
+        final Path made = SyntheticData.write(directory.resolve("made.csv"), 0.03, 24);
+        final Path tuning = directory.resolve("tuning.json");
+        assertEquals(0, command.run(new String[] {"--from", made.toString(), "--out", tuning.toString()}));
+        final Path later = SyntheticData.write(directory.resolve("later.csv"), 0.03, 25);
+        Files.writeString(later, "allgatherv,ring,4,1024,float32,3.000,3.000,3.000,100,0.341,0.256,\n" +
+            "allgatherv,ring,4,4096,float32,5.000,5.000,5.000,100,0.819,0.614,\n", StandardOpenOption.APPEND);
+        out.reset();
+
+        assertEquals(0, command.run(new String[] {"--check", later.toString(), "--file", tuning.toString()}));
+        assertFalse(text(out).contains("allgatherv"), text(out));
+        assertFalse(text(out).contains("not counted"), text(out));
+        assertTrue(text(out).contains("of " + 8 * 21 + " sizes"), text(out));
     }
 
     /** {@code results} with every ring row {@code factor} times faster. */
