@@ -71,7 +71,7 @@ public final class BenchCommand implements Command
               --reduce-op OP    sum (default), prod, min, max or avg
               --format F        table (default), osu (like osu_allreduce -f), nccl (like all_reduce_perf),
                                 csv (collective,algorithm,ranks,bytes,dtype,avg_us,min_us,max_us,iters,
-                                algbw_GBps,busbw_GBps,wrong) or json
+                                algbw_GBps,busbw_GBps,wrong,op,memory) or json
               --iters K         timed calls per size (default 20000 up to 8 KiB, 1000 up to 1 MiB, 50 above,
                                 fewer, down to a hundredth, when a size would take over 0.3 s)
               --warmup K        untimed calls before timing (default: rounds of calls until the pace stops

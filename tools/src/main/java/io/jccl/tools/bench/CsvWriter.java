@@ -5,15 +5,26 @@ import java.util.Locale;
 
 /**
  * The contract CSV of DESIGN.md section 7: one header line, then one line per row. Times in µs and bandwidths in
- * GB/s with 3 decimals (as ../shared/peers/run-peers prints times); {@code wrong} is empty when not checked.
+ * GB/s with 3 decimals (as ../shared/peers/run-peers prints times); {@code wrong} is empty when not checked. After the
+ * contract's columns, what else a row's time depends on: {@code op}, the reduction operator (empty for collectives
+ * that do not reduce), and {@code memory}, where the buffers lived: {@code private} (direct memory, as MPI
+ * benchmarks use) or {@code shared} (--shared: in the job's shared segment, read in place by the zero-copy paths),
+ * so that ./jccl fit and tune never take one for the other.
  */
 public final class CsvWriter implements ResultWriter
 {
     /** The contract columns (DESIGN.md section 7): add columns at the end, never rename. */
     public static final String HEADER =
-        "collective,algorithm,ranks,bytes,dtype,avg_us,min_us,max_us,iters,algbw_GBps,busbw_GBps,wrong";
+        "collective,algorithm,ranks,bytes,dtype,avg_us,min_us,max_us,iters,algbw_GBps,busbw_GBps,wrong,op,memory";
+
+    /** {@code memory} of rows whose buffers were private (direct memory). */
+    public static final String PRIVATE_MEMORY = "private";
+    /** {@code memory} of rows whose buffers lay in the shared segment (--shared). */
+    public static final String SHARED_MEMORY = "shared";
 
     private final PrintStream out;
+    private String reduceOp;
+    private String memory;
 
     public CsvWriter(final PrintStream out)
     {
@@ -23,6 +34,8 @@ public final class CsvWriter implements ResultWriter
     @Override
     public void start(final RunInfo info)
     {
+        reduceOp = info.options().reduceOp().label();
+        memory = info.options().shared() ? SHARED_MEMORY : PRIVATE_MEMORY;
         out.print(HEADER + "\n");
         out.flush();
     }
@@ -35,16 +48,17 @@ public final class CsvWriter implements ResultWriter
     @Override
     public void row(final BenchResult r)
     {
-        out.print(line(r) + "\n");
+        out.print(line(r, reduceOp, memory) + "\n");
         out.flush();
     }
 
-    /** One CSV line, without its terminator. */
-    public static String line(final BenchResult r)
+    /** One CSV line, without its terminator, of a run with reduction operator {@code reduceOp} and {@code memory}. */
+    public static String line(final BenchResult r, final String reduceOp, final String memory)
     {
-        return String.format(Locale.ROOT, "%s,%s,%d,%d,%s,%.3f,%.3f,%.3f,%d,%.3f,%.3f,%s", r.op().label(),
+        return String.format(Locale.ROOT, "%s,%s,%d,%d,%s,%.3f,%.3f,%.3f,%d,%.3f,%.3f,%s,%s,%s", r.op().label(),
             r.algorithm(), r.ranks(), r.bytes(), r.type().label(), r.avgUs(), r.minUs(), r.maxUs(), r.iters(),
-            r.algbw(), r.busbw(), r.checked() ? Long.toString(r.wrong()) : "");
+            r.algbw(), r.busbw(), r.checked() ? Long.toString(r.wrong()) : "", r.op().reducing() ? reduceOp : "",
+            memory);
     }
 
     @Override

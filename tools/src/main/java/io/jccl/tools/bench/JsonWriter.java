@@ -5,12 +5,14 @@ import java.util.Locale;
 
 /**
  * A JSON array of objects with the CSV fields, one object per line, printed as the rows come; {@code wrong} is
- * null when not checked.
+ * null when not checked, {@code op} when the collective does not reduce.
  */
 public final class JsonWriter implements ResultWriter
 {
     private final PrintStream out;
     private boolean first = true;
+    private String reduceOp;
+    private String memory;
 
     public JsonWriter(final PrintStream out)
     {
@@ -20,6 +22,8 @@ public final class JsonWriter implements ResultWriter
     @Override
     public void start(final RunInfo info)
     {
+        reduceOp = info.options().reduceOp().label();
+        memory = info.options().shared() ? CsvWriter.SHARED_MEMORY : CsvWriter.PRIVATE_MEMORY;
         out.print("[\n");
         out.flush();
     }
@@ -32,19 +36,20 @@ public final class JsonWriter implements ResultWriter
     @Override
     public void row(final BenchResult r)
     {
-        out.print((first ? "" : ",\n") + object(r));
+        out.print((first ? "" : ",\n") + object(r, reduceOp, memory));
         first = false;
         out.flush();
     }
 
-    /** One row as a JSON object. */
-    public static String object(final BenchResult r)
+    /** One row as a JSON object, of a run with reduction operator {@code reduceOp} and {@code memory}. */
+    public static String object(final BenchResult r, final String reduceOp, final String memory)
     {
         return String.format(Locale.ROOT, "{\"collective\":\"%s\",\"algorithm\":\"%s\",\"ranks\":%d,\"bytes\":%d," +
             "\"dtype\":\"%s\",\"avg_us\":%.3f,\"min_us\":%.3f,\"max_us\":%.3f,\"iters\":%d,\"algbw_GBps\":%.3f," +
-            "\"busbw_GBps\":%.3f,\"wrong\":%s}", r.op().label(), r.algorithm(), r.ranks(), r.bytes(),
-            r.type().label(), r.avgUs(), r.minUs(), r.maxUs(), r.iters(), r.algbw(), r.busbw(),
-            r.checked() ? Long.toString(r.wrong()) : "null");
+            "\"busbw_GBps\":%.3f,\"wrong\":%s,\"op\":%s,\"memory\":\"%s\"}", r.op().label(), r.algorithm(),
+            r.ranks(), r.bytes(), r.type().label(), r.avgUs(), r.minUs(), r.maxUs(), r.iters(), r.algbw(), r.busbw(),
+            r.checked() ? Long.toString(r.wrong()) : "null", r.op().reducing() ? "\"" + reduceOp + "\"" : "null",
+            memory);
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.jccl.tools.fit;
 
 import io.jccl.model.CostFormulas;
 import io.jccl.model.Json;
+import io.jccl.tools.bench.CsvWriter;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -17,14 +18,16 @@ import java.util.Map;
 /**
  * Reads measurements from the files jccl and its peers write:
  * <ul>
- *   <li>jccl's bench CSV: {@code collective,algorithm,ranks,bytes,dtype,avg_us,...,wrong} (DESIGN.md section 7;
- *       rows with {@code wrong > 0} are dropped, an optional {@code op} and {@code chunk_bytes} column is used);</li>
+ *   <li>jccl's bench CSV: {@code collective,algorithm,ranks,bytes,dtype,avg_us,...,wrong,op,memory} (DESIGN.md
+ *       section 7; rows with {@code wrong > 0} are dropped, and so are rows of {@code memory} {@code shared}, whose
+ *       zero-copy paths the model does not price; {@code op}, and a {@code chunk_bytes} column, are used when
+ *       there);</li>
  *   <li>the peers' CSV: {@code [impl,]collective,ranks,bytes,avg_us,...}: no algorithm, so each collective is
  *       modelled with its classic algorithm ({@link CostFormulas#reference}), float32 sum;</li>
  *   <li>JMH JSON ({@code -rf json}): params {@code bytes}, {@code ranks}, {@code algorithm}, {@code dtype} (and
  *       {@code collective}, or {@code op} when it names one, else the collective is the benchmark method's name; an
  *       {@code op} or {@code reduceOp} that names a reduction operator is the operator), the score converted to µs
- *       per operation.</li>
+ *       per operation; entries of {@code memory} {@code shared} are dropped, as in the CSV.</li>
  * </ul>
  * Columns are found by name, in any order; pingpong rows are one-way latency.
  */
@@ -101,6 +104,7 @@ public final class ResultsReader
         final List<Measurement> measurements = new ArrayList<>();
         final List<String> skipped = new ArrayList<>();
         int wrong = 0;
+        int shared = 0;
         Map<String, Integer> columns = null;
         int headerLength = 0;
         int lineNumber = 0;
@@ -133,6 +137,11 @@ public final class ResultsReader
                     wrong++;
                     continue;
                 }
+                if (CsvWriter.SHARED_MEMORY.equals(optional(fields, columns, "memory", "")))
+                {
+                    shared++;
+                    continue;
+                }
                 measurements.add(csvRow(fields, columns, defaultSource));
             }
             catch (final IllegalArgumentException ex)
@@ -145,7 +154,18 @@ public final class ResultsReader
             throw new IllegalArgumentException("no header line: expected CSV with collective,ranks,bytes,avg_us " +
                 "columns, or JMH JSON");
         }
+        skipShared(skipped, shared);
         return new Results(measurements, wrong, skipped);
+    }
+
+    /** Says that {@code shared} rows were left out, if any. */
+    private static void skipShared(final List<String> skipped, final int shared)
+    {
+        if (shared > 0)
+        {
+            skipped.add(shared + " measurements on buffers in the shared segment (bench --shared, JMH memory=shared): " +
+                "the model prices the paths of private buffers, whose data the collectives stage");
+        }
     }
 
     /** Parses JMH's JSON result list. */
@@ -158,6 +178,7 @@ public final class ResultsReader
         }
         final List<Measurement> measurements = new ArrayList<>();
         final List<String> skipped = new ArrayList<>();
+        int shared = 0;
         for (final Object item : list)
         {
             if (!(item instanceof Map<?, ?> entry))
@@ -165,6 +186,11 @@ public final class ResultsReader
                 continue;
             }
             final String benchmark = String.valueOf(entry.get("benchmark"));
+            if (entry.get("params") instanceof Map<?, ?> params && "shared".equals(params.get("memory")))
+            {
+                shared++;
+                continue;
+            }
             try
             {
                 measurements.add(jmhEntry(entry, benchmark));
@@ -174,6 +200,7 @@ public final class ResultsReader
                 skipped.add(benchmark + ": " + ex.getMessage());
             }
         }
+        skipShared(skipped, shared);
         return new Results(measurements, 0, skipped);
     }
 

@@ -29,9 +29,24 @@ class BenchFormatsTest
         writer.row(result(BenchOp.ALLREDUCE, "ring", 2, 1024, 2.5, 2.0, 3.0, 1000, 0));
         writer.row(result(BenchOp.PINGPONG, "p2p", 2, 8, 0.25, 0.25, 0.25, 20000, -1));
         assertEquals("""
-            collective,algorithm,ranks,bytes,dtype,avg_us,min_us,max_us,iters,algbw_GBps,busbw_GBps,wrong
-            allreduce,ring,2,1024,float32,2.500,2.000,3.000,1000,0.410,0.410,0
-            pingpong,p2p,2,8,float32,0.250,0.250,0.250,20000,0.032,0.032,
+            collective,algorithm,ranks,bytes,dtype,avg_us,min_us,max_us,iters,algbw_GBps,busbw_GBps,wrong,op,memory
+            allreduce,ring,2,1024,float32,2.500,2.000,3.000,1000,0.410,0.410,0,sum,private
+            pingpong,p2p,2,8,float32,0.250,0.250,0.250,20000,0.032,0.032,,,private
+            """, text());
+    }
+
+    /** The columns after the contract's: the reduction operator of reducing collectives, where the buffers lived. */
+    @Test
+    void csvSaysTheOperatorAndWhereTheBuffersLived()
+    {
+        final CsvWriter writer = new CsvWriter(out);
+        writer.start(info("-n", "2", "--op", "allreduce,broadcast", "--reduce-op", "max", "--shared"));
+        writer.row(result(BenchOp.ALLREDUCE, "shm_twoshot", 2, 1024, 2.5, 2.0, 3.0, 1000, -1));
+        writer.row(result(BenchOp.BROADCAST, "shm_direct", 2, 1024, 2.5, 2.0, 3.0, 1000, -1));
+        assertEquals("""
+            collective,algorithm,ranks,bytes,dtype,avg_us,min_us,max_us,iters,algbw_GBps,busbw_GBps,wrong,op,memory
+            allreduce,shm_twoshot,2,1024,float32,2.500,2.000,3.000,1000,0.410,0.410,,max,shared
+            broadcast,shm_direct,2,1024,float32,2.500,2.000,3.000,1000,0.410,0.410,,,shared
             """, text());
     }
 
@@ -46,9 +61,11 @@ class BenchFormatsTest
         assertEquals("""
             [
             {"collective":"allgather","algorithm":"ring","ranks":4,"bytes":4096,"dtype":"float32","avg_us":4.000,\
-            "min_us":3.000,"max_us":5.000,"iters":1000,"algbw_GBps":1.024,"busbw_GBps":0.768,"wrong":0},
+            "min_us":3.000,"max_us":5.000,"iters":1000,"algbw_GBps":1.024,"busbw_GBps":0.768,"wrong":0,"op":null,\
+            "memory":"private"},
             {"collective":"allgather","algorithm":"bruck","ranks":4,"bytes":4096,"dtype":"float32","avg_us":8.000,\
-            "min_us":7.000,"max_us":9.000,"iters":1000,"algbw_GBps":0.512,"busbw_GBps":0.384,"wrong":null}
+            "min_us":7.000,"max_us":9.000,"iters":1000,"algbw_GBps":0.512,"busbw_GBps":0.384,"wrong":null,"op":null,\
+            "memory":"private"}
             ]
             """, text());
     }

@@ -36,6 +36,41 @@ class ResultsReaderTest
         assertEquals(new Measurement("bench", "allreduce", "ring", true, 4, 1024, "float64", "max", 0, 3.5), m.get(1));
     }
 
+    /**
+     * What ./jccl bench --format csv prints: the operator of reducing collectives is read, and rows measured on
+     * buffers in the shared segment (--shared) are left out, saying so: the model prices the staged paths.
+     */
+    @Test
+    void benchCsvRowsOnSharedBuffersAreLeftOut()
+    {
+        final ResultsReader.Results results = ResultsReader.readCsv(
+            "collective,algorithm,ranks,bytes,dtype,avg_us,min_us,max_us,iters,algbw_GBps,busbw_GBps,wrong,op,memory\n" +
+            "pingpong,p2p,2,8,float32,0.2,0.2,0.2,20000,0.040,0.040,,,private\n" +
+            "allreduce,ring,2,1024,float32,3.5,3,4,1000,0.3,0.3,,max,private\n" +
+            "allreduce,shm_twoshot,2,1024,float32,1.5,1,2,1000,0.7,0.7,,max,shared\n" +
+            "broadcast,shm_direct,2,1024,float32,0.5,0.5,0.5,1000,2,2,,,shared\n", "bench");
+        assertEquals(List.of(
+            new Measurement("bench", "pingpong", "p2p", true, 2, 8, "float32", "sum", 0, 0.2),
+            new Measurement("bench", "allreduce", "ring", true, 2, 1024, "float32", "max", 0, 3.5)),
+            results.measurements());
+        assertEquals(1, results.skipped().size(), results.skipped().toString());
+        assertTrue(results.skipped().get(0).startsWith("2 measurements on buffers in the shared segment"),
+            results.skipped().get(0));
+    }
+
+    /** JMH entries of memory=shared are left out alike. */
+    @Test
+    void jmhEntriesOnSharedBuffersAreLeftOut()
+    {
+        final String entry = "{\"benchmark\":\"io.jccl.jmh.AllreduceBenchmark.allreduce\",\"params\":{\"bytes\":\"8\"," +
+            "\"algorithm\":\"ring\",\"ranks\":\"2\",\"memory\":\"%s\"},\"primaryMetric\":{\"score\":0.5," +
+            "\"scoreUnit\":\"us/op\"}}";
+        final ResultsReader.Results results = ResultsReader.readJmh(
+            "[" + String.format(entry, "heap") + "," + String.format(entry, "shared") + "]");
+        assertEquals(1, results.measurements().size());
+        assertEquals(1, results.skipped().size(), results.skipped().toString());
+    }
+
     /** Runs of one sweep in files of any names are one source, so each point is the median of its runs. */
     @Test
     void runsOfASweepMeetAtTheirMedian(@TempDir final Path directory) throws IOException
@@ -61,7 +96,7 @@ class ResultsReaderTest
     @Test
     void benchCsvWithoutCheckHasAnEmptyWrongColumn()
     {
-        // exactly what ./jccl bench --format csv prints without --check
+        // what ./jccl bench --format csv printed without --check before the op and memory columns
         final ResultsReader.Results results = ResultsReader.readCsv(
             "collective,algorithm,ranks,bytes,dtype,avg_us,min_us,max_us,iters,algbw_GBps,busbw_GBps,wrong\n" +
             "pingpong,p2p,2,8,float32,0.594,0.594,0.594,20000,0.013,0.013,\n" +
