@@ -94,7 +94,7 @@ public final class Main
             err.print(command.usage());
             return USAGE_EXIT_CODE;
         }
-        catch (final JcclException | IOException ex)
+        catch (final JcclException | InputException | IOException ex)
         {
             err.println("jccl " + command.name() + ": " + ex.getMessage());
             return 1;

@@ -2,13 +2,17 @@ package io.jccl.tools;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @Timeout(10)
@@ -50,6 +54,25 @@ class MainTest
         assertEquals(2, main.run(new String[] {"info", "--bogus"}));
         assertTrue(text(err).startsWith("jccl info: unknown option --bogus\n"), text(err));
         assertTrue(text(err).contains("usage: ./jccl info"), text(err));
+    }
+
+    /** Results that cannot be fitted or tuned from are the files' fault: one line saying why, exit 1, no trace. */
+    @Test
+    void unusableResultsExitWithOneAndSayWhy(@TempDir final Path directory) throws Exception
+    {
+        final Path shared = Files.writeString(directory.resolve("shared.csv"),
+            "collective,algorithm,ranks,bytes,dtype,avg_us,min_us,max_us,iters,algbw_GBps,busbw_GBps,wrong,op,memory\n" +
+            "allreduce,shm_twoshot,2,1024,float32,1.5,1,2,1000,0.7,0.7,,sum,shared\n");
+        for (final String command : new String[] {"fit", "tune"})
+        {
+            err.reset();
+            final String[] args = command.equals("fit") ? new String[] {"fit", shared.toString()} :
+                new String[] {"tune", "--from", shared.toString(), "--dry-run"};
+            assertEquals(1, main.run(args), text(err));
+            assertTrue(text(err).contains("skipped 1 measurement on buffers in the shared segment"), text(err));
+            assertTrue(text(err).contains("jccl " + command + ": " + shared + ": no measurements"), text(err));
+            assertFalse(text(err).contains("Exception"), text(err));
+        }
     }
 
     @Test

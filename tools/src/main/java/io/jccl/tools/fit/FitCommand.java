@@ -3,6 +3,7 @@ package io.jccl.tools.fit;
 import io.jccl.Configuration;
 import io.jccl.tools.Arguments;
 import io.jccl.tools.Command;
+import io.jccl.tools.InputException;
 import io.jccl.tools.UsageException;
 
 import java.io.IOException;
@@ -70,6 +71,19 @@ public final class FitCommand implements Command
 
     @Override
     public int run(final String[] args) throws IOException
+    {
+        try
+        {
+            return execute(args);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            // the results cannot be fitted: the files' fault, not jccl's
+            throw ex instanceof InputException input ? input : new InputException(ex);
+        }
+    }
+
+    private int execute(final String[] args) throws IOException
     {
         String format = "table";
         final List<Path> plots = new ArrayList<>();

@@ -163,8 +163,9 @@ public final class ResultsReader
     {
         if (shared > 0)
         {
-            skipped.add(shared + " measurements on buffers in the shared segment (bench --shared, JMH memory=shared): " +
-                "the model prices the paths of private buffers, whose data the collectives stage");
+            skipped.add(shared + (shared == 1 ? " measurement" : " measurements") + " on buffers in the shared " +
+                "segment (bench --shared, JMH memory=shared): the model prices the paths of private buffers, whose " +
+                "data the collectives stage");
         }
     }
 

@@ -4,6 +4,7 @@ import io.jccl.Configuration;
 import io.jccl.model.TuningTable;
 import io.jccl.tools.Arguments;
 import io.jccl.tools.Command;
+import io.jccl.tools.InputException;
 import io.jccl.tools.UsageException;
 import io.jccl.tools.bench.BenchCommand;
 import io.jccl.tools.fit.FitCommand;
@@ -102,6 +103,19 @@ public final class TuneCommand implements Command
 
     @Override
     public int run(final String[] args) throws IOException
+    {
+        try
+        {
+            return execute(args);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            // the results cannot be tuned from: the files' fault, not jccl's
+            throw ex instanceof InputException input ? input : new InputException(ex);
+        }
+    }
+
+    private int execute(final String[] args) throws IOException
     {
         final Arguments arguments = new Arguments(args);
         final List<Path> from = new ArrayList<>();
