@@ -68,6 +68,12 @@ public final class CostFormulas
 
     private static final Map<String, CostFormula> FORMULAS = catalog();
 
+    /**
+     * The zero-copy paths the shared-memory algorithms take on buffers in the shared segment (allocateShared, bench
+     * --shared): read or write peers' buffers in place instead of staging.
+     */
+    private static final Map<String, CostFormula> ZERO_COPY = zeroCopyCatalog();
+
     private CostFormulas()
     {
     }
@@ -76,6 +82,22 @@ public final class CostFormulas
     public static CostFormula find(final String collective, final String algorithm)
     {
         return FORMULAS.get(collective + ":" + algorithm);
+    }
+
+    /**
+     * The formula of {@code collective}'s algorithm {@code algorithm} on buffers in the shared segment
+     * ({@code shared}: its zero-copy path, when it has one) or on private buffers; null when jccl has none.
+     */
+    public static CostFormula find(final String collective, final String algorithm, final boolean shared)
+    {
+        final CostFormula zeroCopy = shared ? ZERO_COPY.get(collective + ":" + algorithm) : null;
+        return zeroCopy != null ? zeroCopy : find(collective, algorithm);
+    }
+
+    /** True when {@code collective}'s {@code algorithm} reads or writes buffers in the shared segment in place. */
+    public static boolean hasZeroCopyPath(final String collective, final String algorithm)
+    {
+        return ZERO_COPY.containsKey(collective + ":" + algorithm);
     }
 
     /** Every formula, collective by collective. */
@@ -469,6 +491,84 @@ public final class CostFormulas
                 t.copy(LL_LINE_FACTOR * t.bytes() + (double)t.bytes() / p);
                 t.carried(LL_LINE_FACTOR * t.bytes() * (p - 1) / p);
             }));
+    }
+
+    /**
+     * The zero-copy paths, as the algorithms' classes document them: nothing staged, so no chunks; each rank publishes
+     * its buffer (α_f), reads a peer's first line once published (α_f) and waits until the peers are done with its
+     * buffer (α_f) before it returns; the broadcast's root also says when it has written the tails (α_f).
+     */
+    private static Map<String, CostFormula> zeroCopyCatalog()
+    {
+        final List<CostFormula> list = new ArrayList<>();
+        list.add(new CostFormula("broadcast", "shm_direct", "4α_f + n(p − 1)/p·β_r (shared buffers: the others copy " +
+            "the head from the root's buffer while the root writes the tail into theirs)", 0, t ->
+            {
+                zeroCopyHandoffs(t, 3);
+                t.read((double)t.bytes() * (t.ranks() - 1) / t.ranks());
+            }));
+        list.add(new CostFormula("reduce", "shm_direct", "3α_f + (p − 1)n·(β_r + γ) (shared buffers: the root " +
+            "reduces every rank's send buffer in place)", 0, t ->
+            {
+                final double others = (double)t.bytes() * (t.ranks() - 1);
+                zeroCopyHandoffs(t, 2);
+                t.read(others);
+                t.reduce(others);
+            }));
+        list.add(new CostFormula("allreduce", "shm_oneshot", "3α_f + (p − 1)n·(β_r + γ) (shared buffers: every rank " +
+            "reduces the send buffers in place)", 0, t ->
+            {
+                final double others = (double)t.bytes() * (t.ranks() - 1);
+                zeroCopyHandoffs(t, 2);
+                t.read(others);
+                t.reduce(others);
+            }));
+        list.add(new CostFormula("allreduce", "shm_twoshot", "3α_f + n(p − 1)/p·(2β_r + γ) + (n/p)β_c (shared " +
+            "buffers: each rank reduces its block from the send buffers and writes it into every recv)", 0, t ->
+            {
+                final int p = t.ranks();
+                final double others = (double)t.bytes() * (p - 1) / p;
+                zeroCopyHandoffs(t, 2);
+                // the peers' blocks read, and the reduced block written into the peers' recv, both across cores
+                t.read(2 * others);
+                t.reduce(others);
+                t.copy((double)t.bytes() / p);
+            }));
+        list.add(new CostFormula("reduce_scatter", "shm_direct", "3α_f + n(p − 1)/p·(β_r + γ) (shared buffers: " +
+            "each rank reduces its block from the send buffers in place)", 0, t ->
+            {
+                final double others = (double)t.bytes() * (t.ranks() - 1) / t.ranks();
+                zeroCopyHandoffs(t, 2);
+                t.read(others);
+                t.reduce(others);
+            }));
+        for (final String collective : new String[] {"allgather", "alltoall"})
+        {
+            list.add(new CostFormula(collective, "shm_direct", "3α_f + (n/p)β_c + n(p − 1)/p·β_r (shared buffers: " +
+                "every rank copies the peers' blocks from their send buffers in place)", 0, t ->
+                {
+                    final int p = t.ranks();
+                    zeroCopyHandoffs(t, 2);
+                    t.copy((double)t.bytes() / p);
+                    t.read((double)t.bytes() * (p - 1) / p);
+                }));
+        }
+        final Map<String, CostFormula> map = new LinkedHashMap<>();
+        for (final CostFormula formula : list)
+        {
+            map.put(formula.key(), formula);
+        }
+        return Collections.unmodifiableMap(map);
+    }
+
+    /**
+     * The handoffs of a zero-copy path of {@code steps} flags (publish, done, and the broadcast's tails written): and
+     * the first line of a peer's buffer, read right after the flag that published it, as a staged step's data.
+     */
+    private static void zeroCopyHandoffs(final CostTerms t, final int steps)
+    {
+        t.flags(steps);
+        t.handoffs(STAGED_HANDOFFS - 1);
     }
 
     /**

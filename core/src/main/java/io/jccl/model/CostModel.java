@@ -86,7 +86,14 @@ public final class CostModel
         final String collective, final String algorithm, final int ranks, final long bytes, final String dtype,
         final String op, final long chunkBytes)
     {
-        final CostFormula formula = formula(collective, algorithm);
+        return predict(formula(collective, algorithm), ranks, bytes, dtype, op, chunkBytes);
+    }
+
+    /** {@link #predict} of one formula (e.g. a zero-copy path's, {@link CostFormulas#find(String, String, boolean)}). */
+    public double predict(
+        final CostFormula formula, final int ranks, final long bytes, final String dtype, final String op,
+        final long chunkBytes)
+    {
         return terms(formula, ranks, bytes, chunkBytes).evaluate(parameters, parameters.gamma(dtype, op));
     }
 

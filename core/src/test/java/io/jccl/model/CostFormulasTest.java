@@ -125,6 +125,39 @@ class CostFormulasTest
         assertClose(FLAG + 8 * 8.0 / 7 * (COPY + BETA), predict("broadcast", "shm_ll", 4, 8));
     }
 
+    /**
+     * On buffers in the shared segment the shared-memory algorithms read (and write) peers' buffers in place: no
+     * chunks, no staging copy; the other algorithms run as on private buffers.
+     */
+    @Test
+    void zeroCopyPathsOnSharedBuffers()
+    {
+        final long n = 8L << 20;
+        for (final int p : new int[] {2, 4})
+        {
+            final double share = (double)n * (p - 1) / p;
+            assertClose(4 * FLAG + share * READ, predictShared("broadcast", "shm_direct", p, n));
+            assertClose(3 * FLAG + n / (double)p * COPY + share * READ, predictShared("allgather", "shm_direct", p, n));
+            assertClose(3 * FLAG + n / (double)p * COPY + share * READ, predictShared("alltoall", "shm_direct", p, n));
+            assertClose(3 * FLAG + share * (READ + GAMMA), predictShared("reduce_scatter", "shm_direct", p, n));
+            assertClose(3 * FLAG + (p - 1) * n * (READ + GAMMA), predictShared("reduce", "shm_direct", p, n));
+            assertClose(3 * FLAG + (p - 1) * n * (READ + GAMMA), predictShared("allreduce", "shm_oneshot", p, n));
+            assertClose(3 * FLAG + share * (2 * READ + GAMMA) + n / (double)p * COPY,
+                predictShared("allreduce", "shm_twoshot", p, n));
+            // no zero-copy path: the same formula as on private buffers
+            assertEquals(CostFormulas.find("allreduce", "ring"), CostFormulas.find("allreduce", "ring", true));
+            assertEquals(CostFormulas.find("allreduce", "shm_ll"), CostFormulas.find("allreduce", "shm_ll", true));
+        }
+        assertTrue(CostFormulas.hasZeroCopyPath("broadcast", "shm_direct"));
+        assertFalse(CostFormulas.hasZeroCopyPath("broadcast", "binomial"));
+        assertEquals(CostFormulas.find("broadcast", "shm_direct"), CostFormulas.find("broadcast", "shm_direct", false));
+    }
+
+    private double predictShared(final String collective, final String algorithm, final int p, final long n)
+    {
+        return model.predict(CostFormulas.find(collective, algorithm, true), p, n, "float32", "sum", 0);
+    }
+
     @Test
     void chunkingAddsOneSmallMessageLatencyPerChunk()
     {

@@ -197,8 +197,7 @@ public final class FitPlot
         {
             final long size = Math.round(Math.exp(count == 1 ? lo : lo + (hi - lo) * i / (count - 1)));
             lineBytes[i] = size;
-            lineMicros[i] = model.predict(key.collective(), key.algorithm(), key.ranks(), size, key.dtype(), key.op(),
-                key.chunkBytes());
+            lineMicros[i] = model.predict(series.formula(), key.ranks(), size, key.dtype(), key.op(), key.chunkBytes());
         }
         return new Line(label, color, bytes, measured, lineBytes, lineMicros);
     }

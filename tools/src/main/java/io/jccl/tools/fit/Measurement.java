@@ -19,15 +19,26 @@ import java.util.Map;
  * @param op              reduction operator label, "sum" when the file says none.
  * @param chunkBytes      chunk size the run used, 0 for the algorithm's default.
  * @param micros          average time, µs.
+ * @param shared          the buffers lay in the shared segment (bench --shared, JMH memory=shared): the
+ *                        shared-memory algorithms took their zero-copy paths.
  */
 public record Measurement(
     String source, String collective, String algorithm, boolean algorithmNamed, int ranks, long bytes, String dtype,
-    String op, long chunkBytes, double micros)
+    String op, long chunkBytes, double micros, boolean shared)
 {
+    /** A measurement on private buffers. */
+    public Measurement(
+        final String source, final String collective, final String algorithm, final boolean algorithmNamed,
+        final int ranks, final long bytes, final String dtype, final String op, final long chunkBytes,
+        final double micros)
+    {
+        this(source, collective, algorithm, algorithmNamed, ranks, bytes, dtype, op, chunkBytes, micros, false);
+    }
+
     /** The series this point belongs to: one line of the plot, one table of the report. */
     public SeriesKey series()
     {
-        return new SeriesKey(source, collective, algorithm, algorithmNamed, ranks, dtype, op, chunkBytes);
+        return new SeriesKey(source, collective, algorithm, algorithmNamed, ranks, dtype, op, chunkBytes, shared);
     }
 
     /**
@@ -54,9 +65,12 @@ public record Measurement(
     /** Identifies a series of measurements that differ only in size. */
     public record SeriesKey(
         String source, String collective, String algorithm, boolean algorithmNamed, int ranks, String dtype,
-        String op, long chunkBytes)
+        String op, long chunkBytes, boolean shared)
     {
-        /** "allreduce ring, 4 ranks" (with the datatype, operator and chunk when they are not the defaults). */
+        /**
+         * "allreduce ring, 4 ranks" (with the datatype, operator and chunk when they are not the defaults, and
+         * "shared buffers" for the zero-copy paths).
+         */
         public String label()
         {
             final StringBuilder label = new StringBuilder(collective);
@@ -72,6 +86,10 @@ public record Measurement(
             if (chunkBytes > 0)
             {
                 label.append(", chunk ").append(Units.bytes(chunkBytes));
+            }
+            if (shared)
+            {
+                label.append(", shared buffers");
             }
             return label.toString();
         }

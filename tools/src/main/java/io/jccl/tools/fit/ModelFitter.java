@@ -313,7 +313,7 @@ public final class ModelFitter
         final CostModel fitted = new CostModel(parameters, stagingBytes, cores);
         for (final Measurement m : measurements)
         {
-            final CostFormula formula = CostFormulas.find(m.collective(), m.algorithm());
+            final CostFormula formula = CostFormulas.find(m.collective(), m.algorithm(), m.shared());
             if (formula == null)
             {
                 if (!unmodelled.contains(m.collective() + ":" + m.algorithm()))
@@ -322,8 +322,7 @@ public final class ModelFitter
                 }
                 continue;
             }
-            final double predicted = fitted.predict(m.collective(), m.algorithm(), m.ranks(), m.bytes(), m.dtype(),
-                m.op(), m.chunkBytes());
+            final double predicted = fitted.predict(formula, m.ranks(), m.bytes(), m.dtype(), m.op(), m.chunkBytes());
             bySeries.computeIfAbsent(m.series(), k -> new ArrayList<>()).add(new Prediction(m, predicted));
         }
         final List<Series> series = new ArrayList<>();
@@ -332,8 +331,8 @@ public final class ModelFitter
             final List<Prediction> points = new ArrayList<>(entry.getValue());
             points.sort(Comparator.comparingLong(p -> p.measurement().bytes()));
             final Measurement.SeriesKey key = entry.getKey();
-            series.add(new Series(key, CostFormulas.find(key.collective(), key.algorithm()), List.copyOf(points),
-                r2(points), medianError(points)));
+            series.add(new Series(key, CostFormulas.find(key.collective(), key.algorithm(), key.shared()),
+                List.copyOf(points), r2(points), medianError(points)));
         }
         return new Result(source, parameters, p2p, origin, List.copyOf(estimates), List.copyOf(series),
             List.copyOf(unmodelled), cores);
@@ -434,7 +433,7 @@ public final class ModelFitter
         final List<Row> rows = new ArrayList<>();
         for (final Measurement m : measurements)
         {
-            final CostFormula formula = CostFormulas.find(m.collective(), m.algorithm());
+            final CostFormula formula = CostFormulas.find(m.collective(), m.algorithm(), m.shared());
             if (formula == null)
             {
                 continue;

@@ -19,15 +19,14 @@ import java.util.Map;
  * Reads measurements from the files jccl and its peers write:
  * <ul>
  *   <li>jccl's bench CSV: {@code collective,algorithm,ranks,bytes,dtype,avg_us,...,wrong,op,memory} (DESIGN.md
- *       section 7; rows with {@code wrong > 0} are dropped, and so are rows of {@code memory} {@code shared}, whose
- *       zero-copy paths the model does not price; {@code op}, and a {@code chunk_bytes} column, are used when
- *       there);</li>
+ *       section 7; rows with {@code wrong > 0} are dropped; {@code op}, {@code memory} ({@code shared}: the
+ *       zero-copy paths ran) and a {@code chunk_bytes} column are used when there);</li>
  *   <li>the peers' CSV: {@code [impl,]collective,ranks,bytes,avg_us,...}: no algorithm, so each collective is
  *       modelled with its classic algorithm ({@link CostFormulas#reference}), float32 sum;</li>
  *   <li>JMH JSON ({@code -rf json}): params {@code bytes}, {@code ranks}, {@code algorithm}, {@code dtype} (and
  *       {@code collective}, or {@code op} when it names one, else the collective is the benchmark method's name; an
  *       {@code op} or {@code reduceOp} that names a reduction operator is the operator), the score converted to µs
- *       per operation; entries of {@code memory} {@code shared} are dropped, as in the CSV.</li>
+ *       per operation; a {@code memory} param of {@code shared} as in the CSV.</li>
  * </ul>
  * Columns are found by name, in any order; pingpong rows are one-way latency.
  */
@@ -104,7 +103,6 @@ public final class ResultsReader
         final List<Measurement> measurements = new ArrayList<>();
         final List<String> skipped = new ArrayList<>();
         int wrong = 0;
-        int shared = 0;
         Map<String, Integer> columns = null;
         int headerLength = 0;
         int lineNumber = 0;
@@ -137,11 +135,6 @@ public final class ResultsReader
                     wrong++;
                     continue;
                 }
-                if (CsvWriter.SHARED_MEMORY.equals(optional(fields, columns, "memory", "")))
-                {
-                    shared++;
-                    continue;
-                }
                 measurements.add(csvRow(fields, columns, defaultSource));
             }
             catch (final IllegalArgumentException ex)
@@ -154,19 +147,7 @@ public final class ResultsReader
             throw new IllegalArgumentException("no header line: expected CSV with collective,ranks,bytes,avg_us " +
                 "columns, or JMH JSON");
         }
-        skipShared(skipped, shared);
         return new Results(measurements, wrong, skipped);
-    }
-
-    /** Says that {@code shared} rows were left out, if any. */
-    private static void skipShared(final List<String> skipped, final int shared)
-    {
-        if (shared > 0)
-        {
-            skipped.add(shared + (shared == 1 ? " measurement" : " measurements") + " on buffers in the shared " +
-                "segment (bench --shared, JMH memory=shared): the model prices the paths of private buffers, whose " +
-                "data the collectives stage");
-        }
     }
 
     /** Parses JMH's JSON result list. */
@@ -179,7 +160,6 @@ public final class ResultsReader
         }
         final List<Measurement> measurements = new ArrayList<>();
         final List<String> skipped = new ArrayList<>();
-        int shared = 0;
         for (final Object item : list)
         {
             if (!(item instanceof Map<?, ?> entry))
@@ -187,11 +167,6 @@ public final class ResultsReader
                 continue;
             }
             final String benchmark = String.valueOf(entry.get("benchmark"));
-            if (entry.get("params") instanceof Map<?, ?> params && "shared".equals(params.get("memory")))
-            {
-                shared++;
-                continue;
-            }
             try
             {
                 measurements.add(jmhEntry(entry, benchmark));
@@ -201,7 +176,6 @@ public final class ResultsReader
                 skipped.add(benchmark + ": " + ex.getMessage());
             }
         }
-        skipShared(skipped, shared);
         return new Results(measurements, 0, skipped);
     }
 
@@ -219,7 +193,8 @@ public final class ResultsReader
         }
         return measurement(impl.isEmpty() ? source : impl, collective, named, ranks, bytes,
             optional(fields, columns, "dtype", "float32"), optional(fields, columns, "op", "sum"),
-            (long)parseDouble(optional(fields, columns, "chunk_bytes", "0")), micros);
+            (long)parseDouble(optional(fields, columns, "chunk_bytes", "0")), micros,
+            CsvWriter.SHARED_MEMORY.equals(optional(fields, columns, "memory", CsvWriter.PRIVATE_MEMORY)));
     }
 
     private static Measurement jmhEntry(final Map<?, ?> entry, final String benchmark)
@@ -248,17 +223,18 @@ public final class ResultsReader
             op != null && !opIsCollective ? op : "sum"));
         return measurement("jmh", normalise(collective), param(params, "algorithm", ""),
             Integer.parseInt(param(params, "ranks", "1")), (long)parseDouble(bytes), param(params, "dtype", "float32"),
-            reduceOp, (long)parseDouble(param(params, "chunkBytes", "0")), micros);
+            reduceOp, (long)parseDouble(param(params, "chunkBytes", "0")), micros,
+            "shared".equals(param(params, "memory", "")));
     }
 
     private static Measurement measurement(
         final String source, final String collective, final String named, final int ranks, final long bytes,
-        final String dtype, final String op, final long chunkBytes, final double micros)
+        final String dtype, final String op, final long chunkBytes, final double micros, final boolean shared)
     {
         final boolean isNamed = !named.isEmpty() && !"-".equals(named) && !"pingpong".equals(collective);
         final String algorithm = isNamed ? named.toLowerCase(Locale.ROOT) : CostFormulas.reference(collective);
         return new Measurement(source, collective, algorithm, isNamed || "pingpong".equals(collective), ranks, bytes,
-            dtype.strip().toLowerCase(Locale.ROOT), op.strip().toLowerCase(Locale.ROOT), chunkBytes, micros);
+            dtype.strip().toLowerCase(Locale.ROOT), op.strip().toLowerCase(Locale.ROOT), chunkBytes, micros, shared);
     }
 
     /** Converts a JMH score in {@code unit} (us/op, ns/op, ms/op, s/op, or ops/us... for throughput) to µs/op. */

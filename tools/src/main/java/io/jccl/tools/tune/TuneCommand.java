@@ -209,7 +209,8 @@ public final class TuneCommand implements Command
         if (tuned.rules().isEmpty())
         {
             throw new IllegalArgumentException(fromNames + ": no collective with named algorithms to choose between " +
-                "(tune needs jccl bench results; other libraries' results name no algorithm)");
+                "(tune needs jccl bench results on private buffers; other libraries' results name no algorithm, " +
+                "and on shared buffers jccl takes the zero-copy paths by rule)");
         }
         printQuality(tuned, fromNames, fit.source(), choice);
 

@@ -96,13 +96,17 @@ public final class Tuner
         this.choice = choice;
     }
 
-    /** Rules for every collective × ranks in {@code measurements} (pingpong and unknown collectives are skipped). */
+    /**
+     * Rules for every collective × ranks in {@code measurements} (pingpong, unknown collectives and measurements on
+     * shared buffers are skipped).
+     */
     public Result tune(final List<Measurement> measurements)
     {
         final Map<String, List<Measurement>> groups = new TreeMap<>();
         for (final Measurement m : measurements)
         {
-            if (collective(m.collective()) != null && m.algorithmNamed() &&
+            // on shared buffers the engine takes the zero-copy paths by rule, not by the tuning file
+            if (collective(m.collective()) != null && m.algorithmNamed() && !m.shared() &&
                 CostModel.knows(m.collective(), m.algorithm()))
             {
                 groups.computeIfAbsent(String.format("%s %05d", m.collective(), m.ranks()), k -> new ArrayList<>())

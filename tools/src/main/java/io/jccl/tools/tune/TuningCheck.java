@@ -60,8 +60,8 @@ final class TuningCheck
         final Map<String, TreeMap<Long, Map<String, Double>>> groups = new TreeMap<>();
         for (final Measurement m : Measurement.medianPerPoint(measurements))
         {
-            if (m.algorithmNamed() && Tuner.collective(m.collective()) != null && "float32".equals(m.dtype()) &&
-                "sum".equals(m.op()))
+            if (m.algorithmNamed() && !m.shared() && Tuner.collective(m.collective()) != null &&
+                "float32".equals(m.dtype()) && "sum".equals(m.op()))
             {
                 groups.computeIfAbsent(String.format("%s %05d", m.collective(), m.ranks()), k -> new TreeMap<>())
                     .computeIfAbsent(m.bytes(), k -> new HashMap<>()).merge(m.algorithm(), m.micros(), Math::min);

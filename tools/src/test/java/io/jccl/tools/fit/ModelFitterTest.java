@@ -1,5 +1,7 @@
 package io.jccl.tools.fit;
 
+import io.jccl.model.CostFormulas;
+import io.jccl.model.CostModel;
 import io.jccl.model.ModelParameters;
 import io.jccl.model.Parameter;
 import io.jccl.model.Regime;
@@ -7,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.util.List;
+import java.util.Locale;
 
 import static io.jccl.tools.fit.PiecewiseFitTest.assertWithin;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -131,6 +134,42 @@ class ModelFitterTest
         assertEquals("ring", allreduce.key().algorithm());
         assertFalse(allreduce.key().algorithmNamed());
         assertEquals("mpi", allreduce.key().source());
+    }
+
+    /**
+     * Measurements on shared buffers are series of their own, predicted with the zero-copy formulas where the
+     * algorithm has one: the synthetic truth's zero-copy rows, beside its private ones, come out as closely.
+     */
+    @Test
+    void sharedBufferRowsArePredictedWithTheZeroCopyFormulas()
+    {
+        final ModelParameters truth = SyntheticResults.truth();
+        final CostModel model = new CostModel(truth, STAGING, SyntheticResults.CORES);
+        // the private rows, with the bench's op and memory columns
+        final StringBuilder csv = new StringBuilder();
+        SyntheticResults.csv(truth, 0.01, 6).lines().forEach(line -> csv.append(line)
+            .append(line.startsWith("collective,") ? ",op,memory\n" : ",,private\n"));
+        for (final String[] path : new String[][] {{"allgather", "shm_direct"}, {"broadcast", "shm_direct"},
+            {"allreduce", "shm_twoshot"}, {"reduce_scatter", "shm_direct"}, {"allreduce", "ring"}})
+        {
+            for (long bytes = 64; bytes <= 64L << 20; bytes *= 4)
+            {
+                final double micros = model.predict(CostFormulas.find(path[0], path[1], true), 2, bytes, "float32",
+                    "sum", 0);
+                csv.append(String.format(Locale.ROOT, "%s,%s,2,%d,float32,%.6g,%.6g,%.6g,100,0,0,,,shared%n",
+                    path[0], path[1], bytes, micros, micros, micros));
+            }
+        }
+        final ModelFitter.Result result = fit(csv.toString());
+        final List<ModelFitter.Series> shared = result.series().stream().filter(s -> s.key().shared()).toList();
+        assertEquals(5, shared.size());
+        for (final ModelFitter.Series series : shared)
+        {
+            assertTrue(series.key().label().endsWith(", shared buffers"), series.key().label());
+            assertEquals(CostFormulas.hasZeroCopyPath(series.key().collective(), series.key().algorithm()),
+                series.formula().text().contains("(shared buffers"), series.formula().text());
+            assertTrue(series.medianError() < 0.05, series.key().label() + ": median error " + series.medianError());
+        }
     }
 
     private static ModelFitter.Result fit(final String csv)

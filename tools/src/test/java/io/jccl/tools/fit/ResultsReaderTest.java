@@ -37,11 +37,11 @@ class ResultsReaderTest
     }
 
     /**
-     * What ./jccl bench --format csv prints: the operator of reducing collectives is read, and rows measured on
-     * buffers in the shared segment (--shared) are left out, saying so: the model prices the staged paths.
+     * What ./jccl bench --format csv prints: the operator of reducing collectives, and whether the buffers lay in the
+     * shared segment (--shared), where the shared-memory algorithms take their zero-copy paths.
      */
     @Test
-    void benchCsvRowsOnSharedBuffersAreLeftOut()
+    void benchCsvSaysTheOperatorAndWhereTheBuffersLived()
     {
         final ResultsReader.Results results = ResultsReader.readCsv(
             "collective,algorithm,ranks,bytes,dtype,avg_us,min_us,max_us,iters,algbw_GBps,busbw_GBps,wrong,op,memory\n" +
@@ -50,25 +50,26 @@ class ResultsReaderTest
             "allreduce,shm_twoshot,2,1024,float32,1.5,1,2,1000,0.7,0.7,,max,shared\n" +
             "broadcast,shm_direct,2,1024,float32,0.5,0.5,0.5,1000,2,2,,,shared\n", "bench");
         assertEquals(List.of(
-            new Measurement("bench", "pingpong", "p2p", true, 2, 8, "float32", "sum", 0, 0.2),
-            new Measurement("bench", "allreduce", "ring", true, 2, 1024, "float32", "max", 0, 3.5)),
+            new Measurement("bench", "pingpong", "p2p", true, 2, 8, "float32", "sum", 0, 0.2, false),
+            new Measurement("bench", "allreduce", "ring", true, 2, 1024, "float32", "max", 0, 3.5, false),
+            new Measurement("bench", "allreduce", "shm_twoshot", true, 2, 1024, "float32", "max", 0, 1.5, true),
+            new Measurement("bench", "broadcast", "shm_direct", true, 2, 1024, "float32", "sum", 0, 0.5, true)),
             results.measurements());
-        assertEquals(1, results.skipped().size(), results.skipped().toString());
-        assertTrue(results.skipped().get(0).startsWith("2 measurements on buffers in the shared segment"),
-            results.skipped().get(0));
+        assertTrue(results.skipped().isEmpty(), results.skipped().toString());
+        assertTrue(results.measurements().get(2).series().label().endsWith(", shared buffers"),
+            results.measurements().get(2).series().label());
     }
 
-    /** JMH entries of memory=shared are left out alike. */
+    /** JMH's memory=shared alike. */
     @Test
-    void jmhEntriesOnSharedBuffersAreLeftOut()
+    void jmhSaysWhereTheBuffersLived()
     {
         final String entry = "{\"benchmark\":\"io.jccl.jmh.AllreduceBenchmark.allreduce\",\"params\":{\"bytes\":\"8\"," +
             "\"algorithm\":\"ring\",\"ranks\":\"2\",\"memory\":\"%s\"},\"primaryMetric\":{\"score\":0.5," +
             "\"scoreUnit\":\"us/op\"}}";
         final ResultsReader.Results results = ResultsReader.readJmh(
             "[" + String.format(entry, "heap") + "," + String.format(entry, "shared") + "]");
-        assertEquals(1, results.measurements().size());
-        assertEquals(1, results.skipped().size(), results.skipped().toString());
+        assertEquals(List.of(false, true), results.measurements().stream().map(Measurement::shared).toList());
     }
 
     /** Runs of one sweep in files of any names are one source, so each point is the median of its runs. */
