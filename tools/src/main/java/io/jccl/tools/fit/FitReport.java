@@ -282,6 +282,7 @@ public final class FitReport
             m.put("dtype", s.key().dtype());
             m.put("op", s.key().op());
             m.put("chunk_bytes", s.key().chunkBytes());
+            m.put("memory", s.key().shared() ? "shared" : "private");
             m.put("formula", s.formula().text());
             m.put("r2", finite(s.r2()));
             m.put("median_abs_error", s.medianError());

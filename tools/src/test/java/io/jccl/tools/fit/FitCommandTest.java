@@ -60,6 +60,7 @@ class FitCommandTest
         assertEquals(1 + 2 * SyntheticResults.SWEEP.values().stream().mapToInt(List::size).sum(), series.size());
         final Map<?, ?> point = (Map<?, ?>)((List<?>)((Map<?, ?>)series.get(1)).get("points")).get(0);
         assertTrue(point.containsKey("measured_us") && point.containsKey("predicted_us") && point.containsKey("error"));
+        assertEquals("private", ((Map<?, ?>)series.get(1)).get("memory"));
     }
 
     /** Three runs of one sweep: each point is fitted once, at the median of its three times. */
