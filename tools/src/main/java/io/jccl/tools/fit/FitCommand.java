@@ -48,7 +48,7 @@ public final class FitCommand implements Command
             usage: ./jccl fit RESULTS.csv|json... [--format table|json] [--plot FILE.svg|FILE.png]... [--regimes K]
                               [--staging-bytes B] [--cores C] [--source NAME]
 
-            Reads benchmark results (jccl's bench CSV, the peers' CSV, or JMH JSON), fits the cost model and
+            Reads benchmark results (jccl's bench CSV or JSON, the peers' CSV, or JMH JSON), fits the cost model and
             predicts every measurement with its algorithm's formula. Several files are runs of the same sweep:
             each point is the median of its runs. The fit:
               1. alpha and beta per protocol regime from the pingpong rows (one way), the breakpoints between

@@ -23,6 +23,7 @@ import java.util.Map;
  *       zero-copy paths ran) and a {@code chunk_bytes} column are used when there);</li>
  *   <li>the peers' CSV: {@code [impl,]collective,ranks,bytes,avg_us,...}: no algorithm, so each collective is
  *       modelled with its classic algorithm ({@link CostFormulas#reference}), float32 sum;</li>
+ *   <li>jccl's bench JSON ({@code --format json}), the same fields as the CSV, object by object;</li>
  *   <li>JMH JSON ({@code -rf json}): params {@code bytes}, {@code ranks}, {@code algorithm}, {@code dtype} (and
  *       {@code collective}, or {@code op} when it names one, else the collective is the benchmark method's name; an
  *       {@code op} or {@code reduceOp} that names a reduction operator is the operator), the score converted to µs
@@ -86,9 +87,40 @@ public final class ResultsReader
         final String trimmed = text.stripLeading();
         if (trimmed.startsWith("[") || trimmed.startsWith("{"))
         {
-            return readJmh(text);
+            return isBenchJson(text) ? readBenchJson(text, defaultSource) : readJmh(text);
         }
         return readCsv(text, defaultSource);
+    }
+
+    /** True for ./jccl bench --format json: a list of objects with the CSV's fields, the first holding avg_us. */
+    private static boolean isBenchJson(final String text)
+    {
+        return Json.parse(text) instanceof List<?> list && !list.isEmpty() && list.get(0) instanceof Map<?, ?> first &&
+            first.containsKey("avg_us") && first.containsKey("collective");
+    }
+
+    /** Parses ./jccl bench --format json as the CSV it mirrors: each object a row, each field a column. */
+    static Results readBenchJson(final String text, final String defaultSource)
+    {
+        final StringBuilder csv = new StringBuilder();
+        final List<String> names = new ArrayList<>();
+        for (final Object item : (List<?>)Json.parse(text))
+        {
+            final Map<?, ?> row = (Map<?, ?>)item;
+            if (names.isEmpty())
+            {
+                row.keySet().forEach(key -> names.add(String.valueOf(key)));
+                csv.append(String.join(",", names)).append('\n');
+            }
+            final List<String> fields = new ArrayList<>();
+            for (final String name : names)
+            {
+                final Object value = row.get(name);
+                fields.add(value == null ? "" : String.valueOf(value));
+            }
+            csv.append(String.join(",", fields)).append('\n');
+        }
+        return readCsv(csv.toString(), defaultSource);
     }
 
     /** The source a file's rows get when it names none: the file's name without its extension. */

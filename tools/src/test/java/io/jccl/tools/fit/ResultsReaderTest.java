@@ -1,5 +1,10 @@
 package io.jccl.tools.fit;
 
+import io.jccl.DataType;
+import io.jccl.tools.bench.BenchOp;
+import io.jccl.tools.bench.BenchResult;
+import io.jccl.tools.bench.CsvWriter;
+import io.jccl.tools.bench.JsonWriter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -58,6 +63,32 @@ class ResultsReaderTest
         assertTrue(results.skipped().isEmpty(), results.skipped().toString());
         assertTrue(results.measurements().get(2).series().label().endsWith(", shared buffers"),
             results.measurements().get(2).series().label());
+    }
+
+    /** What ./jccl bench --format json prints reads as the same CSV would. */
+    @Test
+    void benchJsonReadsAsItsCsv(@TempDir final Path directory) throws IOException
+    {
+        final BenchResult allreduce = new BenchResult(BenchOp.ALLREDUCE, "shm_twoshot", 2, 1024, DataType.FLOAT32, 1.5,
+            1, 2, 1000, -1);
+        final BenchResult pingpong = new BenchResult(BenchOp.PINGPONG, "p2p", 2, 8, DataType.FLOAT32, 0.2, 0.2, 0.2,
+            20000, 0);
+        final BenchResult wrong = new BenchResult(BenchOp.ALLREDUCE, "ring", 2, 2048, DataType.FLOAT32, 3, 3, 3, 1000,
+            4);
+        final Path json = Files.writeString(directory.resolve("bench.json"), "[\n" +
+            JsonWriter.object(pingpong, "max", "shared") + ",\n" + JsonWriter.object(allreduce, "max", "shared") +
+            ",\n" + JsonWriter.object(wrong, "max", "shared") + "\n]\n");
+        final Path csv = Files.writeString(directory.resolve("bench.csv"), CsvWriter.HEADER + "\n" +
+            CsvWriter.line(pingpong, "max", "shared") + "\n" + CsvWriter.line(allreduce, "max", "shared") + "\n" +
+            CsvWriter.line(wrong, "max", "shared") + "\n");
+
+        final ResultsReader.Results fromJson = ResultsReader.read(json, "bench");
+        assertEquals(ResultsReader.read(csv, "bench").measurements(), fromJson.measurements());
+        assertEquals(List.of(
+            new Measurement("bench", "pingpong", "p2p", true, 2, 8, "float32", "sum", 0, 0.2, true),
+            new Measurement("bench", "allreduce", "shm_twoshot", true, 2, 1024, "float32", "max", 0, 1.5, true)),
+            fromJson.measurements());
+        assertEquals(1, fromJson.wrongRows());
     }
 
     /** JMH's memory=shared alike. */
