@@ -179,8 +179,14 @@ public final class CostFormulas
         addAllgatherAndReduceScatter(list);
         addAlltoall(list);
         addLowLatency(list);
+        return byKey(list);
+    }
+
+    /** {@code formulas} by {@link CostFormula#key()}, in their order. */
+    private static Map<String, CostFormula> byKey(final List<CostFormula> formulas)
+    {
         final Map<String, CostFormula> map = new LinkedHashMap<>();
-        for (final CostFormula formula : list)
+        for (final CostFormula formula : formulas)
         {
             map.put(formula.key(), formula);
         }
@@ -508,21 +514,11 @@ public final class CostFormulas
                 t.read((double)t.bytes() * (t.ranks() - 1) / t.ranks());
             }));
         list.add(new CostFormula("reduce", "shm_direct", "3α_f + (p − 1)n·(β_r + γ) (shared buffers: the root " +
-            "reduces every rank's send buffer in place)", 0, t ->
-            {
-                final double others = (double)t.bytes() * (t.ranks() - 1);
-                zeroCopyHandoffs(t, 2);
-                t.read(others);
-                t.reduce(others);
-            }));
+            "reduces every rank's send buffer in place)", 0,
+            t -> zeroCopyReduction(t, (double)t.bytes() * (t.ranks() - 1))));
         list.add(new CostFormula("allreduce", "shm_oneshot", "3α_f + (p − 1)n·(β_r + γ) (shared buffers: every rank " +
-            "reduces the send buffers in place)", 0, t ->
-            {
-                final double others = (double)t.bytes() * (t.ranks() - 1);
-                zeroCopyHandoffs(t, 2);
-                t.read(others);
-                t.reduce(others);
-            }));
+            "reduces the send buffers in place)", 0,
+            t -> zeroCopyReduction(t, (double)t.bytes() * (t.ranks() - 1))));
         list.add(new CostFormula("allreduce", "shm_twoshot", "3α_f + n(p − 1)/p·(2β_r + γ) + (n/p)β_c (shared " +
             "buffers: each rank reduces its block from the send buffers and writes it into every recv)", 0, t ->
             {
@@ -535,13 +531,8 @@ public final class CostFormulas
                 t.copy((double)t.bytes() / p);
             }));
         list.add(new CostFormula("reduce_scatter", "shm_direct", "3α_f + n(p − 1)/p·(β_r + γ) (shared buffers: " +
-            "each rank reduces its block from the send buffers in place)", 0, t ->
-            {
-                final double others = (double)t.bytes() * (t.ranks() - 1) / t.ranks();
-                zeroCopyHandoffs(t, 2);
-                t.read(others);
-                t.reduce(others);
-            }));
+            "each rank reduces its block from the send buffers in place)", 0,
+            t -> zeroCopyReduction(t, (double)t.bytes() * (t.ranks() - 1) / t.ranks())));
         for (final String collective : new String[] {"allgather", "alltoall"})
         {
             list.add(new CostFormula(collective, "shm_direct", "3α_f + (n/p)β_c + n(p − 1)/p·β_r (shared buffers: " +
@@ -553,12 +544,15 @@ public final class CostFormulas
                     t.read((double)t.bytes() * (p - 1) / p);
                 }));
         }
-        final Map<String, CostFormula> map = new LinkedHashMap<>();
-        for (final CostFormula formula : list)
-        {
-            map.put(formula.key(), formula);
-        }
-        return Collections.unmodifiableMap(map);
+        return byKey(list);
+    }
+
+    /** A zero-copy reduction: publish, done, and {@code peerBytes} of the peers' buffers read and reduced in place. */
+    private static void zeroCopyReduction(final CostTerms t, final double peerBytes)
+    {
+        zeroCopyHandoffs(t, 2);
+        t.read(peerBytes);
+        t.reduce(peerBytes);
     }
 
     /**
