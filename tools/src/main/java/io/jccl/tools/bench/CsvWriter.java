@@ -35,7 +35,7 @@ public final class CsvWriter implements ResultWriter
     public void start(final RunInfo info)
     {
         reduceOp = info.options().reduceOp().label();
-        memory = info.options().shared() ? SHARED_MEMORY : PRIVATE_MEMORY;
+        memory = memory(info.options());
         out.print(HEADER + "\n");
         out.flush();
     }
@@ -50,6 +50,12 @@ public final class CsvWriter implements ResultWriter
     {
         out.print(line(r, reduceOp, memory) + "\n");
         out.flush();
+    }
+
+    /** The {@code memory} column of a run with {@code options}. */
+    static String memory(final BenchOptions options)
+    {
+        return options.shared() ? SHARED_MEMORY : PRIVATE_MEMORY;
     }
 
     /** One CSV line, without its terminator, of a run with reduction operator {@code reduceOp} and {@code memory}. */

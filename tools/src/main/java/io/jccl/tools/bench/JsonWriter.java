@@ -23,7 +23,7 @@ public final class JsonWriter implements ResultWriter
     public void start(final RunInfo info)
     {
         reduceOp = info.options().reduceOp().label();
-        memory = info.options().shared() ? CsvWriter.SHARED_MEMORY : CsvWriter.PRIVATE_MEMORY;
+        memory = CsvWriter.memory(info.options());
         out.print("[\n");
         out.flush();
     }

@@ -80,31 +80,35 @@ public final class ResultsReader
         return measurements;
     }
 
-    /** Reads a CSV or a JMH JSON file, by content; rows without an impl column are {@code defaultSource}'s. */
+    /**
+     * Reads a CSV, a bench JSON or a JMH JSON file, by content; rows without an impl column are
+     * {@code defaultSource}'s.
+     */
     public static Results read(final Path file, final String defaultSource) throws IOException
     {
         final String text = Files.readString(file, StandardCharsets.UTF_8);
         final String trimmed = text.stripLeading();
         if (trimmed.startsWith("[") || trimmed.startsWith("{"))
         {
-            return isBenchJson(text) ? readBenchJson(text, defaultSource) : readJmh(text);
+            final Object parsed = Json.parse(text);
+            return isBenchJson(parsed) ? readBenchJson((List<?>)parsed, defaultSource) : readJmh(parsed);
         }
         return readCsv(text, defaultSource);
     }
 
     /** True for ./jccl bench --format json: a list of objects with the CSV's fields, the first holding avg_us. */
-    private static boolean isBenchJson(final String text)
+    private static boolean isBenchJson(final Object parsed)
     {
-        return Json.parse(text) instanceof List<?> list && !list.isEmpty() && list.get(0) instanceof Map<?, ?> first &&
+        return parsed instanceof List<?> list && !list.isEmpty() && list.get(0) instanceof Map<?, ?> first &&
             first.containsKey("avg_us") && first.containsKey("collective");
     }
 
-    /** Parses ./jccl bench --format json as the CSV it mirrors: each object a row, each field a column. */
-    static Results readBenchJson(final String text, final String defaultSource)
+    /** Reads ./jccl bench --format json, parsed, as the CSV it mirrors: each object a row, each field a column. */
+    private static Results readBenchJson(final List<?> rows, final String defaultSource)
     {
         final StringBuilder csv = new StringBuilder();
         final List<String> names = new ArrayList<>();
-        for (final Object item : (List<?>)Json.parse(text))
+        for (final Object item : rows)
         {
             final Map<?, ?> row = (Map<?, ?>)item;
             if (names.isEmpty())
@@ -185,7 +189,11 @@ public final class ResultsReader
     /** Parses JMH's JSON result list. */
     public static Results readJmh(final String text)
     {
-        final Object parsed = Json.parse(text);
+        return readJmh(Json.parse(text));
+    }
+
+    private static Results readJmh(final Object parsed)
+    {
         if (!(parsed instanceof List<?> list))
         {
             throw new IllegalArgumentException("JMH JSON: expected a list of benchmark results");
