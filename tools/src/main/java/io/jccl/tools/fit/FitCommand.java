@@ -72,15 +72,8 @@ public final class FitCommand implements Command
     @Override
     public int run(final String[] args) throws IOException
     {
-        try
-        {
-            return execute(args);
-        }
-        catch (final IllegalArgumentException ex)
-        {
-            // the results cannot be fitted: the files' fault, not jccl's
-            throw ex instanceof InputException input ? input : new InputException(ex);
-        }
+        // results that cannot be fitted are the files' fault, not jccl's
+        return InputException.onInput(() -> execute(args));
     }
 
     private int execute(final String[] args) throws IOException

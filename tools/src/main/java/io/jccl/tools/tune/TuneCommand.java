@@ -104,15 +104,8 @@ public final class TuneCommand implements Command
     @Override
     public int run(final String[] args) throws IOException
     {
-        try
-        {
-            return execute(args);
-        }
-        catch (final IllegalArgumentException ex)
-        {
-            // the results cannot be tuned from: the files' fault, not jccl's
-            throw ex instanceof InputException input ? input : new InputException(ex);
-        }
+        // results that cannot be tuned from are the files' fault, not jccl's
+        return InputException.onInput(() -> execute(args));
     }
 
     private int execute(final String[] args) throws IOException
