@@ -15,8 +15,10 @@ import java.util.Arrays;
  *       first adds one small-message α (regime 0): {@code (⌈m/c⌉ − 1)·α_0};</li>
  *   <li>local memory terms ({@link #copy}, {@link #read}, and the bytes of {@link #kernelReads}) are priced in the
  *       regime of the call's vector size n, which decides where the data lives in the memory hierarchy, and so are
- *       bytes {@link #carried} line by line from the core that wrote them, at the point-to-point β;</li>
- *   <li>α_f ({@link #flags}), α_k (the call of each kernel read) and γ ({@link #reduce}) have one value;</li>
+ *       bytes {@link #carried} line by line from the core that wrote them, at the point-to-point β, and the memory
+ *       part γ_m of a reduction's cost per byte ({@link #reduce});</li>
+ *   <li>α_f ({@link #flags}), α_k (the call of each kernel read) and γ (the arithmetic part of {@link #reduce}, one
+ *       per datatype and operator) have one value;</li>
  *   <li>every message, flag and kernel read of a collective is also one synchronisation step: σ while every rank
  *       has a core, σ_o·(p/c) while the p ranks share c &lt; p cores; and a collective call ({@link #call}) costs
  *       ω·(p/c) while they share them. A {@link #pointToPoint} message, which is what the pingpong measures, has
@@ -33,7 +35,7 @@ import java.util.Arrays;
 public final class CostTerms
 {
     /** Per-regime parameters: the first ones of {@link Parameter}. */
-    private static final int PER_REGIME = 6;
+    private static final int PER_REGIME = 7;
 
     private final ModelParameters regimes;
     private final double[] perRegime;
@@ -249,10 +251,14 @@ public final class CostTerms
         perRegime[index(Parameter.BETA, regimes.regimeOf(bytes))] += carriedBytes * share;
     }
 
-    /** {@code reducedBytes} of one operand combined into an accumulator. */
+    /**
+     * {@code reducedBytes} of one operand combined into an accumulator: γ per byte, and γ_m of the regime of the
+     * call's vector, where its operands live.
+     */
     public void reduce(final double reducedBytes)
     {
         gamma += reducedBytes * share;
+        perRegime[index(Parameter.REDUCE_MEMORY, regimes.regimeOf(bytes))] += reducedBytes * share;
     }
 
     /**
@@ -292,7 +298,8 @@ public final class CostTerms
                 perRegime[index(Parameter.NU, regime)] * r.beta() * r.nu() +
                 perRegime[index(Parameter.COPY, regime)] * r.copy() +
                 perRegime[index(Parameter.READ, regime)] * r.read() +
-                perRegime[index(Parameter.KERNEL_READ, regime)] * r.kernel();
+                perRegime[index(Parameter.KERNEL_READ, regime)] * r.kernel() +
+                perRegime[index(Parameter.REDUCE_MEMORY, regime)] * r.reduceMemory();
         }
         return total;
     }

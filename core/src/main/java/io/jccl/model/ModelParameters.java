@@ -7,7 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * A complete parameter set of the cost model: the regimes (each with α, β, β_c, β_r, ν, β_k), the flag handoff α_f,
+ * A complete parameter set of the cost model: the regimes (each with α, β, β_c, β_r, ν, β_k, γ_m), the flag handoff α_f,
  * the synchronisation costs σ and σ_o of a collective's steps (with and without a core per rank), the cost α_k of a
  * read through the kernel, the cost ω of a collective call while ranks outnumber cores, and γ per datatype and
  * operator ({@code "float32:sum"}; {@link #DEFAULT_GAMMA_KEY} for the others). Immutable; the
@@ -277,7 +277,8 @@ public final class ModelParameters
 
     /**
      * The JSON form (in µs and ns/B, the units people read): {@code {"regimes": [{"from_bytes", "alpha_us",
-     * "beta_ns_per_byte", "copy_ns_per_byte", "read_ns_per_byte", "nu", "kernel_ns_per_byte"}...], "flag_us",
+     * "beta_ns_per_byte", "copy_ns_per_byte", "read_ns_per_byte", "nu", "kernel_ns_per_byte",
+     * "reduce_memory_ns_per_byte"}...], "flag_us",
      * "sync_us", "sync_oversubscribed_us", "kernel_call_us", "call_oversubscribed_us", "gamma_ns_per_byte":
      * {key: v}}}.
      */
@@ -294,6 +295,7 @@ public final class ModelParameters
             r.put("read_ns_per_byte", regime.read() * NS_PER_US);
             r.put("nu", regime.nu());
             r.put("kernel_ns_per_byte", regime.kernel() * NS_PER_US);
+            r.put("reduce_memory_ns_per_byte", regime.reduceMemory() * NS_PER_US);
             regimeList.add(r);
         }
         final Map<String, Object> gammaJson = new LinkedHashMap<>();
@@ -311,8 +313,8 @@ public final class ModelParameters
     }
 
     /**
-     * Reads the form {@link #toJson()} writes. Files written before some parameters existed load with ν, σ, σ_o and
-     * ω at 0, β_k derived from β ({@link Regime#kernelOf}) and α_k at {@link #KERNEL_CALL_DEFAULT}.
+     * Reads the form {@link #toJson()} writes. Files written before some parameters existed load with ν, γ_m, σ, σ_o
+     * and ω at 0, β_k derived from β ({@link Regime#kernelOf}) and α_k at {@link #KERNEL_CALL_DEFAULT}.
      */
     public static ModelParameters fromJson(final Map<String, Object> json)
     {
@@ -329,7 +331,8 @@ public final class ModelParameters
             regimes.add(new Regime((long)Json.number(r, "from_bytes"), Json.number(r, "alpha_us"), beta,
                 nsPerByte(Json.number(r, "copy_ns_per_byte")), nsPerByte(Json.number(r, "read_ns_per_byte")),
                 optional(r, "nu", 0), r.containsKey("kernel_ns_per_byte") ?
-                nsPerByte(Json.number(r, "kernel_ns_per_byte")) : Regime.kernelOf(beta)));
+                nsPerByte(Json.number(r, "kernel_ns_per_byte")) : Regime.kernelOf(beta),
+                nsPerByte(optional(r, "reduce_memory_ns_per_byte", 0))));
         }
         final Map<String, Double> gamma = new LinkedHashMap<>();
         for (final Map.Entry<String, Object> entry : Json.object(json, "gamma_ns_per_byte").entrySet())

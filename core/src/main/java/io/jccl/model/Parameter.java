@@ -1,7 +1,7 @@
 package io.jccl.model;
 
 /**
- * The parameters of jccl's cost model, all in microseconds (per message, per handoff, or per byte). The first six
+ * The parameters of jccl's cost model, all in microseconds (per message, per handoff, or per byte). The first seven
  * have one value per protocol regime ({@link Regime}); the others have one value (γ one per datatype and operator).
  */
 public enum Parameter
@@ -25,6 +25,13 @@ public enum Parameter
      * between the two ends, so its β is about half of this.
      */
     KERNEL_READ("beta_k", "us/B", true),
+    /**
+     * γ_m: what a reduction adds per byte of one operand, beyond its datatype's and operator's γ, when the call's
+     * vector is of the regime's size. {@code ./jccl fit} fits it in the last regime, the largest messages', where
+     * the operands come from DRAM or the last-level cache and the loop's memory traffic (two operands read, one
+     * written) costs the same for every datatype; γ is then the rate of operands in the caches near the core.
+     */
+    REDUCE_MEMORY("gamma_m", "us/B", true),
     /** α_f: one flag handoff, a release store seen by an acquire load on another core, µs. */
     FLAG("alpha_f", "us", false),
     /** γ: time per byte of reduction arithmetic (per byte of one operand), µs/B. */
@@ -60,7 +67,7 @@ public enum Parameter
         this.perRegime = perRegime;
     }
 
-    /** Name in output: alpha, beta, beta_c, beta_r, nu, beta_k, alpha_f, gamma, sigma, sigma_o, alpha_k, omega. */
+    /** Name in output: alpha, beta, beta_c, beta_r, nu, beta_k, gamma_m, alpha_f, gamma, sigma, sigma_o, alpha_k, omega. */
     public String symbol()
     {
         return symbol;

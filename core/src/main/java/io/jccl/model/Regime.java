@@ -2,7 +2,8 @@ package io.jccl.model;
 
 /**
  * One protocol regime: from {@code fromBytes} (inclusive) up to the next regime's start, a message of m bytes takes
- * {@code alpha + m·beta} µs, and local memory terms use {@code copy}, {@code read} and {@code kernel} µs per byte.
+ * {@code alpha + m·beta} µs, local memory terms use {@code copy}, {@code read} and {@code kernel} µs per byte, and a
+ * reduction adds {@code reduceMemory} µs per byte to its datatype's γ.
  * Regimes come from
  * the breakpoints of the point-to-point measurements: the small-message protocol (flag in the data, one cache-line
  * handoff), the chunked one (data then a flag, pipelined), and often a last one where the data no longer fits in the
@@ -20,8 +21,10 @@ package io.jccl.model;
  * @param read      β_r, µs per byte read from a peer's shared memory.
  * @param nu        ν, the second core a lone message keeps busy, 0 to 1.
  * @param kernel    β_k, µs per byte one rank reads from a peer's memory through the kernel.
+ * @param reduceMemory γ_m, µs per byte of one operand a reduction adds to γ in the regime.
  */
-public record Regime(long fromBytes, double alpha, double beta, double copy, double read, double nu, double kernel)
+public record Regime(
+    long fromBytes, double alpha, double beta, double copy, double read, double nu, double kernel, double reduceMemory)
 {
     /** A regime whose messages keep one core busy at a time (ν = 0), with the derived β_k ({@link #kernelOf}). */
     public Regime(final long fromBytes, final double alpha, final double beta, final double copy, final double read)
@@ -34,6 +37,13 @@ public record Regime(long fromBytes, double alpha, double beta, double copy, dou
         final double nu)
     {
         this(fromBytes, alpha, beta, copy, read, nu, kernelOf(beta));
+    }
+
+    /** A regime whose reductions cost what γ says (γ_m = 0). */
+    public Regime(final long fromBytes, final double alpha, final double beta, final double copy, final double read,
+        final double nu, final double kernel)
+    {
+        this(fromBytes, alpha, beta, copy, read, nu, kernel, 0);
     }
 
     /**
@@ -56,6 +66,7 @@ public record Regime(long fromBytes, double alpha, double beta, double copy, dou
             case READ -> read;
             case NU -> nu;
             case KERNEL_READ -> kernel;
+            case REDUCE_MEMORY -> reduceMemory;
             default -> throw new IllegalArgumentException(parameter + " is not a per-regime parameter");
         };
     }
@@ -65,12 +76,13 @@ public record Regime(long fromBytes, double alpha, double beta, double copy, dou
     {
         return switch (parameter)
         {
-            case ALPHA -> new Regime(fromBytes, value, beta, copy, read, nu, kernel);
-            case BETA -> new Regime(fromBytes, alpha, value, copy, read, nu, kernel);
-            case COPY -> new Regime(fromBytes, alpha, beta, value, read, nu, kernel);
-            case READ -> new Regime(fromBytes, alpha, beta, copy, value, nu, kernel);
-            case NU -> new Regime(fromBytes, alpha, beta, copy, read, value, kernel);
-            case KERNEL_READ -> new Regime(fromBytes, alpha, beta, copy, read, nu, value);
+            case ALPHA -> new Regime(fromBytes, value, beta, copy, read, nu, kernel, reduceMemory);
+            case BETA -> new Regime(fromBytes, alpha, value, copy, read, nu, kernel, reduceMemory);
+            case COPY -> new Regime(fromBytes, alpha, beta, value, read, nu, kernel, reduceMemory);
+            case READ -> new Regime(fromBytes, alpha, beta, copy, value, nu, kernel, reduceMemory);
+            case NU -> new Regime(fromBytes, alpha, beta, copy, read, value, kernel, reduceMemory);
+            case KERNEL_READ -> new Regime(fromBytes, alpha, beta, copy, read, nu, value, reduceMemory);
+            case REDUCE_MEMORY -> new Regime(fromBytes, alpha, beta, copy, read, nu, kernel, value);
             default -> throw new IllegalArgumentException(parameter + " is not a per-regime parameter");
         };
     }

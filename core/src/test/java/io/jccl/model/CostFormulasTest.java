@@ -202,6 +202,28 @@ class CostFormulasTest
             twoRegimes.predict("allreduce", "shm_single_copy", 2, 1 << 20, "int8", "sum"));
     }
 
+    /**
+     * A reduction costs γ of its datatype and operator per byte, and γ_m of the regime of the call's vector, where
+     * its operands live, whatever the size of the messages that carry them.
+     */
+    @Test
+    void reductionsAddTheMemoryCostOfTheVectorsRegime()
+    {
+        final double gammaM = 0.0004;
+        final CostModel twoRegimes = new CostModel(new ModelParameters(List.of(
+            new Regime(0, ALPHA, BETA, COPY, READ), new Regime(1 << 20, ALPHA, BETA, COPY, READ, 0, 0, gammaM)),
+            FLAG, Map.of(ModelParameters.DEFAULT_GAMMA_KEY, GAMMA)), 4L << 20, CORES);
+        assertClose(4096 * GAMMA, twoRegimes.predict("reduction", "kernel", 1, 4096, "float32", "sum"));
+        assertClose((4 << 20) * (GAMMA + gammaM),
+            twoRegimes.predict("reduction", "kernel", 1, 4 << 20, "float32", "sum"));
+        // ring allreduce of 2 MiB at 4 ranks: messages of 512 KiB (first regime), 3 reductions of 512 KiB of a
+        // vector in the second
+        final double ring = 6 * (ALPHA + 524288 * BETA) + 3 * 524288 * (GAMMA + gammaM);
+        assertClose(ring, twoRegimes.predict("allreduce", "ring", 4, 2 << 20, "float32", "sum"));
+        assertEquals(gammaM, twoRegimes.parameters().value(Parameter.REDUCE_MEMORY, 1));
+        assertEquals(0.0, twoRegimes.parameters().value(Parameter.REDUCE_MEMORY, 0));
+    }
+
     /** Ranks that outnumber cores cost ω·p/c per collective call, besides σ_o·p/c per step; a pingpong none. */
     @Test
     void oversubscribedCallsCostOmega()

@@ -79,6 +79,29 @@ class TuningTableTest
     }
 
     @Test
+    void everyPerRegimeParameterRoundTripsThroughJson()
+    {
+        final ModelParameters shipped = ModelParameters.shipped();
+        ModelParameters changed = shipped;
+        for (final Parameter p : Parameter.values())
+        {
+            if (p.perRegime())
+            {
+                changed = changed.with(p, shipped.regimeCount() - 1, 0.125 + p.ordinal() / 1024.0);
+            }
+        }
+        final ModelParameters read = ModelParameters.fromJson(changed.toJson());
+        for (final Parameter p : Parameter.values())
+        {
+            if (p.perRegime())
+            {
+                assertEquals(0.125 + p.ordinal() / 1024.0, read.value(p, shipped.regimeCount() - 1), 1e-12,
+                    p.symbol());
+            }
+        }
+    }
+
+    @Test
     void filesWrittenBeforeTheNewerParametersLoadWithTheirDefaults()
     {
         final ModelParameters read = ModelParameters.fromJson(Map.of(
@@ -86,6 +109,7 @@ class TuningTableTest
                 "copy_ns_per_byte", 0.03, "read_ns_per_byte", 0.05)),
             "flag_us", 0.08, "gamma_ns_per_byte", Map.of("default", 0.06)));
         assertEquals(0, read.regimes().get(0).nu());
+        assertEquals(0, read.regimes().get(0).reduceMemory());
         assertEquals(ModelParameters.nsPerByte(0.2), read.regimes().get(0).kernel(), 1e-15);
         assertEquals(ModelParameters.KERNEL_CALL_DEFAULT, read.kernelCall());
         assertEquals(0, read.sync());
