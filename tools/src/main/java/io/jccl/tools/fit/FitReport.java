@@ -7,6 +7,7 @@ import io.jccl.model.Regime;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -127,6 +128,21 @@ public final class FitReport
                 Units.number(e.value() * NS_PER_US), Units.number(e.ci95() * NS_PER_US),
                 Units.number(Units.gigabytesPerSecond(e.value())), e.rows(), e.value() == 0 ? "  (fixed at 0: " +
                 "the fit wanted it negative)" : "");
+        }
+        // γ_m is shared by every datatype; the rate it gives is shown for the γ of most rows (the default's)
+        final ModelFitter.Estimate main = gammas.stream().max(Comparator.comparingInt(ModelFitter.Estimate::rows))
+            .orElseThrow();
+        for (final ModelFitter.Estimate e : result.estimates())
+        {
+            if (e.parameter() == Parameter.REDUCE_MEMORY)
+            {
+                out.printf(Locale.ROOT, "  %-16s %s ± %s ns/B  added from %s, every datatype (%s: %s GB/s)  from %d " +
+                    "rows%s%n", "+ " + e.parameter().symbol(), Units.number(e.value() * NS_PER_US),
+                    Units.number(e.ci95() * NS_PER_US),
+                    Units.bytes(result.parameters().regimes().get(e.regime()).fromBytes()), main.gammaKey(),
+                    Units.number(Units.gigabytesPerSecond(main.value() + e.value())), e.rows(),
+                    e.value() == 0 ? "  (fixed at 0)" : "");
+            }
         }
         out.println();
     }

@@ -22,7 +22,9 @@ import java.util.TreeSet;
  *   <li>α and β per regime from the pingpong rows, breakpoints found from the data ({@link PiecewiseFit}). Without
  *       pingpong rows, one regime's α and β from the collectives that only move messages;</li>
  *   <li>from the collectives that only send messages (every message-passing algorithm, and local {@code reduction}
- *       kernel rows), α and β held at stage 1's values: γ per datatype and operator; what a collective's step costs
+ *       kernel rows), α and β held at stage 1's values: γ per datatype and operator, and γ_m of the last regime
+ *       (what a reduction adds per byte when its vector is of the largest messages' size, its operands in DRAM or
+ *       the last-level cache rather than near the core; drawn weakly towards 0); what a collective's step costs
  *       beyond a lone message, σ while every rank has a core and σ_o while ranks outnumber the cores, and what a
  *       call costs while they outnumber them, ω; and ν per regime, how much of a second core a lone message keeps
  *       busy, which prices messages in flight at once. σ, σ_o and ω are drawn weakly towards 0 (on the scale of the
@@ -32,7 +34,9 @@ import java.util.TreeSet;
  *       prior so that parameters the data does not determine keep a sensible value: α_f towards the small-message
  *       α, β_c and β_r towards half the regime's β (a point-to-point message is one copy in and one copy out), β_k
  *       towards twice it (a single-copy message's two ends share its bytes, a kernel read is one core's), α_k
- *       towards {@link ModelParameters#KERNEL_CALL_DEFAULT}, γ towards the shipped value. Parameters that come
+ *       towards {@link ModelParameters#KERNEL_CALL_DEFAULT}. When these rows reduce, γ and γ_m are fitted again
+ *       with them, to these rows and every message-passing row that reduces, stage 2's values their priors: a
+ *       zero-copy reduction prices its bytes at β_r + γ, which only the other rows can split. Parameters that come
  *       out negative are fixed at 0 and the rest refitted. σ_o and ω are fitted here too when no message-passing
  *       row ran oversubscribed.</li>
  * </ol>
@@ -253,15 +257,7 @@ public final class ModelFitter
         final List<Row> all = rows(parameters, measurements);
         final List<Row> messageRows = all.stream()
             .filter(r -> !r.usesSharedMemory() && !"pingpong".equals(r.measurement().collective())).toList();
-        final TreeSet<String> gammaKeys = new TreeSet<>();
-        final List<Unknown> messageUnknowns = new ArrayList<>();
-        for (final Row row : messageRows)
-        {
-            if (row.gamma() > 0 && gammaKeys.add(row.gammaKey()))
-            {
-                messageUnknowns.add(new Unknown(Parameter.GAMMA, 0, row.gammaKey(), parameters.defaultGamma()));
-            }
-        }
+        final List<Unknown> messageUnknowns = reductionUnknowns(parameters, messageRows);
         final boolean oversubscribedFitted = messageRows.stream().anyMatch(r -> r.syncOversubscribed() > 0);
         if (messageRows.stream().anyMatch(r -> r.sync() > 0))
         {
@@ -291,13 +287,22 @@ public final class ModelFitter
         final List<Row> sharedRows = all.stream().filter(Row::usesSharedMemory).toList();
         if (!sharedRows.isEmpty())
         {
-            final List<Unknown> unknowns = sharedUnknowns(parameters, sharedRows, gammaKeys);
+            final List<Row> rows = new ArrayList<>(sharedRows);
+            final List<Unknown> unknowns = sharedUnknowns(parameters, sharedRows);
+            if (sharedRows.stream().anyMatch(r -> r.gamma() > 0))
+            {
+                // the zero-copy reductions price their bytes at β_r + γ, which these rows alone cannot split: γ and
+                // γ_m are fitted again, here, to every row that reduces, stage 2's values their priors
+                rows.addAll(messageRows.stream().filter(r -> r.gamma() > 0).toList());
+                estimates.removeIf(e -> e.parameter() == Parameter.GAMMA || e.parameter() == Parameter.REDUCE_MEMORY);
+                unknowns.addAll(reductionUnknowns(parameters, rows));
+            }
             if (!oversubscribedFitted && sharedRows.stream().anyMatch(r -> r.syncOversubscribed() > 0))
             {
                 unknowns.add(Unknown.step(Parameter.SYNC_OVERSUBSCRIBED, parameters));
                 unknowns.add(Unknown.step(Parameter.CALL_OVERSUBSCRIBED, parameters));
             }
-            final Joint joint = solve(parameters, sharedRows, unknowns, true);
+            final Joint joint = solve(parameters, rows, unknowns, true);
             parameters = joint.parameters();
             estimates.addAll(joint.estimates());
         }
@@ -380,8 +385,7 @@ public final class ModelFitter
         return derived;
     }
 
-    private static List<Unknown> sharedUnknowns(
-        final ModelParameters parameters, final List<Row> rows, final TreeSet<String> fittedGammas)
+    private static List<Unknown> sharedUnknowns(final ModelParameters parameters, final List<Row> rows)
     {
         final List<Unknown> unknowns = new ArrayList<>();
         if (rows.stream().anyMatch(r -> r.flag() > 0))
@@ -403,17 +407,37 @@ public final class ModelFitter
                 }
             }
         }
+        return unknowns;
+    }
+
+    /**
+     * γ of every datatype and operator {@code rows} reduce, drawn weakly towards its value in {@code parameters}
+     * (the default γ for a new one), and γ_m of the last regime, the largest vectors', when they reduce there, drawn
+     * towards its value on the scale of the default γ. γ_m is the last regime's alone so that γ keeps the rows of
+     * the others, and stands for a reduction whose operands sit in the caches; the first breakpoint is often the
+     * small-message protocol's, far below any cache size.
+     */
+    private static List<Unknown> reductionUnknowns(final ModelParameters parameters, final List<Row> rows)
+    {
+        final List<Unknown> unknowns = new ArrayList<>();
         final TreeSet<String> keys = new TreeSet<>();
         for (final Row row : rows)
         {
-            if (row.gamma() > 0 && !fittedGammas.contains(row.gammaKey()))
+            if (row.gamma() > 0)
             {
                 keys.add(row.gammaKey());
             }
         }
         for (final String key : keys)
         {
-            unknowns.add(new Unknown(Parameter.GAMMA, 0, key, parameters.defaultGamma()));
+            unknowns.add(new Unknown(Parameter.GAMMA, 0, key,
+                parameters.gammas().getOrDefault(key, parameters.defaultGamma())));
+        }
+        final int last = parameters.regimeCount() - 1;
+        if (last > 0 && rows.stream().anyMatch(row -> row.coefficients()[last][Parameter.REDUCE_MEMORY.ordinal()] > 0))
+        {
+            unknowns.add(new Unknown(Parameter.REDUCE_MEMORY, last, null,
+                parameters.value(Parameter.REDUCE_MEMORY, last), parameters.defaultGamma()));
         }
         return unknowns;
     }
@@ -492,7 +516,7 @@ public final class ModelFitter
             for (int r = 0; r < base.regimeCount(); r++)
             {
                 for (final Parameter p : new Parameter[] {Parameter.ALPHA, Parameter.BETA, Parameter.COPY,
-                    Parameter.READ, Parameter.KERNEL_READ})
+                    Parameter.READ, Parameter.KERNEL_READ, Parameter.REDUCE_MEMORY})
                 {
                     known += row.coefficients()[r][p.ordinal()] * base.value(p, r);
                 }

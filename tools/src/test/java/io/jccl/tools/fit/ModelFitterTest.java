@@ -37,8 +37,11 @@ class ModelFitterTest
         }
         assertWithin(truth.regimes().get(0).alpha(), fitted.regimes().get(0).alpha(), 0.05);
         assertWithin(truth.regimes().get(1).alpha(), fitted.regimes().get(1).alpha(), 0.05);
-        // stage 2: γ of float32 sum, σ and σ_o from the message-passing collectives
+        // stage 2: γ of float32 sum (and γ_m of the last regime, refitted in stage 3 with the shared-memory rows
+        // that reduce), σ and σ_o from the message-passing collectives
         assertWithin(truth.gamma("float32", "sum"), fitted.gamma("float32", "sum"), 0.05);
+        final int last = truth.regimeCount() - 1;
+        assertWithin(truth.value(Parameter.REDUCE_MEMORY, last), fitted.value(Parameter.REDUCE_MEMORY, last), 0.05);
         assertWithin(truth.sync(), fitted.sync(), 0.05);
         assertWithin(truth.syncOversubscribed(), fitted.syncOversubscribed(), 0.05);
         assertWithin(truth.callOversubscribed(), fitted.callOversubscribed(), 0.05);
