@@ -19,8 +19,10 @@ import java.util.TreeSet;
  * Fits the cost model to the measurements of one source, in three stages, each a least-squares fit weighted by
  * relative error ({@code w = 1/T²}):
  * <ol>
- *   <li>α and β per regime from the pingpong rows, breakpoints found from the data ({@link PiecewiseFit}). Without
- *       pingpong rows, one regime's α and β from the collectives that only move messages;</li>
+ *   <li>α and β per regime from the pingpong rows of the fewest ranks (with more ranks than cores a pingpong's α
+ *       includes the waits for a core, which σ_o and ω are to show), breakpoints found from the data
+ *       ({@link PiecewiseFit}). Without pingpong rows, one regime's α and β from the collectives that only move
+ *       messages;</li>
  *   <li>from the collectives that only send messages (every message-passing algorithm, and local {@code reduction}
  *       kernel rows), α and β held at stage 1's values: γ per datatype and operator, and γ_m of the last regime
  *       (what a reduction adds per byte when its vector is of the largest messages' size, its operands in DRAM or
@@ -201,8 +203,12 @@ public final class ModelFitter
     public Result fit(final String source, final List<Measurement> measurements, final int regimes)
     {
         final List<Estimate> estimates = new ArrayList<>();
-        final List<Measurement> pingpong = measurements.stream().filter(m -> "pingpong".equals(m.collective()))
-            .toList();
+        // the pingpong of the fewest ranks: with more ranks than cores its α includes the waits for a core, which the
+        // collectives' σ_o and ω are there to show
+        final int pingpongRanks = measurements.stream().filter(m -> "pingpong".equals(m.collective()))
+            .mapToInt(Measurement::ranks).min().orElse(0);
+        final List<Measurement> pingpong = measurements.stream()
+            .filter(m -> "pingpong".equals(m.collective()) && m.ranks() == pingpongRanks).toList();
 
         // stage 1: α and β per regime
         ModelParameters parameters;
@@ -221,7 +227,9 @@ public final class ModelFitter
                 estimates.add(new Estimate(Parameter.BETA, r, null, s.beta(), s.betaError(),
                     s.ci95Factor() * s.betaError(), s.points(), true));
             }
-            origin = "pingpong, " + pingpong.size() + " points";
+            origin = "pingpong, " + pingpong.size() + " points" + (pingpongRanks > cores ? ", " + pingpongRanks +
+                " ranks on " + cores + " cores: alpha includes waits for a core; fit with a run of " + cores +
+                " ranks for the collectives' sigma_o and omega" : "");
         }
         else
         {

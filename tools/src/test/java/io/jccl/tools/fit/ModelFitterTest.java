@@ -125,6 +125,38 @@ class ModelFitterTest
         assertFalse(result.alphaBetaOrigin().startsWith("pingpong"));
     }
 
+    /**
+     * A 4-rank pingpong on 2 cores, slower by the waits for a core, beside the 2-rank one: α and β come from the
+     * 2-rank rows alone; with only the 4-rank rows the fit says what its α holds.
+     */
+    @Test
+    void pointToPointComesFromThePingpongOfTheFewestRanks()
+    {
+        final ModelParameters truth = SyntheticResults.truth();
+        final String csv = SyntheticResults.csv(truth, 0.01, 7);
+        final StringBuilder oversubscribed = new StringBuilder();
+        csv.lines().filter(line -> line.startsWith("pingpong,")).forEach(line ->
+        {
+            final String[] f = line.split(",");
+            final double micros = 1.5 + 2 * Double.parseDouble(f[5]);
+            oversubscribed.append(String.format(Locale.ROOT, "pingpong,p2p,4,%s,%s,%.6g,%.6g,%.6g,100,0,0,0%n", f[3],
+                f[4], micros, micros, micros));
+        });
+        final ModelFitter.Result both = fit(csv + oversubscribed);
+        for (int r = 0; r < truth.regimeCount(); r++)
+        {
+            assertWithin(truth.regimes().get(r).beta(), both.parameters().regimes().get(r).beta(), 0.05);
+        }
+        assertWithin(truth.regimes().get(0).alpha(), both.parameters().regimes().get(0).alpha(), 0.05);
+        assertFalse(both.alphaBetaOrigin().contains("cores"), both.alphaBetaOrigin());
+
+        final String fourOnly = csv.lines().filter(line -> !line.startsWith("pingpong,"))
+            .reduce("", (a, b) -> a + b + "\n") + oversubscribed;
+        final ModelFitter.Result four = fit(fourOnly);
+        assertTrue(four.alphaBetaOrigin().contains("4 ranks on 2 cores: alpha includes waits for a core"),
+            four.alphaBetaOrigin());
+    }
+
     @Test
     void otherLibrariesRowsAreModelledWithTheClassicAlgorithm()
     {
