@@ -20,9 +20,11 @@ import java.util.Arrays;
  *   <li>α_f ({@link #flags}), α_k (the call of each kernel read) and γ (the arithmetic part of {@link #reduce}, one
  *       per datatype and operator) have one value;</li>
  *   <li>every message, flag and kernel read of a collective is also one synchronisation step: σ while every rank
- *       has a core, σ_o·(p/c) while the p ranks share c &lt; p cores; and a collective call ({@link #call}) costs
- *       ω·(p/c) while they share them. A {@link #pointToPoint} message, which is what the pingpong measures, has
- *       none of these: its α is the whole of its latency.</li>
+ *       has a core, σ_o·(p/c) while the p ranks share c &lt; p cores (σ_f·(p/c) for a flag, which waits for every
+ *       rank rather than one peer); and a collective call ({@link #call}) costs ω·(p/c) while they share them,
+ *       the round that brings every rank into the call, except a call with flag steps: its first flag step waits
+ *       for that round, and σ_f prices it. A {@link #pointToPoint} message, which is what the pingpong measures,
+ *       has none of these: its α is the whole of its latency.</li>
  * </ul>
  * Cores are shared. A lone message of a regime keeps 1 + ν cores busy ({@link Regime#nu()}), so k messages in flight
  * at once on c cores take max(1, k(1 + ν)/c) times as long per byte as the lone message the pingpong measured. That
@@ -43,6 +45,7 @@ public final class CostTerms
     private double gamma;
     private double sync;
     private double syncOversubscribed;
+    private double flagSyncOversubscribed;
     private double kernelCalls;
     private double callsOversubscribed;
     private double share;
@@ -76,6 +79,7 @@ public final class CostTerms
         gamma = 0.0;
         sync = 0.0;
         syncOversubscribed = 0.0;
+        flagSyncOversubscribed = 0.0;
         kernelCalls = 0.0;
         callsOversubscribed = 0.0;
         this.cores = Math.max(1, cores);
@@ -201,11 +205,24 @@ public final class CostTerms
         }
     }
 
-    /** {@code count} flag handoffs, steps of a collective. */
+    /** ω's coefficient: none when the call has flag steps, whose first is the round ω prices. */
+    private double callsOversubscribed()
+    {
+        return flagSyncOversubscribed > 0 ? 0 : callsOversubscribed;
+    }
+
+    /** {@code count} flag handoffs, steps of a collective that each wait for every rank's flag. */
     public void flags(final double count)
     {
         flag += count;
-        steps(count);
+        if (share > 1.0)
+        {
+            flagSyncOversubscribed += count * share;
+        }
+        else
+        {
+            sync += count;
+        }
     }
 
     /**
@@ -273,8 +290,9 @@ public final class CostTerms
             case GAMMA -> gamma;
             case SYNC -> sync;
             case SYNC_OVERSUBSCRIBED -> syncOversubscribed;
+            case FLAG_SYNC_OVERSUBSCRIBED -> flagSyncOversubscribed;
             case KERNEL_CALL -> kernelCalls;
-            case CALL_OVERSUBSCRIBED -> callsOversubscribed;
+            case CALL_OVERSUBSCRIBED -> callsOversubscribed();
             default -> perRegime[index(parameter, regime)];
         };
     }
@@ -288,8 +306,9 @@ public final class CostTerms
                 "parameters " + parameters.regimeCount());
         }
         double total = flag * parameters.flag() + gamma * gammaValue + sync * parameters.sync() +
-            syncOversubscribed * parameters.syncOversubscribed() + kernelCalls * parameters.kernelCall() +
-            callsOversubscribed * parameters.callOversubscribed();
+            syncOversubscribed * parameters.syncOversubscribed() +
+            flagSyncOversubscribed * parameters.flagSyncOversubscribed() + kernelCalls * parameters.kernelCall() +
+            callsOversubscribed() * parameters.callOversubscribed();
         for (int regime = 0; regime < parameters.regimeCount(); regime++)
         {
             final Regime r = parameters.regimes().get(regime);

@@ -8,8 +8,9 @@ import java.util.Map;
 
 /**
  * A complete parameter set of the cost model: the regimes (each with α, β, β_c, β_r, ν, β_k, γ_m), the flag handoff α_f,
- * the synchronisation costs σ and σ_o of a collective's steps (with and without a core per rank), the cost α_k of a
- * read through the kernel, the cost ω of a collective call while ranks outnumber cores, and γ per datatype and
+ * the synchronisation costs σ and σ_o of a collective's steps (with and without a core per rank) and σ_f of its
+ * flag steps while ranks outnumber cores, the cost α_k of a read through the kernel, the cost ω of a collective call
+ * while ranks outnumber cores, and γ per datatype and
  * operator ({@code "float32:sum"}; {@link #DEFAULT_GAMMA_KEY} for the others). Immutable; the
  * {@code with...} methods return changed copies. All times in µs, per-byte values in µs/B.
  */
@@ -33,6 +34,7 @@ public final class ModelParameters
     private final double syncOversubscribed;
     private final double kernelCall;
     private final double callOversubscribed;
+    private final double flagSyncOversubscribed;
     private final Map<String, Double> gamma;
 
     /** Parameters with σ = σ_o = ω = 0 (a collective's step costs what a lone handoff does) and the default α_k. */
@@ -49,18 +51,28 @@ public final class ModelParameters
         this(regimes, flag, sync, syncOversubscribed, KERNEL_CALL_DEFAULT, 0, gamma);
     }
 
-    /**
-     * @param regimes            first one starting at 0, in increasing {@code fromBytes}.
-     * @param flag               α_f, µs.
-     * @param sync               σ, µs per step of a collective while every rank has a core.
-     * @param syncOversubscribed σ_o, µs per step and per rank sharing a core while ranks outnumber cores.
-     * @param kernelCall         α_k, µs per read through the kernel.
-     * @param callOversubscribed ω, µs per collective call and per rank sharing a core while ranks outnumber cores.
-     * @param gamma              γ by "dtype:op" key, µs/B; must hold {@link #DEFAULT_GAMMA_KEY}.
-     */
+    /** Parameters whose flag steps cost what message steps do while ranks outnumber cores (σ_f = σ_o). */
     public ModelParameters(
         final List<Regime> regimes, final double flag, final double sync, final double syncOversubscribed,
         final double kernelCall, final double callOversubscribed, final Map<String, Double> gamma)
+    {
+        this(regimes, flag, sync, syncOversubscribed, kernelCall, callOversubscribed, syncOversubscribed, gamma);
+    }
+
+    /**
+     * @param regimes                first one starting at 0, in increasing {@code fromBytes}.
+     * @param flag                   α_f, µs.
+     * @param sync                   σ, µs per step of a collective while every rank has a core.
+     * @param syncOversubscribed     σ_o, µs per step and per rank sharing a core while ranks outnumber cores.
+     * @param kernelCall             α_k, µs per read through the kernel.
+     * @param callOversubscribed     ω, µs per collective call and per rank sharing a core while ranks outnumber cores.
+     * @param flagSyncOversubscribed σ_f, µs per flag step and per rank sharing a core while ranks outnumber cores.
+     * @param gamma                  γ by "dtype:op" key, µs/B; must hold {@link #DEFAULT_GAMMA_KEY}.
+     */
+    public ModelParameters(
+        final List<Regime> regimes, final double flag, final double sync, final double syncOversubscribed,
+        final double kernelCall, final double callOversubscribed, final double flagSyncOversubscribed,
+        final Map<String, Double> gamma)
     {
         if (regimes.isEmpty() || regimes.get(0).fromBytes() != 0)
         {
@@ -85,6 +97,7 @@ public final class ModelParameters
         this.syncOversubscribed = syncOversubscribed;
         this.kernelCall = kernelCall;
         this.callOversubscribed = callOversubscribed;
+        this.flagSyncOversubscribed = flagSyncOversubscribed;
         this.gamma = Map.copyOf(gamma);
     }
 
@@ -112,7 +125,8 @@ public final class ModelParameters
      *   <li>σ 0.05 µs and σ_o 0.9 µs per step (per rank sharing a core): what {@code ./jccl fit} found for
      *       allreduce on 2 and 4 ranks in the 2026-11-22 runs that stayed in one state of the machine (σ 0 to 0.1,
      *       σ_o 0.8 to 1.04). With σ_o, LL allreduce serves 4 ranks up to 1 KiB (measured 4.0-6.2 µs against
-     *       two-shot's 9.0-9.1 at 128-256 B) instead of up to 128 B; ν stays 0 (the classic model).</li>
+     *       two-shot's 9.0-9.1 at 128-256 B) instead of up to 128 B; a flag step costs the same (σ_f = σ_o); ν
+     *       stays 0 (the classic model).</li>
      * </ul>
      * With these, the model picks what the fixed preference lists picked before it (LL for the smallest calls, then
      * the staged shared-memory algorithms; linear gather and scatter) at most sizes; it differs where measurements
@@ -196,6 +210,12 @@ public final class ModelParameters
         return callOversubscribed;
     }
 
+    /** σ_f, µs per flag step of a collective and per rank sharing a core, while ranks outnumber cores. */
+    public double flagSyncOversubscribed()
+    {
+        return flagSyncOversubscribed;
+    }
+
     /** γ of a datatype and operator ({@code "float32"}, {@code "sum"}), or the default γ. */
     public double gamma(final String dtype, final String op)
     {
@@ -231,6 +251,7 @@ public final class ModelParameters
             case SYNC_OVERSUBSCRIBED -> syncOversubscribed;
             case KERNEL_CALL -> kernelCall;
             case CALL_OVERSUBSCRIBED -> callOversubscribed;
+            case FLAG_SYNC_OVERSUBSCRIBED -> flagSyncOversubscribed;
             case GAMMA -> defaultGamma();
             default -> regimes.get(regime).value(parameter);
         };
@@ -239,24 +260,27 @@ public final class ModelParameters
     /** A copy with other regimes. */
     public ModelParameters withRegimes(final List<Regime> newRegimes)
     {
-        return new ModelParameters(newRegimes, flag, sync, syncOversubscribed, kernelCall, callOversubscribed, gamma);
+        return new ModelParameters(newRegimes, flag, sync, syncOversubscribed, kernelCall, callOversubscribed,
+            flagSyncOversubscribed, gamma);
     }
 
-    /** A copy with one per-regime value, or α_f, σ, σ_o, α_k, ω or the default γ, changed. */
+    /** A copy with one per-regime value, or α_f, σ, σ_o, α_k, ω, σ_f or the default γ, changed. */
     public ModelParameters with(final Parameter parameter, final int regime, final double value)
     {
         return switch (parameter)
         {
             case FLAG -> new ModelParameters(regimes, value, sync, syncOversubscribed, kernelCall, callOversubscribed,
-                gamma);
+                flagSyncOversubscribed, gamma);
             case SYNC -> new ModelParameters(regimes, flag, value, syncOversubscribed, kernelCall, callOversubscribed,
-                gamma);
+                flagSyncOversubscribed, gamma);
             case SYNC_OVERSUBSCRIBED -> new ModelParameters(regimes, flag, sync, value, kernelCall, callOversubscribed,
-                gamma);
+                flagSyncOversubscribed, gamma);
             case KERNEL_CALL -> new ModelParameters(regimes, flag, sync, syncOversubscribed, value, callOversubscribed,
-                gamma);
+                flagSyncOversubscribed, gamma);
             case CALL_OVERSUBSCRIBED -> new ModelParameters(regimes, flag, sync, syncOversubscribed, kernelCall, value,
-                gamma);
+                flagSyncOversubscribed, gamma);
+            case FLAG_SYNC_OVERSUBSCRIBED -> new ModelParameters(regimes, flag, sync, syncOversubscribed, kernelCall,
+                callOversubscribed, value, gamma);
             case GAMMA -> withGamma(DEFAULT_GAMMA_KEY, value);
             default ->
             {
@@ -272,14 +296,16 @@ public final class ModelParameters
     {
         final Map<String, Double> changed = new LinkedHashMap<>(gamma);
         changed.put(key, value);
-        return new ModelParameters(regimes, flag, sync, syncOversubscribed, kernelCall, callOversubscribed, changed);
+        return new ModelParameters(regimes, flag, sync, syncOversubscribed, kernelCall, callOversubscribed,
+            flagSyncOversubscribed, changed);
     }
 
     /**
      * The JSON form (in µs and ns/B, the units people read): {@code {"regimes": [{"from_bytes", "alpha_us",
      * "beta_ns_per_byte", "copy_ns_per_byte", "read_ns_per_byte", "nu", "kernel_ns_per_byte",
      * "reduce_memory_ns_per_byte"}...], "flag_us",
-     * "sync_us", "sync_oversubscribed_us", "kernel_call_us", "call_oversubscribed_us", "gamma_ns_per_byte":
+     * "sync_us", "sync_oversubscribed_us", "kernel_call_us", "call_oversubscribed_us",
+     * "flag_sync_oversubscribed_us", "gamma_ns_per_byte":
      * {key: v}}}.
      */
     public Map<String, Object> toJson()
@@ -308,13 +334,14 @@ public final class ModelParameters
         json.put("sync_oversubscribed_us", syncOversubscribed);
         json.put("kernel_call_us", kernelCall);
         json.put("call_oversubscribed_us", callOversubscribed);
+        json.put("flag_sync_oversubscribed_us", flagSyncOversubscribed);
         json.put("gamma_ns_per_byte", gammaJson);
         return json;
     }
 
     /**
      * Reads the form {@link #toJson()} writes. Files written before some parameters existed load with ν, γ_m, σ, σ_o
-     * and ω at 0, β_k derived from β ({@link Regime#kernelOf}) and α_k at {@link #KERNEL_CALL_DEFAULT}.
+     * and ω at 0, σ_f equal to σ_o, β_k derived from β ({@link Regime#kernelOf}) and α_k at {@link #KERNEL_CALL_DEFAULT}.
      */
     public static ModelParameters fromJson(final Map<String, Object> json)
     {
@@ -343,9 +370,11 @@ public final class ModelParameters
             }
             gamma.put(entry.getKey(), nsPerByte(((Number)entry.getValue()).doubleValue()));
         }
+        final double syncOversubscribed = optional(json, "sync_oversubscribed_us", 0);
         return new ModelParameters(regimes, Json.number(json, "flag_us"), optional(json, "sync_us", 0),
-            optional(json, "sync_oversubscribed_us", 0), optional(json, "kernel_call_us", KERNEL_CALL_DEFAULT),
-            optional(json, "call_oversubscribed_us", 0), gamma);
+            syncOversubscribed, optional(json, "kernel_call_us", KERNEL_CALL_DEFAULT),
+            optional(json, "call_oversubscribed_us", 0),
+            optional(json, "flag_sync_oversubscribed_us", syncOversubscribed), gamma);
     }
 
     private static double optional(final Map<String, Object> json, final String key, final double absent)
@@ -358,7 +387,8 @@ public final class ModelParameters
     {
         return o instanceof ModelParameters other && regimes.equals(other.regimes) && flag == other.flag &&
             sync == other.sync && syncOversubscribed == other.syncOversubscribed && kernelCall == other.kernelCall &&
-            callOversubscribed == other.callOversubscribed && gamma.equals(other.gamma);
+            callOversubscribed == other.callOversubscribed && flagSyncOversubscribed == other.flagSyncOversubscribed &&
+            gamma.equals(other.gamma);
     }
 
     @Override

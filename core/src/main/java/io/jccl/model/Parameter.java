@@ -52,9 +52,15 @@ public enum Parameter
     /**
      * ω: what one collective call costs while ranks outnumber cores, per rank sharing a core (p/c), whatever its
      * steps: the round of context switches that brings every rank into the call before its first step can
-     * complete.
+     * complete. A call with flag steps pays σ_f for it instead: its first flag step is that round.
      */
-    CALL_OVERSUBSCRIBED("omega", "us", false);
+    CALL_OVERSUBSCRIBED("omega", "us", false),
+    /**
+     * σ_f: what one flag step of a shared-memory algorithm costs while ranks outnumber cores, per rank sharing a core.
+     * A message step waits for one peer; a flag step (publish, then wait for every rank's flag) for the last of the
+     * ranks to be scheduled, which costs more than σ_o.
+     */
+    FLAG_SYNC_OVERSUBSCRIBED("sigma_f", "us", false);
 
     private final String symbol;
     private final String unit;
@@ -67,7 +73,10 @@ public enum Parameter
         this.perRegime = perRegime;
     }
 
-    /** Name in output: alpha, beta, beta_c, beta_r, nu, beta_k, gamma_m, alpha_f, gamma, sigma, sigma_o, alpha_k, omega. */
+    /**
+     * Name in output: alpha, beta, beta_c, beta_r, nu, beta_k, gamma_m, alpha_f, gamma, sigma, sigma_o, alpha_k, omega,
+     * sigma_f.
+     */
     public String symbol()
     {
         return symbol;

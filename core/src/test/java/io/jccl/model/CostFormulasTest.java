@@ -242,6 +242,33 @@ class CostFormulasTest
         assertClose(ALPHA + 8 * BETA, shared.predict("pingpong", "p2p", 4, 8, "float32", "sum"));
     }
 
+    /**
+     * While ranks outnumber cores a flag step costs σ_f·p/c, not σ_o·p/c, and a call with flag steps no ω: its first
+     * flag step waits for the round that brings every rank into the call.
+     */
+    @Test
+    void oversubscribedFlagStepsCostSigmaFInsteadOfOmega()
+    {
+        final double omega = 1.1;
+        final double syncOversubscribed = 0.6;
+        final double flagSync = 1.7;
+        final CostModel shared = new CostModel(new ModelParameters(List.of(new Regime(0, ALPHA, BETA, COPY, READ)),
+            FLAG, 0, syncOversubscribed, 0.7, omega, flagSync, Map.of(ModelParameters.DEFAULT_GAMMA_KEY, GAMMA)),
+            4L << 20, 2);
+        final CostModel sameSteps = new CostModel(new ModelParameters(List.of(new Regime(0, ALPHA, BETA, COPY, READ)),
+            FLAG, 0, syncOversubscribed, 0.7, omega, Map.of(ModelParameters.DEFAULT_GAMMA_KEY, GAMMA)), 4L << 20, 2);
+        // one-shot of 8 bytes at 4 ranks on 2 cores: one flag step at p/c = 2, plus what does not depend on them
+        final double withFlagSync = shared.predict("allreduce", "shm_oneshot", 4, 8, "float32", "sum");
+        final double withSigmaO = sameSteps.predict("allreduce", "shm_oneshot", 4, 8, "float32", "sum");
+        assertClose(2 * (flagSync - syncOversubscribed), withFlagSync - withSigmaO);
+        assertEquals(syncOversubscribed, sameSteps.parameters().flagSyncOversubscribed());
+        // a message-passing call still pays ω and σ_o
+        assertClose(2 * (ALPHA + 8 * BETA * 2) + 2 * syncOversubscribed * 2 + omega * 2 + 2 * 8 * GAMMA * 2,
+            shared.predict("allreduce", "recursive_doubling", 4, 8, "float32", "sum"));
+        assertEquals(0.0, shared.terms(CostFormulas.find("allreduce", "shm_oneshot"), 4, 8, 0)
+            .coefficient(Parameter.CALL_OVERSUBSCRIBED, 0));
+    }
+
     @Test
     void fastestAndUnknownNames()
     {

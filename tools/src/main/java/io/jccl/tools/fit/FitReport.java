@@ -178,14 +178,15 @@ public final class FitReport
         final List<ModelFitter.Estimate> shared = result.estimates().stream()
             .filter(e -> e.parameter() == Parameter.FLAG || e.parameter() == Parameter.COPY ||
                 e.parameter() == Parameter.READ || e.parameter() == Parameter.KERNEL_CALL ||
-                e.parameter() == Parameter.KERNEL_READ).toList();
+                e.parameter() == Parameter.KERNEL_READ || e.parameter() == Parameter.FLAG_SYNC_OVERSUBSCRIBED).toList();
         final boolean anyFitted = shared.stream().anyMatch(ModelFitter.Estimate::fitted);
         out.println("shared and local memory, reads through the kernel" + (anyFitted ? " (fitted to the rows whose " +
             "formulas use them: shm_* and Bruck; values without rows are priors)" : " (no rows use them: derived, " +
             "alpha_f = small-message alpha, beta_c = beta_r = beta/2, beta_k = 2 beta)") + ":");
         for (final ModelFitter.Estimate e : shared)
         {
-            final String where = !e.parameter().perRegime() ? "" :
+            final String where = e.parameter() == Parameter.FLAG_SYNC_OVERSUBSCRIBED ? " per flag step × p/c" :
+                !e.parameter().perRegime() ? "" :
                 " regime from " + Units.bytes(result.parameters().regimes().get(e.regime()).fromBytes());
             final String value = e.parameter().perByte() ?
                 Units.number(e.value() * NS_PER_US) + unc(e.ci95() * NS_PER_US) + " ns/B" :

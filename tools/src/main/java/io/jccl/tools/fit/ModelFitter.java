@@ -40,7 +40,9 @@ import java.util.TreeSet;
  *       with them, to these rows and every message-passing row that reduces, stage 2's values their priors: a
  *       zero-copy reduction prices its bytes at β_r + γ, which only the other rows can split. Parameters that come
  *       out negative are fixed at 0 and the rest refitted. σ_o and ω are fitted here too when no message-passing
- *       row ran oversubscribed.</li>
+ *       row ran oversubscribed, and σ_f, what a flag step costs while ranks outnumber cores (it waits for every
+ *       rank to have run, a message step for one peer), drawn towards σ_o; where no flag step ran oversubscribed σ_f
+ *       is σ_o.</li>
  * </ol>
  * Every measurement with a formula is then predicted with the fitted parameters.
  */
@@ -131,7 +133,7 @@ public final class ModelFitter
     /** A row's formula terms, copied out of the reusable {@link CostTerms}. */
     private record Row(
         Measurement measurement, double[][] coefficients, double flag, double gamma, double sync,
-        double syncOversubscribed, double kernelCalls, double callsOversubscribed)
+        double syncOversubscribed, double kernelCalls, double callsOversubscribed, double flagSyncOversubscribed)
     {
         String gammaKey()
         {
@@ -159,6 +161,7 @@ public final class ModelFitter
                 case SYNC_OVERSUBSCRIBED -> syncOversubscribed;
                 case KERNEL_CALL -> kernelCalls;
                 case CALL_OVERSUBSCRIBED -> callsOversubscribed;
+                case FLAG_SYNC_OVERSUBSCRIBED -> flagSyncOversubscribed;
                 default -> coefficients[unknown.regime()][unknown.parameter().ordinal()];
             };
         }
@@ -310,6 +313,13 @@ public final class ModelFitter
                 unknowns.add(Unknown.step(Parameter.SYNC_OVERSUBSCRIBED, parameters));
                 unknowns.add(Unknown.step(Parameter.CALL_OVERSUBSCRIBED, parameters));
             }
+            if (sharedRows.stream().anyMatch(r -> r.flagSyncOversubscribed() > 0))
+            {
+                // towards σ_o: a flag step is at least a message step's wait for a core
+                final double scale = Math.max(parameters.syncOversubscribed(), parameters.regimes().get(0).alpha());
+                unknowns.add(new Unknown(Parameter.FLAG_SYNC_OVERSUBSCRIBED, 0, null,
+                    parameters.syncOversubscribed(), scale > 0 ? scale : 0.1));
+            }
             final Joint joint = solve(parameters, rows, unknowns, true);
             parameters = joint.parameters();
             estimates.addAll(joint.estimates());
@@ -319,6 +329,11 @@ public final class ModelFitter
             estimates.addAll(derivedEstimates(parameters));
         }
         parameters = withDefaultGamma(parameters, estimates);
+        if (estimates.stream().noneMatch(e -> e.parameter() == Parameter.FLAG_SYNC_OVERSUBSCRIBED))
+        {
+            // no flag step ran oversubscribed: price them as the message steps, as the shipped model does
+            parameters = parameters.with(Parameter.FLAG_SYNC_OVERSUBSCRIBED, 0, parameters.syncOversubscribed());
+        }
 
         // predictions, series by series
         final Map<Measurement.SeriesKey, List<Prediction>> bySeries = new LinkedHashMap<>();
@@ -485,7 +500,8 @@ public final class ModelFitter
             rows.add(new Row(m, coefficients, terms.coefficient(Parameter.FLAG, 0),
                 terms.coefficient(Parameter.GAMMA, 0), terms.coefficient(Parameter.SYNC, 0),
                 terms.coefficient(Parameter.SYNC_OVERSUBSCRIBED, 0), terms.coefficient(Parameter.KERNEL_CALL, 0),
-                terms.coefficient(Parameter.CALL_OVERSUBSCRIBED, 0)));
+                terms.coefficient(Parameter.CALL_OVERSUBSCRIBED, 0),
+                terms.coefficient(Parameter.FLAG_SYNC_OVERSUBSCRIBED, 0)));
         }
         return rows;
     }
@@ -520,6 +536,7 @@ public final class ModelFitter
             double known = row.flag() * base.flag() + row.sync() * base.sync() +
                 row.syncOversubscribed() * base.syncOversubscribed() + row.kernelCalls() * base.kernelCall() +
                 row.callsOversubscribed() * base.callOversubscribed() +
+                row.flagSyncOversubscribed() * base.flagSyncOversubscribed() +
                 row.gamma() * base.gamma(row.measurement().dtype(), row.measurement().op());
             for (int r = 0; r < base.regimeCount(); r++)
             {

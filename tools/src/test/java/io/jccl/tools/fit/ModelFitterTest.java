@@ -56,6 +56,7 @@ class ModelFitterTest
             assertWithin(expected.kernel(), fitted.regimes().get(r).kernel(), 0.05);
         }
         assertWithin(truth.kernelCall(), fitted.kernelCall(), 0.05);
+        assertWithin(truth.flagSyncOversubscribed(), fitted.flagSyncOversubscribed(), 0.05);
     }
 
     @Test

@@ -36,8 +36,8 @@ final class SyntheticResults
     /**
      * The truth: three regimes (small messages to 4 KiB, chunked in cache to 4 MiB, then DRAM with no latency of its
      * own), α_f 0.08 µs, σ 0.15 µs per step, σ_o 1.2 µs per step and rank sharing a core, α_k 1.1 µs per kernel
-     * read, ω 0.9 µs per call and rank sharing a core, γ 0.06 ns/B for float32 sum, and 0.09 ns/B more (γ_m) for
-     * the vectors of the last regime.
+     * read, ω 0.9 µs per call and rank sharing a core, σ_f 1.6 µs per flag step and rank sharing a core, γ 0.06 ns/B
+     * for float32 sum, and 0.09 ns/B more (γ_m) for the vectors of the last regime.
      */
     static ModelParameters truth()
     {
@@ -45,7 +45,7 @@ final class SyntheticResults
             new Regime(0, 0.2, ns(0.10), ns(0.03), ns(0.05), 0, ns(0.3)),
             new Regime(4096, 1.5, ns(0.05), ns(0.02), ns(0.04), 0, ns(0.07)),
             new Regime(4L << 20, 0.0, ns(0.12), ns(0.08), ns(0.10), 0, ns(0.2), ns(0.09))),
-            0.08, 0.15, 1.2, 1.1, 0.9, Map.of(ModelParameters.DEFAULT_GAMMA_KEY, ns(0.06), "float32:sum", ns(0.06)));
+            0.08, 0.15, 1.2, 1.1, 0.9, 1.6, Map.of(ModelParameters.DEFAULT_GAMMA_KEY, ns(0.06), "float32:sum", ns(0.06)));
     }
 
     /** Pingpong and every algorithm of {@link #SWEEP} from 8 B to 64 MiB (×2), noise of relative sd {@code noise}. */
