@@ -7,12 +7,12 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * A complete parameter set of the cost model: the regimes (each with α, β, β_c, β_r, ν, β_k, γ_m), the flag handoff α_f,
- * the synchronisation costs σ and σ_o of a collective's steps (with and without a core per rank) and σ_f of its
+ * A complete parameter set of the cost model: the regimes (each with α, β, β_c, β_r, ν, β_k, γ_m), the flag handoff
+ * α_f, the synchronisation costs σ and σ_o of a collective's steps (with and without a core per rank) and σ_f of its
  * flag steps while ranks outnumber cores, the cost α_k of a read through the kernel, the cost ω of a collective call
- * while ranks outnumber cores, and γ per datatype and
- * operator ({@code "float32:sum"}; {@link #DEFAULT_GAMMA_KEY} for the others). Immutable; the
- * {@code with...} methods return changed copies. All times in µs, per-byte values in µs/B.
+ * while ranks outnumber cores, and γ per datatype and operator ({@code "float32:sum"}; {@link #DEFAULT_GAMMA_KEY}
+ * for the others). Immutable; the {@code with...} methods return changed copies. All times in µs, per-byte values in
+ * µs/B.
  */
 public final class ModelParameters
 {
