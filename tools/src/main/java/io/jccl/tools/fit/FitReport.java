@@ -34,6 +34,13 @@ public final class FitReport
         printGamma(out, result);
         printSteps(out, result);
         printSharedMemory(out, result);
+        if (!result.predictedOnly().isEmpty())
+        {
+            out.println("predicted, not fitted: " + String.join(", ", result.predictedOnly()) + " (timed back to back, " +
+                "a root that does not wait for its leaves pipelines its calls: the rows measure a stream's rate, not " +
+                "the latency of one call the formulas price)");
+            out.println();
+        }
         for (final ModelFitter.Series series : result.series())
         {
             printSeries(out, series);
@@ -240,6 +247,7 @@ public final class FitReport
         final Map<String, Object> fit = new LinkedHashMap<>();
         fit.put("source", result.source());
         fit.put("alpha_beta_from", result.alphaBetaOrigin());
+        fit.put("predicted_only", result.predictedOnly());
         fit.put("cores", result.cores());
         if (result.pointToPoint() != null)
         {

@@ -158,6 +158,37 @@ class ModelFitterTest
             four.alphaBetaOrigin());
     }
 
+    /**
+     * Broadcasts timed back to back pipeline from call to call: here ten times faster than the latency the formulas
+     * price. They are predicted, not fitted, and the step costs come out as the other collectives say.
+     */
+    @Test
+    void rootedCollectivesArePredictedButNotFitted()
+    {
+        final ModelParameters truth = SyntheticResults.truth();
+        final String csv = SyntheticResults.csv(truth, 0.01, 8).lines().map(line ->
+        {
+            if (!line.startsWith("broadcast,"))
+            {
+                return line;
+            }
+            final String[] f = line.split(",", -1);
+            final String stream = String.format(Locale.ROOT, "%.6g", Double.parseDouble(f[5]) / 10);
+            f[5] = stream;
+            f[6] = stream;
+            f[7] = stream;
+            return String.join(",", f);
+        }).reduce("", (a, b) -> a + b + "\n");
+        final ModelFitter.Result result = fit(csv);
+        assertEquals(List.of("broadcast"), result.predictedOnly());
+        assertWithin(truth.syncOversubscribed(), result.parameters().syncOversubscribed(), 0.05);
+        assertWithin(truth.flagSyncOversubscribed(), result.parameters().flagSyncOversubscribed(), 0.05);
+        assertWithin(truth.regimes().get(1).read(), result.parameters().regimes().get(1).read(), 0.05);
+        assertTrue(result.series().stream().anyMatch(series -> "broadcast".equals(series.key().collective()) &&
+            series.medianError() > 5), "the broadcast rows are predicted, at the latency the formulas price");
+        assertTrue(fit(SyntheticResults.csv(truth, 0.01, 8)).predictedOnly().contains("broadcast"));
+    }
+
     @Test
     void otherLibrariesRowsAreModelledWithTheClassicAlgorithm()
     {
