@@ -47,10 +47,11 @@ import java.util.TreeSet;
  *       is σ_o.</li>
  * </ol>
  * Every measurement with a formula is then predicted with the fitted parameters. The rooted collectives (broadcast,
- * reduce, gather, scatter) are predicted but not fitted when other collectives were measured: timed back to back, as
- * the bench and the peers' benchmarks time them, a root that does not wait for its leaves starts the next call while
- * they finish the last, so their rows measure a pipelined stream's rate, not the latency of one call, which is what
- * the formulas price (fitted with them, σ_o and ω came out at 0 and the 4-rank collectives missed by 20-90 %).
+ * reduce, gather, scatter) are predicted but not fitted when other collectives were measured, except their zero-copy
+ * paths on shared buffers: timed back to back, as the bench and the peers' benchmarks time them, a root that does not
+ * wait for its leaves starts the next call while they finish the last, so their rows measure a pipelined stream's
+ * rate, not the latency of one call, which is what the formulas price (fitted with them, σ_o and ω came out at 0 and
+ * the 4-rank collectives missed by 20-90 %).
  */
 public final class ModelFitter
 {
@@ -217,12 +218,13 @@ public final class ModelFitter
     public Result fit(final String source, final List<Measurement> measurements, final int regimes)
     {
         final List<Estimate> estimates = new ArrayList<>();
-        final boolean othersMeasured = measurements.stream().anyMatch(m -> !ROOTED.contains(m.collective()) &&
+        final boolean othersMeasured = measurements.stream().anyMatch(m -> !pipelines(m) &&
             !"pingpong".equals(m.collective()) && CostFormulas.find(m.collective(), m.algorithm(), m.shared()) != null);
         final List<Measurement> fitRows = othersMeasured ?
-            measurements.stream().filter(m -> !ROOTED.contains(m.collective())).toList() : measurements;
-        final List<String> predictedOnly = measurements.stream().map(Measurement::collective)
-            .filter(c -> othersMeasured && ROOTED.contains(c)).distinct().toList();
+            measurements.stream().filter(m -> !pipelines(m)).toList() : measurements;
+        final List<String> predictedOnly = othersMeasured ?
+            measurements.stream().filter(ModelFitter::pipelines).map(Measurement::collective).distinct().toList() :
+            List.of();
         // the pingpong of the fewest ranks: with more ranks than cores its α includes the waits for a core, which the
         // collectives' σ_o and ω are there to show
         final int pingpongRanks = measurements.stream().filter(m -> "pingpong".equals(m.collective()))
@@ -480,6 +482,17 @@ public final class ModelFitter
                 parameters.value(Parameter.REDUCE_MEMORY, last), parameters.defaultGamma()));
         }
         return unknowns;
+    }
+
+    /**
+     * True for a row of a rooted collective that can run ahead of its leaves from call to call (see the class
+     * comment); not the zero-copy paths on shared buffers, where the root waits for the leaves, or they for it,
+     * before the buffers read in place may change.
+     */
+    private static boolean pipelines(final Measurement m)
+    {
+        return ROOTED.contains(m.collective()) && !(m.shared() && CostFormulas.hasZeroCopyPath(m.collective(),
+            m.algorithm()));
     }
 
     /** The default γ: the fitted γ of most rows, so that other datatypes are predicted with a measured rate. */
