@@ -36,9 +36,9 @@ public final class FitReport
         printSharedMemory(out, result);
         if (!result.predictedOnly().isEmpty())
         {
-            out.println("predicted, not fitted: " + String.join(", ", result.predictedOnly()) + ", but for their " +
-                "zero-copy paths (timed back to back, a root that does not wait for its leaves pipelines its calls: " +
-                "the rows measure a stream's rate, not the latency of one call the formulas price)");
+            out.println("predicted, not fitted: " + String.join(", ", result.predictedOnly()) + " (rooted: timed back " +
+                "to back, a root that does not wait for its leaves pipelines its calls, so the rows measure a stream's " +
+                "rate, not the latency of one call the formulas price; zero-copy paths on shared buffers are fitted)");
             out.println();
         }
         for (final ModelFitter.Series series : result.series())
