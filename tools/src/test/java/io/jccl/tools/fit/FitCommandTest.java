@@ -43,6 +43,9 @@ class FitCommandTest
         assertTrue(text.contains("allreduce shm_twoshot, 4 ranks: R² "), text);
         assertTrue(text.contains("  formula: 2(p − 1)α + 2n(p − 1)/p·β + n(p − 1)/p·γ"), text);
         assertTrue(text.contains("summary: R² of log T"), text);
+        assertTrue(text.contains("+ gamma_m "), text);
+        assertTrue(text.contains("sigma_f  per flag step × p/c"), text);
+        assertTrue(text.contains("predicted, not fitted: broadcast (rooted:"), text);
     }
 
     @Test
@@ -61,6 +64,13 @@ class FitCommandTest
         final Map<?, ?> point = (Map<?, ?>)((List<?>)((Map<?, ?>)series.get(1)).get("points")).get(0);
         assertTrue(point.containsKey("measured_us") && point.containsKey("predicted_us") && point.containsKey("error"));
         assertEquals("private", ((Map<?, ?>)series.get(1)).get("memory"));
+        assertEquals(List.of("broadcast"), fit.get("predicted_only"));
+        final List<?> estimates = (List<?>)fit.get("estimates");
+        assertTrue(estimates.stream().anyMatch(e -> "gamma_m".equals(((Map<?, ?>)e).get("parameter"))));
+        assertTrue(estimates.stream().anyMatch(e -> "sigma_f".equals(((Map<?, ?>)e).get("parameter"))));
+        final Map<?, ?> model = (Map<?, ?>)fit.get("model");
+        assertTrue(model.containsKey("flag_sync_oversubscribed_us"), model.toString());
+        assertTrue(((Map<?, ?>)((List<?>)model.get("regimes")).get(0)).containsKey("reduce_memory_ns_per_byte"));
     }
 
     /** Three runs of one sweep: each point is fitted once, at the median of its three times. */
