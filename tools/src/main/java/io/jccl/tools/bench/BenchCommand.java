@@ -48,7 +48,7 @@ public final class BenchCommand implements Command
         return """
             usage: ./jccl bench -n N --op OPS [--algo NAME|all] [--min-bytes B] [--max-bytes B] [--step F] \
             [--dtype T] [--reduce-op OP] [--format table|osu|nccl|csv|json] [--iters K] [--warmup K] [--check] \
-            [--cold] [--shared] [--root R] [--compare PEERS.csv]
+            [--cold] [--shared] [--sync] [--root R] [--compare PEERS.csv]
 
             Starts N ranks and times each operation at sizes from --min-bytes to --max-bytes in x4 steps (8 B, 32 B,
             128 B, ...), like ../shared/peers/run-peers, or in steps of --step. Bytes follow nccl-tests: the whole
@@ -71,7 +71,7 @@ public final class BenchCommand implements Command
               --reduce-op OP    sum (default), prod, min, max or avg
               --format F        table (default), osu (like osu_allreduce -f), nccl (like all_reduce_perf),
                                 csv (collective,algorithm,ranks,bytes,dtype,avg_us,min_us,max_us,iters,
-                                algbw_GBps,busbw_GBps,wrong,op,memory) or json
+                                algbw_GBps,busbw_GBps,wrong,op,memory,timing) or json
               --iters K         timed calls per size (default 20000 up to 8 KiB, 1000 up to 1 MiB, 50 above,
                                 fewer, down to a hundredth, when a size would take over 0.3 s)
               --warmup K        untimed calls before timing (default: rounds of calls until the pace stops
@@ -82,6 +82,9 @@ public final class BenchCommand implements Command
               --shared          buffers from allocateShared, in the job's shared segment (default: private
                                 direct memory, as MPI benchmarks use): the collectives then read peers'
                                 buffers in place, without staging copies or kernel calls
+              --sync            a barrier before every timed call, and each rank times the call alone (OSU's
+                                latency; default: calls back to back, as nccl-tests and run-peers, where a
+                                root that does not wait for its leaves overlaps one call with the next)
               --root R          root of broadcast, reduce, gather and scatter (default 0)
               --compare FILE    after the sweep, print jccl next to a run-peers CSV and the ratio to the faster
                                 peer (table, or CSV with --format csv)

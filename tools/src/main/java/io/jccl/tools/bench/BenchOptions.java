@@ -51,6 +51,7 @@ public final class BenchOptions
     private final boolean check;
     private final boolean cold;
     private final boolean shared;
+    private final boolean sync;
     private final int root;
     private final Path compare;
 
@@ -71,6 +72,7 @@ public final class BenchOptions
         this.check = p.check;
         this.cold = p.cold;
         this.shared = p.shared;
+        this.sync = p.sync;
         this.root = p.root;
         this.compare = p.compare;
     }
@@ -129,6 +131,10 @@ public final class BenchOptions
         if (shared)
         {
             args.add("--shared");
+        }
+        if (sync)
+        {
+            args.add("--sync");
         }
         args.add("--root");
         args.add(Integer.toString(root));
@@ -220,6 +226,15 @@ public final class BenchOptions
     public boolean shared()
     {
         return shared;
+    }
+
+    /**
+     * True when every timed call starts after a barrier and each rank times that call alone (OSU's latency): a
+     * rooted collective then cannot overlap one call with the next, as it does in the default back-to-back loop.
+     */
+    public boolean sync()
+    {
+        return sync;
     }
 
     public int root()
@@ -344,6 +359,7 @@ public final class BenchOptions
         boolean check;
         boolean cold;
         boolean shared;
+        boolean sync;
         int root;
         Path compare;
 
@@ -370,6 +386,7 @@ public final class BenchOptions
                     case "--check" -> check = true;
                     case "--cold" -> cold = true;
                     case "--shared" -> shared = true;
+                    case "--sync" -> sync = true;
                     case "--root" -> root = arguments.intValue(option, 0, MAX_RANKS - 1);
                     case "--compare" -> compare = Path.of(arguments.value(option));
                     default -> throw Arguments.unknownOption(option);

@@ -25,7 +25,8 @@ import java.util.concurrent.locks.LockSupport;
  * Per size: the communicator says which algorithm it will use (or why a forced one cannot serve the call: then
  * every rank skips the size); one untimed call, then the warm-up, each rank timing both and all agreeing on the
  * slowest rank's time per call to choose the same number of timed iterations ({@link Iterations}); a barrier; each
- * rank times its own loop; with --check one more call on set 0 from seeded data, compared with the reference.
+ * rank times its own loop (with --sync, a barrier before every call and the calls timed one by one); with --check
+ * one more call on set 0 from seeded data, compared with the reference.
  * Rank 0 gathers every rank's mean time and wrong count. Bookkeeping uses the communicator's own algorithms, never
  * the forced one.
  */
@@ -296,8 +297,16 @@ public final class BenchSweep
         return best;
     }
 
-    /** Calls {@code iters} times, rotating through the sets; returns the seconds it took. */
-    private static double loop(final BenchCall call, final int iters, final int sets)
+    /**
+     * Calls {@code iters} times, rotating through the sets; returns the seconds it took. With --sync every call
+     * starts after a barrier and only the calls are timed, one by one.
+     */
+    private double loop(final BenchCall call, final int iters, final int sets)
+    {
+        return options.sync() ? syncedLoop(call, iters, sets) : backToBackLoop(call, iters, sets);
+    }
+
+    private static double backToBackLoop(final BenchCall call, final int iters, final int sets)
     {
         final long start = System.nanoTime();
         int set = 0;
@@ -310,6 +319,24 @@ public final class BenchSweep
             }
         }
         return (System.nanoTime() - start) * 1e-9;
+    }
+
+    private double syncedLoop(final BenchCall call, final int iters, final int sets)
+    {
+        long nanos = 0;
+        int set = 0;
+        for (int i = 0; i < iters; i++)
+        {
+            comm.barrier();
+            final long start = System.nanoTime();
+            call.run(set);
+            nanos += System.nanoTime() - start;
+            if (++set == sets)
+            {
+                set = 0;
+            }
+        }
+        return nanos * 1e-9;
     }
 
     /**

@@ -13,6 +13,7 @@ public final class JsonWriter implements ResultWriter
     private boolean first = true;
     private String reduceOp;
     private String memory;
+    private String timing;
 
     public JsonWriter(final PrintStream out)
     {
@@ -24,6 +25,7 @@ public final class JsonWriter implements ResultWriter
     {
         reduceOp = info.options().reduceOp().label();
         memory = CsvWriter.memory(info.options());
+        timing = CsvWriter.timing(info.options());
         out.print("[\n");
         out.flush();
     }
@@ -36,20 +38,20 @@ public final class JsonWriter implements ResultWriter
     @Override
     public void row(final BenchResult r)
     {
-        out.print((first ? "" : ",\n") + object(r, reduceOp, memory));
+        out.print((first ? "" : ",\n") + object(r, reduceOp, memory, timing));
         first = false;
         out.flush();
     }
 
-    /** One row as a JSON object, of a run with reduction operator {@code reduceOp} and {@code memory}. */
-    public static String object(final BenchResult r, final String reduceOp, final String memory)
+    /** One row as a JSON object, of a run with reduction operator {@code reduceOp}, {@code memory} and {@code timing}. */
+    public static String object(final BenchResult r, final String reduceOp, final String memory, final String timing)
     {
         return String.format(Locale.ROOT, "{\"collective\":\"%s\",\"algorithm\":\"%s\",\"ranks\":%d,\"bytes\":%d," +
             "\"dtype\":\"%s\",\"avg_us\":%.3f,\"min_us\":%.3f,\"max_us\":%.3f,\"iters\":%d,\"algbw_GBps\":%.3f," +
-            "\"busbw_GBps\":%.3f,\"wrong\":%s,\"op\":%s,\"memory\":\"%s\"}", r.op().label(), r.algorithm(),
-            r.ranks(), r.bytes(), r.type().label(), r.avgUs(), r.minUs(), r.maxUs(), r.iters(), r.algbw(), r.busbw(),
-            r.checked() ? Long.toString(r.wrong()) : "null", r.op().reducing() ? "\"" + reduceOp + "\"" : "null",
-            memory);
+            "\"busbw_GBps\":%.3f,\"wrong\":%s,\"op\":%s,\"memory\":\"%s\",\"timing\":\"%s\"}", r.op().label(),
+            r.algorithm(), r.ranks(), r.bytes(), r.type().label(), r.avgUs(), r.minUs(), r.maxUs(), r.iters(), r.algbw(),
+            r.busbw(), r.checked() ? Long.toString(r.wrong()) : "null",
+            r.op().reducing() ? "\"" + reduceOp + "\"" : "null", memory, timing);
     }
 
     @Override

@@ -38,7 +38,8 @@ public final class FitReport
         {
             out.println("predicted, not fitted: " + String.join(", ", result.predictedOnly()) + " (rooted: timed back " +
                 "to back, a root that does not wait for its leaves pipelines its calls, so the rows measure a stream's " +
-                "rate, not the latency of one call the formulas price; zero-copy paths on shared buffers are fitted)");
+                "rate, not the latency of one call the formulas price; zero-copy paths on shared buffers and " +
+                "bench --sync rows are fitted)");
             out.println();
         }
         for (final ModelFitter.Series series : result.series())
@@ -308,6 +309,7 @@ public final class FitReport
             m.put("op", s.key().op());
             m.put("chunk_bytes", s.key().chunkBytes());
             m.put("memory", s.key().shared() ? "shared" : "private");
+            m.put("timing", s.key().sync() ? "sync" : "back_to_back");
             m.put("formula", s.formula().text());
             m.put("r2", finite(s.r2()));
             m.put("median_abs_error", s.medianError());

@@ -21,10 +21,12 @@ import java.util.Map;
  * @param micros          average time, µs.
  * @param shared          the buffers lay in the shared segment (bench --shared, JMH memory=shared): the
  *                        shared-memory algorithms took their zero-copy paths.
+ * @param sync            every call started after a barrier and was timed alone (bench --sync): a rooted
+ *                        collective's latency, where back to back its calls overlap.
  */
 public record Measurement(
     String source, String collective, String algorithm, boolean algorithmNamed, int ranks, long bytes, String dtype,
-    String op, long chunkBytes, double micros, boolean shared)
+    String op, long chunkBytes, double micros, boolean shared, boolean sync)
 {
     /** A measurement on private buffers. */
     public Measurement(
@@ -35,10 +37,19 @@ public record Measurement(
         this(source, collective, algorithm, algorithmNamed, ranks, bytes, dtype, op, chunkBytes, micros, false);
     }
 
+    /** A measurement of calls timed back to back. */
+    public Measurement(
+        final String source, final String collective, final String algorithm, final boolean algorithmNamed,
+        final int ranks, final long bytes, final String dtype, final String op, final long chunkBytes,
+        final double micros, final boolean shared)
+    {
+        this(source, collective, algorithm, algorithmNamed, ranks, bytes, dtype, op, chunkBytes, micros, shared, false);
+    }
+
     /** The series this point belongs to: one line of the plot, one table of the report. */
     public SeriesKey series()
     {
-        return new SeriesKey(source, collective, algorithm, algorithmNamed, ranks, dtype, op, chunkBytes, shared);
+        return new SeriesKey(source, collective, algorithm, algorithmNamed, ranks, dtype, op, chunkBytes, shared, sync);
     }
 
     /**
@@ -65,11 +76,11 @@ public record Measurement(
     /** Identifies a series of measurements that differ only in size. */
     public record SeriesKey(
         String source, String collective, String algorithm, boolean algorithmNamed, int ranks, String dtype,
-        String op, long chunkBytes, boolean shared)
+        String op, long chunkBytes, boolean shared, boolean sync)
     {
         /**
-         * "allreduce ring, 4 ranks" (with the datatype, operator and chunk when they are not the defaults, and
-         * "shared buffers" for the zero-copy paths).
+         * "allreduce ring, 4 ranks" (with the datatype, operator and chunk when they are not the defaults,
+         * "shared buffers" for the zero-copy paths and "one call at a time" for --sync).
          */
         public String label()
         {
@@ -90,6 +101,10 @@ public record Measurement(
             if (shared)
             {
                 label.append(", shared buffers");
+            }
+            if (sync)
+            {
+                label.append(", one call at a time");
             }
             return label.toString();
         }

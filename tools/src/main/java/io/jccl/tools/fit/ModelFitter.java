@@ -48,7 +48,8 @@ import java.util.TreeSet;
  * </ol>
  * Every measurement with a formula is then predicted with the fitted parameters. The rooted collectives (broadcast,
  * reduce, gather, scatter) are predicted but not fitted when other collectives were measured, except their zero-copy
- * paths on shared buffers: timed back to back, as the bench and the peers' benchmarks time them, a root that does not
+ * paths on shared buffers and rows timed one call at a time (bench --sync): timed back to back, as the bench and the
+ * peers' benchmarks time them by default, a root that does not
  * wait for its leaves starts the next call while they finish the last, so their rows measure a pipelined stream's
  * rate, not the latency of one call, which is what the formulas price (fitted with them, σ_o and ω came out at 0 and
  * the 4-rank collectives missed by 20-90 %).
@@ -486,13 +487,13 @@ public final class ModelFitter
 
     /**
      * True for a row of a rooted collective that can run ahead of its leaves from call to call (see the class
-     * comment); not the zero-copy paths on shared buffers, where the root waits for the leaves, or they for it,
-     * before the buffers read in place may change.
+     * comment); not rows timed one call at a time (bench --sync), nor the zero-copy paths on shared buffers, where the
+     * root waits for the leaves, or they for it, before the buffers read in place may change.
      */
     private static boolean pipelines(final Measurement m)
     {
-        return ROOTED.contains(m.collective()) && !(m.shared() && CostFormulas.hasZeroCopyPath(m.collective(),
-            m.algorithm()));
+        return ROOTED.contains(m.collective()) && !m.sync() && !(m.shared() &&
+            CostFormulas.hasZeroCopyPath(m.collective(), m.algorithm()));
     }
 
     /** The default γ: the fitted γ of most rows, so that other datatypes are predicted with a measured rate. */

@@ -29,24 +29,27 @@ class BenchFormatsTest
         writer.row(result(BenchOp.ALLREDUCE, "ring", 2, 1024, 2.5, 2.0, 3.0, 1000, 0));
         writer.row(result(BenchOp.PINGPONG, "p2p", 2, 8, 0.25, 0.25, 0.25, 20000, -1));
         assertEquals("""
-            collective,algorithm,ranks,bytes,dtype,avg_us,min_us,max_us,iters,algbw_GBps,busbw_GBps,wrong,op,memory
-            allreduce,ring,2,1024,float32,2.500,2.000,3.000,1000,0.410,0.410,0,sum,private
-            pingpong,p2p,2,8,float32,0.250,0.250,0.250,20000,0.032,0.032,,,private
+            collective,algorithm,ranks,bytes,dtype,avg_us,min_us,max_us,iters,algbw_GBps,busbw_GBps,wrong,op,memory,timing
+            allreduce,ring,2,1024,float32,2.500,2.000,3.000,1000,0.410,0.410,0,sum,private,back_to_back
+            pingpong,p2p,2,8,float32,0.250,0.250,0.250,20000,0.032,0.032,,,private,back_to_back
             """, text());
     }
 
-    /** The columns after the contract's: the reduction operator of reducing collectives, where the buffers lived. */
+    /**
+     * The columns after the contract's: the reduction operator of reducing collectives, where the buffers lived, how
+     * the calls were timed.
+     */
     @Test
-    void csvSaysTheOperatorAndWhereTheBuffersLived()
+    void csvSaysTheOperatorWhereTheBuffersLivedAndHowTheCallsWereTimed()
     {
         final CsvWriter writer = new CsvWriter(out);
-        writer.start(info("-n", "2", "--op", "allreduce,broadcast", "--reduce-op", "max", "--shared"));
+        writer.start(info("-n", "2", "--op", "allreduce,broadcast", "--reduce-op", "max", "--shared", "--sync"));
         writer.row(result(BenchOp.ALLREDUCE, "shm_twoshot", 2, 1024, 2.5, 2.0, 3.0, 1000, -1));
         writer.row(result(BenchOp.BROADCAST, "shm_direct", 2, 1024, 2.5, 2.0, 3.0, 1000, -1));
         assertEquals("""
-            collective,algorithm,ranks,bytes,dtype,avg_us,min_us,max_us,iters,algbw_GBps,busbw_GBps,wrong,op,memory
-            allreduce,shm_twoshot,2,1024,float32,2.500,2.000,3.000,1000,0.410,0.410,,max,shared
-            broadcast,shm_direct,2,1024,float32,2.500,2.000,3.000,1000,0.410,0.410,,,shared
+            collective,algorithm,ranks,bytes,dtype,avg_us,min_us,max_us,iters,algbw_GBps,busbw_GBps,wrong,op,memory,timing
+            allreduce,shm_twoshot,2,1024,float32,2.500,2.000,3.000,1000,0.410,0.410,,max,shared,sync
+            broadcast,shm_direct,2,1024,float32,2.500,2.000,3.000,1000,0.410,0.410,,,shared,sync
             """, text());
     }
 
@@ -62,10 +65,10 @@ class BenchFormatsTest
             [
             {"collective":"allgather","algorithm":"ring","ranks":4,"bytes":4096,"dtype":"float32","avg_us":4.000,\
             "min_us":3.000,"max_us":5.000,"iters":1000,"algbw_GBps":1.024,"busbw_GBps":0.768,"wrong":0,"op":null,\
-            "memory":"private"},
+            "memory":"private","timing":"back_to_back"},
             {"collective":"allgather","algorithm":"bruck","ranks":4,"bytes":4096,"dtype":"float32","avg_us":8.000,\
             "min_us":7.000,"max_us":9.000,"iters":1000,"algbw_GBps":0.512,"busbw_GBps":0.384,"wrong":null,"op":null,\
-            "memory":"private"}
+            "memory":"private","timing":"back_to_back"}
             ]
             """, text());
     }

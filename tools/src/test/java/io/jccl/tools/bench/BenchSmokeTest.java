@@ -42,6 +42,7 @@ class BenchSmokeTest
         for (int i = 0; i < rows.size(); i++)
         {
             final String[] row = rows.get(i);
+            assertEquals(CsvWriter.BACK_TO_BACK, row[14]);
             assertEquals("pingpong", row[0]);
             assertEquals("p2p", row[1]);
             assertEquals("2", row[2]);
@@ -95,6 +96,28 @@ class BenchSmokeTest
             assertEquals("0", row[11], "wrong elements of " + String.join(",", row));
             // private buffers of these sizes travel through the kernel (single copy); symmetric ones are read in place
             assertEquals("shm_direct", row[1], String.join(",", row));
+            assertSaneTimes(row);
+        }
+    }
+
+    /**
+     * With --sync every call starts after a barrier and is timed alone: a broadcast stream's calls overlap, one at a
+     * time they cannot, and the rows say how they were timed. 3 ranks on 2 cores: the barriers run oversubscribed.
+     */
+    @Test
+    void syncTimesOneCallAtATime()
+    {
+        final int exitCode = bench("-n", "3", "--op", "broadcast,scatter,allreduce", "--sync", "--check",
+            "--min-bytes", "24", "--max-bytes", "24", "--format", "csv", "--iters", "200", "--warmup", "20");
+
+        assertEquals(0, exitCode, errText() + outText());
+        final List<String[]> rows = rows();
+        assertEquals(3, rows.size(), outText());
+        for (final String[] row : rows)
+        {
+            assertEquals("0", row[11], "wrong elements of " + String.join(",", row));
+            assertEquals(CsvWriter.SYNC, row[14], String.join(",", row));
+            assertEquals("200", row[8]);
             assertSaneTimes(row);
         }
     }

@@ -187,6 +187,15 @@ class ModelFitterTest
         assertTrue(result.series().stream().anyMatch(series -> "broadcast".equals(series.key().collective()) &&
             series.medianError() > 5), "the broadcast rows are predicted, at the latency the formulas price");
         assertTrue(fit(SyntheticResults.csv(truth, 0.01, 8)).predictedOnly().contains("broadcast"));
+
+        // timed one call at a time (bench --sync), the broadcast rows are latencies, and fitted
+        final String synced = SyntheticResults.csv(truth, 0.01, 8).lines().map(line -> line +
+            (line.startsWith("collective,") ? ",op,memory,timing" : line.startsWith("broadcast,") ? ",,private,sync" :
+            ",,private,back_to_back")).reduce("", (a, b) -> a + b + "\n");
+        final ModelFitter.Result sync = fit(synced);
+        assertTrue(sync.predictedOnly().isEmpty(), sync.predictedOnly().toString());
+        assertTrue(sync.series().stream().filter(series -> series.key().sync())
+            .allMatch(series -> series.medianError() < 0.05 && series.key().label().endsWith(", one call at a time")));
     }
 
     @Test

@@ -76,18 +76,22 @@ class ResultsReaderTest
         final BenchResult wrong = new BenchResult(BenchOp.ALLREDUCE, "ring", 2, 2048, DataType.FLOAT32, 3, 3, 3, 1000,
             4);
         final Path json = Files.writeString(directory.resolve("bench.json"), "[\n" +
-            JsonWriter.object(pingpong, "max", "shared") + ",\n" + JsonWriter.object(allreduce, "max", "shared") +
-            ",\n" + JsonWriter.object(wrong, "max", "shared") + "\n]\n");
+            JsonWriter.object(pingpong, "max", "shared", "sync") + ",\n" +
+            JsonWriter.object(allreduce, "max", "shared", "sync") + ",\n" +
+            JsonWriter.object(wrong, "max", "shared", "sync") + "\n]\n");
         final Path csv = Files.writeString(directory.resolve("bench.csv"), CsvWriter.HEADER + "\n" +
-            CsvWriter.line(pingpong, "max", "shared") + "\n" + CsvWriter.line(allreduce, "max", "shared") + "\n" +
-            CsvWriter.line(wrong, "max", "shared") + "\n");
+            CsvWriter.line(pingpong, "max", "shared", "sync") + "\n" +
+            CsvWriter.line(allreduce, "max", "shared", "sync") + "\n" +
+            CsvWriter.line(wrong, "max", "shared", "sync") + "\n");
 
         final ResultsReader.Results fromJson = ResultsReader.read(json, "bench");
         assertEquals(ResultsReader.read(csv, "bench").measurements(), fromJson.measurements());
         assertEquals(List.of(
-            new Measurement("bench", "pingpong", "p2p", true, 2, 8, "float32", "sum", 0, 0.2, true),
-            new Measurement("bench", "allreduce", "shm_twoshot", true, 2, 1024, "float32", "max", 0, 1.5, true)),
+            new Measurement("bench", "pingpong", "p2p", true, 2, 8, "float32", "sum", 0, 0.2, true, true),
+            new Measurement("bench", "allreduce", "shm_twoshot", true, 2, 1024, "float32", "max", 0, 1.5, true, true)),
             fromJson.measurements());
+        assertTrue(fromJson.measurements().get(1).series().label().endsWith(", shared buffers, one call at a time"),
+            fromJson.measurements().get(1).series().label());
         assertEquals(1, fromJson.wrongRows());
     }
 
