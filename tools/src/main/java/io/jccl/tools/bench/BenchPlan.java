@@ -54,6 +54,10 @@ public final class BenchPlan
             {
                 sb.append(", cold buffers");
             }
+            if (options.sync())
+            {
+                sb.append(", one call at a time");
+            }
             return sb.toString();
         }
     }
