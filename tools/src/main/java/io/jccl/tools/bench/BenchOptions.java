@@ -414,6 +414,11 @@ public final class BenchOptions
                 throw new UsageException("--compare prints a table or CSV: use --format table or --format csv, " +
                     "not " + format.label());
             }
+            if (compare != null && sync)
+            {
+                throw new UsageException("--compare sets jccl beside run-peers, which times its calls back to back: " +
+                    "leave out --sync");
+            }
             if (algo != null)
             {
                 checkAlgorithms();

@@ -56,7 +56,8 @@ class BenchOptionsTest
         final BenchOptions options = BenchOptions.parse(new String[] {"-n", "4", "--op", "allreduce,Reduce-Scatter",
             "--algo", "ring", "--min-bytes", "1k", "--max-bytes", "4MiB", "--step", "2", "--dtype", "bf16",
             "--reduce-op", "max",
-            "--format", "nccl", "--iters", "7", "--warmup", "0", "--check", "--cold", "--shared", "--root", "3"});
+            "--format", "nccl", "--iters", "7", "--warmup", "0", "--check", "--cold", "--shared", "--sync", "--root",
+            "3"});
         assertEquals(List.of(BenchOp.ALLREDUCE, BenchOp.REDUCE_SCATTER), options.ops());
         assertEquals(1024, options.minBytes());
         assertEquals(4L << 20, options.maxBytes());
@@ -69,6 +70,7 @@ class BenchOptionsTest
         assertTrue(options.check());
         assertTrue(options.cold());
         assertTrue(options.shared());
+        assertTrue(options.sync());
         assertEquals(3, options.root());
         assertEquals(List.of("ring"), options.algorithmsFor(BenchOp.ALLREDUCE));
 
@@ -187,6 +189,8 @@ class BenchOptionsTest
             error("-n", "2", "--op", "allreduce", "--format", "json", "--compare", peers.toString()));
         assertEquals(peers, BenchOptions.parse(new String[] {"-n", "2", "--op", "allreduce", "--format", "csv",
             "--compare", peers.toString()}).compare());
+        assertEquals("--compare sets jccl beside run-peers, which times its calls back to back: leave out --sync",
+            error("-n", "2", "--op", "allreduce", "--sync", "--compare", peers.toString()));
     }
 
     private static String error(final String... args)
