@@ -1,6 +1,5 @@
 package io.jccl.tools.fit;
 
-import io.jccl.Collective;
 import io.jccl.model.CostFormula;
 import io.jccl.model.CostFormulas;
 import io.jccl.model.CostModel;
@@ -8,6 +7,7 @@ import io.jccl.model.CostTerms;
 import io.jccl.model.ModelParameters;
 import io.jccl.model.Parameter;
 import io.jccl.model.Regime;
+import io.jccl.tools.bench.BenchOp;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 /**
  * Fits the cost model to the measurements of one source, in three stages, each a least-squares fit weighted by
@@ -63,8 +64,8 @@ public final class ModelFitter
     static final double NU_PRIOR = 0.5;
 
     /** The collectives with a root, predicted but not fitted when others were measured (see the class comment). */
-    private static final Set<String> ROOTED = Set.of(Collective.BROADCAST.label(), Collective.REDUCE.label(),
-        Collective.GATHER.label(), Collective.SCATTER.label());
+    private static final Set<String> ROOTED = BenchOp.all().stream().filter(BenchOp::rooted).map(BenchOp::label)
+        .collect(Collectors.toUnmodifiableSet());
 
     private final ModelParameters start;
     private final long stagingBytes;
