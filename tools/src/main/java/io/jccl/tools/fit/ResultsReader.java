@@ -18,9 +18,10 @@ import java.util.Map;
 /**
  * Reads measurements from the files jccl and its peers write:
  * <ul>
- *   <li>jccl's bench CSV: {@code collective,algorithm,ranks,bytes,dtype,avg_us,...,wrong,op,memory} (DESIGN.md
- *       section 7; rows with {@code wrong > 0} are dropped; {@code op}, {@code memory} ({@code shared}: the
- *       zero-copy paths ran) and a {@code chunk_bytes} column are used when there);</li>
+ *   <li>jccl's bench CSV: {@code collective,algorithm,ranks,bytes,dtype,avg_us,...,wrong,op,memory,timing}
+ *       (DESIGN.md section 7; rows with {@code wrong > 0} are dropped; {@code op}, {@code memory} ({@code shared}:
+ *       the zero-copy paths ran), {@code timing} ({@code sync}: one call at a time) and a {@code chunk_bytes} column
+ *       are used when there);</li>
  *   <li>the peers' CSV: {@code [impl,]collective,ranks,bytes,avg_us,...}: no algorithm, so each collective is
  *       modelled with its classic algorithm ({@link CostFormulas#reference}), float32 sum;</li>
  *   <li>jccl's bench JSON ({@code --format json}), the same fields as the CSV, object by object;</li>
@@ -265,7 +266,7 @@ public final class ResultsReader
         return measurement("jmh", normalise(collective), param(params, "algorithm", ""),
             Integer.parseInt(param(params, "ranks", "1")), (long)parseDouble(bytes), param(params, "dtype", "float32"),
             reduceOp, (long)parseDouble(param(params, "chunkBytes", "0")), micros,
-            "shared".equals(param(params, "memory", "")), false);
+            CsvWriter.SHARED_MEMORY.equals(param(params, "memory", "")), false);
     }
 
     private static Measurement measurement(
