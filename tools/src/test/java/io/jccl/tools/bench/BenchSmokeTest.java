@@ -10,6 +10,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -85,18 +86,11 @@ class BenchSmokeTest
     @Test
     void sharedBuffersAreReadInPlace()
     {
-        final int exitCode = bench("-n", "2", "--op", "broadcast,allgather,alltoall", "--shared", "--check",
-            "--min-bytes", "128k", "--max-bytes", "512k", "--format", "csv", "--iters", "20", "--warmup", "2");
-
-        assertEquals(0, exitCode, errText() + outText());
-        final List<String[]> rows = rows();
-        assertEquals(6, rows.size(), outText());
-        for (final String[] row : rows)
+        for (final String[] row : checkedRows(6, "-n", "2", "--op", "broadcast,allgather,alltoall", "--shared",
+            "--min-bytes", "128k", "--max-bytes", "512k", "--iters", "20", "--warmup", "2"))
         {
-            assertEquals("0", row[11], "wrong elements of " + String.join(",", row));
             // private buffers of these sizes travel through the kernel (single copy); symmetric ones are read in place
             assertEquals("shm_direct", row[1], String.join(",", row));
-            assertSaneTimes(row);
         }
     }
 
@@ -107,19 +101,33 @@ class BenchSmokeTest
     @Test
     void syncTimesOneCallAtATime()
     {
-        final int exitCode = bench("-n", "3", "--op", "broadcast,scatter,allreduce", "--sync", "--check",
-            "--min-bytes", "24", "--max-bytes", "24", "--format", "csv", "--iters", "200", "--warmup", "20");
+        for (final String[] row : checkedRows(3, "-n", "3", "--op", "broadcast,scatter,allreduce", "--sync",
+            "--min-bytes", "24", "--max-bytes", "24", "--iters", "200", "--warmup", "20"))
+        {
+            assertEquals(CsvWriter.SYNC, row[14], String.join(",", row));
+            assertEquals("200", row[8]);
+        }
+    }
 
-        assertEquals(0, exitCode, errText() + outText());
+    /**
+     * Runs the bench with {@code args}, --check and CSV output, and returns its rows: {@code count} of them, each with
+     * no wrong element and sane times.
+     */
+    private List<String[]> checkedRows(final int count, final String... args)
+    {
+        final String[] all = Arrays.copyOf(args, args.length + 3);
+        all[args.length] = "--check";
+        all[args.length + 1] = "--format";
+        all[args.length + 2] = "csv";
+        assertEquals(0, bench(all), errText() + outText());
         final List<String[]> rows = rows();
-        assertEquals(3, rows.size(), outText());
+        assertEquals(count, rows.size(), outText());
         for (final String[] row : rows)
         {
             assertEquals("0", row[11], "wrong elements of " + String.join(",", row));
-            assertEquals(CsvWriter.SYNC, row[14], String.join(",", row));
-            assertEquals("200", row[8]);
             assertSaneTimes(row);
         }
+        return rows;
     }
 
     private static void assertSaneTimes(final String[] row)
