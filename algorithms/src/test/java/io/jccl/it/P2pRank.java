@@ -32,6 +32,7 @@ public final class P2pRank
             switch (scenario)
             {
                 case "small" -> small(comm);
+                case "stream" -> stream(comm);
                 case "large" -> large(comm);
                 case "tags" -> tags(comm);
                 case "nonblocking" -> nonBlocking(comm);
@@ -50,7 +51,7 @@ public final class P2pRank
     /** Every ordered pair exchanges messages of sizes around the one-line and chunk boundaries. */
     private static void small(final Communicator comm)
     {
-        final int[] sizes = {0, 1, 7, 8, 39, 40, 41, 64, 100, 1000, 4096, 65_537};
+        final int[] sizes = {0, 1, 7, 8, 39, 40, 41, 64, 96, 97, 100, 432, 433, 1000, 4096, 65_537};
         for (int peer = 0; peer < comm.size(); peer++)
         {
             if (peer == comm.rank())
@@ -66,6 +67,66 @@ public final class P2pRank
                 check(Arrays.equals(Arrays.copyOf(in, n), pattern(n, peer, comm.rank())), "payload of " + n);
             }
         }
+    }
+
+    /**
+     * Rank 2k streams messages of 0 to 1199 bytes to rank 2k + 1, which checks every byte: with a small ring, records
+     * of one line, line-flagged ones and plain ones follow each other over the same lines lap after lap. Every other
+     * message waits for an acknowledgement, so the reader is waiting when the next one arrives and meets records
+     * while they are being written. Each message's bytes are its own, so a record read before all its lines arrived,
+     * or a stale line taken for a new one, shows as a wrong byte.
+     */
+    private static void stream(final Communicator comm)
+    {
+        final int messages = 40_000;
+        final int peer = comm.rank() ^ 1;
+        if (peer >= comm.size())
+        {
+            return;
+        }
+        final byte[] buffer = new byte[1200];
+        final byte[] ack = new byte[1];
+        for (int m = 0; m < messages; m++)
+        {
+            final int n = (int) ((m * 37L) % buffer.length);
+            final boolean acknowledged = (m & 1) == 0;
+            if ((comm.rank() & 1) == 0)
+            {
+                fillMessage(buffer, n, m);
+                comm.send(Buf.of(buffer, 0, n), peer, 3);
+                if (acknowledged)
+                {
+                    comm.recv(Buf.of(ack), peer, 4);
+                }
+            }
+            else
+            {
+                final long got = comm.recv(Buf.of(buffer), peer, 3);
+                check(got == n, "message " + m + ": received " + got + " bytes, expected " + n);
+                for (int i = 0; i < n; i++)
+                {
+                    check(buffer[i] == messageByte(m, i), "message " + m + " byte " + i + " of " + n);
+                }
+                if (acknowledged)
+                {
+                    comm.send(Buf.of(ack), peer, 4);
+                }
+            }
+        }
+    }
+
+    private static void fillMessage(final byte[] b, final int n, final int message)
+    {
+        for (int i = 0; i < n; i++)
+        {
+            b[i] = messageByte(message, i);
+        }
+    }
+
+    private static byte messageByte(final int message, final int i)
+    {
+        final long h = message * 0x9E3779B97F4A7C15L ^ i * 0xC2B2AE3D27D4EB4FL;
+        return (byte) (h ^ h >>> 29);
     }
 
     /** 64 MiB around the ring of ranks: streams through rings far smaller than the message. */

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,6 +42,21 @@ class PointToPointTest
                 () -> "rank " + rank + " did not finish: " + result.output(rank));
         }
         assertFalse(Files.exists(Jobs.segment(result)), "segment left behind");
+    }
+
+    /** Streams of small messages through a 4 KiB ring, every byte checked ({@code P2pRank.stream}). */
+    @ParameterizedTest(name = "stream of small messages on {0} ranks")
+    @ValueSource(ints = {2, 4})
+    void streamOfSmallMessages(final int ranks)
+    {
+        final JobResult result = Jobs.launch(ranks, P2pRank.class, List.of("stream"), List.of("JCCL_RING_BYTES=4k"));
+        Jobs.assertSucceeded(result);
+        for (int r = 0; r < ranks; r++)
+        {
+            final int rank = r;
+            assertTrue(result.output(r).stream().anyMatch(l -> l.contains("OK stream rank " + rank)),
+                () -> "rank " + rank + " did not finish: " + result.output(rank));
+        }
     }
 
     /**

@@ -39,6 +39,22 @@ package io.jccl.shm;
  * the consumer never clears the ring. A message larger than one chunk streams as several records, back-pressured
  * by the consumer head.
  * <p>
+ * Line-flagged records (LL128-style): a record of 2 to {@link #FLAGGED_LINES_MAX} lines ({@link #lineFlagged})
+ * carries its header word again in the last word of every line after the first, and the rest of each such line is
+ * payload:
+ * <pre>
+ *   line 0: | header word | tag, flags | message length | payload (40)                    |
+ *   line k: | payload (56)                                                 | header word |  k = 1 .. lines - 1
+ * </pre>
+ * The producer zeroes those flag words, publishes line 0 (release) and then writes the lines in order, each
+ * flag word release-stored after its payload; the record has arrived when every flag equals its header word. Line
+ * 0 thus travels while the producer still writes line 1, where with the header released last the consumer would
+ * fetch the header and only then the lines: a 48-384 B pingpong takes 0.81-0.95x the time (2 ranks, median of 10
+ * alternating runs; in C, 2 lines one way 0.23 µs against 0.34). At 16 lines there was no gain (768 B: 1.03x), so
+ * larger records are plain. The zeroing comes before the header's release, so an old payload word that happens to
+ * equal the header word is gone before the consumer can see the header: a flag matches only once its line is
+ * written.
+ * <p>
  * Single copy (rendezvous): a large message from an off-heap buffer travels as one record flagged
  * {@link #FLAG_RENDEZVOUS} whose payload is the producer's buffer address and a rendezvous id; the message length is
  * in the length field. The consumer matches it to a receive, resets CLAIMED and COPIED, publishes its own buffer
@@ -63,6 +79,12 @@ public final class ChannelDescriptor
     public static final int RECORD_ALIGNMENT = 64;
     /** Payload bytes that share the header's cache line. */
     public static final int INLINE_PAYLOAD = RECORD_ALIGNMENT - PAYLOAD_OFFSET;
+    /** Where, in each line after the first of a line-flagged record, the flag word sits; payload fills the rest. */
+    public static final int LINE_FLAG_OFFSET = RECORD_ALIGNMENT - 8;
+    public static final int LINE_PAYLOAD = LINE_FLAG_OFFSET;
+    /** Lines of the largest line-flagged record. */
+    public static final int FLAGGED_LINES_MAX = 8;
+    public static final int FLAGGED_PAYLOAD_MAX = INLINE_PAYLOAD + (FLAGGED_LINES_MAX - 1) * LINE_PAYLOAD;
 
     public static final int FLAG_FIRST = 1;
     public static final int FLAG_LAST = 2;
@@ -110,7 +132,20 @@ public final class ChannelDescriptor
     /** Bytes a record with {@code payload} bytes occupies in the ring. */
     public static int recordLength(final int payload)
     {
-        return (PAYLOAD_OFFSET + payload + RECORD_ALIGNMENT - 1) & -RECORD_ALIGNMENT;
+        return lineFlagged(payload) ? flaggedLines(payload) * RECORD_ALIGNMENT :
+            (PAYLOAD_OFFSET + payload + RECORD_ALIGNMENT - 1) & -RECORD_ALIGNMENT;
+    }
+
+    /** True when a record of {@code payload} bytes is line-flagged: 2 to {@link #FLAGGED_LINES_MAX} lines. */
+    public static boolean lineFlagged(final int payload)
+    {
+        return payload > INLINE_PAYLOAD && payload <= FLAGGED_PAYLOAD_MAX;
+    }
+
+    /** Lines of a line-flagged record of {@code payload} bytes. */
+    public static int flaggedLines(final int payload)
+    {
+        return 1 + (payload - INLINE_PAYLOAD + LINE_PAYLOAD - 1) / LINE_PAYLOAD;
     }
 
     /**

@@ -48,10 +48,29 @@ final class ChannelReader
                 expected++;
                 continue;
             }
+            final int length = chunkLength(word);
+            if (lineFlagged(length) && !linesArrived(at, flaggedLines(length), word))
+            {
+                return false;
+            }
             record = at;
-            chunk = chunkLength(word);
+            chunk = length;
             return true;
         }
+    }
+
+    /** True when every line after the first of a line-flagged record carries the record's header word. */
+    private static boolean linesArrived(final long at, final int lines, final long word)
+    {
+        for (int k = lines - 1; k >= 1; k--)
+        {
+            // Acquire: a line's payload is read only after its flag.
+            if (UnsafeApi.getLongAcquire(null, at + (long) k * RECORD_ALIGNMENT + LINE_FLAG_OFFSET) != word)
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     int tag()
@@ -92,11 +111,6 @@ final class ChannelReader
         return chunk;
     }
 
-    long payloadAddress()
-    {
-        return record + PAYLOAD_OFFSET;
-    }
-
     /** Copies the current record's payload out. */
     void copyPayload(final Object base, final long offset)
     {
@@ -105,6 +119,15 @@ final class ChannelReader
         if (bytes <= 32)
         {
             Memory.copySmall(null, from, base, offset, bytes);
+        }
+        else if (lineFlagged(bytes))
+        {
+            Memory.copySmall(null, from, base, offset, INLINE_PAYLOAD);
+            long line = record + RECORD_ALIGNMENT;
+            for (int done = INLINE_PAYLOAD; done < bytes; done += LINE_PAYLOAD, line += RECORD_ALIGNMENT)
+            {
+                Memory.copySmall(null, line, base, offset + done, Math.min(LINE_PAYLOAD, bytes - done));
+            }
         }
         else
         {

@@ -49,6 +49,11 @@ final class ChannelWriter
         {
             return false;
         }
+        final boolean lineFlagged = lineFlagged(chunk);
+        if (lineFlagged)
+        {
+            clearLineFlags(at, flaggedLines(chunk));
+        }
         // Few stores into the line the consumer polls: tag and flags go as one word, and a message of one record
         // needs no separate length (it is the chunk's).
         UnsafeApi.putLong(null, at + TAG_OFFSET, tagAndFlags(tag, flags));
@@ -56,9 +61,39 @@ final class ChannelWriter
         {
             UnsafeApi.putLong(null, at + MESSAGE_LENGTH_OFFSET, messageLength);
         }
-        copyPayload(base, offset, at + PAYLOAD_OFFSET, chunk);
-        publish(at, chunk);
+        if (lineFlagged)
+        {
+            Memory.copySmall(base, offset, null, at + PAYLOAD_OFFSET, INLINE_PAYLOAD);
+            final long word = publish(at, chunk);
+            writeFlaggedLines(base, offset + INLINE_PAYLOAD, at, chunk - INLINE_PAYLOAD, word);
+        }
+        else
+        {
+            copyPayload(base, offset, at + PAYLOAD_OFFSET, chunk);
+            publish(at, chunk);
+        }
         return true;
+    }
+
+    /** Zeroes the flag word of every line after the first, before the header's release: no stale word can match. */
+    private static void clearLineFlags(final long at, final int lines)
+    {
+        for (int k = 1; k < lines; k++)
+        {
+            UnsafeApi.putLong(null, at + (long) k * RECORD_ALIGNMENT + LINE_FLAG_OFFSET, 0L);
+        }
+    }
+
+    /** Writes the payload after line 0, line by line, each line's flag word released after its payload. */
+    private static void writeFlaggedLines(final Object base, final long offset, final long at, final int bytes,
+        final long word)
+    {
+        long line = at + RECORD_ALIGNMENT;
+        for (int done = 0; done < bytes; done += LINE_PAYLOAD, line += RECORD_ALIGNMENT)
+        {
+            Memory.copySmall(base, offset + done, null, line, Math.min(LINE_PAYLOAD, bytes - done));
+            UnsafeApi.putLongRelease(null, line + LINE_FLAG_OFFSET, word);
+        }
     }
 
     /**
@@ -101,11 +136,15 @@ final class ChannelWriter
         return ring + (tail & mask);
     }
 
-    private void publish(final long at, final int chunk)
+    /** Release-stores the header word of the record at {@code at} and returns it. */
+    private long publish(final long at, final int chunk)
     {
-        // Release: tag, flags, length and payload are visible before the header word that publishes them.
-        UnsafeApi.putLongRelease(null, at + HEADER_WORD_OFFSET, headerWord(sequence++, chunk));
+        final long word = headerWord(sequence++, chunk);
+        // Release: tag, flags, length and payload (or a line-flagged record's cleared flags) are visible before the
+        // header word that publishes them.
+        UnsafeApi.putLongRelease(null, at + HEADER_WORD_OFFSET, word);
         tail += recordLength(chunk);
+        return word;
     }
 
     private boolean refreshHead(final long needed)

@@ -49,6 +49,47 @@ class ChannelTest
     }
 
     @Test
+    void recordsOfTwoToEightLinesAreLineFlagged()
+    {
+        assertFalse(lineFlagged(INLINE_PAYLOAD));
+        assertTrue(lineFlagged(INLINE_PAYLOAD + 1));
+        assertEquals(2 * RECORD_ALIGNMENT, recordLength(INLINE_PAYLOAD + 1));
+        assertEquals(2 * RECORD_ALIGNMENT, recordLength(INLINE_PAYLOAD + LINE_PAYLOAD));
+        assertEquals(3 * RECORD_ALIGNMENT, recordLength(INLINE_PAYLOAD + LINE_PAYLOAD + 1));
+        assertTrue(lineFlagged(FLAGGED_PAYLOAD_MAX));
+        assertEquals(FLAGGED_LINES_MAX * RECORD_ALIGNMENT, recordLength(FLAGGED_PAYLOAD_MAX));
+        assertFalse(lineFlagged(FLAGGED_PAYLOAD_MAX + 1));
+        assertEquals((PAYLOAD_OFFSET + FLAGGED_PAYLOAD_MAX + 1 + RECORD_ALIGNMENT - 1) & -RECORD_ALIGNMENT,
+            recordLength(FLAGGED_PAYLOAD_MAX + 1), "beyond, the payload is contiguous after the header");
+    }
+
+    @Test
+    void lineFlaggedRecordIsReadOnlyOnceEveryLineArrived()
+    {
+        final int size = INLINE_PAYLOAD + 2 * LINE_PAYLOAD + 5;
+        final byte[] in = new byte[size];
+        fill(in, size, 3);
+        assertTrue(writer.tryWrite(9, FLAG_FIRST | FLAG_LAST, size, in, BYTE_BASE, size));
+        final long header = UnsafeApi.getLong(null, address);
+        for (int line = 1; line < flaggedLines(size); line++)
+        {
+            final long flag = address + (long) line * RECORD_ALIGNMENT + LINE_FLAG_OFFSET;
+            assertEquals(header, UnsafeApi.getLong(null, flag), "line " + line + " carries the header word");
+            // As the consumer may find it: the header published, this line still being written.
+            UnsafeApi.putLong(null, flag, 0);
+            assertFalse(reader.poll(), "line " + line + " has not arrived");
+            UnsafeApi.putLong(null, flag, header);
+        }
+        assertTrue(reader.poll());
+        assertEquals(size, reader.chunk());
+        final byte[] out = new byte[size];
+        reader.copyPayload(out, BYTE_BASE);
+        assertArrayEquals(in, out);
+        reader.consume();
+        assertFalse(reader.poll());
+    }
+
+    @Test
     void zeroLengthRecord()
     {
         assertTrue(writer.tryWrite(1, FLAG_FIRST | FLAG_LAST, 0, null, 0, 0));
