@@ -27,9 +27,11 @@ import java.util.Map;
  *       {@link #SINGLE_COPY_PREFERENCES}: the shipped model's parameters describe the two-copy paths, and on a
  *       machine whose cross-core transfers of freshly written lines are slow (this project's 2-vCPU VMs, half of the
  *       time) the staged algorithms lose up to 6x where one copy out of the sender's own buffer does not;</li>
- *   <li>without a tuning file, broadcasts up to {@link #OVERSUBSCRIBED_BROADCAST_MAX_BYTES} and reduces up to
- *       {@link #OVERSUBSCRIBED_REDUCE_MAX_BYTES} when ranks outnumber cores: binomial, whose eager messages keep a
- *       stream of calls flowing while ranks wait for their cores;</li>
+ *   <li>without a tuning file, binomial for broadcasts up to {@link #OVERSUBSCRIBED_BROADCAST_MAX_BYTES} and reduces
+ *       up to {@link #OVERSUBSCRIBED_REDUCE_MAX_BYTES} when ranks outnumber cores, whose eager messages keep a stream
+ *       of calls flowing while ranks wait for their cores; and at 2 ranks with a core each for every broadcast and
+ *       for reduces up to {@link #SINGLE_COPY_REDUCTION_MAX_BYTES}, where it is one message
+ *       ({@link #PAIR_TREE_MAX_BYTES});</li>
  *   <li>the tuned choice for the call's size ({@link TunedSelection}: the tuning file's rule, else the cost model's
  *       fastest algorithm), when it can serve the call;</li>
  *   <li>the first algorithm of the collective's preference list that can serve the call (collectives without cost
@@ -146,6 +148,18 @@ public final class AlgorithmSelector
     private static final long OVERSUBSCRIBED_BROADCAST_MAX_BYTES = 8 * 1024;
 
     /**
+     * Largest broadcast that takes binomial at 2 ranks with a core each (without a tuning file; reduces up to
+     * {@link #SINGLE_COPY_REDUCTION_MAX_BYTES}, as the single-copy rule's): there it is one point-to-point message,
+     * which the root of a broadcast (the contributor of a reduce) hands over and goes on, eager below the single-copy
+     * threshold and single copy above, where shm_ll, shm_eager and shm_direct, the shipped model's choices up to 32 KiB,
+     * wait on flags in staging areas. Against those, 2026-11-26, medians of 4 alternating runs: calls back to back,
+     * broadcast 128 B-32 KiB 0.47-0.85x the time, reduce 128 B-32 KiB 0.37-0.86x; one call at a time (bench --sync),
+     * broadcast up to 2 KiB 0.99-1.10x (within 0.03 µs), 8-32 KiB 0.60-0.90x, reduce 0.85-0.96x. Beyond 4 MiB
+     * shm_direct reduce stays ahead: at 8 MiB 1.2-1.4 ms against binomial's 1.6-1.9 (8 sweeps of two days).
+     */
+    private static final long PAIR_TREE_MAX_BYTES = Long.MAX_VALUE;
+
+    /**
      * Smallest call (bytes of the whole vector) that takes {@code shm_direct} when it reads the call's buffers in place
      * in the shared segment ({@link #readsSymmetricInPlace}) and every rank has a core. 2 ranks, buffers from
      * allocateShared (two runs each, 2026-11-25): broadcast 4-128 KiB 0.32-3.6 µs against shm_eager's 0.50-7.9 and
@@ -175,8 +189,8 @@ public final class AlgorithmSelector
     private final CollectiveAlgorithm[][] candidates;
     /** Skipped by the defaults above {@link #ONESHOT_MAX_BYTES}; null when not registered. */
     private final CollectiveAlgorithm oneShot;
-    /** Per collective (by ordinal): binomial broadcast and reduce, up to {@link #oversubscribedTreeMaxBytes}. */
-    private final CollectiveAlgorithm[] oversubscribedTree;
+    /** Per collective (by ordinal): binomial broadcast and reduce, up to {@link #treeMaxBytes}. */
+    private final CollectiveAlgorithm[] binomialTree;
     /** Per collective (by ordinal): shm_direct where {@link #readsSymmetricInPlace} can hold, else null. */
     private final CollectiveAlgorithm[] zeroCopy;
     /** Per collective (by ordinal): the algorithm for single-copy messages, or null. */
@@ -195,10 +209,10 @@ public final class AlgorithmSelector
         this.tuned = tuned;
         this.candidates = candidates(registry);
         this.oneShot = registry.of(Collective.ALLREDUCE).get("shm_oneshot");
-        this.oversubscribedTree = new CollectiveAlgorithm[Collective.values().length];
+        this.binomialTree = new CollectiveAlgorithm[Collective.values().length];
         for (final Collective collective : new Collective[] {Collective.BROADCAST, Collective.REDUCE})
         {
-            oversubscribedTree[collective.ordinal()] = registry.of(collective).get("binomial");
+            binomialTree[collective.ordinal()] = registry.of(collective).get("binomial");
         }
         this.cores = Runtime.getRuntime().availableProcessors();
         this.zeroCopy = new CollectiveAlgorithm[Collective.values().length];
@@ -336,8 +350,8 @@ public final class AlgorithmSelector
         {
             return singleCopyChoice;
         }
-        final CollectiveAlgorithm tree = oversubscribedTree[args.collective.ordinal()];
-        if (tree != null && size > cores && !tuned.measured() && bytes <= oversubscribedTreeMaxBytes(args.collective) &&
+        final CollectiveAlgorithm tree = binomialTree[args.collective.ordinal()];
+        if (tree != null && !tuned.measured() && bytes <= treeMaxBytes(args.collective, size) &&
             tree.unsupportedReason(args, size, context) == null)
         {
             return tree;
@@ -404,32 +418,44 @@ public final class AlgorithmSelector
     }
 
     /**
-     * The broadcast and reduce choices for a job of {@code size} ranks whose ranks outnumber the cores
-     * ({@link #oversubscribedTreeMaxBytes}), for the log at connect; null when they do not apply.
+     * The binomial broadcast and reduce choices for a job of {@code size} ranks ({@link #treeMaxBytes}), for the log at
+     * connect; null when they do not apply.
      */
-    public String describeOversubscribed(final int size)
+    public String describeBinomialTree(final int size)
     {
-        if (size <= cores || tuned.measured())
+        if (tuned.measured())
         {
             return null;
         }
         final StringBuilder text = new StringBuilder();
         for (final Collective collective : Collective.values())
         {
-            if (oversubscribedTree[collective.ordinal()] != null && forced.get(collective) == null)
+            final long max = treeMaxBytes(collective, size);
+            if (binomialTree[collective.ordinal()] != null && forced.get(collective) == null && max >= 0)
             {
-                text.append(text.isEmpty() ? "" : "; ").append(collective.label()).append(" binomial up to ")
-                    .append(oversubscribedTreeMaxBytes(collective)).append(" B");
+                text.append(text.isEmpty() ? "" : "; ").append(collective.label()).append(" binomial")
+                    .append(max == Long.MAX_VALUE ? " at every size" : " up to " + max + " B");
             }
         }
         return text.isEmpty() ? null : text.toString();
     }
 
-    /** Largest broadcast or reduce that takes binomial while ranks outnumber cores. */
-    private static long oversubscribedTreeMaxBytes(final Collective collective)
+    /**
+     * Largest broadcast or reduce that takes binomial in a job of {@code size} ranks, without a tuning file; -1 where
+     * the rule does not apply (3 or more ranks with a core each: the tuned choice).
+     */
+    private long treeMaxBytes(final Collective collective, final int size)
     {
-        return collective == Collective.BROADCAST ?
-            OVERSUBSCRIBED_BROADCAST_MAX_BYTES : OVERSUBSCRIBED_REDUCE_MAX_BYTES;
+        final boolean broadcast = collective == Collective.BROADCAST;
+        if (size > cores)
+        {
+            return broadcast ? OVERSUBSCRIBED_BROADCAST_MAX_BYTES : OVERSUBSCRIBED_REDUCE_MAX_BYTES;
+        }
+        if (size == 2)
+        {
+            return broadcast ? PAIR_TREE_MAX_BYTES : SINGLE_COPY_REDUCTION_MAX_BYTES;
+        }
+        return -1;
     }
 
     /**

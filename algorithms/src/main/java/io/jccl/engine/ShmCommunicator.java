@@ -83,10 +83,11 @@ public final class ShmCommunicator implements Communicator
                 log.info(Log.INIT, "algorithm selection with single copy on every rank, replacing the choices above " +
                     "from these sizes: " + singleCopy);
             }
-            final String oversubscribed = selector.describeOversubscribed(transport.size());
-            if (oversubscribed != null)
+            final String tree = selector.describeBinomialTree(transport.size());
+            if (tree != null)
             {
-                log.info(Log.INIT, "ranks outnumber cores: replacing the choices above for " + oversubscribed);
+                log.info(Log.INIT, "algorithm selection at " + transport.size() + " ranks on " +
+                    Runtime.getRuntime().availableProcessors() + " cores, replacing the choices above: " + tree);
             }
             log.info(Log.INIT, "reductions of off-heap memory: " + (Reductions.vectorKernels() ?
                 "SIMD kernels (Vector API)" : "array kernels; no SIMD kernels: " + Reductions.vectorKernelsWhyNot()));

@@ -237,9 +237,9 @@ class TunedSelectionTest
         }
         assertNotEquals("shm_single_copy",
             shipped.select(args(Collective.REDUCE_SCATTER, 8192), twoFrom32k.context(0), 64 * 1024).name());
-        // below the threshold (32 KiB, blocks of 16 KiB), and without single copy: as before
-        for (final Collective c : List.of(Collective.BROADCAST, Collective.ALLTOALL, Collective.ALLGATHER,
-            Collective.REDUCE_SCATTER))
+        // below the threshold (32 KiB, blocks of 16 KiB), and without single copy: as before (broadcast: binomial at
+        // 2 ranks either way, twoRanksBroadcastAndReduceWithOneMessageUnlessATuningFileSaysOtherwise)
+        for (final Collective c : List.of(Collective.ALLTOALL, Collective.ALLGATHER, Collective.REDUCE_SCATTER))
         {
             assertEquals(shipped.select(args(c, 4096), twoWithout.context(0), 32 * 1024).name(),
                 shipped.select(args(c, 4096), two.context(0), 32 * 1024).name(), c.label());
@@ -285,9 +285,7 @@ class TunedSelectionTest
         assertEquals("binomial", atFour.select(reduce(128 / 4), four.context(0), 128).name());
         assertEquals("binomial", atFour.select(reduce(65536 / 4), four.context(0), 65536).name());
         assertEquals("broadcast binomial up to 8192 B; reduce binomial up to 65536 B",
-            atFour.describeOversubscribed(4));
-        final AlgorithmSelector atTwo = shippedSelector(2);
-        assertNull(atTwo.describeOversubscribed(2));
+            atFour.describeBinomialTree(4));
         final java.nio.file.Path file = writeTable(new TuningTable(ModelParameters.shipped(), Map.of(), List.of(
             new Rule(Collective.BROADCAST, 4, 0, Long.MAX_VALUE, "shm_direct", 0))));
         final AlgorithmSelector measured = new AlgorithmSelector(REGISTRY, null, TunedSelection.load(
@@ -295,6 +293,47 @@ class TunedSelectionTest
                 .build(), REGISTRY));
         assertEquals("shm_direct",
             measured.select(args(Collective.BROADCAST, 2048 / 4), four.context(0), 2048).name());
+    }
+
+    /**
+     * Without a tuning file, 2 ranks with a core each broadcast with binomial at every size and reduce with it up to
+     * 4 MiB, where it is one message; at 3 ranks with a core each the rule does not apply, and a measured tuning file
+     * decides for itself. Needs 2 cores, as every machine this project runs on has.
+     */
+    @Test
+    void twoRanksBroadcastAndReduceWithOneMessageUnlessATuningFileSaysOtherwise()
+    {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Runtime.getRuntime().availableProcessors() >= 2);
+        final AlgorithmSelector atTwo = shippedSelector(2);
+        final LocalJob two = new LocalJob(2, STAGING, 1 << 20);
+        for (final long bytes : new long[] {8, 512, 8192, 32768, 1 << 20, 8L << 20})
+        {
+            assertEquals("binomial", atTwo.select(args(Collective.BROADCAST, bytes / 4), two.context(0), bytes).name(),
+                "broadcast of " + bytes + " B");
+        }
+        for (final long bytes : new long[] {8, 2048, 65536, 4L << 20})
+        {
+            assertEquals("binomial", atTwo.select(reduce(bytes / 4), two.context(0), bytes).name(),
+                "reduce of " + bytes + " B");
+        }
+        assertNotEquals("binomial", atTwo.select(reduce((8L << 20) / 4), two.context(0), 8L << 20).name());
+        assertEquals("broadcast binomial at every size; reduce binomial up to 4194304 B", atTwo.describeBinomialTree(2));
+
+        // symmetric buffers: the zero-copy path first, as before
+        assertEquals("shm_direct",
+            atTwo.select(symmetric(Collective.BROADCAST, 8192 / 4, false, true), two.context(0), 8192).name());
+
+        final java.nio.file.Path file = writeTable(new TuningTable(ModelParameters.shipped(), Map.of(), List.of(
+            new Rule(Collective.BROADCAST, 2, 0, Long.MAX_VALUE, "shm_eager", 0))));
+        final AlgorithmSelector measured = new AlgorithmSelector(REGISTRY, null, TunedSelection.load(
+            io.jccl.Configuration.builder().rank(0).worldSize(2).set(TuningTable.FILE_PROP_NAME, file.toString())
+                .build(), REGISTRY));
+        assertEquals("shm_eager", measured.select(args(Collective.BROADCAST, 2048 / 4), two.context(0), 2048).name());
+        assertNull(measured.describeBinomialTree(2));
+        if (Runtime.getRuntime().availableProcessors() >= 3)
+        {
+            assertNull(shippedSelector(3).describeBinomialTree(3));
+        }
     }
 
     private static java.nio.file.Path writeTable(final TuningTable table)
