@@ -1,6 +1,7 @@
 package io.jccl.algorithms;
 
 import io.jccl.Collective;
+import io.jccl.Configuration;
 import io.jccl.spi.CollectiveAlgorithm;
 import io.jccl.spi.CollectiveArgs;
 import io.jccl.spi.CollectiveContext;
@@ -20,9 +21,10 @@ import java.util.Map;
  *       {@link #ZERO_COPY_MIN_BYTES} (from {@link #OVERSUBSCRIBED_ZERO_COPY_MIN_BYTES} while ranks outnumber cores,
  *       when such calls below {@link #ZERO_COPY_MIN_BYTES} treat their buffers as private memory), tuning file or
  *       not: neither the model nor a tuning file, measured with private buffers, prices reading in place;</li>
- *   <li>without a tuning file, for messages that travel single-copy ({@link CollectiveContext#singleCopyBytes()})
- *       of at least {@link #SINGLE_COPY_MIN_MESSAGE_BYTES} ({@link #SINGLE_COPY_MIN_BLOCK_BYTES} per block for
- *       allgather and alltoall) while no two ranks share a core, and alltoall's from blocks of
+ *   <li>without a tuning file, when messages travel single-copy ({@link CollectiveContext#singleCopyBytes()}), for
+ *       broadcast and reduce messages of at least {@link #SINGLE_COPY_MIN_MESSAGE_BYTES}, allgather, alltoall and
+ *       reduce-scatter blocks of {@link #SINGLE_COPY_MIN_BLOCK_BYTES} and 2-rank allreduces of twice
+ *       {@link #SINGLE_COPY_MIN_ALLREDUCE_HALF_BYTES} while no two ranks share a core, and alltoall's from blocks of
  *       {@link #OVERSUBSCRIBED_ALLTOALL_MIN_BLOCK_BYTES} while they do, the algorithm of
  *       {@link #SINGLE_COPY_PREFERENCES}: the shipped model's parameters describe the two-copy paths, and on a
  *       machine whose cross-core transfers of freshly written lines are slow (this project's 2-vCPU VMs, half of the
@@ -97,21 +99,33 @@ public final class AlgorithmSelector
     private static final long SINGLE_COPY_REDUCTION_MAX_BYTES = 4L << 20;
 
     /**
-     * Smallest message (the single-copy choice's, {@link #messageBytes}) for which the single-copy rule applies, even
-     * where point-to-point messages go single copy from fewer bytes: at 32 KiB the staged and eager algorithms
-     * measured as fast or faster (2 ranks, median of 3 runs: broadcast 32 KiB shm_eager 2.1 µs against binomial's
-     * 3.5, reduce 32 KiB shm_direct 4.4 against 5.6, reduce-scatter 64 KiB shm_direct 4.5 against 6.1). Allgather
-     * and alltoall take {@link #SINGLE_COPY_MIN_BLOCK_BYTES}.
+     * Smallest broadcast and reduce message for which the single-copy rule applies, even where point-to-point
+     * messages go single copy from fewer bytes: at 32 KiB the staged and eager algorithms measured as fast or faster
+     * (2 ranks, median of 3 runs: broadcast 32 KiB shm_eager 2.1 µs against binomial's 3.5, reduce 32 KiB shm_direct
+     * 4.4 against 5.6). (At 2 ranks binomial takes every broadcast and reduce anyway, {@link #PAIR_TREE_MAX_BYTES}.)
      */
     private static final long SINGLE_COPY_MIN_MESSAGE_BYTES = 64 * 1024;
 
     /**
-     * Smallest block for which allgather and alltoall take single copy: since each rank reads its peers' blocks
-     * before copying its own, 64 KiB in blocks of 32 KiB took 0.7x the staged shm_direct's time (2 ranks, medians
-     * of 3 runs: allgather 4.4 against 6.4 µs, alltoall 4.0 against 6.0); 16 KiB blocks were mixed (alltoall 1.8
-     * against 2.1, allgather 2.3 against 2.0).
+     * Smallest block (a rank's share of the vector) for which allgather, alltoall and reduce-scatter take single
+     * copy. Each rank reads its peers' blocks through the kernel, and with no rendezvous per message the reads pay
+     * from smaller blocks than point-to-point's 32 KiB: 2 ranks, 32 KiB in blocks of 16 KiB, medians of 3 runs in
+     * session 11 (of 6 in session 9, the same day): allgather 3.2 µs against the staged shm_direct's 5.0 (2.6 against
+     * 4.8), alltoall 3.2 against 4.7 (2.8 against 4.8), reduce-scatter 3.7 against 5.0 (3.5 against 5.1); blocks of
+     * 8 KiB 0.80-0.94x, of 4 KiB 0.98-1.07x, of 2 KiB 1.4-1.6x the staged time. An earlier session had found blocks
+     * of 16 KiB mixed (alltoall 1.8 against 2.1, allgather 2.3 against 2.0) and a 64 KiB reduce-scatter slower (6.1
+     * against shm_direct's 4.5): the crossover moves with the machine's state, and a tuning file measures it.
      */
-    private static final long SINGLE_COPY_MIN_BLOCK_BYTES = 32 * 1024;
+    private static final long SINGLE_COPY_MIN_BLOCK_BYTES = 16 * 1024;
+
+    /**
+     * Smallest half of a 2-rank allreduce vector for which the single-copy rule applies: each rank reads the peer's
+     * half through the kernel into a bounce buffer and reduces it into its recv. Medians of 3 runs in session 11 (of
+     * 6 in session 9), against two-shot, the model's choice: 8 KiB 2.5 µs against 3.0 (2.7 against 3.1),
+     * 32 KiB 5.2 against 7.5 (6.1 against 8.5), 64 KiB 9.2 against 9.9, 4 KiB 2.0 against 2.1; one call at a time
+     * (bench --sync) 8 KiB 2.75 against 3.4 or more, 32 KiB 6.4 against 9.1.
+     */
+    private static final long SINGLE_COPY_MIN_ALLREDUCE_HALF_BYTES = 4 * 1024;
 
     /**
      * While ranks outnumber cores the single-copy rule serves alltoall alone, from blocks of this size, whatever the
@@ -504,7 +518,8 @@ public final class AlgorithmSelector
     /**
      * The single-copy rule's smallest message ({@link #messageBytes}) for {@code collective} in a job of {@code size}
      * ranks whose point-to-point messages go single copy from {@code singleCopyBytes}, where
-     * {@link #singleCopyApplies} (while ranks outnumber cores: alltoall's).
+     * {@link #singleCopyApplies} (while ranks outnumber cores: alltoall's). A point-to-point threshold set above its
+     * default raises the rule's to it.
      */
     private long minMessageBytes(final Collective collective, final int size, final long singleCopyBytes)
     {
@@ -512,7 +527,12 @@ public final class AlgorithmSelector
         {
             return OVERSUBSCRIBED_ALLTOALL_MIN_BLOCK_BYTES;
         }
-        return Math.max(singleCopyBytes, collective == Collective.ALLGATHER || collective == Collective.ALLTOALL ?
-            SINGLE_COPY_MIN_BLOCK_BYTES : SINGLE_COPY_MIN_MESSAGE_BYTES);
+        final long own = switch (collective)
+        {
+            case ALLGATHER, ALLTOALL, REDUCE_SCATTER -> SINGLE_COPY_MIN_BLOCK_BYTES;
+            case ALLREDUCE -> SINGLE_COPY_MIN_ALLREDUCE_HALF_BYTES;
+            default -> SINGLE_COPY_MIN_MESSAGE_BYTES;
+        };
+        return singleCopyBytes > Configuration.SINGLE_COPY_BYTES_DEFAULT ? Math.max(own, singleCopyBytes) : own;
     }
 }

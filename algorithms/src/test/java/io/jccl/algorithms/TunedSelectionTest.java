@@ -217,27 +217,28 @@ class TunedSelectionTest
         reduce.collective = Collective.REDUCE;
         assertEquals("binomial", shipped.select(reduce, two.context(0), mib).name());
         assertEquals("shm_single_copy", shipped.select(allreduce(mib / 4), two.context(0), mib).name());
-        // allreduce from 128 KiB (a half of 64 KiB) to 4 MiB, and not for symmetric send buffers, which two-shot
-        // reads in place
+        // allreduce from 128 KiB (a half of 64 KiB, the point-to-point threshold set above its default) to 4 MiB, and
+        // not for symmetric send buffers, which two-shot reads in place
         assertNotEquals("shm_single_copy", shipped.select(allreduce(16 * 1024), two.context(0), 64 * 1024).name());
         assertEquals("shm_single_copy", shipped.select(allreduce(mib), two.context(0), 4 * mib).name());
         assertNotEquals("shm_single_copy", shipped.select(allreduce(2 * mib), two.context(0), 8 * mib).name());
         final CollectiveArgs symmetric = allreduce(mib / 4);
         symmetric.sendSegmentOffset = 0;
         assertNotEquals("shm_single_copy", shipped.select(symmetric, two.context(0), mib).name());
-        // allgather and alltoall from blocks of 32 KiB where messages go single copy from 32 KiB; reduce-scatter from
-        // 64 KiB per block
+        // at the default point-to-point threshold (32 KiB) the rule's own: allgather, alltoall and reduce-scatter from
+        // blocks of 16 KiB, allreduce from 8 KiB (halves of 4 KiB)
         final LocalJob twoFrom32k = new LocalJob(2).singleCopy(32 * 1024);
-        for (final Collective c : List.of(Collective.ALLGATHER, Collective.ALLTOALL))
+        for (final Collective c : List.of(Collective.ALLGATHER, Collective.ALLTOALL, Collective.REDUCE_SCATTER))
         {
-            assertEquals("shm_single_copy", shipped.select(args(c, 8192), twoFrom32k.context(0), 64 * 1024).name(),
+            final long count = c == Collective.ALLTOALL ? 8192 : 4096; // alltoall counts the whole vector
+            assertEquals("shm_single_copy", shipped.select(args(c, count), twoFrom32k.context(0), 32 * 1024).name(),
                 c.label());
             assertNotEquals("shm_single_copy",
-                shipped.select(args(c, 4096), twoFrom32k.context(0), 32 * 1024).name(), c.label());
+                shipped.select(args(c, count / 2), twoFrom32k.context(0), 16 * 1024).name(), c.label());
         }
-        assertNotEquals("shm_single_copy",
-            shipped.select(args(Collective.REDUCE_SCATTER, 8192), twoFrom32k.context(0), 64 * 1024).name());
-        // below the threshold (32 KiB, blocks of 16 KiB), and without single copy: as before (broadcast: binomial at
+        assertEquals("shm_single_copy", shipped.select(allreduce(2048), twoFrom32k.context(0), 8192).name());
+        assertNotEquals("shm_single_copy", shipped.select(allreduce(1024), twoFrom32k.context(0), 4096).name());
+        // below the threshold (64 KiB here, the point-to-point one), and without single copy: as before (broadcast: binomial at
         // 2 ranks either way, twoRanksBroadcastAndReduceWithOneMessageUnlessATuningFileSaysOtherwise)
         for (final Collective c : List.of(Collective.ALLTOALL, Collective.ALLGATHER, Collective.REDUCE_SCATTER))
         {
