@@ -165,8 +165,8 @@ public final class AlgorithmSelector
      * Largest broadcast that takes binomial at 2 ranks with a core each (without a tuning file; reduces up to
      * {@link #SINGLE_COPY_REDUCTION_MAX_BYTES}, as the single-copy rule's): there it is one point-to-point message,
      * which the root of a broadcast (the contributor of a reduce) hands over and goes on, eager below the single-copy
-     * threshold and single copy above, where shm_ll, shm_eager and shm_direct, the shipped model's choices up to 32 KiB,
-     * wait on flags in staging areas. Against those, 2026-11-26, medians of 4 alternating runs: calls back to back,
+     * threshold and single copy above, where shm_ll, shm_eager and shm_direct, the shipped model's choices up to
+     * 32 KiB, wait on flags in staging areas. Against those, 2026-11-26, medians of 4 alternating runs: calls back to back,
      * broadcast 128 B-32 KiB 0.47-0.85x the time, reduce 128 B-32 KiB 0.37-0.86x; one call at a time (bench --sync),
      * broadcast up to 2 KiB 0.99-1.10x (within 0.03 µs), 8-32 KiB 0.60-0.90x, reduce 0.85-0.96x. Beyond 4 MiB
      * shm_direct reduce stays ahead: at 8 MiB 1.2-1.4 ms against binomial's 1.6-1.9 (8 sweeps of two days).

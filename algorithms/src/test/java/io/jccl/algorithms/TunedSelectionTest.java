@@ -238,8 +238,8 @@ class TunedSelectionTest
         }
         assertEquals("shm_single_copy", shipped.select(allreduce(2048), twoFrom32k.context(0), 8192).name());
         assertNotEquals("shm_single_copy", shipped.select(allreduce(1024), twoFrom32k.context(0), 4096).name());
-        // below the threshold (64 KiB here, the point-to-point one), and without single copy: as before (broadcast: binomial at
-        // 2 ranks either way, twoRanksBroadcastAndReduceWithOneMessageUnlessATuningFileSaysOtherwise)
+        // below the threshold (64 KiB here, the point-to-point one), and without single copy: as before (broadcast:
+        // binomial at 2 ranks either way, twoRanksBroadcastAndReduceWithOneMessageUnlessATuningFileSaysOtherwise)
         for (final Collective c : List.of(Collective.ALLTOALL, Collective.ALLGATHER, Collective.REDUCE_SCATTER))
         {
             assertEquals(shipped.select(args(c, 4096), twoWithout.context(0), 32 * 1024).name(),
@@ -318,7 +318,8 @@ class TunedSelectionTest
                 "reduce of " + bytes + " B");
         }
         assertNotEquals("binomial", atTwo.select(reduce((8L << 20) / 4), two.context(0), 8L << 20).name());
-        assertEquals("broadcast binomial at every size; reduce binomial up to 4194304 B", atTwo.describeBinomialTree(2));
+        assertEquals("broadcast binomial at every size; reduce binomial up to 4194304 B",
+            atTwo.describeBinomialTree(2));
 
         // symmetric buffers: the zero-copy path first, as before
         assertEquals("shm_direct",

@@ -50,10 +50,10 @@ package io.jccl.shm;
  * flag word release-stored after its payload; the record has arrived when every flag equals its header word. Line
  * 0 thus travels while the producer still writes line 1, where with the header released last the consumer would
  * fetch the header and only then the lines: a 48-384 B pingpong takes 0.81-0.95x the time (2 ranks, median of 10
- * alternating runs; in C, 2 lines one way 0.23 µs against 0.34). At 16 lines there was no gain (768 B: 1.03x), so
- * larger records are plain. The zeroing comes before the header's release, so an old payload word that happens to
- * equal the header word is gone before the consumer can see the header: a flag matches only once its line is
- * written.
+ * alternating runs). At 16 lines there was no gain (768 B: 1.03x), so larger records are plain; perf/lines.c, the two
+ * formats in C between two processes, gains at 4 lines (0.81-0.99x), is mixed at 2, 3 and 8 and loses at 16.
+ * The zeroing comes before the header's release, so an old payload word that happens to equal the header word is
+ * gone before the consumer can see the header: a flag matches only once its line is written.
  * <p>
  * Single copy (rendezvous): a large message from an off-heap buffer travels as one record flagged
  * {@link #FLAG_RENDEZVOUS} whose payload is the producer's buffer address and a rendezvous id; the message length is
