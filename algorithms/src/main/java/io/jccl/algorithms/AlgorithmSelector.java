@@ -109,21 +109,21 @@ public final class AlgorithmSelector
     /**
      * Smallest block (a rank's share of the vector) for which allgather, alltoall and reduce-scatter take single
      * copy. Each rank reads its peers' blocks through the kernel, and with no rendezvous per message the reads pay
-     * from smaller blocks than point-to-point's 32 KiB: 2 ranks, 32 KiB in blocks of 16 KiB, medians of 3 runs in
-     * session 11 (of 6 in session 9, the same day): allgather 3.2 µs against the staged shm_direct's 5.0 (2.6 against
-     * 4.8), alltoall 3.2 against 4.7 (2.8 against 4.8), reduce-scatter 3.7 against 5.0 (3.5 against 5.1); blocks of
-     * 8 KiB 0.80-0.94x, of 4 KiB 0.98-1.07x, of 2 KiB 1.4-1.6x the staged time. An earlier session had found blocks
-     * of 16 KiB mixed (alltoall 1.8 against 2.1, allgather 2.3 against 2.0) and a 64 KiB reduce-scatter slower (6.1
-     * against shm_direct's 4.5): the crossover moves with the machine's state, and a tuning file measures it.
+     * from smaller blocks than point-to-point's 32 KiB: 2 ranks, 32 KiB in blocks of 16 KiB, medians of 3 runs on
+     * 2026-11-26 (in parentheses, of 6 sweeps some hours earlier): allgather 3.2 µs against the staged shm_direct's
+     * 5.0 (2.6 against 4.8), alltoall 3.2 against 4.7 (2.8 against 4.8), reduce-scatter 3.7 against 5.0 (3.5 against
+     * 5.1); blocks of 8 KiB 0.80-0.94x, of 4 KiB 0.98-1.07x, of 2 KiB 1.4-1.6x the staged time. An earlier day had
+     * found blocks of 16 KiB mixed (alltoall 1.8 against 2.1, allgather 2.3 against 2.0) and a 64 KiB reduce-scatter
+     * slower (6.1 against shm_direct's 4.5): the crossover moves with the machine's state; a tuning file measures it.
      */
     private static final long SINGLE_COPY_MIN_BLOCK_BYTES = 16 * 1024;
 
     /**
      * Smallest half of a 2-rank allreduce vector for which the single-copy rule applies: each rank reads the peer's
-     * half through the kernel into a bounce buffer and reduces it into its recv. Medians of 3 runs in session 11 (of
-     * 6 in session 9), against two-shot, the model's choice: 8 KiB 2.5 µs against 3.0 (2.7 against 3.1),
-     * 32 KiB 5.2 against 7.5 (6.1 against 8.5), 64 KiB 9.2 against 9.9, 4 KiB 2.0 against 2.1; one call at a time
-     * (bench --sync) 8 KiB 2.75 against 3.4 or more, 32 KiB 6.4 against 9.1.
+     * half through the kernel into a bounce buffer and reduces it into its recv. Medians of 3 runs on 2026-11-26 (in
+     * parentheses, of 6 sweeps some hours earlier), against two-shot, the model's choice: 8 KiB 2.5 µs against 3.0
+     * (2.7 against 3.1), 32 KiB 5.2 against 7.5 (6.1 against 8.5), 64 KiB 9.2 against 9.9, 4 KiB 2.0 against 2.1;
+     * one call at a time (bench --sync) 8 KiB 2.75 against 3.4 or more, 32 KiB 6.4 against 9.1.
      */
     private static final long SINGLE_COPY_MIN_ALLREDUCE_HALF_BYTES = 4 * 1024;
 
@@ -166,10 +166,10 @@ public final class AlgorithmSelector
      * {@link #SINGLE_COPY_REDUCTION_MAX_BYTES}, as the single-copy rule's): there it is one point-to-point message,
      * which the root of a broadcast (the contributor of a reduce) hands over and goes on, eager below the single-copy
      * threshold and single copy above, where shm_ll, shm_eager and shm_direct, the shipped model's choices up to
-     * 32 KiB, wait on flags in staging areas. Against those, 2026-11-26, medians of 4 alternating runs: calls back to back,
-     * broadcast 128 B-32 KiB 0.47-0.85x the time, reduce 128 B-32 KiB 0.37-0.86x; one call at a time (bench --sync),
-     * broadcast up to 2 KiB 0.99-1.10x (within 0.03 µs), 8-32 KiB 0.60-0.90x, reduce 0.85-0.96x. Beyond 4 MiB
-     * shm_direct reduce stays ahead: at 8 MiB 1.2-1.4 ms against binomial's 1.6-1.9 (8 sweeps of two days).
+     * 32 KiB, wait on flags in staging areas. Against those, 2026-11-26, medians of 4 alternating runs: calls back
+     * to back, broadcast 128 B-32 KiB 0.47-0.85x the time, reduce 128 B-32 KiB 0.37-0.86x; one call at a time (bench
+     * --sync), broadcast up to 2 KiB 0.99-1.10x (within 0.03 µs), 8-32 KiB 0.60-0.90x, reduce 0.85-0.96x. Beyond
+     * 4 MiB shm_direct reduce stays ahead: at 8 MiB 1.2-1.4 ms against binomial's 1.6-1.9 (8 sweeps of the day).
      */
     private static final long PAIR_TREE_MAX_BYTES = Long.MAX_VALUE;
 
