@@ -22,7 +22,7 @@ import java.util.Map;
  *       when such calls below {@link #ZERO_COPY_MIN_BYTES} treat their buffers as private memory), tuning file or
  *       not: neither the model nor a tuning file, measured with private buffers, prices reading in place;</li>
  *   <li>without a tuning file, when messages travel single-copy ({@link CollectiveContext#singleCopyBytes()}), for
- *       broadcast and reduce messages of at least {@link #SINGLE_COPY_MIN_MESSAGE_BYTES}, allgather, alltoall and
+ *       broadcast messages of at least {@link #SINGLE_COPY_MIN_MESSAGE_BYTES}, allgather, alltoall and
  *       reduce-scatter blocks of {@link #SINGLE_COPY_MIN_BLOCK_BYTES} and 2-rank allreduces of twice
  *       {@link #SINGLE_COPY_MIN_ALLREDUCE_HALF_BYTES} while no two ranks share a core, and alltoall's from blocks of
  *       {@link #OVERSUBSCRIBED_ALLTOALL_MIN_BLOCK_BYTES} while they do, the algorithm of
@@ -66,7 +66,7 @@ public final class AlgorithmSelector
     /**
      * Large messages when every rank takes single-copy messages: algorithms that copy straight out of the peers' own
      * buffers, through the kernel (allgather, reduce-scatter, alltoall, allreduce) or as point-to-point messages, which
-     * are single-copy when those buffers are off-heap (broadcast, reduce). Only while every rank has a core, but for
+     * are single-copy when those buffers are off-heap (broadcast). Only while every rank has a core, but for
      * alltoall ({@link #OVERSUBSCRIBED_ALLTOALL_MIN_BLOCK_BYTES}): a rendezvous waits for its receiver to run, and with
      * 4 ranks on 2 cores binomial broadcast and pairwise alltoall measured 1.1-2.3x Open MPI from 128 KiB where the
      * staged algorithms measured 0.4-0.8x. Single-copy allreduce (every rank reads every peer's whole vector) only at
@@ -76,33 +76,32 @@ public final class AlgorithmSelector
      * {@link #SINGLE_COPY_REDUCTION_MAX_BYTES}. Allgather and alltoall read every peer's block at once, one kernel call
      * each; a ring or pairwise exchange of single-copy messages took 1.1-1.6x Open MPI at 128 KiB-8 MiB. Reduce-scatter
      * reads its block of every peer's input and reduces it: 0.35-0.85x the staged shm_direct's time at 128 KiB-32 MiB
-     * on 2 ranks while handoffs were slow. Reduce takes binomial, whose messages go single copy, at 2 ranks and up to
-     * {@link #SINGLE_COPY_REDUCTION_MAX_BYTES}: 2 ranks, slow handoffs, 128 KiB-2 MiB 16-20/55-63/202-238 µs against
-     * the staged shm_direct's 33-43/106-130/384-480 (a root reading every peer's vector through the kernel measured the
-     * same); beyond, shm_direct caught up by 32 MiB. The gains need send buffers whose lines nobody has just written:
+     * on 2 ranks while handoffs were slow. (Reduce, whose binomial messages go single copy, was here too, at 2 ranks
+     * up to {@link #SINGLE_COPY_REDUCTION_MAX_BYTES}: 2 ranks, slow handoffs, 128 KiB-2 MiB 16-20/55-63/202-238 µs
+     * against the staged shm_direct's 33-43/106-130/384-480; the 2-rank binomial rule, {@link #treeMaxBytes}, now
+     * takes every reduce up to that size.) The gains need send buffers whose lines nobody has just written:
      * with heap arrays (copied to scratch every call) the staged algorithms were faster, but the choice cannot depend
      * on the buffers, whose kind may differ from rank to rank.
      */
     private static final Map<Collective, String> SINGLE_COPY_PREFERENCES = new EnumMap<>(Map.of(
         Collective.BROADCAST, "binomial",
-        Collective.REDUCE, "binomial",
         Collective.ALLREDUCE, "shm_single_copy",
         Collective.ALLGATHER, "shm_single_copy",
         Collective.REDUCE_SCATTER, "shm_single_copy",
         Collective.ALLTOALL, "shm_single_copy"));
 
     /**
-     * Largest allreduce and reduce the single-copy rule takes. Beyond the caches the gain in the slow state shrank
+     * Largest allreduce the single-copy rule takes, and reduce the 2-rank binomial rule. Beyond the caches the gain in the slow state shrank
      * (allreduce 8 MiB: 2.3-3.9 ms against two-shot's 3.7-4.2) while the loss in the fast one stayed (1.8-2.2 ms
      * against 1.1-1.3), and two-shot holds the bus bandwidth of large vectors when handoffs are fast.
      */
     private static final long SINGLE_COPY_REDUCTION_MAX_BYTES = 4L << 20;
 
     /**
-     * Smallest broadcast and reduce message for which the single-copy rule applies, even where point-to-point
-     * messages go single copy from fewer bytes: at 32 KiB the staged and eager algorithms measured as fast or faster
-     * (2 ranks, median of 3 runs: broadcast 32 KiB shm_eager 2.1 µs against binomial's 3.5, reduce 32 KiB shm_direct
-     * 4.4 against 5.6). (At 2 ranks binomial takes every broadcast and reduce anyway, {@link #PAIR_TREE_MAX_BYTES}.)
+     * Smallest broadcast message for which the single-copy rule applies, even where point-to-point messages go single
+     * copy from fewer bytes: at 32 KiB the staged and eager algorithms measured as fast or faster (2 ranks, median of
+     * 3 runs: broadcast 32 KiB shm_eager 2.1 µs against binomial's 3.5, reduce 32 KiB shm_direct 4.4 against 5.6).
+     * (At 2 ranks binomial takes every broadcast anyway, {@link #PAIR_TREE_MAX_BYTES}.)
      */
     private static final long SINGLE_COPY_MIN_MESSAGE_BYTES = 64 * 1024;
 
@@ -357,7 +356,7 @@ public final class AlgorithmSelector
         final long singleCopyBytes = context.singleCopyBytes();
         if (singleCopyChoice != null && singleCopyBytes > 0 && !tuned.measured() &&
             singleCopyApplies(args.collective, size) &&
-            (args.collective != Collective.ALLREDUCE && args.collective != Collective.REDUCE ||
+            (args.collective != Collective.ALLREDUCE ||
                 args.sendSegmentOffset < 0 && bytes <= SINGLE_COPY_REDUCTION_MAX_BYTES) &&
             messageBytes(args.collective, bytes, size) >= minMessageBytes(args.collective, size, singleCopyBytes) &&
             singleCopyChoice.unsupportedReason(args, size, context) == null)
@@ -418,11 +417,10 @@ public final class AlgorithmSelector
             if (algorithm != null && forced.get(collective) == null && singleCopyApplies(collective, size))
             {
                 final long message = minMessageBytes(collective, size, singleCopyBytes);
-                final long from = collective == Collective.BROADCAST || collective == Collective.REDUCE ?
-                    message : message * size;
+                final long from = collective == Collective.BROADCAST ? message : message * size;
                 text.append(text.isEmpty() ? "" : "; ").append(collective.label()).append(' ')
                     .append(algorithm.name()).append(" from ").append(from).append(" B");
-                if (collective == Collective.ALLREDUCE || collective == Collective.REDUCE)
+                if (collective == Collective.ALLREDUCE)
                 {
                     text.append(" to ").append(SINGLE_COPY_REDUCTION_MAX_BYTES).append(" B");
                 }
@@ -473,8 +471,8 @@ public final class AlgorithmSelector
     }
 
     /**
-     * Whether the single-copy rule serves {@code collective} in a job of {@code size} ranks: single-copy allreduce and
-     * binomial reduce only at 2 ranks; while ranks outnumber cores, alltoall alone
+     * Whether the single-copy rule serves {@code collective} in a job of {@code size} ranks: single-copy allreduce
+     * only at 2 ranks; while ranks outnumber cores, alltoall alone
      * ({@link #OVERSUBSCRIBED_ALLTOALL_MIN_BLOCK_BYTES}).
      */
     private boolean singleCopyApplies(final Collective collective, final int size)
@@ -483,7 +481,7 @@ public final class AlgorithmSelector
         {
             return collective == Collective.ALLTOALL;
         }
-        return collective != Collective.ALLREDUCE && collective != Collective.REDUCE || size == 2;
+        return collective != Collective.ALLREDUCE || size == 2;
     }
 
     /**
@@ -506,13 +504,13 @@ public final class AlgorithmSelector
     }
 
     /**
-     * Bytes of one point-to-point message of the single-copy choice: the vector for broadcast and reduce, a block for
+     * Bytes of one point-to-point message of the single-copy choice: the vector for broadcast, a block for
      * allgather, reduce-scatter and alltoall, and for allreduce the half of the vector a two-shot rank would hand
      * over.
      */
     private static long messageBytes(final Collective collective, final long bytes, final int size)
     {
-        return collective == Collective.BROADCAST || collective == Collective.REDUCE ? bytes : bytes / size;
+        return collective == Collective.BROADCAST ? bytes : bytes / size;
     }
 
     /**
