@@ -101,7 +101,8 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         this.waiter = new Waiter(rank, monitor, signatures, recorder, configuration.timeoutMs(),
             configuration.getLong(Configuration.LIVENESS_CHECK_MS_PROP_NAME, Configuration.LIVENESS_CHECK_MS_DEFAULT),
             spins,
-            configuration.getLong(Configuration.IDLE_YIELDS_PROP_NAME, Configuration.IDLE_YIELDS_DEFAULT),
+            configuration.getLong(Configuration.IDLE_YIELDS_PROP_NAME,
+                oversubscribed ? Configuration.IDLE_YIELDS_OVERSUBSCRIBED_DEFAULT : Configuration.IDLE_YIELDS_DEFAULT),
             TimeUnit.MICROSECONDS.toNanos(configuration.getLong(Configuration.IDLE_MAX_PARK_US_PROP_NAME,
                 Configuration.IDLE_MAX_PARK_US_DEFAULT)));
         this.writers = new ChannelWriter[size];
@@ -128,7 +129,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         if (oversubscribed)
         {
             log.info(Log.INIT, size + " ranks on " + Runtime.getRuntime().availableProcessors() + " cores: " +
-                "oversubscribed, waiting ranks yield early");
+                "oversubscribed, waiting ranks yield at once and park sooner");
         }
         if (checkMode)
         {
