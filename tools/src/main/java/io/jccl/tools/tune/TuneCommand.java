@@ -70,6 +70,7 @@ public final class TuneCommand implements Command
                    ./jccl tune --from RESULTS.csv|json... [--out FILE] [--choose measured|model] [--source NAME]
                                [--staging-bytes B] [--regimes K] [--dry-run]
                    ./jccl tune --check RESULTS.csv|json... [--file FILE] [--source NAME] [--staging-bytes B]
+                   ./jccl tune --check RESULTS.csv|json... --choices RUNS.csv... [--source NAME]
 
             Measures this machine: ./jccl bench -n N --op OPS --algo all --max-bytes B --format csv, R times per
             rank count, each row the median of the R runs (the CSV is kept next to the tuning file). Or reads
@@ -98,6 +99,9 @@ public final class TuneCommand implements Command
                                    one sweep, the median per point): per measured size, the algorithm the engine
                                    runs with the file against the fastest measured; writes nothing
               --file FILE          the tuning file --check judges (default: the one the engine loads)
+              --choices RUNS...    --check judges instead the algorithms the engine chose in these runs of
+                                   ./jccl bench without --algo (its algorithm column): the default selection
+                                   as it stands, rules included, with whatever tuning file the runs loaded
             """;
     }
 
@@ -120,6 +124,7 @@ public final class TuneCommand implements Command
         boolean dryRun = false;
         final Sweep sweep = new Sweep();
         final List<Path> check = new ArrayList<>();
+        final List<Path> choices = new ArrayList<>();
         Path checked = null;
         boolean resultsOptionGiven = false;
         boolean tuneOptionGiven = false;
@@ -137,6 +142,7 @@ public final class TuneCommand implements Command
                 case "--dry-run" -> dryRun = true;
                 case "--check" -> arguments.values(option).forEach(file -> check.add(Path.of(file)));
                 case "--file" -> checked = Path.of(arguments.value(option));
+                case "--choices" -> arguments.values(option).forEach(file -> choices.add(Path.of(file)));
                 case "-n" -> sweep.ranks = ranksValue(arguments.value(option));
                 case "--op", "--ops" -> sweep.ops = arguments.value(option);
                 case "--max-bytes" -> sweep.maxBytes = arguments.value(option);
@@ -151,16 +157,26 @@ public final class TuneCommand implements Command
             tuneOptionGiven |= List.of("--from", "--out", "--choose", "--regimes", "--dry-run").contains(option);
         }
         arguments.expectNoOperands();
-        if (!check.isEmpty() || checked != null)
+        if (!check.isEmpty() || checked != null || !choices.isEmpty())
         {
             if (check.isEmpty())
             {
-                throw new UsageException("--file names the tuning file --check judges: give the results with --check");
+                throw new UsageException((checked != null ? "--file names the tuning file" : "--choices names the " +
+                    "runs whose choices") + " --check judges: give the results with --check");
             }
             if (tuneOptionGiven || sweep.optionsGiven)
             {
-                throw new UsageException("--check judges an existing tuning file: it takes only --file, --source " +
-                    "and --staging-bytes");
+                throw new UsageException("--check judges an existing tuning file or runs' choices: it takes only " +
+                    "--file, --choices, --source and --staging-bytes");
+            }
+            if (!choices.isEmpty())
+            {
+                if (checked != null)
+                {
+                    throw new UsageException("--check judges a tuning file (--file) or the choices of runs " +
+                        "(--choices), not both");
+                }
+                return checkChoices(choices, check, onlySource);
             }
             return check(checked != null ? checked : TuningTable.path(Configuration.fromEnvironment()), check,
                 onlySource, stagingBytes);
@@ -235,6 +251,52 @@ public final class TuneCommand implements Command
                 " / JCCL_TUNING_FILE, or --file, names another)");
         }
         final TuningTable table = TuningTable.read(file);
+        final List<TuningCheck.Group> groups = TuningCheck.check(table, stagingBytes,
+            measurements(results, onlySource));
+        if (groups.isEmpty())
+        {
+            throw nothingToJudgeBy(results);
+        }
+        report("jccl tune --check: " + file + (table.info().containsKey("source") ? " (made from " +
+            table.info().get("source") + ")" : "") + " against " + names(results), groups, "file's choice",
+            "tuning file", "the file's choice was not measured there, or the file does not cover them");
+        return 0;
+    }
+
+    /** {@code --check --choices}: how the algorithms the engine chose in {@code runs} measured in {@code results}. */
+    private int checkChoices(final List<Path> runs, final List<Path> results, final String onlySource)
+        throws IOException
+    {
+        final List<List<Measurement>> choices = new ArrayList<>();
+        for (final Path run : runs)
+        {
+            if (!Files.isRegularFile(run))
+            {
+                throw new UsageException("no such file: " + run);
+            }
+            choices.add(ResultsReader.read(run).measurements());
+        }
+        final List<TuningCheck.Group> groups = TuningCheck.checkRecorded(choices, measurements(results, onlySource));
+        if (groups.isEmpty())
+        {
+            throw nothingToJudgeBy(results);
+        }
+        if (groups.stream().allMatch(g -> g.sizes().stream().allMatch(size -> size.chosen() == null)))
+        {
+            throw new IllegalArgumentException(names(runs) + ": no float32 sum collective on private buffers at a " +
+                "size the results measure with several named algorithms (the choices come from ./jccl bench " +
+                "without --algo, the results from --algo all, at the same sizes)");
+        }
+        report("jccl tune --check: the choices recorded in " + String.join(", ", runs.stream().map(Path::toString)
+            .toList()) + " against " + names(results), groups,
+            "engine's choice", "the engine's choices",
+            "the runs did not measure that size, or its choice was not measured with --algo");
+        return 0;
+    }
+
+    /** The results of --check, of the source {@code onlySource} when given; every file must exist. */
+    private List<Measurement> measurements(final List<Path> results, final String onlySource) throws IOException
+    {
         for (final Path result : results)
         {
             if (!Files.isRegularFile(result))
@@ -242,19 +304,27 @@ public final class TuneCommand implements Command
                 throw new UsageException("no such file: " + result);
             }
         }
-        final List<Measurement> measurements = ResultsReader.readRuns(results, err).stream()
+        return ResultsReader.readRuns(results, err).stream()
             .filter(m -> onlySource == null || m.source().equals(onlySource)).toList();
-        final List<TuningCheck.Group> groups = TuningCheck.check(table, stagingBytes, measurements);
-        if (groups.isEmpty())
-        {
-            throw new IllegalArgumentException(String.join(", ", results.stream().map(Path::toString).toList()) +
-                ": no float32 sum collective measured with several named algorithms to judge the file by (jccl " +
-                "bench --algo all)");
-        }
-        out.println("jccl tune --check: " + file + (table.info().containsKey("source") ? " (made from " +
-            table.info().get("source") + ")" : "") + " against " +
-            String.join(", ", results.stream().map(Path::toString).toList()) +
-            (results.size() > 1 ? " (median per point)" : ""));
+    }
+
+    private static IllegalArgumentException nothingToJudgeBy(final List<Path> results)
+    {
+        return new IllegalArgumentException(String.join(", ", results.stream().map(Path::toString).toList()) +
+            ": no float32 sum collective measured with several named algorithms to judge by (jccl bench --algo all)");
+    }
+
+    private static String names(final List<Path> files)
+    {
+        return String.join(", ", files.stream().map(Path::toString).toList()) +
+            (files.size() > 1 ? " (median per point)" : "");
+    }
+
+    /** Prints a --check: per collective and rank count, each size's choice against the fastest measured. */
+    private void report(final String title, final List<TuningCheck.Group> groups, final String choiceColumn,
+        final String whose, final String notCounted)
+    {
+        out.println(title);
         out.println();
         int good = 0;
         int total = 0;
@@ -262,7 +332,7 @@ public final class TuneCommand implements Command
         for (final TuningCheck.Group group : groups)
         {
             out.println(group.collective().label() + ", " + group.ranks() + " ranks");
-            out.printf(Locale.ROOT, "  %12s  %-20s %12s  %-20s %12s %9s%n", "bytes", "file's choice", "its time us",
+            out.printf(Locale.ROOT, "  %12s  %-20s %12s  %-20s %12s %9s%n", "bytes", choiceColumn, "its time us",
                 "best measured", "best us", "slower");
             int groupGood = 0;
             int groupTotal = 0;
@@ -284,10 +354,9 @@ public final class TuneCommand implements Command
             total += groupTotal;
             out.printf(Locale.ROOT, "  within 10%% of the best measured at %d of %d sizes%n%n", groupGood, groupTotal);
         }
-        out.printf(Locale.ROOT, "tuning file within 10%% of the best measured algorithm at %d of %d sizes " +
-            "(%.0f %%)%s%n", good, total, 100.0 * good / Math.max(1, total), uncounted == 0 ? "" : "; " + uncounted +
-            " sizes not counted: the file's choice was not measured there, or the file does not cover them");
-        return 0;
+        out.printf(Locale.ROOT, "%s within 10%% of the best measured algorithm at %d of %d sizes (%.0f %%)%s%n", whose,
+            good, total, 100.0 * good / Math.max(1, total), uncounted == 0 ? "" : "; " + uncounted +
+            " sizes not counted: " + notCounted);
     }
 
     /** What tune measures when there is no --from. */

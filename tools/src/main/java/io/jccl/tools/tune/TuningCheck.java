@@ -17,7 +17,8 @@ import java.util.TreeMap;
  * Checks a tuning file against measurements it was not made from: for every collective, rank count and measured size,
  * the algorithm the engine runs with the file ({@link TunedSelection}: the file's rule, else its model) and that
  * algorithm's measured time against the fastest measured one. In sample a measured choice is right by construction;
- * only a sweep of another day says how much the choices were worth.
+ * only a sweep of another day says how much the choices were worth. Or checks the choices the engine recorded in
+ * bench runs without {@code --algo} ({@link #checkRecorded}), its default selection as it stands.
  */
 final class TuningCheck
 {
@@ -56,18 +57,88 @@ final class TuningCheck
      */
     static List<Group> check(final TuningTable table, final long stagingBytes, final List<Measurement> measurements)
     {
+        final AlgorithmRegistry registry = AlgorithmRegistry.instance();
+        final Map<Integer, TunedSelection> selections = new HashMap<>();
+        return judge(measurements, (collective, ranks, bytes) ->
+        {
+            final CollectiveAlgorithm chosen = selections
+                .computeIfAbsent(ranks, r -> TunedSelection.of(table, r, registry, stagingBytes))
+                .choose(collective, bytes);
+            return chosen == null ? null : chosen.name();
+        });
+    }
+
+    /**
+     * Judges the choices the engine made in runs of {@code ./jccl bench} without {@code --algo}: each row of
+     * {@code choices} names the algorithm the engine chose at its size (its rules, and the tuning file or shipped
+     * model it ran with), which a tuning file alone cannot say. Where runs chose differently, the choice of most runs
+     * counts.
+     *
+     * @param choices      the rows of bench runs without --algo, one list per run.
+     * @param measurements the results to judge them by, as for {@link #check(TuningTable, long, List)}.
+     * @throws IllegalArgumentException when a run holds two rows of one point: a run with --algo, not the engine's
+     *                                  own choices.
+     */
+    static List<Group> checkRecorded(final List<List<Measurement>> choices, final List<Measurement> measurements)
+    {
+        final Map<Point, Map<String, Integer>> recorded = new HashMap<>();
+        for (final List<Measurement> run : choices)
+        {
+            final Map<Point, String> seen = new HashMap<>();
+            for (final Measurement m : run)
+            {
+                if (!judged(m))
+                {
+                    continue;
+                }
+                final Point point = new Point(Tuner.collective(m.collective()), m.ranks(), m.bytes());
+                final String other = seen.put(point, m.algorithm());
+                if (other != null)
+                {
+                    throw new IllegalArgumentException(m.source() + ": " + m.collective() + " at " + m.ranks() +
+                        " ranks, " + m.bytes() + " B, ran " + other + " and " + m.algorithm() + " in one run: the " +
+                        "choices come from runs of ./jccl bench without --algo, where the engine chooses");
+                }
+                recorded.computeIfAbsent(point, k -> new TreeMap<>()).merge(m.algorithm(), 1, Integer::sum);
+            }
+        }
+        return judge(measurements, (collective, ranks, bytes) ->
+        {
+            final Map<String, Integer> runs = recorded.get(new Point(collective, ranks, bytes));
+            return runs == null ? null : runs.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow()
+                .getKey();
+        });
+    }
+
+    /** Whether a row is of the kind choices are judged on: jccl's float32 sum on private buffers. */
+    private static boolean judged(final Measurement m)
+    {
+        return m.algorithmNamed() && !m.shared() && Tuner.collective(m.collective()) != null &&
+            "float32".equals(m.dtype()) && "sum".equals(m.op());
+    }
+
+    private record Point(Collective collective, int ranks, long bytes)
+    {
+    }
+
+    /** The algorithm chosen at a point, or null when the chooser says nothing there. */
+    private interface Chooser
+    {
+        String choose(Collective collective, int ranks, long bytes);
+    }
+
+    private static List<Group> judge(final List<Measurement> measurements, final Chooser chooser)
+    {
         // collective and ranks -> size -> algorithm -> time (of the float32 sum rows, whose sizes rules are made for)
         final Map<String, TreeMap<Long, Map<String, Double>>> groups = new TreeMap<>();
         for (final Measurement m : Measurement.medianPerPoint(measurements))
         {
-            if (m.algorithmNamed() && !m.shared() && Tuner.collective(m.collective()) != null &&
-                "float32".equals(m.dtype()) && "sum".equals(m.op()))
+            if (judged(m))
             {
                 groups.computeIfAbsent(String.format("%s %05d", m.collective(), m.ranks()), k -> new TreeMap<>())
                     .computeIfAbsent(m.bytes(), k -> new HashMap<>()).merge(m.algorithm(), m.micros(), Math::min);
             }
         }
-        final AlgorithmRegistry registry = AlgorithmRegistry.instance();
         final List<Group> checked = new ArrayList<>();
         for (final Map.Entry<String, TreeMap<Long, Map<String, Double>>> group : groups.entrySet())
         {
@@ -78,15 +149,13 @@ final class TuningCheck
             final String[] key = group.getKey().split(" ");
             final Collective collective = Tuner.collective(key[0]);
             final int ranks = Integer.parseInt(key[1]);
-            final TunedSelection selection = TunedSelection.of(table, ranks, registry, stagingBytes);
             final List<Size> sizes = new ArrayList<>();
             for (final Map.Entry<Long, Map<String, Double>> size : group.getValue().entrySet())
             {
                 final Map<String, Double> times = size.getValue();
                 final Map.Entry<String, Double> best = times.entrySet().stream().min(Map.Entry.comparingByValue())
                     .orElseThrow();
-                final CollectiveAlgorithm chosen = selection.choose(collective, size.getKey());
-                final String name = chosen == null ? null : chosen.name();
+                final String name = chooser.choose(collective, ranks, size.getKey());
                 final double chosenMicros = name == null ? Double.NaN : times.getOrDefault(name, Double.NaN);
                 sizes.add(new Size(size.getKey(), name, chosenMicros, best.getKey(), best.getValue()));
             }

@@ -222,6 +222,68 @@ class TuneCommandTest
         assertEquals(alone, summary(text(out)));
     }
 
+    /**
+     * --choices: the algorithms a run without --algo recorded, judged by the --algo all results: here a run that
+     * chose the fastest algorithm everywhere but for 4-rank allreduces, where it chose the slowest.
+     */
+    @Test
+    void checkJudgesTheChoicesRecordedInRunsWithoutAlgo() throws Exception
+    {
+        final Path results = SyntheticData.write(directory.resolve("results.csv"), 0.03, 28);
+        final List<String> lines = Files.readAllLines(results);
+        // collective,ranks,bytes -> the row of the recorded choice
+        final java.util.Map<String, String[]> chosen = new java.util.LinkedHashMap<>();
+        int slowAllreduces = 0;
+        final java.util.Map<String, double[]> extremes = new java.util.HashMap<>();
+        for (final String line : lines.subList(1, lines.size()))
+        {
+            final String[] cells = line.split(",", -1);
+            final String point = cells[0] + "," + cells[2] + "," + cells[3];
+            final double micros = Double.parseDouble(cells[5]);
+            final boolean slowest = "allreduce".equals(cells[0]) && "4".equals(cells[2]);
+            final String[] previous = chosen.get(point);
+            if (previous == null || (slowest ? micros > Double.parseDouble(previous[5]) :
+                micros < Double.parseDouble(previous[5])))
+            {
+                chosen.put(point, cells);
+            }
+            extremes.merge(point, new double[] {micros, micros},
+                (a, b) -> new double[] {Math.min(a[0], b[0]), Math.max(a[1], b[1])});
+        }
+        for (final java.util.Map.Entry<String, double[]> point : extremes.entrySet())
+        {
+            if (point.getKey().startsWith("allreduce,4,") && point.getValue()[1] > 1.1 * point.getValue()[0])
+            {
+                slowAllreduces++;
+            }
+        }
+        final Path run = Files.writeString(directory.resolve("default.csv"), lines.get(0) + "\n" +
+            chosen.values().stream().map(cells -> String.join(",", cells)).collect(Collectors.joining("\n", "", "\n")));
+
+        assertEquals(0, command.run(new String[] {"--check", results.toString(), "--choices", run.toString()}));
+        final String text = text(out);
+        assertTrue(text.startsWith("jccl tune --check: the choices recorded in " + run + " against " + results), text);
+        assertTrue(slowAllreduces > 10, "the slowest allreduce is more than 10 % slower at most sizes");
+        assertTrue(text.contains("the engine's choices within 10% of the best measured algorithm at " +
+            (8 * 21 - slowAllreduces) + " of " + 8 * 21 + " sizes"), text);
+        final String allreduce = text.substring(text.indexOf("allreduce, 4 ranks"));
+        final Matcher row = Pattern.compile("\\n\\s+65536\\s+(\\S+)").matcher(allreduce);
+        assertTrue(row.find(), allreduce);
+        assertEquals(chosen.get("allreduce,4,65536")[1], row.group(1));
+
+        // an --algo all sweep records no choice: every point ran several algorithms
+        final Exception sweep = assertThrows(IllegalArgumentException.class,
+            () -> command.run(new String[] {"--check", results.toString(), "--choices", results.toString()}));
+        assertTrue(sweep.getMessage().contains("without --algo"), sweep.getMessage());
+        final Exception both = assertThrows(io.jccl.tools.UsageException.class,
+            () -> command.run(new String[] {"--check", results.toString(), "--choices", run.toString(), "--file",
+                run.toString()}));
+        assertTrue(both.getMessage().contains("not both"), both.getMessage());
+        final Exception alone = assertThrows(io.jccl.tools.UsageException.class,
+            () -> command.run(new String[] {"--choices", run.toString()}));
+        assertTrue(alone.getMessage().contains("give the results with --check"), alone.getMessage());
+    }
+
     /** The last line of a --check: the share of sizes within 10 % of the best. */
     private static String summary(final String text)
     {
