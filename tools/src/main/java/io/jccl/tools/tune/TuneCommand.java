@@ -283,13 +283,13 @@ public final class TuneCommand implements Command
         }
         if (groups.stream().allMatch(g -> g.sizes().stream().allMatch(size -> size.chosen() == null)))
         {
-            throw new IllegalArgumentException(names(runs) + ": no float32 sum collective on private buffers at a " +
-                "size the results measure with several named algorithms (the choices come from ./jccl bench " +
-                "without --algo, the results from --algo all, at the same sizes)");
+            throw new IllegalArgumentException(String.join(", ", runs.stream().map(Path::toString).toList()) +
+                ": no float32 sum collective on private buffers at a size the results measure with several named " +
+                "algorithms (the choices come from ./jccl bench without --algo, the results from --algo all, at the " +
+                "same sizes)");
         }
         report("jccl tune --check: the choices recorded in " + String.join(", ", runs.stream().map(Path::toString)
-            .toList()) + " against " + names(results), groups,
-            "engine's choice", "the engine's choices",
+            .toList()) + " against " + names(results), groups, "engine's choice", "the engine's choices",
             "the runs did not measure that size, or its choice was not measured with --algo");
         return 0;
     }
