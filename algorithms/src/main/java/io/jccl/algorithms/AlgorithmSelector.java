@@ -91,9 +91,10 @@ public final class AlgorithmSelector
         Collective.ALLTOALL, "shm_single_copy"));
 
     /**
-     * Largest allreduce the single-copy rule takes, and reduce the 2-rank binomial rule. Beyond the caches the gain in the slow state shrank
-     * (allreduce 8 MiB: 2.3-3.9 ms against two-shot's 3.7-4.2) while the loss in the fast one stayed (1.8-2.2 ms
-     * against 1.1-1.3), and two-shot holds the bus bandwidth of large vectors when handoffs are fast.
+     * Largest allreduce the single-copy rule takes, and reduce the 2-rank binomial rule. Beyond the caches the gain
+     * in the slow state shrank (allreduce 8 MiB: 2.3-3.9 ms against two-shot's 3.7-4.2) while the loss in the fast one
+     * stayed (1.8-2.2 ms against 1.1-1.3), and two-shot holds the bus bandwidth of large vectors when handoffs are
+     * fast.
      */
     private static final long SINGLE_COPY_REDUCTION_MAX_BYTES = 4L << 20;
 
