@@ -209,7 +209,7 @@ public final class TuneCommand implements Command
 
         // several files are runs of one sweep: the fit and the choices both see the median of each point
         final List<Measurement> points = Measurement.medianPerPoint(ResultsReader.readRuns(from, err));
-        final String names = String.join(", ", from.stream().map(Path::toString).toList());
+        final String names = joined(from);
         final ModelFitter.Result fit = pickSource(FitCommand.fitPoints(points, names, stagingBytes,
             Runtime.getRuntime().availableProcessors(), regimes, onlySource));
         final List<Measurement> measurements = points.stream().filter(m -> m.source().equals(fit.source())).toList();
@@ -283,13 +283,12 @@ public final class TuneCommand implements Command
         }
         if (groups.stream().allMatch(g -> g.sizes().stream().allMatch(size -> size.chosen() == null)))
         {
-            throw new IllegalArgumentException(String.join(", ", runs.stream().map(Path::toString).toList()) +
-                ": no float32 sum collective on private buffers at a size the results measure with several named " +
-                "algorithms (the choices come from ./jccl bench without --algo, the results from --algo all, at the " +
-                "same sizes)");
+            throw new IllegalArgumentException(joined(runs) + ": no float32 sum collective on private buffers at a " +
+                "size the results measure with several named algorithms (the choices come from ./jccl bench " +
+                "without --algo, the results from --algo all, at the same sizes)");
         }
-        report("jccl tune --check: the choices recorded in " + String.join(", ", runs.stream().map(Path::toString)
-            .toList()) + " against " + names(results), groups, "engine's choice", "the engine's choices",
+        report("jccl tune --check: the choices recorded in " + joined(runs) + " against " + names(results), groups,
+            "engine's choice", "the engine's choices",
             "the runs did not measure that size, or its choice was not measured with --algo");
         return 0;
     }
@@ -310,14 +309,19 @@ public final class TuneCommand implements Command
 
     private static IllegalArgumentException nothingToJudgeBy(final List<Path> results)
     {
-        return new IllegalArgumentException(String.join(", ", results.stream().map(Path::toString).toList()) +
-            ": no float32 sum collective measured with several named algorithms to judge by (jccl bench --algo all)");
+        return new IllegalArgumentException(joined(results) + ": no float32 sum collective measured with several " +
+            "named algorithms to judge by (jccl bench --algo all)");
     }
 
+    /** Several runs of one sweep, judged at the median per point. */
     private static String names(final List<Path> files)
     {
-        return String.join(", ", files.stream().map(Path::toString).toList()) +
-            (files.size() > 1 ? " (median per point)" : "");
+        return joined(files) + (files.size() > 1 ? " (median per point)" : "");
+    }
+
+    private static String joined(final List<Path> files)
+    {
+        return String.join(", ", files.stream().map(Path::toString).toList());
     }
 
     /** Prints a --check: per collective and rank count, each size's choice against the fastest measured. */
