@@ -18,6 +18,10 @@ import java.util.Locale;
  * it is not a whole number of elements, or, for the blocked collectives, not divisible into one equal block per
  * rank (as run-peers does). With --cold each call uses the next of several buffers laid out {@link #stride} apart,
  * together spanning more than the last-level cache.
+ * <p>
+ * The blocks of one operation run size by size ({@link #steps}): at each size every algorithm in turn, each size
+ * starting one algorithm further on. Run a block at a time, the machine's drift over a sweep fell between the
+ * algorithms, and a tuning file took it for a difference between them.
  */
 public final class BenchPlan
 {
@@ -27,6 +31,11 @@ public final class BenchPlan
     public static final int MAX_COLD_SETS = 4096;
     /** The least span of a --cold rotation, when the machine does not say how large its caches are. */
     public static final long MIN_COLD_SPAN = 64L << 20;
+
+    /** One measurement of the sweep: the block at index {@code block} of {@link #blocks()}, at {@code bytes}. */
+    public record Step(int block, long bytes)
+    {
+    }
 
     /** Rows of one operation with one algorithm; {@code algorithm} null means jccl chooses per call. */
     public record Block(BenchOp op, String algorithm)
@@ -149,6 +158,34 @@ public final class BenchPlan
     public List<String> notes()
     {
         return notes;
+    }
+
+    /**
+     * Every measurement of the sweep in the order it runs: operation by operation as {@link #blocks()} lists them;
+     * within one, size by size, each of its blocks in turn, the turn at the i-th size starting at its i-th block
+     * (modulo their number), so that no algorithm always follows the same one.
+     */
+    public List<Step> steps()
+    {
+        final List<Step> steps = new ArrayList<>();
+        for (int first = 0, end; first < blocks.size(); first = end)
+        {
+            end = first + 1;
+            while (end < blocks.size() && blocks.get(end).op() == blocks.get(first).op())
+            {
+                end++;
+            }
+            final int count = end - first;
+            final List<Long> sizes = sizesOf(blocks.get(first).op());
+            for (int i = 0; i < sizes.size(); i++)
+            {
+                for (int turn = 0; turn < count; turn++)
+                {
+                    steps.add(new Step(first + (i + turn) % count, sizes.get(i)));
+                }
+            }
+        }
+        return steps;
     }
 
     /** Rows the sweep will print if nothing is refused at run time. */

@@ -16,11 +16,14 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The sweep every rank runs: for each block of the plan and each size, every rank measures the same calls in
- * lockstep, and rank 0 prints the row.
+ * The sweep every rank runs: the plan's steps in their order (an operation size by size, its algorithms in turn),
+ * every rank measuring the same calls in lockstep; rank 0 prints an operation's rows, block by block, once its last
+ * step has run.
  * <p>
  * Per size: the communicator says which algorithm it will use (or why a forced one cannot serve the call: then
  * every rank skips the size); one untimed call, then the warm-up, each rank timing both and all agreeing on the
@@ -99,33 +102,37 @@ public final class BenchSweep
             writer.start(new RunInfo(options, plan, pids, hostname()));
         }
         regions = allocateRegions();
-        int wrongRows = 0;
-        for (final BenchPlan.Block block : plan.blocks())
+        final List<BenchPlan.Block> blocks = plan.blocks();
+        final Communicator[] views = new Communicator[blocks.size()];
+        final List<List<BenchResult>> results = new ArrayList<>();
+        for (final BenchPlan.Block block : blocks)
         {
-            final Communicator view = block.algorithm() == null || block.op() == BenchOp.PINGPONG ? comm :
+            views[results.size()] = block.algorithm() == null || block.op() == BenchOp.PINGPONG ? comm :
                 comm.withAlgorithm(block.op().collective().label() + ":" + block.algorithm());
+            results.add(new ArrayList<>());
+        }
+        final List<BenchPlan.Step> steps = plan.steps();
+        int wrongRows = 0;
+        for (int k = 0; k < steps.size(); k++)
+        {
+            final BenchPlan.Step step = steps.get(k);
+            final BenchPlan.Block block = blocks.get(step.block());
             if (options.check())
             {
                 prepareData(block.op());
             }
-            if (leader)
+            progress(block, step.bytes());
+            final BenchResult result = measure(block, views[step.block()], step.bytes());
+            rowsDone++;
+            if (result != null)
             {
-                writer.startBlock(block);
+                results.get(step.block()).add(result);
             }
-            for (final long bytes : plan.sizesOf(block.op()))
+            final boolean lastOfOperation = k + 1 == steps.size() ||
+                blocks.get(steps.get(k + 1).block()).op() != block.op();
+            if (leader && lastOfOperation)
             {
-                progress(block, bytes);
-                final BenchResult result = measure(block, view, bytes);
-                rowsDone++;
-                if (leader && result != null)
-                {
-                    writer.row(result);
-                    wrongRows += result.wrong() > 0 ? 1 : 0;
-                }
-            }
-            if (leader)
-            {
-                writer.endBlock();
+                wrongRows += writeOperation(block.op(), writer, results);
             }
         }
         if (leader)
@@ -135,6 +142,27 @@ public final class BenchSweep
             {
                 note(wrongRows + (wrongRows == 1 ? " row" : " rows") + " had wrong results");
             }
+        }
+        return wrongRows;
+    }
+
+    /** Rank 0 prints the rows of every block of {@code op}, block by block; returns how many had wrong results. */
+    private int writeOperation(final BenchOp op, final ResultWriter writer, final List<List<BenchResult>> results)
+    {
+        int wrongRows = 0;
+        for (int i = 0; i < plan.blocks().size(); i++)
+        {
+            if (plan.blocks().get(i).op() != op)
+            {
+                continue;
+            }
+            writer.startBlock(plan.blocks().get(i));
+            for (final BenchResult result : results.get(i))
+            {
+                writer.row(result);
+                wrongRows += result.wrong() > 0 ? 1 : 0;
+            }
+            writer.endBlock();
         }
         return wrongRows;
     }

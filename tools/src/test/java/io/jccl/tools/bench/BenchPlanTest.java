@@ -78,6 +78,26 @@ class BenchPlanTest
     }
 
     @Test
+    void algorithmsOfAnOperationTakeTurnsAtEachSize()
+    {
+        final BenchPlan plan = plan("-n", "2", "--op", "gather,barrier,scatter", "--algo", "all", "--max-bytes",
+            "128");
+        final List<BenchPlan.Block> blocks = plan.blocks();
+        assertEquals(List.of("gather:linear", "gather:binomial", "barrier:shm_flags", "barrier:dissemination",
+            "scatter:linear", "scatter:binomial"), blocks.stream().map(b -> b.op().label() + ":" + b.algorithm())
+            .toList());
+        assertEquals(List.of(
+            new BenchPlan.Step(0, 8), new BenchPlan.Step(1, 8),
+            new BenchPlan.Step(1, 32), new BenchPlan.Step(0, 32),
+            new BenchPlan.Step(0, 128), new BenchPlan.Step(1, 128),
+            new BenchPlan.Step(2, 0), new BenchPlan.Step(3, 0),
+            new BenchPlan.Step(4, 8), new BenchPlan.Step(5, 8),
+            new BenchPlan.Step(5, 32), new BenchPlan.Step(4, 32),
+            new BenchPlan.Step(4, 128), new BenchPlan.Step(5, 128)), plan.steps());
+        assertEquals(plan.rows(), plan.steps().size());
+    }
+
+    @Test
     void hotUsesOneSetColdSpansTheCache()
     {
         final BenchPlan hot = plan("-n", "2", "--op", "allreduce", "--max-bytes", "1m");
