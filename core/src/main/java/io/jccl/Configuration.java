@@ -67,7 +67,9 @@ public final class Configuration
      * ranks outnumber cores the peer a rank waits for is often not running at all: yielding at once took a median
      * 0.84-0.94x the time of 50 spins over the sizes and collectives of three sets of 7-9 alternating runs at 4 and
      * 8 ranks on 2 cores (4-rank allreduce up to 2 MiB 0.77-0.99x in the last; a stream of 8-byte broadcasts, whose
-     * readers wait for a root that is running, 1.1-1.7x in four of five comparisons).
+     * readers wait for a root that is running, 1.1-1.7x in four of five comparisons). Unset, a wait for the
+     * application's point-to-point messages that starts while the ranks not idle in a long wait have a core each
+     * spins as many times as with a core of its own (io.jccl.shm.IdleRanks); set, every wait spins this many times.
      */
     public static final String IDLE_SPINS_PROP_NAME = "jccl.idle.spins";
     public static final long IDLE_SPINS_DEFAULT = 1_000;
@@ -121,7 +123,8 @@ public final class Configuration
      * receiver's (process_vm_readv/writev, Java 22 or newer). 0 turns single copy off. From 32 KiB: a 32 KiB
      * pingpong took 2.8 µs one way single copy against 4.6-4.8 through the ring (2 ranks, median of 5 runs); at 16 KiB
      * the two were within the noise. Unset, it is 256 KiB when ranks outnumber cores, since a rendezvous then waits
-     * for its receiver to be scheduled (see io.jccl.shm.SingleCopy).
+     * for its receiver to be scheduled (see io.jccl.shm.SingleCopy), but 64 KiB for the application's own messages
+     * while the ranks not idle in a long wait have a core each (io.jccl.shm.IdleRanks).
      */
     public static final String SINGLE_COPY_BYTES_PROP_NAME = "jccl.single.copy.bytes";
     public static final long SINGLE_COPY_BYTES_DEFAULT = 32 * 1024;

@@ -39,6 +39,7 @@ public final class P2pRank
                 case "buffers" -> buffers(comm);
                 case "badargs" -> badArguments(comm);
                 case "singlecopy" -> singleCopy(comm);
+                case "idlepair" -> idlePair(comm);
                 case "killcopy" -> killDuringSingleCopy(comm);
                 case "kill" -> killOne(comm, Integer.parseInt(args[1]), "-9");
                 case "stop" -> killOne(comm, Integer.parseInt(args[1]), "-STOP");
@@ -348,6 +349,39 @@ public final class P2pRank
                 "truncated");
         }
         exchange(comm, peer);
+    }
+
+    /**
+     * Ranks 2 and up wait in a barrier, long enough to count as idle, while ranks 0 and 1 exchange off-heap messages
+     * of 64 KiB every 100 ms: below the single-copy threshold of ranks that outnumber cores, at or above the one of
+     * ranks with a core each, which the two left have once the others are idle. Every byte is checked; the barrier
+     * then ends the idle ranks' wait.
+     */
+    private static void idlePair(final Communicator comm)
+    {
+        if (comm.rank() < 2)
+        {
+            final int peer = comm.rank() ^ 1;
+            final int n = 64 << 10;
+            final ByteBuffer out = direct(n);
+            fill(out, comm.rank());
+            final ByteBuffer in = direct(n);
+            for (int round = 0; round < 10; round++)
+            {
+                try
+                {
+                    Thread.sleep(100);
+                }
+                catch (final InterruptedException ex)
+                {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException(ex);
+                }
+                comm.sendRecv(Buf.of(out, DataType.INT64), peer, 7, Buf.of(in, DataType.INT64), peer, 7);
+                verify(in, peer, "round " + round + ", " + n + " bytes");
+            }
+        }
+        comm.barrier();
     }
 
     /**

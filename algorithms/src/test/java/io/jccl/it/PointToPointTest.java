@@ -17,6 +17,7 @@ import java.util.regex.Pattern;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** Point-to-point between real rank JVMs started by the launcher. */
 @Timeout(120)
@@ -90,6 +91,34 @@ class PointToPointTest
                 () -> "rank " + rank + " does not say '" + joined + "': " + result.output(rank));
         }
         assertFalse(Files.exists(Jobs.segment(result)), "segment left behind");
+    }
+
+    /**
+     * While ranks outnumber cores, two ranks beside idle ones send as ranks with a core each: their 64 KiB messages go
+     * single copy ({@code P2pRank.idlePair}; the trace names each single-copy send), every byte right, and the idle
+     * ranks' wait ends in the barrier that ends the job.
+     */
+    @Test
+    void ranksBesideIdleOnesSendSingleCopy()
+    {
+        assumeTrue(Runtime.getRuntime().availableProcessors() < 4, "4 ranks do not outnumber the cores here");
+        assumeTrue(Runtime.version().feature() >= 22, "single copy needs Java 22");
+        final JobResult result = Jobs.launch(4, P2pRank.class, List.of("idlepair"),
+            List.of("JCCL_DEBUG=TRACE", "JCCL_DEBUG_SUBSYS=P2P"));
+        Jobs.assertSucceeded(result);
+        for (int r = 0; r < 4; r++)
+        {
+            final int rank = r;
+            assertTrue(result.output(r).stream().anyMatch(l -> l.contains("OK idlepair rank " + rank)),
+                () -> "rank " + rank + " did not finish: " + result.output(rank));
+        }
+        for (int r = 0; r < 2; r++)
+        {
+            final int rank = r;
+            final String sent = "sending 65536 bytes to rank " + (1 - r) + " single copy";
+            assertTrue(result.output(r).stream().anyMatch(l -> l.contains(sent)),
+                () -> "rank " + rank + " never says '" + sent + "': " + result.output(rank));
+        }
     }
 
     /** The receiver of a stream of single-copy messages is killed: the sender names it within 2 s. */

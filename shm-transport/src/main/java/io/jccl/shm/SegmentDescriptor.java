@@ -46,6 +46,9 @@ import io.jccl.spi.CollectiveContext;
  *  |  abort word (8) at ABORT_OFFSET, own lines: 0, or 1 + the rank  | 512
  *  |  that failed first; read by every collective, written once      |
  *  +---------------------------------------------------------------+
+ *  |  idle ranks (8) at IDLE_RANKS_OFFSET, own lines: ranks in a     | 768
+ *  |  long wait (IdleRanks), added to atomically by each             |
+ *  +---------------------------------------------------------------+
  * </pre>
  * All regions start on 128-byte boundaries (staging and symmetric regions on 4 KiB pages).
  */
@@ -57,9 +60,9 @@ public final class SegmentDescriptor
      * 2: rank records carry call signatures (mismatch detection), staging areas end in the LL region. 3: rank records
      * carry the segment address and single-copy capability, channel trailers the rendezvous words. 4: staging areas
      * end in the eager region and then an LL region of 64 slots (ranks of different builds would split a staging
-     * area differently).
+     * area differently). 5: the header's idle-ranks word.
      */
-    public static final int VERSION = 4;
+    public static final int VERSION = 5;
 
     public static final int MAGIC_OFFSET = 0;
     public static final int VERSION_OFFSET = 8;
@@ -81,6 +84,11 @@ public final class SegmentDescriptor
      * line nobody writes stays in every core's cache, so the load costs a cache hit until a failure.
      */
     public static final int ABORT_OFFSET = 512;
+    /**
+     * How many ranks are idle in a long wait ({@link IdleRanks}); two cache lines from the abort word, which every
+     * collective reads.
+     */
+    public static final int IDLE_RANKS_OFFSET = 768;
     public static final int HEADER_LENGTH = 4096;
 
     public static final int ALIGNMENT = 128;

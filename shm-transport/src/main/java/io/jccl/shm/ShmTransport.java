@@ -95,16 +95,23 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         this.recorder = new FlightRecorder(configuration.getLong(Configuration.FLIGHT_RECORDS_PROP_NAME,
             Configuration.FLIGHT_RECORDS_DEFAULT), log.enabled(Log.INFO, Log.COLL | Log.P2P));
         this.checkMode = configuration.getBoolean(Configuration.CHECK_PROP_NAME, Configuration.CHECK_DEFAULT);
-        final boolean oversubscribed = size > Runtime.getRuntime().availableProcessors();
+        final int cores = Runtime.getRuntime().availableProcessors();
+        final boolean oversubscribed = size > cores;
         final long spins = configuration.getLong(Configuration.IDLE_SPINS_PROP_NAME,
             oversubscribed ? Configuration.IDLE_SPINS_OVERSUBSCRIBED_DEFAULT : Configuration.IDLE_SPINS_DEFAULT);
+        // while ranks outnumber cores, long waits count themselves idle, so that the ranks left can wait and send as
+        // ranks with a core each do when the idle ones leave them one; a spin count set (as the progress thread's
+        // duplicate sets its own) fixes how every wait spins, and nothing is counted
+        final boolean spinsSet = configuration.get(Configuration.IDLE_SPINS_PROP_NAME) != null;
+        final IdleRanks idleRanks = oversubscribed && !spinsSet ? new IdleRanks(base, size, cores) : null;
         this.waiter = new Waiter(rank, monitor, signatures, recorder, configuration.timeoutMs(),
             configuration.getLong(Configuration.LIVENESS_CHECK_MS_PROP_NAME, Configuration.LIVENESS_CHECK_MS_DEFAULT),
             spins,
             configuration.getLong(Configuration.IDLE_YIELDS_PROP_NAME,
                 oversubscribed ? Configuration.IDLE_YIELDS_OVERSUBSCRIBED_DEFAULT : Configuration.IDLE_YIELDS_DEFAULT),
             TimeUnit.MICROSECONDS.toNanos(configuration.getLong(Configuration.IDLE_MAX_PARK_US_PROP_NAME,
-                Configuration.IDLE_MAX_PARK_US_DEFAULT)));
+                Configuration.IDLE_MAX_PARK_US_DEFAULT)),
+            idleRanks, Configuration.IDLE_SPINS_DEFAULT);
         this.writers = new ChannelWriter[size];
         this.readers = new ChannelReader[size];
         this.sendQueues = new ArrayDeque[size];
@@ -122,14 +129,15 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
             posted[r] = new ArrayList<>();
             unexpected[r] = new ArrayList<>();
         }
-        this.singleCopy = new SingleCopy(configuration, rank, base, layout, oversubscribed);
+        this.singleCopy = new SingleCopy(configuration, rank, base, layout, oversubscribed, idleRanks);
         this.blockingSend = new SendOp(this);
         this.blockingRecv = new RecvOp(this);
         this.exitHook = new Thread(this::exitWithoutClose, "jccl-exit-" + rank);
         if (oversubscribed)
         {
-            log.info(Log.INIT, size + " ranks on " + Runtime.getRuntime().availableProcessors() + " cores: " +
-                "oversubscribed, waiting ranks yield at once and park sooner");
+            log.info(Log.INIT, size + " ranks on " + cores + " cores: oversubscribed, waiting ranks yield at once " +
+                "and park sooner" + (idleRanks != null ? ", and wait and send as with a core each while the " +
+                "ranks not idle in a long wait have one" : ""));
         }
         if (checkMode)
         {
@@ -217,7 +225,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         // way round, a System.exit between the two left a rank attached with no hook (and addShutdownHook threw).
         Runtime.getRuntime().addShutdownHook(exitHook);
         monitor.register();
-        waiter.operation("bootstrap", 0, -1, null);
+        waiter.operation("bootstrap", 0, -1, null, false);
         if (rank == 0)
         {
             while (monitor.attachedCount() < size)
@@ -422,7 +430,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         final long sequence = ++collectiveSequence;
         final long shownCount = collective == Collective.BARRIER ? -1 : count;
         final long kind = CallSignatures.kind(collective, type, op, root);
-        waiter.operation(collective.label(), sequence, shownCount, type == null ? null : type.label());
+        waiter.operation(collective.label(), sequence, shownCount, type == null ? null : type.label(), false);
         recorder.begin(sequence, kind, shownCount, algorithm);
         signatures.publish(sequence, kind, agreedCount);
         // Acquire: what the failing rank published before it set the word (its signatures, its state) is visible.
@@ -497,7 +505,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
     private void beginPointToPoint(final String name, final int operation, final Buf buf)
     {
         final long sequence = ++operationSequence;
-        waiter.operation(name, sequence, buf.count(), buf.type().label());
+        waiter.operation(name, sequence, buf.count(), buf.type().label(), true);
         recorder.begin(sequence, FlightRecorder.pointToPoint(operation, buf.type()), buf.count(), null);
     }
 
@@ -698,7 +706,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         final long timeoutNs)
     {
         checkUsable();
-        waiter.operation(operation, sequence, -1, null);
+        waiter.operation(operation, sequence, -1, null, true);
         waiter.target(peer, Integer.MIN_VALUE, request.bytes());
         final long start = timeoutNs >= 0 ? System.nanoTime() : 0;
         while (!request.test())
@@ -836,9 +844,13 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
             sendToSelf(op);
             return;
         }
-        if (singleCopy.offer(op.dest, op.base, op.bytes))
+        if (singleCopy.offer(op.dest, op.base, op.bytes, waiter.pointToPoint()))
         {
             op.rendezvousId = singleCopy.nextId(op.dest);
+            if (log.enabled(Log.TRACE, Log.P2P))
+            {
+                log.trace(Log.P2P, "sending " + op.bytes + " bytes to rank " + op.dest + " single copy");
+            }
         }
         final ArrayDeque<SendOp> queue = sendQueues[op.dest];
         if (queue.isEmpty())
@@ -1143,6 +1155,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         if (broken == null)
         {
             broken = ex;
+            waiter.abandon();
             recorder.failed();
             monitor.setState(STATE_FAILED, blamed(ex));
             // Release: the state and signatures above are visible to a rank that sees the word.

@@ -31,9 +31,21 @@ final class SingleCopy
      * where the ring lets the sender hand a message over and go on; but a large message through the ring makes both
      * ends take turns on the cores once per ring's worth. 4 ranks on 2 cores, medians of 3 alternating runs: with
      * single copy from 32 KiB binomial reduce of 32 and 128 KiB took 1.6-6x the ring's time; from 256 KiB pingpong
-     * took 0.38-0.61x the time from 256 KiB to 8 MiB, binomial reduce 0.65-0.73x from 512 KiB to 8 MiB.
+     * took 0.38-0.61x the time from 256 KiB to 8 MiB, binomial reduce 0.65-0.73x from 512 KiB to 8 MiB. While the
+     * ranks not idle have a core each ({@link IdleRanks}), the application's own messages take
+     * {@link #BESIDE_IDLE_THRESHOLD_BYTES} (a collective's messages keep this one: their receivers are the ranks in the
+     * collective).
      */
     static final long OVERSUBSCRIBED_THRESHOLD_BYTES = 256 * 1024;
+    /**
+     * The application's messages' threshold while ranks outnumber cores but the ranks not idle have a core each. Not
+     * the 32 KiB of ranks that have cores: the idle ranks still wake from their parks now and then, and a rendezvous
+     * of 32 KiB, which only ties the ring where nothing interrupts it, took 5-23 µs against the ring's 6-12 in a
+     * 8-rank pingpong (3 runs). From 64 KiB it takes half the ring's time or less: 4-rank pingpong of 64 and 128 KiB
+     * 5.1 and 6.8 µs against 11.5 and 20.6 (medians of 4 alternating runs); 8 ranks, 128 KiB, 6-10 µs in 7 of 10
+     * runs but 29-33 in the other 3, against the ring's 19-24 (why the 3, we do not know).
+     */
+    static final long BESIDE_IDLE_THRESHOLD_BYTES = 64 * 1024;
 
     private final int rank;
     private final int size;
@@ -41,6 +53,9 @@ final class SingleCopy
     private final SegmentDescriptor layout;
     private final CrossMemory memory;
     private final long threshold;
+    /** The application's threshold while the ranks not idle have a core each; else {@link #threshold}. */
+    private final long besideIdleThreshold;
+    private final IdleRanks idleRanks;
     /** Per peer: 0 until its rank record says whether it takes rendezvous messages, then YES or NO. */
     private final long[] peerCapability;
     private final long[] peerPid;
@@ -52,14 +67,17 @@ final class SingleCopy
     private long bounceAddress;
 
     SingleCopy(final Configuration configuration, final int rank, final long base, final SegmentDescriptor layout,
-        final boolean oversubscribed)
+        final boolean oversubscribed, final IdleRanks idleRanks)
     {
         this.rank = rank;
         this.base = base;
         this.layout = layout;
         this.size = layout.worldSize();
+        final boolean thresholdSet = configuration.get(Configuration.SINGLE_COPY_BYTES_PROP_NAME) != null;
         this.threshold = configuration.getLong(Configuration.SINGLE_COPY_BYTES_PROP_NAME,
             oversubscribed ? OVERSUBSCRIBED_THRESHOLD_BYTES : Configuration.SINGLE_COPY_BYTES_DEFAULT);
+        this.idleRanks = thresholdSet ? null : idleRanks;
+        this.besideIdleThreshold = this.idleRanks != null ? BESIDE_IDLE_THRESHOLD_BYTES : threshold;
         this.memory = threshold > 0 && size > 1 ? CrossMemory.load() : null;
         this.peerCapability = new long[size];
         this.peerPid = new long[size];
@@ -157,10 +175,15 @@ final class SingleCopy
         return threshold;
     }
 
-    /** Whether a message of {@code bytes} from {@code (base, offset)} to {@code dest} goes by rendezvous. */
-    boolean offer(final int dest, final Object base, final long bytes)
+    /**
+     * Whether a message of {@code bytes} from {@code (base, offset)} to {@code dest} goes by rendezvous; an
+     * application's message ({@code pointToPoint}, not a collective's) from the lower threshold while the ranks not
+     * idle have a core each.
+     */
+    boolean offer(final int dest, final Object base, final long bytes, final boolean pointToPoint)
     {
-        return enabled && base == null && bytes >= threshold && peerTakesPart(dest);
+        return enabled && base == null && bytes >= besideIdleThreshold &&
+            (bytes >= threshold || pointToPoint && idleRanks.coreEach()) && peerTakesPart(dest);
     }
 
     private boolean peerTakesPart(final int peer)

@@ -3,14 +3,14 @@ package io.jccl.shm;
 import io.jccl.CollectiveMismatchException;
 import io.jccl.JcclException;
 import io.jccl.PeerFailedException;
-import org.agrona.concurrent.IdleStrategy;
 
 import java.util.concurrent.TimeUnit;
 
 /**
- * Every blocking wait of a rank goes through here: spin, then yield, then park
- * ({@link SpinYieldParkIdleStrategy}; few spins when ranks outnumber cores), with the operation's deadline and a look
- * at the peers every {@code jccl.liveness.check.ms}. The clock of a wait starts at its {@link #CLOCK_START_IDLES}th
+ * Every blocking wait of a rank goes through here: spin, then yield, then park ({@link SpinYieldParkIdleStrategy};
+ * few spins when ranks outnumber cores, unless enough of them are idle and the wait is the application's
+ * point-to-point message), with the operation's deadline and a look at the peers every
+ * {@code jccl.liveness.check.ms}. The clock of a wait starts at its {@link #CLOCK_START_IDLES}th
  * idle call, so a wait that ends sooner costs no clock read: most waits of a small collective between ranks that
  * each have a core end within a few idles, and a read of the clock (about 20 ns on this project's VMs) was a tenth
  * of a 2-rank 8-byte allreduce. The look at the peers also compares their call signatures ({@link CallSignatures}),
@@ -22,7 +22,7 @@ final class Waiter
     static final int CLOCK_START_IDLES = 16;
 
     private final int rank;
-    private final IdleStrategy idle;
+    private final SpinYieldParkIdleStrategy idle;
     private final PeerMonitor monitor;
     private final CallSignatures signatures;
     private final FlightRecorder recorder;
@@ -35,6 +35,7 @@ final class Waiter
     private int idles;
 
     private String operation = "startup";
+    private boolean pointToPoint;
     private long sequence;
     private int peer = -1;
     private int tag = Integer.MIN_VALUE;
@@ -43,7 +44,8 @@ final class Waiter
     private String type;
 
     Waiter(final int rank, final PeerMonitor monitor, final CallSignatures signatures, final FlightRecorder recorder,
-        final long timeoutMs, final long checkIntervalMs, final long spins, final long yields, final long maxParkNs)
+        final long timeoutMs, final long checkIntervalMs, final long spins, final long yields, final long maxParkNs,
+        final IdleRanks idleRanks, final long coreEachSpins)
     {
         this.rank = rank;
         this.monitor = monitor;
@@ -51,12 +53,19 @@ final class Waiter
         this.recorder = recorder;
         this.timeoutNs = TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         this.checkIntervalNs = TimeUnit.MILLISECONDS.toNanos(checkIntervalMs);
-        this.idle = new SpinYieldParkIdleStrategy(spins, yields, 1_000, Math.max(1_000, maxParkNs));
+        this.idle = new SpinYieldParkIdleStrategy(spins, yields, 1_000, Math.max(1_000, maxParkNs), idleRanks,
+            coreEachSpins);
     }
 
-    /** Names the operation the following waits belong to. */
-    void operation(final String name, final long sequence, final long count, final String type)
+    /**
+     * Names the operation the following waits belong to; {@code pointToPoint} for the application's own messages
+     * (their waits may spin when the ranks not idle have a core each, a collective's keep to the configured spins).
+     */
+    void operation(final String name, final long sequence, final long count, final String type,
+        final boolean pointToPoint)
     {
+        this.pointToPoint = pointToPoint;
+        idle.spinWithCoreEach(pointToPoint);
         this.operation = name;
         this.sequence = sequence;
         this.count = count;
@@ -74,6 +83,12 @@ final class Waiter
         this.bytes = bytes;
     }
 
+    /** Whether the current operation is one of the application's point-to-point messages. */
+    boolean pointToPoint()
+    {
+        return pointToPoint;
+    }
+
     /** Ends a wait that succeeded. */
     void done()
     {
@@ -87,6 +102,14 @@ final class Waiter
                 monitor.resetStrikes();
             }
         }
+    }
+
+    /** A wait ended by a failure: the back-off starts over, and the wait no longer counts as idle. */
+    void abandon()
+    {
+        idles = 0;
+        started = false;
+        idle.reset();
     }
 
     /** Work was done during a wait: start backing off from the beginning again. */
