@@ -42,8 +42,8 @@ final class SingleCopy
      * the 32 KiB of ranks that have cores: the idle ranks still wake from their parks now and then, and a rendezvous
      * of 32 KiB, which only ties the ring where nothing interrupts it, took 5-23 µs against the ring's 6-12 in a
      * 8-rank pingpong (3 runs). From 64 KiB it takes half the ring's time or less: 4-rank pingpong of 64 and 128 KiB
-     * 5.1 and 6.8 µs against 11.5 and 20.6 (medians of 4 alternating runs); 8 ranks, 128 KiB, 6-10 µs in 7 of 10
-     * runs but 29-33 in the other 3, against the ring's 19-24 (why the 3, we do not know).
+     * 5.1 and 6.8 µs against 11.5 and 20.6 (medians of 4 alternating runs); 8 ranks, 128 KiB, 6-10 µs against the
+     * ring's 19-24, but for the first single-copy size of a bench sweep (PERFORMANCE.md, session 13).
      */
     static final long BESIDE_IDLE_THRESHOLD_BYTES = 64 * 1024;
 
