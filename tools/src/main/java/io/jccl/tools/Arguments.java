@@ -1,5 +1,7 @@
 package io.jccl.tools;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -108,6 +110,18 @@ public final class Arguments
         if (index < args.length)
         {
             throw new UsageException("unexpected argument '" + args[index] + "'");
+        }
+    }
+
+    /** Fails naming the first of {@code files} that is not a regular file. */
+    public static void requireFiles(final List<Path> files)
+    {
+        for (final Path file : files)
+        {
+            if (!Files.isRegularFile(file))
+            {
+                throw new UsageException("no such file: " + file);
+            }
         }
     }
 

@@ -8,7 +8,6 @@ import io.jccl.tools.UsageException;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -119,13 +118,9 @@ public final class FitCommand implements Command
         final List<Path> files = new ArrayList<>();
         for (final String operand : operands)
         {
-            final Path file = Path.of(operand);
-            if (!Files.isRegularFile(file))
-            {
-                throw new UsageException("no such file: " + file);
-            }
-            files.add(file);
+            files.add(Path.of(operand));
         }
+        Arguments.requireFiles(files);
         final String title = files.get(0).getFileName() +
             (files.size() == 2 ? " and " + files.get(1).getFileName() :
             files.size() > 2 ? " and " + (files.size() - 1) + " more files" : "");

@@ -199,13 +199,7 @@ public final class TuneCommand implements Command
             throw new UsageException("-n, --op, --max-bytes, --repeat, --iters and --warmup set up tune's own " +
                 "sweep: they do not go with --from");
         }
-        for (final Path file : from)
-        {
-            if (!Files.isRegularFile(file))
-            {
-                throw new UsageException("no such file: " + file);
-            }
-        }
+        Arguments.requireFiles(from);
 
         // several files are runs of one sweep: the fit and the choices both see the median of each point
         final List<Measurement> points = Measurement.medianPerPoint(ResultsReader.readRuns(from, err));
@@ -267,13 +261,10 @@ public final class TuneCommand implements Command
     private int checkChoices(final List<Path> runs, final List<Path> results, final String onlySource)
         throws IOException
     {
+        Arguments.requireFiles(runs);
         final List<List<Measurement>> choices = new ArrayList<>();
         for (final Path run : runs)
         {
-            if (!Files.isRegularFile(run))
-            {
-                throw new UsageException("no such file: " + run);
-            }
             choices.add(ResultsReader.read(run).measurements());
         }
         final List<TuningCheck.Group> groups = TuningCheck.checkRecorded(choices, measurements(results, onlySource));
@@ -296,13 +287,7 @@ public final class TuneCommand implements Command
     /** The results of --check, of the source {@code onlySource} when given; every file must exist. */
     private List<Measurement> measurements(final List<Path> results, final String onlySource) throws IOException
     {
-        for (final Path result : results)
-        {
-            if (!Files.isRegularFile(result))
-            {
-                throw new UsageException("no such file: " + result);
-            }
-        }
+        Arguments.requireFiles(results);
         return ResultsReader.readRuns(results, err).stream()
             .filter(m -> onlySource == null || m.source().equals(onlySource)).toList();
     }
