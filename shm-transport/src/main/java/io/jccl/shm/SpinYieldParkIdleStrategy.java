@@ -47,7 +47,6 @@ final class SpinYieldParkIdleStrategy implements IdleStrategy
         this.idleRanks = idleRanks;
         this.coreEachSpins = coreEachSpins;
         this.parkNs = minParkNs;
-        this.spinLimit = maxSpins;
     }
 
     @Override

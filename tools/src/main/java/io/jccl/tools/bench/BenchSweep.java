@@ -105,9 +105,10 @@ public final class BenchSweep
         final List<BenchPlan.Block> blocks = plan.blocks();
         final Communicator[] views = new Communicator[blocks.size()];
         final List<List<BenchResult>> results = new ArrayList<>();
-        for (final BenchPlan.Block block : blocks)
+        for (int i = 0; i < blocks.size(); i++)
         {
-            views[results.size()] = block.algorithm() == null || block.op() == BenchOp.PINGPONG ? comm :
+            final BenchPlan.Block block = blocks.get(i);
+            views[i] = block.algorithm() == null || block.op() == BenchOp.PINGPONG ? comm :
                 comm.withAlgorithm(block.op().collective().label() + ":" + block.algorithm());
             results.add(new ArrayList<>());
         }
