@@ -58,6 +58,7 @@ public class CopyOut
         final String java = ProcessHandle.current().info().command().orElse("java");
         final String source = ProcessHandle.current().info().arguments().stream().flatMap(Arrays::stream)
             .filter(argument -> argument.endsWith("CopyOut.java")).findFirst().orElseThrow();
+        Files.deleteIfExists(SHARED_FILE); // a run that was killed may have left its flags behind
         final List<Process> children = new ArrayList<>();
         for (final String role : roles)
         {
