@@ -6,6 +6,7 @@ import io.jccl.DataType;
 import io.jccl.Jccl;
 import io.jccl.JcclException;
 import io.jccl.PeerFailedException;
+import io.jccl.ReduceOp;
 import io.jccl.Request;
 import io.jccl.spi.Elements;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -40,6 +41,7 @@ public final class P2pRank
                 case "badargs" -> badArguments(comm);
                 case "singlecopy" -> singleCopy(comm);
                 case "idlepair" -> idlePair(comm);
+                case "forreduction" -> forReduction(comm);
                 case "killcopy" -> killDuringSingleCopy(comm);
                 case "kill" -> killOne(comm, Integer.parseInt(args[1]), "-9");
                 case "stop" -> killOne(comm, Integer.parseInt(args[1]), "-STOP");
@@ -382,6 +384,41 @@ public final class P2pRank
             }
         }
         comm.barrier();
+    }
+
+    /**
+     * Two ranks: a 64 KiB message, then binomial reduces of 128 KiB and 512 KiB (int64 sum, off-heap buffers), each
+     * checked at the root; the test reads from the P2P trace which of them travelled single copy.
+     */
+    private static void forReduction(final Communicator comm)
+    {
+        final int peer = comm.rank() ^ 1;
+        final ByteBuffer message = direct(64 << 10);
+        fill(message, 1);
+        if (comm.rank() == 1)
+        {
+            comm.send(Buf.of(message, DataType.INT64), peer, 3);
+        }
+        else
+        {
+            final ByteBuffer in = direct(64 << 10);
+            comm.recv(Buf.of(in, DataType.INT64), peer, 3);
+            verify(in, 1, "64 KiB message");
+        }
+        for (final int n : new int[] {128 << 10, 512 << 10})
+        {
+            final ByteBuffer send = direct(n);
+            fill(send, comm.rank());
+            final ByteBuffer recv = direct(n);
+            comm.reduce(Buf.of(send, DataType.INT64), Buf.of(recv, DataType.INT64), ReduceOp.SUM, 0);
+            if (comm.rank() == 0)
+            {
+                for (int i = 0; i < n / 8; i++)
+                {
+                    check(recv.getLong(8 * i) == mix(0, i) + mix(1, i), n + " bytes reduced, word " + i);
+                }
+            }
+        }
     }
 
     /**

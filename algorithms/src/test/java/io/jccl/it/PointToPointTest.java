@@ -121,6 +121,32 @@ class PointToPointTest
         }
     }
 
+    /**
+     * A message its receiver reduces goes through the ring below 512 KiB, where a rendezvous would make the sender
+     * wait for the receiver's reduction: at 2 ranks a 64 KiB message travels single copy, a binomial reduce's
+     * 128 KiB partial result does not, its 512 KiB one does ({@code P2pRank.forReduction}; the trace names each
+     * single-copy send), and the root's sums are right either way.
+     */
+    @Test
+    void messagesForReductionTakeTheRingBelow512KiB()
+    {
+        assumeTrue(Runtime.getRuntime().availableProcessors() >= 2, "2 ranks outnumber the cores here");
+        assumeTrue(Runtime.version().feature() >= 22, "single copy needs Java 22");
+        final JobResult result = Jobs.launch(2, P2pRank.class, List.of("forreduction"),
+            List.of("JCCL_DEBUG=TRACE", "JCCL_DEBUG_SUBSYS=P2P", "JCCL_TUNING_FILE=none"));
+        Jobs.assertSucceeded(result);
+        final List<String> sender = result.output(1);
+        assertTrue(sender.stream().anyMatch(l -> l.contains("OK forreduction rank 1")),
+            () -> String.join("\n", sender));
+        for (final String line : List.of("sending 65536 bytes to rank 0 single copy",
+            "sending 524288 bytes to rank 0 single copy"))
+        {
+            assertTrue(sender.stream().anyMatch(l -> l.contains(line)), () -> "no '" + line + "': " + sender);
+        }
+        assertFalse(sender.stream().anyMatch(l -> l.contains("sending 131072 bytes to rank 0 single copy")),
+            () -> "the 128 KiB partial result went single copy: " + sender);
+    }
+
     /** The receiver of a stream of single-copy messages is killed: the sender names it within 2 s. */
     @Test
     void killedReceiverOfSingleCopyIsNamed()

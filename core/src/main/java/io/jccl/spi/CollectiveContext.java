@@ -57,6 +57,16 @@ public interface CollectiveContext
 
     void send(int peer, Object base, long offset, long bytes);
 
+    /**
+     * {@link #send} of a message that its receiver reduces into its own vector once it has it (a reduction tree's
+     * partial result): a transport may hand it over eagerly where it would otherwise wait for the receiver, so that
+     * this rank's next message travels while the receiver reduces.
+     */
+    default void sendForReduction(final int peer, final Object base, final long offset, final long bytes)
+    {
+        send(peer, base, offset, bytes);
+    }
+
     void recv(int peer, Object base, long offset, long bytes);
 
     /** Sends to {@code dest} and receives from {@code source} at once; safe when both sides call it together. */

@@ -18,6 +18,8 @@ final class SendOp implements Request
     long rendezvousId;
     boolean started;
     boolean done;
+    /** A collective's message that its receiver reduces (CollectiveContext#sendForReduction). */
+    boolean forReduction;
     String operation;
     long sequence;
 
@@ -37,6 +39,7 @@ final class SendOp implements Request
         this.rendezvousId = 0;
         this.started = false;
         this.done = false;
+        this.forReduction = false;
         return this;
     }
 

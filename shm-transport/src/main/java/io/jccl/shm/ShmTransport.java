@@ -340,7 +340,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         checkBuffer(buf, "send buffer", false);
         beginPointToPoint("send", FlightRecorder.SEND, buf);
         waiter.target(dest, tag, buf.bytes());
-        sendBlocking(dest, tag, buf.base(), buf.offset(), buf.bytes());
+        sendBlocking(dest, tag, buf.base(), buf.offset(), buf.bytes(), false);
         recorder.done();
     }
 
@@ -519,7 +519,14 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
     public void send(final int peer, final Object base, final long offset, final long bytes)
     {
         waiter.target(peer, COLLECTIVE_TAG, bytes);
-        sendBlocking(peer, COLLECTIVE_TAG, base, offset, bytes);
+        sendBlocking(peer, COLLECTIVE_TAG, base, offset, bytes, false);
+    }
+
+    @Override
+    public void sendForReduction(final int peer, final Object base, final long offset, final long bytes)
+    {
+        waiter.target(peer, COLLECTIVE_TAG, bytes);
+        sendBlocking(peer, COLLECTIVE_TAG, base, offset, bytes, true);
     }
 
     @Override
@@ -739,9 +746,11 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         op.done = true;
     }
 
-    private void sendBlocking(final int dest, final int tag, final Object base, final long offset, final long bytes)
+    private void sendBlocking(final int dest, final int tag, final Object base, final long offset, final long bytes,
+        final boolean forReduction)
     {
         final SendOp op = blockingSend.reset(dest, tag, base, offset, bytes);
+        op.forReduction = forReduction;
         startSend(op);
         while (!op.done)
         {
@@ -844,7 +853,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
             sendToSelf(op);
             return;
         }
-        if (singleCopy.offer(op.dest, op.base, op.bytes, waiter.pointToPoint()))
+        if (singleCopy.offer(op.dest, op.base, op.bytes, waiter.pointToPoint(), op.forReduction))
         {
             op.rendezvousId = singleCopy.nextId(op.dest);
             if (log.enabled(Log.TRACE, Log.P2P))

@@ -46,6 +46,15 @@ final class SingleCopy
      * ring's 19-24, but for the first single-copy size of a bench sweep (PERFORMANCE.md, session 13).
      */
     static final long BESIDE_IDLE_THRESHOLD_BYTES = 64 * 1024;
+    /**
+     * The smallest message its receiver reduces ({@code sendForReduction}) that goes by rendezvous. A rendezvous
+     * makes the sender wait until the receiver has reduced its previous message and accepted this one, and the half
+     * of it that the sender copies lands in the sender's cache, which the receiver's reduction then reads across
+     * cores; through the ring the sender hands the message over and goes on, and the receiver's copy out leaves it in
+     * its own cache. 2 ranks, binomial reduce, medians of 4 alternating runs against single copy from 32 KiB: 32-256
+     * KiB 0.58-0.86x the time back to back and 0.76-0.97x one call at a time (`--sync`), 512 KiB-2 MiB 1.09-1.31x.
+     */
+    static final long FOR_REDUCTION_THRESHOLD_BYTES = 512 * 1024;
 
     private final int rank;
     private final int size;
@@ -178,12 +187,15 @@ final class SingleCopy
     /**
      * Whether a message of {@code bytes} from {@code (base, offset)} to {@code dest} goes by rendezvous; an
      * application's message ({@code pointToPoint}, not a collective's) from the lower threshold while the ranks not
-     * idle have a core each.
+     * idle have a core each, a message its receiver reduces ({@code forReduction}) from
+     * {@link #FOR_REDUCTION_THRESHOLD_BYTES}.
      */
-    boolean offer(final int dest, final Object base, final long bytes, final boolean pointToPoint)
+    boolean offer(final int dest, final Object base, final long bytes, final boolean pointToPoint,
+        final boolean forReduction)
     {
         return enabled && base == null && bytes >= besideIdleThreshold &&
-            (bytes >= threshold || pointToPoint && idleRanks.coreEach()) && peerTakesPart(dest);
+            (bytes >= threshold || pointToPoint && idleRanks.coreEach()) &&
+            (!forReduction || bytes >= FOR_REDUCTION_THRESHOLD_BYTES) && peerTakesPart(dest);
     }
 
     private boolean peerTakesPart(final int peer)

@@ -108,8 +108,9 @@ public final class BinomialReduce implements CollectiveAlgorithm
         }
         else
         {
-            // last step: the subtree's partial result goes to the parent
-            context.send(absoluteRank(tree.parent(relative), root, size), partialBase, partialOffset, bytes);
+            // last step: the subtree's partial result goes to the parent, which reduces it
+            context.sendForReduction(absoluteRank(tree.parent(relative), root, size), partialBase, partialOffset,
+                bytes);
         }
     }
 }
