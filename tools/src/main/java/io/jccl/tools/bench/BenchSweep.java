@@ -150,14 +150,16 @@ public final class BenchSweep
     /** Rank 0 prints the rows of every block of {@code op}, block by block; returns how many had wrong results. */
     private int writeOperation(final BenchOp op, final ResultWriter writer, final List<List<BenchResult>> results)
     {
+        final List<BenchPlan.Block> blocks = plan.blocks();
         int wrongRows = 0;
-        for (int i = 0; i < plan.blocks().size(); i++)
+        for (int i = 0; i < blocks.size(); i++)
         {
-            if (plan.blocks().get(i).op() != op)
+            final BenchPlan.Block block = blocks.get(i);
+            if (block.op() != op)
             {
                 continue;
             }
-            writer.startBlock(plan.blocks().get(i));
+            writer.startBlock(block);
             for (final BenchResult result : results.get(i))
             {
                 writer.row(result);
