@@ -32,7 +32,7 @@ import java.util.Map;
  *   <li>without a tuning file, binomial for broadcasts up to {@link #OVERSUBSCRIBED_BROADCAST_MAX_BYTES} and reduces
  *       up to {@link #OVERSUBSCRIBED_REDUCE_MAX_BYTES} when ranks outnumber cores, whose eager messages keep a stream
  *       of calls flowing while ranks wait for their cores; and at 2 ranks with a core each for every broadcast and
- *       for reduces up to {@link #SINGLE_COPY_REDUCTION_MAX_BYTES}, where it is one message
+ *       for reduces up to {@link #PAIR_REDUCE_MAX_BYTES}, where it is one message
  *       ({@link #PAIR_TREE_MAX_BYTES});</li>
  *   <li>the tuned choice for the call's size ({@link TunedSelection}: the tuning file's rule, else the cost model's
  *       fastest algorithm), when it can serve the call;</li>
@@ -73,11 +73,11 @@ public final class AlgorithmSelector
      * 2 ranks, where it reads n bytes per rank: at 128 KiB-32 MiB it took 0.9-1.9x two-shot's time while cross-core
      * handoffs were fast and 0.25-0.7x while they were slow; and not with symmetric send buffers, which two-shot
      * already reads in place. Only up to
-     * {@link #SINGLE_COPY_REDUCTION_MAX_BYTES}. Allgather and alltoall read every peer's block at once, one kernel call
+     * {@link #SINGLE_COPY_ALLREDUCE_MAX_BYTES}. Allgather and alltoall read every peer's block at once, one kernel call
      * each; a ring or pairwise exchange of single-copy messages took 1.1-1.6x Open MPI at 128 KiB-8 MiB. Reduce-scatter
      * reads its block of every peer's input and reduces it: 0.35-0.85x the staged shm_direct's time at 128 KiB-32 MiB
      * on 2 ranks while handoffs were slow. (Reduce, whose binomial messages go single copy, was here too, at 2 ranks
-     * up to {@link #SINGLE_COPY_REDUCTION_MAX_BYTES}: 2 ranks, slow handoffs, 128 KiB-2 MiB 16-20/55-63/202-238 µs
+     * up to {@link #PAIR_REDUCE_MAX_BYTES}: 2 ranks, slow handoffs, 128 KiB-2 MiB 16-20/55-63/202-238 µs
      * against the staged shm_direct's 33-43/106-130/384-480; the 2-rank binomial rule, {@link #treeMaxBytes}, now
      * takes every reduce up to that size.) The gains need send buffers whose lines nobody has just written:
      * with heap arrays (copied to scratch every call) the staged algorithms were faster, but the choice cannot depend
@@ -91,12 +91,21 @@ public final class AlgorithmSelector
         Collective.ALLTOALL, "shm_single_copy"));
 
     /**
-     * Largest allreduce the single-copy rule takes, and reduce the 2-rank binomial rule. Beyond the caches the gain
-     * in the slow state shrank (allreduce 8 MiB: 2.3-3.9 ms against two-shot's 3.7-4.2) while the loss in the fast one
-     * stayed (1.8-2.2 ms against 1.1-1.3), and two-shot holds the bus bandwidth of large vectors when handoffs are
-     * fast.
+     * Largest allreduce the single-copy rule takes. On the Intel VM of 2026-11-24 to 2026-11-27 single copy stayed
+     * ahead of two-shot up to 16 MiB: 2 ranks, 2026-11-27, medians of 8 alternating runs, 8 MiB 1.91 ms against
+     * 2.05 (0.93x), 16 MiB 4.18 against 4.62 (0.90x); one call at a time (bench --sync), 3 runs, 0.95x and 0.91x; at
+     * 32 MiB two-shot is ahead (13.2 against 11.2 ms, 1.18x), its two copies, half a vector each, against the whole
+     * vector read and reduced by every rank. (The AMD VM of 2026-11-22, whose cross-core handoffs flipped between
+     * fast and slow, had it at 4 MiB: at 8 MiB 2.3-3.9 ms against two-shot's 3.7-4.2 in the slow state, 1.8-2.2
+     * against 1.1-1.3 in the fast one.)
      */
-    private static final long SINGLE_COPY_REDUCTION_MAX_BYTES = 4L << 20;
+    private static final long SINGLE_COPY_ALLREDUCE_MAX_BYTES = 16L << 20;
+
+    /**
+     * Largest reduce the 2-rank binomial rule takes ({@link #PAIR_TREE_MAX_BYTES}): beyond it shm_direct stays
+     * ahead, at 8 MiB 1.2-1.4 ms against binomial's 1.6-1.9 (8 sweeps of 2026-11-26).
+     */
+    private static final long PAIR_REDUCE_MAX_BYTES = 4L << 20;
 
     /**
      * Smallest broadcast message for which the single-copy rule applies, even where point-to-point messages go single
@@ -163,13 +172,12 @@ public final class AlgorithmSelector
 
     /**
      * Largest broadcast that takes binomial at 2 ranks with a core each (without a tuning file; reduces up to
-     * {@link #SINGLE_COPY_REDUCTION_MAX_BYTES}, as the single-copy rule's): there it is one point-to-point message,
+     * {@link #PAIR_REDUCE_MAX_BYTES}): there it is one point-to-point message,
      * which the root of a broadcast (the contributor of a reduce) hands over and goes on, eager below the single-copy
      * threshold and single copy above, where shm_ll, shm_eager and shm_direct, the shipped model's choices up to
      * 32 KiB, wait on flags in staging areas. Against those, 2026-11-26, medians of 4 alternating runs: calls back
      * to back, broadcast 128 B-32 KiB 0.47-0.85x the time, reduce 128 B-32 KiB 0.37-0.86x; one call at a time (bench
-     * --sync), broadcast up to 2 KiB 0.99-1.10x (within 0.03 µs), 8-32 KiB 0.60-0.90x, reduce 0.85-0.96x. Beyond
-     * 4 MiB shm_direct reduce stays ahead: at 8 MiB 1.2-1.4 ms against binomial's 1.6-1.9 (8 sweeps of the day).
+     * --sync), broadcast up to 2 KiB 0.99-1.10x (within 0.03 µs), 8-32 KiB 0.60-0.90x, reduce 0.85-0.96x.
      */
     private static final long PAIR_TREE_MAX_BYTES = Long.MAX_VALUE;
 
@@ -358,7 +366,7 @@ public final class AlgorithmSelector
         if (singleCopyChoice != null && singleCopyBytes > 0 && !tuned.measured() &&
             singleCopyApplies(args.collective, size) &&
             (args.collective != Collective.ALLREDUCE ||
-                args.sendSegmentOffset < 0 && bytes <= SINGLE_COPY_REDUCTION_MAX_BYTES) &&
+                args.sendSegmentOffset < 0 && bytes <= SINGLE_COPY_ALLREDUCE_MAX_BYTES) &&
             messageBytes(args.collective, bytes, size) >= minMessageBytes(args.collective, size, singleCopyBytes) &&
             singleCopyChoice.unsupportedReason(args, size, context) == null)
         {
@@ -423,7 +431,7 @@ public final class AlgorithmSelector
                     .append(algorithm.name()).append(" from ").append(from).append(" B");
                 if (collective == Collective.ALLREDUCE)
                 {
-                    text.append(" to ").append(SINGLE_COPY_REDUCTION_MAX_BYTES).append(" B");
+                    text.append(" to ").append(SINGLE_COPY_ALLREDUCE_MAX_BYTES).append(" B");
                 }
             }
         }
@@ -466,7 +474,7 @@ public final class AlgorithmSelector
         }
         if (size == 2)
         {
-            return broadcast ? PAIR_TREE_MAX_BYTES : SINGLE_COPY_REDUCTION_MAX_BYTES;
+            return broadcast ? PAIR_TREE_MAX_BYTES : PAIR_REDUCE_MAX_BYTES;
         }
         return -1;
     }

@@ -217,11 +217,13 @@ class TunedSelectionTest
         reduce.collective = Collective.REDUCE;
         assertEquals("binomial", shipped.select(reduce, two.context(0), mib).name());
         assertEquals("shm_single_copy", shipped.select(allreduce(mib / 4), two.context(0), mib).name());
-        // allreduce from 128 KiB (a half of 64 KiB, the point-to-point threshold set above its default) to 4 MiB, and
+        // allreduce from 128 KiB (a half of 64 KiB, the point-to-point threshold set above its default) to 16 MiB, and
         // not for symmetric send buffers, which two-shot reads in place
         assertNotEquals("shm_single_copy", shipped.select(allreduce(16 * 1024), two.context(0), 64 * 1024).name());
-        assertEquals("shm_single_copy", shipped.select(allreduce(mib), two.context(0), 4 * mib).name());
-        assertNotEquals("shm_single_copy", shipped.select(allreduce(2 * mib), two.context(0), 8 * mib).name());
+        assertEquals("shm_single_copy", shipped.select(allreduce(4 * mib), two.context(0), 16 * mib).name());
+        assertNotEquals("shm_single_copy", shipped.select(allreduce(8 * mib), two.context(0), 32 * mib).name());
+        assertEquals("allreduce shm_single_copy from 131072 B to 16777216 B",
+            shipped.describeSingleCopy(2, 64 * 1024).replaceAll(".*(allreduce[^;]*).*", "$1"));
         final CollectiveArgs symmetric = allreduce(mib / 4);
         symmetric.sendSegmentOffset = 0;
         assertNotEquals("shm_single_copy", shipped.select(symmetric, two.context(0), mib).name());
