@@ -28,7 +28,8 @@ import java.util.concurrent.locks.LockSupport;
  * Per size: the communicator says which algorithm it will use (or why a forced one cannot serve the call: then
  * every rank skips the size); one untimed call, then the warm-up, each rank timing both and all agreeing on the
  * slowest rank's time per call to choose the same number of timed iterations ({@link Iterations}); a barrier; each
- * rank times its own loop (with --sync, a barrier before every call and the calls timed one by one); with --check
+ * rank times its own loop (with --sync, a barrier before every call and the calls timed one by one), and times it
+ * again when the JIT compiled meanwhile or a fifth of the calls took far longer than the others; with --check
  * one more call on set 0 from seeded data, compared with the reference.
  * Rank 0 gathers every rank's mean time and wrong count. Bookkeeping uses the communicator's own algorithms, never
  * the forced one.
@@ -46,8 +47,13 @@ public final class BenchSweep
     private static final long COMPILER_WAIT_NANOS = 3_000_000_000L;
     private static final long COMPILER_POLL_NANOS = 10_000_000L;
     private static final int COMPILER_QUIET_POLLS = 3;
-    /** Timings of one size repeated, at most, because the JIT compiled while they ran. */
+    /** Timings of one size repeated, at most, because the JIT compiled while they ran or something stalled them. */
     private static final int RETIMES = 2;
+    /**
+     * A timing whose slowest block ({@link TimingBlocks}) took more than this many times its median block's time per
+     * call on some rank was stalled, and is timed again.
+     */
+    static final double DISTURBED = 1.5;
     private static final CompilationMXBean COMPILER = ManagementFactory.getCompilationMXBean();
 
     private final Communicator comm;
@@ -63,6 +69,7 @@ public final class BenchSweep
     private final double[] everyones;
     private final Buf everyonesBuf;
     private final CollectiveArgs probe = new CollectiveArgs();
+    private final TimingBlocks blocks = new TimingBlocks();
     private BenchCall.Regions regions;
     private SeededData data;
     private long startNanos;
@@ -248,11 +255,26 @@ public final class BenchSweep
         agreeMax(0);
         long compiledAtStart = compilationMillis();
         double seconds = loop(call, iters, sets);
-        for (int retime = 0; retime < RETIMES && agreeMax(compilationMillis() - compiledAtStart) > 0; retime++)
+        for (int retime = 0; retime < RETIMES; retime++)
         {
             // the JIT compiled during the timing (a path deoptimised and compiled again): on 2 cores its thread takes
             // a rank's core for milliseconds, and 1000 pingpongs of 32 KiB came out at 5-39 µs a call against 3
-            awaitCompiler();
+            final boolean compiled = agreeMax(compilationMillis() - compiledAtStart) > 0;
+            // or a stall: one block of the loop far slower than the others
+            final double disturbance = agreeMax(call.participates() ? blocks.disturbance() : 1.0);
+            if (!compiled && disturbance <= DISTURBED)
+            {
+                break;
+            }
+            if (compiled)
+            {
+                awaitCompiler();
+            }
+            else if (leader)
+            {
+                note(op.label() + " " + algorithm + " " + BenchOptions.humanBytes(bytes) + " timed again: its " +
+                    "slowest fifth of the calls took " + String.format("%.1f", disturbance) + "x the median fifth's time");
+            }
             agreeMax(0);
             compiledAtStart = compilationMillis();
             seconds = loop(call, iters, sets);
@@ -329,43 +351,61 @@ public final class BenchSweep
     }
 
     /**
-     * Calls {@code iters} times, rotating through the sets; returns the seconds it took. With --sync every call
-     * starts after a barrier and only the calls are timed, one by one.
+     * Calls {@code iters} times, rotating through the sets; returns the seconds it took, and leaves the time of each
+     * fifth of the calls in {@link #blocks}. With --sync every call starts after a barrier and only the calls are
+     * timed, one by one.
      */
     private double loop(final BenchCall call, final int iters, final int sets)
     {
         return options.sync() ? syncedLoop(call, iters, sets) : backToBackLoop(call, iters, sets);
     }
 
-    private static double backToBackLoop(final BenchCall call, final int iters, final int sets)
+    private double backToBackLoop(final BenchCall call, final int iters, final int sets)
     {
+        blocks.reset(iters);
         final long start = System.nanoTime();
+        long blockStart = start;
         int set = 0;
-        for (int i = 0; i < iters; i++)
+        int i = 0;
+        for (int b = 0; b < blocks.count(); b++)
         {
-            call.run(set);
-            if (++set == sets)
+            for (final int end = blocks.end(b); i < end; i++)
             {
-                set = 0;
+                call.run(set);
+                if (++set == sets)
+                {
+                    set = 0;
+                }
             }
+            final long now = System.nanoTime();
+            blocks.record(b, now - blockStart);
+            blockStart = now;
         }
-        return (System.nanoTime() - start) * 1e-9;
+        return (blockStart - start) * 1e-9;
     }
 
     private double syncedLoop(final BenchCall call, final int iters, final int sets)
     {
+        blocks.reset(iters);
         long nanos = 0;
         int set = 0;
-        for (int i = 0; i < iters; i++)
+        int i = 0;
+        for (int b = 0; b < blocks.count(); b++)
         {
-            comm.barrier();
-            final long start = System.nanoTime();
-            call.run(set);
-            nanos += System.nanoTime() - start;
-            if (++set == sets)
+            long blockNanos = 0;
+            for (final int end = blocks.end(b); i < end; i++)
             {
-                set = 0;
+                comm.barrier();
+                final long start = System.nanoTime();
+                call.run(set);
+                blockNanos += System.nanoTime() - start;
+                if (++set == sets)
+                {
+                    set = 0;
+                }
             }
+            blocks.record(b, blockNanos);
+            nanos += blockNanos;
         }
         return nanos * 1e-9;
     }
