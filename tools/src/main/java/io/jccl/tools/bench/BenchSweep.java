@@ -53,7 +53,7 @@ public final class BenchSweep
      * A timing whose slowest block ({@link TimingBlocks}) took more than this many times its median block's time per
      * call on some rank was stalled, and is timed again, while every rank has a core: then a stall comes from outside
      * the job. While ranks share cores the scheduler's pauses are part of what the job does, and stay in the timing
-     * (a 4-rank sweep on 2 cores had one fifth of a size 1.5-36x slower than the median fifth at 17-23 of 103 rows).
+     * (a 4-rank sweep on 2 cores had one fifth of a size 1.5-36x slower than the median fifth at 17-23 of 125 rows).
      */
     static final double DISTURBED = 2.0;
     private static final CompilationMXBean COMPILER = ManagementFactory.getCompilationMXBean();
