@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -277,7 +278,8 @@ public final class BenchSweep
             else if (leader)
             {
                 note(op.label() + " " + algorithm + " " + BenchOptions.humanBytes(bytes) + " timed again: its " +
-                    "slowest fifth of the calls took " + String.format("%.1f", disturbance) + "x the median fifth's time");
+                    "slowest fifth of the calls took " + String.format(Locale.ROOT, "%.1f", disturbance) +
+                    "x the median fifth's time");
             }
             agreeMax(0);
             compiledAtStart = compilationMillis();
