@@ -83,11 +83,11 @@ public final class ShmCommunicator implements Communicator
                 log.info(Log.INIT, "algorithm selection with single copy on every rank, replacing the choices above " +
                     "from these sizes: " + singleCopy);
             }
-            final String tree = selector.describeBinomialTree(transport.size());
-            if (tree != null)
+            final String rankRules = selector.describeRankRules(transport.size());
+            if (rankRules != null)
             {
                 log.info(Log.INIT, "algorithm selection at " + transport.size() + " ranks on " +
-                    Runtime.getRuntime().availableProcessors() + " cores, replacing the choices above: " + tree);
+                    Runtime.getRuntime().availableProcessors() + " cores, replacing the choices above: " + rankRules);
             }
             log.info(Log.INIT, "reductions of off-heap memory: " + (Reductions.vectorKernels() ?
                 "SIMD kernels (Vector API)" : "array kernels; no SIMD kernels: " + Reductions.vectorKernelsWhyNot()));

@@ -288,7 +288,7 @@ class TunedSelectionTest
         assertEquals("binomial", atFour.select(reduce(128 / 4), four.context(0), 128).name());
         assertEquals("binomial", atFour.select(reduce(65536 / 4), four.context(0), 65536).name());
         assertEquals("broadcast binomial up to 8192 B; reduce binomial up to 65536 B",
-            atFour.describeBinomialTree(4));
+            atFour.describeRankRules(4));
         final java.nio.file.Path file = writeTable(new TuningTable(ModelParameters.shipped(), Map.of(), List.of(
             new Rule(Collective.BROADCAST, 4, 0, Long.MAX_VALUE, "shm_direct", 0))));
         final AlgorithmSelector measured = new AlgorithmSelector(REGISTRY, null, TunedSelection.load(
@@ -320,8 +320,8 @@ class TunedSelectionTest
                 "reduce of " + bytes + " B");
         }
         assertNotEquals("binomial", atTwo.select(reduce((8L << 20) / 4), two.context(0), 8L << 20).name());
-        assertEquals("broadcast binomial at every size; reduce binomial up to 4194304 B",
-            atTwo.describeBinomialTree(2));
+        assertEquals("broadcast binomial at every size; reduce binomial up to 4194304 B; allreduce recursive_doubling " +
+            "from 2048 B below 8192 B", atTwo.describeRankRules(2));
 
         // symmetric buffers: the zero-copy path first, as before
         assertEquals("shm_direct",
@@ -333,11 +333,46 @@ class TunedSelectionTest
             io.jccl.Configuration.builder().rank(0).worldSize(2).set(TuningTable.FILE_PROP_NAME, file.toString())
                 .build(), REGISTRY));
         assertEquals("shm_eager", measured.select(args(Collective.BROADCAST, 2048 / 4), two.context(0), 2048).name());
-        assertNull(measured.describeBinomialTree(2));
+        assertNull(measured.describeRankRules(2));
         if (Runtime.getRuntime().availableProcessors() >= 3)
         {
-            assertNull(shippedSelector(3).describeBinomialTree(3));
+            assertNull(shippedSelector(3).describeRankRules(3));
         }
+    }
+
+    /**
+     * Without a tuning file, 2-rank allreduces of private send buffers from 2 KiB to below 8 KiB take recursive
+     * doubling, one message each way; smaller ones, symmetric send buffers, other rank counts and tuning files do not.
+     */
+    @Test
+    void twoRanksAllreduceSmallVectorsWithOneMessageEachWay()
+    {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Runtime.getRuntime().availableProcessors() >= 2);
+        final AlgorithmSelector atTwo = shippedSelector(2);
+        final LocalJob two = new LocalJob(2, STAGING, 1 << 20);
+        for (final long bytes : new long[] {2048, 4096, 8188})
+        {
+            assertEquals("recursive_doubling", atTwo.select(allreduce(bytes / 4), two.context(0), bytes).name(),
+                "allreduce of " + bytes + " B");
+        }
+        for (final long bytes : new long[] {8, 1024, 2044, 8192})
+        {
+            assertNotEquals("recursive_doubling", atTwo.select(allreduce(bytes / 4), two.context(0), bytes).name(),
+                "allreduce of " + bytes + " B");
+        }
+        final CollectiveArgs symmetricSend = allreduce(4096 / 4);
+        symmetricSend.sendSegmentOffset = 0;
+        assertNotEquals("recursive_doubling", atTwo.select(symmetricSend, two.context(0), 4096).name());
+
+        final AlgorithmSelector atFour = shippedSelector(4);
+        assertNotEquals("recursive_doubling",
+            atFour.select(allreduce(4096 / 4), new LocalJob(4, STAGING, 1 << 20).context(0), 4096).name());
+        final java.nio.file.Path file = writeTable(new TuningTable(ModelParameters.shipped(), Map.of(), List.of(
+            new Rule(Collective.ALLREDUCE, 2, 0, Long.MAX_VALUE, "shm_oneshot", 0))));
+        final AlgorithmSelector measured = new AlgorithmSelector(REGISTRY, null, TunedSelection.load(
+            io.jccl.Configuration.builder().rank(0).worldSize(2).set(TuningTable.FILE_PROP_NAME, file.toString())
+                .build(), REGISTRY));
+        assertEquals("shm_oneshot", measured.select(allreduce(4096 / 4), two.context(0), 4096).name());
     }
 
     private static java.nio.file.Path writeTable(final TuningTable table)
