@@ -100,12 +100,26 @@ class TuningFileTest
     void withoutAFileTheShippedModelChooses()
     {
         // Single copy off: with it, large broadcasts and allgathers take their point-to-point algorithm before the
-        // model is asked; and at 2 ranks every broadcast is binomial (TunedSelectionTest covers both rules).
+        // model is asked; and at 2 ranks every broadcast is binomial and allreduces from 2 KiB to below 8 KiB are
+        // recursive doubling (TunedSelectionTest covers these rules).
         final JobResult result = Jobs.launch(2, TuningRank.class, CALLS,
             List.of("JCCL_TUNING_FILE=none", "JCCL_SINGLE_COPY_BYTES=0"));
         final Map<String, String> expected = expected(TuningTable.shipped(), 2, null);
-        expected.replaceAll((call, algorithm) -> call.startsWith("broadcast:") ? "binomial" : algorithm);
+        expected.replaceAll(TuningFileTest::pairRules);
         assertRan(result, 2, expected);
+    }
+
+    /** The 2-rank rules' choice for {@code call} ("allreduce:4096"), else the model's {@code algorithm}. */
+    private static String pairRules(final String call, final String algorithm)
+    {
+        final String[] parts = call.split(":");
+        final long bytes = Long.parseLong(parts[1]);
+        return switch (parts[0])
+        {
+            case "broadcast" -> "binomial";
+            case "allreduce" -> bytes >= 2048 && bytes < 8192 ? "recursive_doubling" : algorithm;
+            default -> algorithm;
+        };
     }
 
     @Test
