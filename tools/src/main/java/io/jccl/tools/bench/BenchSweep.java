@@ -72,7 +72,7 @@ public final class BenchSweep
     private final double[] everyones;
     private final Buf everyonesBuf;
     private final CollectiveArgs probe = new CollectiveArgs();
-    private final TimingBlocks blocks = new TimingBlocks();
+    private final TimingBlocks timingBlocks = new TimingBlocks();
     private final boolean stallsRetimed;
     private BenchCall.Regions regions;
     private SeededData data;
@@ -266,7 +266,8 @@ public final class BenchSweep
             // a rank's core for milliseconds, and 1000 pingpongs of 32 KiB came out at 5-39 µs a call against 3
             final boolean compiled = agreeMax(compilationMillis() - compiledAtStart) > 0;
             // or a stall: one block of the loop far slower than the others
-            final double disturbance = agreeMax(stallsRetimed && call.participates() ? blocks.disturbance() : 1.0);
+            final double disturbance =
+                agreeMax(stallsRetimed && call.participates() ? timingBlocks.disturbance() : 1.0);
             if (!compiled && disturbance <= DISTURBED)
             {
                 break;
@@ -358,7 +359,7 @@ public final class BenchSweep
 
     /**
      * Calls {@code iters} times, rotating through the sets; returns the seconds it took, and leaves the time of each
-     * fifth of the calls in {@link #blocks}. With --sync every call starts after a barrier and only the calls are
+     * fifth of the calls in {@link #timingBlocks}. With --sync every call starts after a barrier and only the calls are
      * timed, one by one.
      */
     private double loop(final BenchCall call, final int iters, final int sets)
@@ -368,14 +369,14 @@ public final class BenchSweep
 
     private double backToBackLoop(final BenchCall call, final int iters, final int sets)
     {
-        blocks.reset(iters);
+        timingBlocks.reset(iters);
         final long start = System.nanoTime();
         long blockStart = start;
         int set = 0;
         int i = 0;
-        for (int b = 0; b < blocks.count(); b++)
+        for (int b = 0; b < timingBlocks.count(); b++)
         {
-            for (final int end = blocks.end(b); i < end; i++)
+            for (final int end = timingBlocks.end(b); i < end; i++)
             {
                 call.run(set);
                 if (++set == sets)
@@ -384,7 +385,7 @@ public final class BenchSweep
                 }
             }
             final long now = System.nanoTime();
-            blocks.record(b, now - blockStart);
+            timingBlocks.record(b, now - blockStart);
             blockStart = now;
         }
         return (blockStart - start) * 1e-9;
@@ -392,14 +393,14 @@ public final class BenchSweep
 
     private double syncedLoop(final BenchCall call, final int iters, final int sets)
     {
-        blocks.reset(iters);
+        timingBlocks.reset(iters);
         long nanos = 0;
         int set = 0;
         int i = 0;
-        for (int b = 0; b < blocks.count(); b++)
+        for (int b = 0; b < timingBlocks.count(); b++)
         {
             long blockNanos = 0;
-            for (final int end = blocks.end(b); i < end; i++)
+            for (final int end = timingBlocks.end(b); i < end; i++)
             {
                 comm.barrier();
                 final long start = System.nanoTime();
@@ -410,7 +411,7 @@ public final class BenchSweep
                     set = 0;
                 }
             }
-            blocks.record(b, blockNanos);
+            timingBlocks.record(b, blockNanos);
             nanos += blockNanos;
         }
         return nanos * 1e-9;
