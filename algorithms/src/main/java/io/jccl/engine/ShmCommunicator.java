@@ -73,7 +73,10 @@ public final class ShmCommunicator implements Communicator
         // the reduction kernels' classes (the Vector API's) load while this rank connects and waits for its peers,
         // where the job's first collective, however small, would pay for them: 2 ranks on 2 cores, JDK 25, six
         // alternating runs, the first 8-byte allreduce 25-52 ms against 132-219, connect 0.76-0.99 s against
-        // 0.85-0.94. Class initialisation is thread-safe: a collective that comes first waits for it.
+        // 0.85-0.94; 4 and 8 ranks, four runs each, the first 56-78 ms against 294-348 and 80-133 against 515-681,
+        // connect about 0.1 and 0.7 s longer (the ranks' start-ups share the cores): the same time to the first
+        // result, no longer in the first collective. Class initialisation is thread-safe: a collective that comes
+        // first waits for it.
         Thread.ofPlatform().daemon().name("jccl-load-kernels").start(Reductions::vectorKernels);
         final AlgorithmRegistry registry = AlgorithmRegistry.instance();
         final AlgorithmSelector selector = new AlgorithmSelector(registry,
