@@ -1,5 +1,7 @@
 package io.jccl.tools.bench;
 
+import java.util.Arrays;
+
 /**
  * A timed loop cut into {@link #BLOCKS} consecutive blocks of calls, each timed on its own, to tell a steady timing
  * from one that something stalled: on this project's 2-vCPU VMs a timing now and then takes a pause of tens of
@@ -57,18 +59,8 @@ final class TimingBlocks
         {
             perCall[b] = (double)nanos[b] / (end(b) - (b == 0 ? 0 : end(b - 1)));
         }
-        // insertion sort of at most BLOCKS values: no allocation
-        for (int i = 1; i < count; i++)
-        {
-            final double value = perCall[i];
-            int j = i - 1;
-            while (j >= 0 && perCall[j] > value)
-            {
-                perCall[j + 1] = perCall[j];
-                j--;
-            }
-            perCall[j + 1] = value;
-        }
+        // in place: a primitive range of at most BLOCKS values is sorted without allocating
+        Arrays.sort(perCall, 0, count);
         final double median = perCall[count / 2];
         return median > 0 ? perCall[count - 1] / median : 1.0;
     }
