@@ -18,7 +18,8 @@ import java.util.Map;
 /**
  * The picture of a fit: one panel per collective and rank count, time against size on log-log axes, the measured
  * points and the model's line for every algorithm, in the same colour; the pingpong panel also marks the regimes
- * with their α and bandwidth. Written as SVG (by hand) or PNG (Java 2D, headless), by the file's extension.
+ * with their α (or, where α is a negative intercept, their time where they start) and bandwidth. Written as SVG (by
+ * hand) or PNG (Java 2D, headless), by the file's extension.
  */
 public final class FitPlot
 {
@@ -296,8 +297,7 @@ public final class FitPlot
             {
                 // above the frame, where no data is, on two rows so that narrow regimes do not overlap
                 final double middle = x.at((from + to) / 2);
-                canvas.text(middle, top - (r % 2 == 0 ? 5 : 18), "α " + Units.number(regime.alpha()) + " µs, " +
-                    Units.number(Units.gigabytesPerSecond(regime.beta())) + " GB/s", 10, "#555555",
+                canvas.text(middle, top - (r % 2 == 0 ? 5 : 18), regimeLabel(regime), 10, "#555555",
                     PlotCanvas.Anchor.MIDDLE, false, false);
             }
         }
@@ -368,6 +368,23 @@ public final class FitPlot
             }
         }
         return 12;
+    }
+
+    /**
+     * "α 0.262 µs, 4.64 GB/s"; for a regime whose intercept is negative (a line steeper than its chord from the origin,
+     * README, *Fitting the model*), its time where it starts instead, which is never negative: a report's reader
+     * would take a negative α for a broken fit.
+     */
+    static String regimeLabel(final Regime regime)
+    {
+        final String bandwidth = Units.number(Units.gigabytesPerSecond(regime.beta())) + " GB/s";
+        if (regime.alpha() >= 0)
+        {
+            return "α " + Units.number(regime.alpha()) + " µs, " + bandwidth;
+        }
+        final double startMicros = regime.alpha() + regime.fromBytes() * regime.beta();
+        return Units.bytes(regime.fromBytes()) + " in " + (startMicros >= 1000 ?
+            Units.number(startMicros / 1000) + " ms, " : Units.number(startMicros) + " µs, ") + bandwidth;
     }
 
     /** "0.1 µs", "20 µs", "1 ms", "2 s". */

@@ -1,6 +1,7 @@
 package io.jccl.tools.fit;
 
 import io.jccl.model.Json;
+import io.jccl.model.Regime;
 import io.jccl.tools.UsageException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -133,6 +134,16 @@ class FitCommandTest
         assertEquals((int)Math.ceil(2 * 580 * 1.5), image.getWidth());
         assertEquals((int)Math.ceil((52 + 5 * 400) * 1.5), image.getHeight());
         assertTrue(text(err).contains("wrote " + png), text(err));
+    }
+
+    /** A regime's label on the plot: its α, or where α is a negative intercept, its time where it starts. */
+    @Test
+    void regimeLabelsNeverShowANegativeLatency()
+    {
+        assertEquals("α 0.262 µs, 4.00 GB/s", FitPlot.regimeLabel(new Regime(0, 0.262, 0.00025, 0, 0)));
+        // 16 MiB at 0.15 ns/B after an intercept of -1230 µs: 1286.6 µs where the regime starts
+        assertEquals("16 MiB in 1.29 ms, 6.67 GB/s",
+            FitPlot.regimeLabel(new Regime(16L << 20, -1230, 0.00015, 0, 0)));
     }
 
     /** Without system fonts the PNG's text comes from the built-in font: the title row is drawn either way. */
