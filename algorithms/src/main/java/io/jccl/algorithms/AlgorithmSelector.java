@@ -31,7 +31,8 @@ import java.util.Map;
  *       time) the staged algorithms lose up to 6x where one copy out of the sender's own buffer does not;</li>
  *   <li>without a tuning file, binomial for broadcasts up to {@link #OVERSUBSCRIBED_BROADCAST_MAX_BYTES} and reduces
  *       up to {@link #OVERSUBSCRIBED_REDUCE_MAX_BYTES} when ranks outnumber cores, whose eager messages keep a stream
- *       of calls flowing while ranks wait for their cores; and at 2 ranks with a core each for every broadcast and
+ *       of calls flowing while ranks wait for their cores, and {@code shm_direct} for larger reduces there; and at 2
+ *       ranks with a core each binomial for every broadcast and
  *       for reduces up to {@link #PAIR_REDUCE_MAX_BYTES}, where it is one message
  *       ({@link #PAIR_TREE_MAX_BYTES});</li>
  *   <li>without a tuning file, at 2 ranks with a core each, recursive doubling for allreduces of private send buffers
@@ -159,9 +160,19 @@ public final class AlgorithmSelector
      * took 0.33-0.55 µs against its 0.31-0.91 at 4 ranks, and 0.39-1.0 against 1.2-2.6 at 8 ranks. A reduce at 4 ranks,
      * 128 B to 16 KiB: binomial 0.56-4.8 µs, shm_direct 3.8-10 (median of 3 runs, 2026-11-24), where the shipped model
      * had chosen shm_direct below 256 B and from 4 to 6.9 KiB. From 32 KiB both took the same; the shipped model prices
-     * neither stream.
+     * neither stream. Larger reduces take shm_direct ({@link #OVERSUBSCRIBED_STAGED_REDUCE}).
      */
-    private static final long OVERSUBSCRIBED_REDUCE_MAX_BYTES = 64 * 1024;
+    private static final long OVERSUBSCRIBED_REDUCE_MAX_BYTES = 128 * 1024;
+
+    /**
+     * Reduces above {@link #OVERSUBSCRIBED_REDUCE_MAX_BYTES} take this while ranks outnumber cores (without a tuning
+     * file), where the shipped model, which prices neither algorithm's waits for a core, chose binomial. 4 ranks on 2
+     * cores, 512 KiB, 2 and 8 MiB, medians of the sweeps of four sessions (3, 6, 6 and 3 sweeps; 2026-11-26 and 27):
+     * shm_direct within 1.00-1.08x of the faster of the two at every size in every session, binomial 1.00-1.57x; at 128
+     * KiB binomial 1.00x, shm_direct 1.00-1.25x. 8 ranks, one session, 3 runs: shm_direct 0.78-0.92x binomial's time
+     * from 128 KiB but at 2 MiB (1.05x).
+     */
+    private static final String OVERSUBSCRIBED_STAGED_REDUCE = "shm_direct";
 
     /**
      * Broadcasts up to this size take binomial when ranks outnumber cores (see
@@ -228,6 +239,8 @@ public final class AlgorithmSelector
     private final CollectiveAlgorithm oneShot;
     /** Per collective (by ordinal): binomial broadcast and reduce, up to {@link #treeMaxBytes}. */
     private final CollectiveAlgorithm[] binomialTree;
+    /** Reduce above {@link #OVERSUBSCRIBED_REDUCE_MAX_BYTES} while ranks outnumber cores; null when not registered. */
+    private final CollectiveAlgorithm stagedReduce;
     /** Recursive doubling allreduce, for 2 ranks from {@link #PAIR_EXCHANGE_MIN_BYTES}; null when not registered. */
     private final CollectiveAlgorithm pairExchange;
     /** Per collective (by ordinal): shm_direct where {@link #readsSymmetricInPlace} can hold, else null. */
@@ -249,6 +262,7 @@ public final class AlgorithmSelector
         this.candidates = candidates(registry);
         this.oneShot = registry.of(Collective.ALLREDUCE).get("shm_oneshot");
         this.pairExchange = registry.of(Collective.ALLREDUCE).get("recursive_doubling");
+        this.stagedReduce = registry.of(Collective.REDUCE).get(OVERSUBSCRIBED_STAGED_REDUCE);
         this.binomialTree = new CollectiveAlgorithm[Collective.values().length];
         for (final Collective collective : new Collective[] {Collective.BROADCAST, Collective.REDUCE})
         {
@@ -396,6 +410,11 @@ public final class AlgorithmSelector
         {
             return tree;
         }
+        if (args.collective == Collective.REDUCE && stagedReduceApplies(size) &&
+            bytes > OVERSUBSCRIBED_REDUCE_MAX_BYTES && stagedReduce.unsupportedReason(args, size, context) == null)
+        {
+            return stagedReduce;
+        }
         if (args.collective == Collective.ALLREDUCE && pairExchangeApplies(size) && args.sendSegmentOffset < 0 &&
             bytes >= PAIR_EXCHANGE_MIN_BYTES && bytes < PAIR_EXCHANGE_END_BYTES &&
             pairExchange.unsupportedReason(args, size, context) == null)
@@ -464,7 +483,8 @@ public final class AlgorithmSelector
 
     /**
      * The choices that depend on how many ranks share how many cores, for a job of {@code size} ranks: binomial
-     * broadcast and reduce ({@link #treeMaxBytes}) and the 2-rank recursive doubling allreduce
+     * broadcast and reduce ({@link #treeMaxBytes}), shm_direct for larger reduces while ranks outnumber cores, and the
+     * 2-rank recursive doubling allreduce
      * ({@link #PAIR_EXCHANGE_MIN_BYTES}); for the log at connect, null when none applies.
      */
     public String describeRankRules(final int size)
@@ -481,6 +501,10 @@ public final class AlgorithmSelector
             {
                 text.append(text.isEmpty() ? "" : "; ").append(collective.label()).append(" binomial")
                     .append(max == Long.MAX_VALUE ? " at every size" : " up to " + max + " B");
+                if (collective == Collective.REDUCE && stagedReduceApplies(size))
+                {
+                    text.append(", ").append(stagedReduce.name()).append(" beyond");
+                }
             }
         }
         if (pairExchangeApplies(size) && forced.get(Collective.ALLREDUCE) == null)
@@ -489,6 +513,12 @@ public final class AlgorithmSelector
                 .append(PAIR_EXCHANGE_MIN_BYTES).append(" B below ").append(PAIR_EXCHANGE_END_BYTES).append(" B");
         }
         return text.isEmpty() ? null : text.toString();
+    }
+
+    /** Whether reduces above {@link #OVERSUBSCRIBED_REDUCE_MAX_BYTES} take {@link #stagedReduce} in this job. */
+    private boolean stagedReduceApplies(final int size)
+    {
+        return stagedReduce != null && size > cores && !tuned.measured();
     }
 
     /** Whether the 2-rank recursive doubling rule serves a job of {@code size} ranks without a tuning file. */

@@ -265,9 +265,9 @@ class TunedSelectionTest
     }
 
     /**
-     * Without a tuning file, broadcasts and reduces up to 64 KiB take binomial when ranks outnumber cores, and nowhere
-     * else (above, or with a core per rank: the shipped model); a measured tuning file decides for itself. Needs at
-     * most 3 cores, as every machine this project runs on has, so 4 ranks share cores.
+     * Without a tuning file, when ranks outnumber cores, broadcasts up to 8 KiB take binomial and reduces up to 128
+     * KiB, larger reduces shm_direct (with a core per rank: the shipped model); a measured tuning file decides for
+     * itself. Needs at most 3 cores, as every machine this project runs on has, so 4 ranks share cores.
      */
     @Test
     void oversubscribedSmallBroadcastsAndReducesTakeBinomialUnlessATuningFileSaysOtherwise()
@@ -286,8 +286,13 @@ class TunedSelectionTest
         assertNotEquals("shm_eager",
             atFour.select(args(Collective.BROADCAST, 524288 / 4), four.context(0), 524288).name());
         assertEquals("binomial", atFour.select(reduce(128 / 4), four.context(0), 128).name());
-        assertEquals("binomial", atFour.select(reduce(65536 / 4), four.context(0), 65536).name());
-        assertEquals("broadcast binomial up to 8192 B; reduce binomial up to 65536 B",
+        assertEquals("binomial", atFour.select(reduce(131072 / 4), four.context(0), 131072).name());
+        for (final long bytes : new long[] {131076, 512 * 1024, 8L << 20})
+        {
+            assertEquals("shm_direct", atFour.select(reduce(bytes / 4), four.context(0), bytes).name(),
+                "reduce of " + bytes + " B");
+        }
+        assertEquals("broadcast binomial up to 8192 B; reduce binomial up to 131072 B, shm_direct beyond",
             atFour.describeRankRules(4));
         final java.nio.file.Path file = writeTable(new TuningTable(ModelParameters.shipped(), Map.of(), List.of(
             new Rule(Collective.BROADCAST, 4, 0, Long.MAX_VALUE, "shm_direct", 0))));
