@@ -170,7 +170,7 @@ public final class AlgorithmSelector
      * cores, 512 KiB, 2 and 8 MiB, medians of the sweeps of four sessions (3, 6, 6 and 3 sweeps; 2026-11-26 and 27):
      * shm_direct within 1.00-1.08x of the faster of the two at every size in every session, binomial 1.00-1.57x; at 128
      * KiB binomial 1.00x, shm_direct 1.00-1.25x. 8 ranks, one session, 3 runs: shm_direct 0.78-0.92x binomial's time
-     * from 128 KiB but at 2 MiB (1.05x).
+     * from 128 KiB but at 2 MiB (1.05x); 16-32 MiB, 0.75-0.79x at 4 ranks and 0.60-0.64x at 8.
      */
     private static final String OVERSUBSCRIBED_STAGED_REDUCE = "shm_direct";
 
