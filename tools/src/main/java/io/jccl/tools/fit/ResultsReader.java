@@ -55,8 +55,16 @@ public final class ResultsReader
      */
     public static List<Measurement> readRuns(final List<Path> files, final PrintStream err) throws IOException
     {
-        final String defaultSource = sourceName(files.get(0));
         final List<Measurement> measurements = new ArrayList<>();
+        readEachRun(files, err).forEach(measurements::addAll);
+        return measurements;
+    }
+
+    /** {@link #readRuns}, one list per file. */
+    public static List<List<Measurement>> readEachRun(final List<Path> files, final PrintStream err) throws IOException
+    {
+        final String defaultSource = sourceName(files.get(0));
+        final List<List<Measurement>> runs = new ArrayList<>();
         for (final Path file : files)
         {
             final Results read;
@@ -76,9 +84,9 @@ public final class ResultsReader
             {
                 err.println("jccl: " + file + ": skipped " + skipped);
             }
-            measurements.addAll(read.measurements());
+            runs.add(read.measurements());
         }
-        return measurements;
+        return runs;
     }
 
     /**

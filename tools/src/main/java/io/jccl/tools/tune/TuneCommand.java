@@ -96,8 +96,9 @@ public final class TuneCommand implements Command
               --regimes K          point-to-point regimes to fit (default: from the data)
               --dry-run            print the choices and their quality, write nothing
               --check RESULTS...   judge a tuning file by results it was not made from (several files: runs of
-                                   one sweep, the median per point): per measured size, the algorithm the engine
-                                   runs with the file against the fastest measured; writes nothing
+                                   one sweep, the median per point, and each run alone): per measured size, the
+                                   algorithm the engine runs with the file against the fastest measured; writes
+                                   nothing
               --file FILE          the tuning file --check judges (default: the one the engine loads)
               --choices RUNS...    --check judges instead the algorithms the engine chose in these runs of
                                    ./jccl bench without --algo (its algorithm column): the default selection
@@ -245,15 +246,14 @@ public final class TuneCommand implements Command
                 " / JCCL_TUNING_FILE, or --file, names another)");
         }
         final TuningTable table = TuningTable.read(file);
-        final List<TuningCheck.Group> groups = TuningCheck.check(table, stagingBytes,
-            measurements(results, onlySource));
+        final List<TuningCheck.Group> groups = TuningCheck.check(table, stagingBytes, runs(results, onlySource));
         if (groups.isEmpty())
         {
             throw nothingToJudgeBy(results);
         }
         report("jccl tune --check: " + file + (table.info().containsKey("source") ? " (made from " +
             table.info().get("source") + ")" : "") + " against " + names(results), groups, "file's choice",
-            "tuning file", "the file's choice was not measured there, or the file does not cover them");
+            "tuning file", "the file's choice was not measured there, or the file does not cover them", results.size());
         return 0;
     }
 
@@ -267,7 +267,7 @@ public final class TuneCommand implements Command
         {
             choices.add(ResultsReader.read(run).measurements());
         }
-        final List<TuningCheck.Group> groups = TuningCheck.checkRecorded(choices, measurements(results, onlySource));
+        final List<TuningCheck.Group> groups = TuningCheck.checkRecorded(choices, runs(results, onlySource));
         if (groups.isEmpty())
         {
             throw nothingToJudgeBy(results);
@@ -280,16 +280,17 @@ public final class TuneCommand implements Command
         }
         report("jccl tune --check: the choices recorded in " + joined(runs) + " against " + names(results), groups,
             "engine's choice", "the engine's choices",
-            "the runs did not measure that size, or its choice was not measured with --algo");
+            "the runs did not measure that size, or its choice was not measured with --algo", results.size());
         return 0;
     }
 
-    /** The results of --check, of the source {@code onlySource} when given; every file must exist. */
-    private List<Measurement> measurements(final List<Path> results, final String onlySource) throws IOException
+    /** The results of --check, one list per file, of the source {@code onlySource} when given; the files must exist. */
+    private List<List<Measurement>> runs(final List<Path> results, final String onlySource) throws IOException
     {
         Arguments.requireFiles(results);
-        return ResultsReader.readRuns(results, err).stream()
-            .filter(m -> onlySource == null || m.source().equals(onlySource)).toList();
+        return ResultsReader.readEachRun(results, err).stream()
+            .map(run -> run.stream().filter(m -> onlySource == null || m.source().equals(onlySource)).toList())
+            .toList();
     }
 
     private static IllegalArgumentException nothingToJudgeBy(final List<Path> results)
@@ -309,20 +310,25 @@ public final class TuneCommand implements Command
         return String.join(", ", files.stream().map(Path::toString).toList());
     }
 
-    /** Prints a --check: per collective and rank count, each size's choice against the fastest measured. */
+    /**
+     * Prints a --check: per collective and rank count, each size's choice against the fastest measured; with several
+     * runs also in how many of them alone the choice was within 10 % of that run's fastest, since a median of a few
+     * runs can name a different fastest algorithm than the next few do.
+     */
     private void report(final String title, final List<TuningCheck.Group> groups, final String choiceColumn,
-        final String whose, final String notCounted)
+        final String whose, final String notCounted, final int runs)
     {
         out.println(title);
         out.println();
         int good = 0;
         int total = 0;
         int uncounted = 0;
+        final int[] withinRuns = new int[3]; // sizes whose choice was within 10 % in every run, in some, in none
         for (final TuningCheck.Group group : groups)
         {
             out.println(group.collective().label() + ", " + group.ranks() + " ranks");
-            out.printf(Locale.ROOT, "  %12s  %-20s %12s  %-20s %12s %9s%n", "bytes", choiceColumn, "its time us",
-                "best measured", "best us", "slower");
+            out.printf(Locale.ROOT, "  %12s  %-20s %12s  %-20s %12s %9s%s%n", "bytes", choiceColumn, "its time us",
+                "best measured", "best us", "slower", runs > 1 ? "  runs within 10%" : "");
             int groupGood = 0;
             int groupTotal = 0;
             for (final TuningCheck.Size size : group.sizes())
@@ -333,15 +339,27 @@ public final class TuneCommand implements Command
                 groupGood += ok ? 1 : 0;
                 groupTotal += counted ? 1 : 0;
                 uncounted += counted ? 0 : 1;
-                out.printf(Locale.ROOT, "  %12d  %-20s %12s  %-20s %12s %9s%s%n", size.bytes(),
+                final String runsColumn = runs > 1 && size.runsJudged() > 0 ?
+                    String.format(Locale.ROOT, "  %10d of %d", size.runsWithin(), size.runsJudged()) :
+                    runs > 1 ? String.format(Locale.ROOT, "  %15s", "-") : "";
+                if (counted && size.runsJudged() > 1)
+                {
+                    withinRuns[size.runsWithin() == size.runsJudged() ? 0 : size.runsWithin() > 0 ? 1 : 2]++;
+                }
+                out.printf(Locale.ROOT, "  %12d  %-20s %12s  %-20s %12s %9s%s%s%n", size.bytes(),
                     size.chosen() == null ? "(not covered)" : size.chosen(),
                     counted ? Units.number(size.chosenMicros()) : "not run", size.best(),
-                    Units.number(size.bestMicros()), counted ? slower(slowdown) : "-",
+                    Units.number(size.bestMicros()), counted ? slower(slowdown) : "-", runsColumn,
                     ok || !counted ? "" : "   <- more than 10% slower than the best");
             }
             good += groupGood;
             total += groupTotal;
             out.printf(Locale.ROOT, "  within 10%% of the best measured at %d of %d sizes%n%n", groupGood, groupTotal);
+        }
+        if (withinRuns[0] + withinRuns[1] + withinRuns[2] > 0)
+        {
+            out.printf(Locale.ROOT, "run by run: within 10%% of that run's fastest in every run at %d sizes, in some " +
+                "at %d, in none at %d%n", withinRuns[0], withinRuns[1], withinRuns[2]);
         }
         out.printf(Locale.ROOT, "%s within 10%% of the best measured algorithm at %d of %d sizes (%.0f %%)%s%n", whose,
             good, total, 100.0 * good / Math.max(1, total), uncounted == 0 ? "" : "; " + uncounted +

@@ -16,9 +16,11 @@ import java.util.TreeMap;
 /**
  * Checks a tuning file against measurements it was not made from: for every collective, rank count and measured size,
  * the algorithm the engine runs with the file ({@link TunedSelection}: the file's rule, else its model) and that
- * algorithm's measured time against the fastest measured one. In sample a measured choice is right by construction;
- * only a sweep of another day says how much the choices were worth. Or checks the choices the engine recorded in
- * bench runs without {@code --algo} ({@link #checkRecorded}), its default selection as it stands.
+ * algorithm's measured time against the fastest measured one, at the median of the runs and in each run alone. In
+ * sample a measured choice is right by construction; only a sweep of another day says how much the choices were
+ * worth, and only several say how much of a miss is the sweeps' own noise (4 ranks on 2 cores: the same tuning file
+ * scored 87-94 % judged by three sweeps, 90-93 % by six; MODEL.md, session 17). Or checks the choices the engine
+ * recorded in bench runs without {@code --algo} ({@link #checkRecorded}), its default selection as it stands.
  */
 final class TuningCheck
 {
@@ -30,8 +32,12 @@ final class TuningCheck
      * @param chosenMicros its measured time, NaN when it was not measured at this size.
      * @param best         the fastest measured algorithm.
      * @param bestMicros   its time.
+     * @param runsWithin   the runs in which the choice measured within {@link Tuner#GOOD_ENOUGH} of that run's
+     *                     fastest.
+     * @param runsJudged   the runs that measured the choice and another algorithm at this size.
      */
-    record Size(long bytes, String chosen, double chosenMicros, String best, double bestMicros)
+    record Size(long bytes, String chosen, double chosenMicros, String best, double bestMicros, int runsWithin,
+        int runsJudged)
     {
         /** How much slower the file's choice measured than the fastest, NaN when it cannot be told. */
         double slowdown()
@@ -52,14 +58,15 @@ final class TuningCheck
     /**
      * @param table        the tuning file.
      * @param stagingBytes staging bytes per rank of the jobs the file is for (the model's shared-memory terms).
-     * @param measurements the results to judge it by; repeated points count at their median. Collectives measured
-     *                     with one algorithm alone are left out: there was nothing to choose.
+     * @param runs         the results to judge it by, one list per run; repeated points count at their median, and
+     *                     each run is also judged alone. Collectives measured with one algorithm alone are left out:
+     *                     there was nothing to choose.
      */
-    static List<Group> check(final TuningTable table, final long stagingBytes, final List<Measurement> measurements)
+    static List<Group> check(final TuningTable table, final long stagingBytes, final List<List<Measurement>> runs)
     {
         final AlgorithmRegistry registry = AlgorithmRegistry.instance();
         final Map<Integer, TunedSelection> selections = new HashMap<>();
-        return judge(measurements, (collective, ranks, bytes) ->
+        return judge(runs, (collective, ranks, bytes) ->
         {
             final CollectiveAlgorithm chosen = selections
                 .computeIfAbsent(ranks, r -> TunedSelection.of(table, r, registry, stagingBytes))
@@ -75,11 +82,11 @@ final class TuningCheck
      * counts.
      *
      * @param choices      the rows of bench runs without --algo, one list per run.
-     * @param measurements the results to judge them by, as for {@link #check(TuningTable, long, List)}.
+     * @param runs         the results to judge them by, as for {@link #check(TuningTable, long, List)}.
      * @throws IllegalArgumentException when a run holds two rows of one point: a run with --algo, not the engine's
      *                                  own choices.
      */
-    static List<Group> checkRecorded(final List<List<Measurement>> choices, final List<Measurement> measurements)
+    static List<Group> checkRecorded(final List<List<Measurement>> choices, final List<List<Measurement>> runs)
     {
         final Map<Point, Map<String, Integer>> recorded = new HashMap<>();
         for (final List<Measurement> run : choices)
@@ -102,10 +109,10 @@ final class TuningCheck
                 recorded.computeIfAbsent(point, k -> new TreeMap<>()).merge(m.algorithm(), 1, Integer::sum);
             }
         }
-        return judge(measurements, (collective, ranks, bytes) ->
+        return judge(runs, (collective, ranks, bytes) ->
         {
-            final Map<String, Integer> runs = recorded.get(new Point(collective, ranks, bytes));
-            return runs == null ? null : runs.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow()
+            final Map<String, Integer> votes = recorded.get(new Point(collective, ranks, bytes));
+            return votes == null ? null : votes.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow()
                 .getKey();
         });
     }
@@ -127,17 +134,34 @@ final class TuningCheck
         String choose(Collective collective, int ranks, long bytes);
     }
 
-    private static List<Group> judge(final List<Measurement> measurements, final Chooser chooser)
+    private static List<Group> judge(final List<List<Measurement>> runs, final Chooser chooser)
     {
         // collective and ranks -> size -> algorithm -> time (of the float32 sum rows, whose sizes rules are made for)
         final Map<String, TreeMap<Long, Map<String, Double>>> groups = new TreeMap<>();
-        for (final Measurement m : Measurement.medianPerPoint(measurements))
+        final List<Measurement> all = new ArrayList<>();
+        runs.forEach(all::addAll);
+        for (final Measurement m : Measurement.medianPerPoint(all))
         {
             if (judged(m))
             {
                 groups.computeIfAbsent(String.format("%s %05d", m.collective(), m.ranks()), k -> new TreeMap<>())
                     .computeIfAbsent(m.bytes(), k -> new HashMap<>()).merge(m.algorithm(), m.micros(), Math::min);
             }
+        }
+        // each run alone: point -> algorithm -> time
+        final List<Map<Point, Map<String, Double>>> perRun = new ArrayList<>();
+        for (final List<Measurement> run : runs)
+        {
+            final Map<Point, Map<String, Double>> times = new HashMap<>();
+            for (final Measurement m : run)
+            {
+                if (judged(m))
+                {
+                    times.computeIfAbsent(new Point(Tuner.collective(m.collective()), m.ranks(), m.bytes()),
+                        k -> new HashMap<>()).merge(m.algorithm(), m.micros(), Math::min);
+                }
+            }
+            perRun.add(times);
         }
         final List<Group> checked = new ArrayList<>();
         for (final Map.Entry<String, TreeMap<Long, Map<String, Double>>> group : groups.entrySet())
@@ -157,7 +181,21 @@ final class TuningCheck
                     .orElseThrow();
                 final String name = chooser.choose(collective, ranks, size.getKey());
                 final double chosenMicros = name == null ? Double.NaN : times.getOrDefault(name, Double.NaN);
-                sizes.add(new Size(size.getKey(), name, chosenMicros, best.getKey(), best.getValue()));
+                final Point point = new Point(collective, ranks, size.getKey());
+                int runsWithin = 0;
+                int runsJudged = 0;
+                for (final Map<Point, Map<String, Double>> run : perRun)
+                {
+                    final Map<String, Double> runTimes = run.get(point);
+                    if (name != null && runTimes != null && runTimes.size() > 1 && runTimes.containsKey(name))
+                    {
+                        runsJudged++;
+                        final double fastest = runTimes.values().stream().min(Double::compare).orElseThrow();
+                        runsWithin += runTimes.get(name) <= fastest * (1 + Tuner.GOOD_ENOUGH) ? 1 : 0;
+                    }
+                }
+                sizes.add(new Size(size.getKey(), name, chosenMicros, best.getKey(), best.getValue(), runsWithin,
+                    runsJudged));
             }
             checked.add(new Group(collective, ranks, List.copyOf(sizes)));
         }

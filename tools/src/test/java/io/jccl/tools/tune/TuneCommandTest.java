@@ -220,6 +220,20 @@ class TuneCommandTest
         assertEquals(0, command.run(new String[] {"--check", other.toString(), outlier.toString(), copy.toString(),
             "--file", tuning.toString()}));
         assertEquals(alone, summary(text(out)));
+
+        // ...but run by run, the file's choice is behind ring in the outlier run wherever ring was measured and not
+        // chosen: "2 of 3" runs within 10 % at those sizes, and a line before the summary counts them
+        final String judged = text(out);
+        assertTrue(judged.contains("runs within 10%"), judged);
+        final Matcher byRun = Pattern.compile("run by run: within 10% of that run's fastest in every run at (\\d+) " +
+            "sizes, in some at (\\d+), in none at (\\d+)\n").matcher(judged);
+        assertTrue(byRun.find(), judged);
+        assertTrue(Integer.parseInt(byRun.group(2)) > 0, judged);
+        assertTrue(judged.contains(" 2 of 3"), judged);
+        assertEquals(byRun.end(), judged.length() - summary(judged).length() - 1, "the summary stays the last line");
+        out.reset();
+        assertEquals(0, command.run(new String[] {"--check", other.toString(), "--file", tuning.toString()}));
+        assertFalse(text(out).contains("run by run") || text(out).contains("runs within 10%"), "one run: " + text(out));
     }
 
     /**
