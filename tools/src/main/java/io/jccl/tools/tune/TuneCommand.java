@@ -27,6 +27,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * {@code ./jccl tune}: measures this machine with the bench sweep over every algorithm (or reads results with
@@ -183,6 +184,42 @@ public final class TuneCommand implements Command
                 onlySource, stagingBytes);
         }
         final Path target = outPath != null ? outPath : defaultTarget();
+        final List<Path> sweepRuns = new ArrayList<>();
+        try
+        {
+            return tune(from, sweepRuns, sweep, target, dryRun, resultsOptionGiven, stagingBytes, regimes, onlySource,
+                choice);
+        }
+        finally
+        {
+            for (final Path run : sweepRuns)
+            {
+                Files.deleteIfExists(run);
+            }
+            if (!sweepRuns.isEmpty())
+            {
+                // the runs' directory, unless a dry run's median CSV is in it too
+                final Path directory = sweepRuns.get(0).getParent();
+                try (Stream<Path> left = Files.list(directory))
+                {
+                    if (left.findAny().isEmpty())
+                    {
+                        Files.delete(directory);
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * Measures (into {@code sweepRuns}, for the caller to delete) or reads the results, fits, chooses, prints the
+     * choices' quality and writes the tuning file.
+     */
+    private int tune(final List<Path> from, final List<Path> sweepRuns, final Sweep sweep, final Path target,
+        final boolean dryRun, final boolean resultsOptionGiven, final long stagingBytesGiven, final int regimes,
+        final String onlySource, final Tuner.Choice choice) throws IOException
+    {
+        long stagingBytes = stagingBytesGiven;
         if (from.isEmpty())
         {
             if (resultsOptionGiven)
@@ -190,7 +227,7 @@ public final class TuneCommand implements Command
                 throw new UsageException("--source and --staging-bytes describe results given with --from; tune's " +
                     "own sweep runs with this environment's staging size (JCCL_STAGING_BYTES)");
             }
-            from.add(measure(sweep, target, dryRun));
+            from.add(measure(sweep, target, dryRun, sweepRuns));
             // the ranks of the sweep ran with this environment's staging size
             stagingBytes = Configuration.fromEnvironment().getLong(Configuration.STAGING_BYTES_PROP_NAME,
                 Configuration.STAGING_BYTES_DEFAULT);
@@ -203,7 +240,8 @@ public final class TuneCommand implements Command
         Arguments.requireFiles(from);
 
         // several files are runs of one sweep: the fit and the choices both see the median of each point
-        final List<Measurement> points = Measurement.medianPerPoint(ResultsReader.readRuns(from, err));
+        final List<List<Measurement>> runs = ResultsReader.readEachRun(from, err);
+        final List<Measurement> points = Measurement.medianPerPoint(runs.stream().flatMap(List::stream).toList());
         final String names = joined(from);
         final ModelFitter.Result fit = pickSource(FitCommand.fitPoints(points, names, stagingBytes,
             Runtime.getRuntime().availableProcessors(), regimes, onlySource));
@@ -223,6 +261,17 @@ public final class TuneCommand implements Command
         info.put("host", hostName());
         info.put("source", String.join(", ", from.stream().map(f -> f.toAbsolutePath().toString()).toList()));
         final TuningTable table = new TuningTable(fit.parameters(), info, tuned.rules());
+        // in sample the median's choice is the fastest by construction; each run alone says how far that goes (the
+        // results' runs, of the source fitted, or the sweep's own, all jccl's)
+        final List<List<Measurement>> eachRun = from.size() > 1 ?
+            runs.stream().map(run -> run.stream().filter(m -> m.source().equals(fit.source())).toList()).toList() :
+            sweepRuns.size() > 1 ? ResultsReader.readEachRun(sweepRuns, err) : List.of();
+        if (eachRun.size() > 1)
+        {
+            final int[] agreement = TuningCheck.runAgreement(TuningCheck.check(table, stagingBytes, eachRun));
+            printRunAgreement(agreement, agreement[1] == 0 ? "" : " (where only some runs put the choice there, " +
+                "the algorithms are within the runs' noise of each other)");
+        }
         if (dryRun)
         {
             out.println("dry run: would write " + target + " (" + table.rules().size() + " rules)");
@@ -323,7 +372,6 @@ public final class TuneCommand implements Command
         int good = 0;
         int total = 0;
         int uncounted = 0;
-        final int[] withinRuns = new int[3]; // sizes whose choice was within 10 % in every run, in some, in none
         for (final TuningCheck.Group group : groups)
         {
             out.println(group.collective().label() + ", " + group.ranks() + " ranks");
@@ -342,10 +390,6 @@ public final class TuneCommand implements Command
                 final String runsColumn = runs > 1 && size.runsJudged() > 0 ?
                     String.format(Locale.ROOT, "  %10d of %d", size.runsWithin(), size.runsJudged()) :
                     runs > 1 ? String.format(Locale.ROOT, "  %15s", "-") : "";
-                if (counted && size.runsJudged() > 1)
-                {
-                    withinRuns[size.runsWithin() == size.runsJudged() ? 0 : size.runsWithin() > 0 ? 1 : 2]++;
-                }
                 out.printf(Locale.ROOT, "  %12d  %-20s %12s  %-20s %12s %9s%s%s%n", size.bytes(),
                     size.chosen() == null ? "(not covered)" : size.chosen(),
                     counted ? Units.number(size.chosenMicros()) : "not run", size.best(),
@@ -356,14 +400,20 @@ public final class TuneCommand implements Command
             total += groupTotal;
             out.printf(Locale.ROOT, "  within 10%% of the best measured at %d of %d sizes%n%n", groupGood, groupTotal);
         }
-        if (withinRuns[0] + withinRuns[1] + withinRuns[2] > 0)
-        {
-            out.printf(Locale.ROOT, "run by run: within 10%% of that run's fastest in every run at %d sizes, in some " +
-                "at %d, in none at %d%n", withinRuns[0], withinRuns[1], withinRuns[2]);
-        }
+        printRunAgreement(TuningCheck.runAgreement(groups), "");
         out.printf(Locale.ROOT, "%s within 10%% of the best measured algorithm at %d of %d sizes (%.0f %%)%s%n", whose,
             good, total, 100.0 * good / Math.max(1, total), uncounted == 0 ? "" : "; " + uncounted +
             " sizes not counted: " + notCounted);
+    }
+
+    /** The line of {@link TuningCheck#runAgreement}, when there is one to print. */
+    private void printRunAgreement(final int[] agreement, final String comment)
+    {
+        if (agreement[0] + agreement[1] + agreement[2] > 0)
+        {
+            out.printf(Locale.ROOT, "run by run: within 10%% of that run's fastest in every run at %d sizes, in some " +
+                "at %d, in none at %d%s%n", agreement[0], agreement[1], agreement[2], comment);
+        }
     }
 
     /** What tune measures when there is no --from. */
@@ -408,9 +458,11 @@ public final class TuneCommand implements Command
     /**
      * Runs the bench sweep over every algorithm, {@code repeat} times per rank count, and returns the CSV of the
      * median rows: next to the tuning file ({@code tuning-bench.csv} beside {@code tuning.json}), or in a temporary
-     * file for a dry run.
+     * file for a dry run. The runs' own CSVs, in a temporary directory, go into {@code kept} once all have run, for
+     * the caller to judge its choices by and delete; when a run fails they stay, and the error says where.
      */
-    private Path measure(final Sweep sweep, final Path target, final boolean dryRun) throws IOException
+    private Path measure(final Sweep sweep, final Path target, final boolean dryRun, final List<Path> kept)
+        throws IOException
     {
         final Path directory = Files.createTempDirectory("jccl-tune");
         final List<Path> runs = new ArrayList<>();
@@ -440,14 +492,7 @@ public final class TuneCommand implements Command
         final Path results = dryRun ? directory.resolve(name) : target.toAbsolutePath().getParent().resolve(name);
         Files.createDirectories(results.getParent());
         final int rows = MedianOfRuns.merge(runs, results);
-        for (final Path run : runs)
-        {
-            Files.delete(run);
-        }
-        if (!dryRun)
-        {
-            Files.delete(directory);
-        }
+        kept.addAll(runs);
         err.println("jccl tune: " + rows + " rows, each the median of " + sweep.repeat + " run" +
             (sweep.repeat == 1 ? "" : "s") + ", in " + results);
         return results;

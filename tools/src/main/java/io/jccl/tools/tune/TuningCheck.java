@@ -117,6 +117,26 @@ final class TuningCheck
         });
     }
 
+    /**
+     * Of the sizes whose choice was measured in more than one run: how many had it within {@link Tuner#GOOD_ENOUGH}
+     * of that run's fastest in every run, in some, in none.
+     */
+    static int[] runAgreement(final List<Group> groups)
+    {
+        final int[] counts = new int[3];
+        for (final Group group : groups)
+        {
+            for (final Size size : group.sizes())
+            {
+                if (!Double.isNaN(size.slowdown()) && size.runsJudged() > 1)
+                {
+                    counts[size.runsWithin() == size.runsJudged() ? 0 : size.runsWithin() > 0 ? 1 : 2]++;
+                }
+            }
+        }
+        return counts;
+    }
+
     /** Whether a row is of the kind choices are judged on: jccl's float32 sum on private buffers. */
     private static boolean judged(final Measurement m)
     {

@@ -110,6 +110,12 @@ class TuneCommandTest
         assertEquals(TuningTable.read(alone).rules(), TuningTable.read(median).rules());
         assertEquals(outlier.toAbsolutePath() + ", " + run.toAbsolutePath() + ", " + copy.toAbsolutePath(),
             TuningTable.read(median).info().get("source"));
+        // each run alone: in the outlier run ring is ahead wherever it was measured and not chosen
+        final Matcher byRun = Pattern.compile("run by run: within 10% of that run's fastest in every run at (\\d+) " +
+            "sizes, in some at (\\d+), in none at (\\d+) \\(where only some runs").matcher(text(out));
+        assertTrue(byRun.find(), text(out));
+        assertTrue(Integer.parseInt(byRun.group(2)) > 0, text(out));
+        assertEquals("0", byRun.group(3), text(out));
     }
 
     /** A collective measured with one algorithm alone (allgatherv, alltoallv, ...) had nothing to choose: not judged. */
@@ -150,8 +156,10 @@ class TuneCommandTest
     void measuresTheMachineItselfWithoutResults() throws Exception
     {
         final Path tuning = directory.resolve("tuning.json");
+        final long tuneDirectoriesBefore = tuneDirectories();
         assertEquals(0, command.run(new String[] {"-n", "2", "--op", "allreduce", "--max-bytes", "128",
             "--repeat", "2", "--iters", "50", "--warmup", "5", "--out", tuning.toString()}), text(err));
+        assertEquals(tuneDirectoriesBefore, tuneDirectories(), "the runs' CSVs and their directory are gone");
 
         assertTrue(text(err).contains("sweep 1 of 2 on 2 ranks") && text(err).contains("sweep 2 of 2 on 2 ranks"),
             text(err));
@@ -172,6 +180,21 @@ class TuneCommandTest
         assertTrue(m.find(), text(out));
         assertEquals(3, Integer.parseInt(m.group(2)));
         assertTrue(text(out).contains("wrote " + tuning), text(out));
+        // in sample each of the two runs judges the choices alone too
+        final Matcher byRun = Pattern.compile("run by run: within 10% of that run's fastest in every run at (\\d+) " +
+            "sizes, in some at (\\d+), in none at (\\d+)").matcher(text(out));
+        assertTrue(byRun.find(), text(out));
+        assertEquals(3, Integer.parseInt(byRun.group(1)) + Integer.parseInt(byRun.group(2)) +
+            Integer.parseInt(byRun.group(3)), text(out));
+    }
+
+    /** The temporary directories tune's sweeps leave behind. */
+    private static long tuneDirectories() throws java.io.IOException
+    {
+        try (java.util.stream.Stream<Path> entries = Files.list(Path.of(System.getProperty("java.io.tmpdir"))))
+        {
+            return entries.filter(p -> p.getFileName().toString().startsWith("jccl-tune")).count();
+        }
     }
 
     /** A file made from one run, judged by another: what each size ran with the file, against the fastest. */
