@@ -111,9 +111,8 @@ class TuneCommandTest
         assertEquals(outlier.toAbsolutePath() + ", " + run.toAbsolutePath() + ", " + copy.toAbsolutePath(),
             TuningTable.read(median).info().get("source"));
         // each run alone: in the outlier run ring is ahead wherever it was measured and not chosen
-        final Matcher byRun = Pattern.compile("run by run: within 10% of that run's fastest in every run at (\\d+) " +
-            "sizes, in some at (\\d+), in none at (\\d+) \\(where only some runs").matcher(text(out));
-        assertTrue(byRun.find(), text(out));
+        final Matcher byRun = runByRun(text(out));
+        assertTrue(text(out).startsWith(" (where only some runs", byRun.end()), text(out));
         assertTrue(Integer.parseInt(byRun.group(2)) > 0, text(out));
         assertEquals("0", byRun.group(3), text(out));
     }
@@ -181,11 +180,18 @@ class TuneCommandTest
         assertEquals(3, Integer.parseInt(m.group(2)));
         assertTrue(text(out).contains("wrote " + tuning), text(out));
         // in sample each of the two runs judges the choices alone too
-        final Matcher byRun = Pattern.compile("run by run: within 10% of that run's fastest in every run at (\\d+) " +
-            "sizes, in some at (\\d+), in none at (\\d+)").matcher(text(out));
-        assertTrue(byRun.find(), text(out));
+        final Matcher byRun = runByRun(text(out));
         assertEquals(3, Integer.parseInt(byRun.group(1)) + Integer.parseInt(byRun.group(2)) +
             Integer.parseInt(byRun.group(3)), text(out));
+    }
+
+    /** The line that counts the sizes judged run by run: every run, some, none (groups 1-3); fails without one. */
+    private static Matcher runByRun(final String text)
+    {
+        final Matcher m = Pattern.compile("run by run: within 10% of that run's fastest in every run at (\\d+) " +
+            "sizes, in some at (\\d+), in none at (\\d+)").matcher(text);
+        assertTrue(m.find(), text);
+        return m;
     }
 
     /** The temporary directories tune's sweeps leave behind. */
@@ -248,12 +254,12 @@ class TuneCommandTest
         // chosen: "2 of 3" runs within 10 % at those sizes, and a line before the summary counts them
         final String judged = text(out);
         assertTrue(judged.contains("runs within 10%"), judged);
-        final Matcher byRun = Pattern.compile("run by run: within 10% of that run's fastest in every run at (\\d+) " +
-            "sizes, in some at (\\d+), in none at (\\d+)\n").matcher(judged);
-        assertTrue(byRun.find(), judged);
+        final Matcher byRun = runByRun(judged);
+        assertEquals('\n', judged.charAt(byRun.end()), judged);
         assertTrue(Integer.parseInt(byRun.group(2)) > 0, judged);
         assertTrue(judged.contains(" 2 of 3"), judged);
-        assertEquals(byRun.end(), judged.length() - summary(judged).length() - 1, "the summary stays the last line");
+        assertEquals(byRun.end() + 1, judged.length() - summary(judged).length() - 1,
+            "the summary stays the last line");
         out.reset();
         assertEquals(0, command.run(new String[] {"--check", other.toString(), "--file", tuning.toString()}));
         assertFalse(text(out).contains("run by run") || text(out).contains("runs within 10%"), "one run: " + text(out));
