@@ -66,12 +66,18 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
     private final ArrayList<RecvOp>[] posted;
     private final ArrayList<RecvOp>[] unexpected;
     private final RecvOp[] current;
-    private final SingleCopy singleCopy;
+    private final Configuration configuration;
     private final SendOp blockingSend;
     private final RecvOp blockingRecv;
     private final ByteBuffer[] scratch = new ByteBuffer[4];
     private final Thread exitHook;
 
+    /** Cores the job's ranks share: this JVM's count until every rank has registered, then the job's. */
+    private int cores;
+    /** While ranks outnumber cores (and the spins are not configured): the count of ranks idle in a long wait. */
+    private IdleRanks idleRanks;
+    /** Made once the job's cores are known: its thresholds depend on them. */
+    private SingleCopy singleCopy;
     private int activeSendQueues;
     private long singleCopyBytes;
     private long operationSequence;
@@ -95,23 +101,10 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         this.recorder = new FlightRecorder(configuration.getLong(Configuration.FLIGHT_RECORDS_PROP_NAME,
             Configuration.FLIGHT_RECORDS_DEFAULT), log.enabled(Log.INFO, Log.COLL | Log.P2P));
         this.checkMode = configuration.getBoolean(Configuration.CHECK_PROP_NAME, Configuration.CHECK_DEFAULT);
-        final int cores = Runtime.getRuntime().availableProcessors();
-        final boolean oversubscribed = size > cores;
-        final long spins = configuration.getLong(Configuration.IDLE_SPINS_PROP_NAME,
-            oversubscribed ? Configuration.IDLE_SPINS_OVERSUBSCRIBED_DEFAULT : Configuration.IDLE_SPINS_DEFAULT);
-        // while ranks outnumber cores, long waits count themselves idle, so that the ranks left can wait and send as
-        // ranks with a core each do when the idle ones leave them one; a spin count set (as the progress thread's
-        // duplicate sets its own) fixes how every wait spins, and nothing is counted
-        final boolean spinsSet = configuration.get(Configuration.IDLE_SPINS_PROP_NAME) != null;
-        final IdleRanks idleRanks = oversubscribed && !spinsSet ? new IdleRanks(base, size, cores) : null;
+        this.configuration = configuration;
         this.waiter = new Waiter(rank, monitor, signatures, recorder, configuration.timeoutMs(),
-            configuration.getLong(Configuration.LIVENESS_CHECK_MS_PROP_NAME, Configuration.LIVENESS_CHECK_MS_DEFAULT),
-            spins,
-            configuration.getLong(Configuration.IDLE_YIELDS_PROP_NAME,
-                oversubscribed ? Configuration.IDLE_YIELDS_OVERSUBSCRIBED_DEFAULT : Configuration.IDLE_YIELDS_DEFAULT),
-            TimeUnit.MICROSECONDS.toNanos(configuration.getLong(Configuration.IDLE_MAX_PARK_US_PROP_NAME,
-                Configuration.IDLE_MAX_PARK_US_DEFAULT)),
-            idleRanks, Configuration.IDLE_SPINS_DEFAULT);
+            configuration.getLong(Configuration.LIVENESS_CHECK_MS_PROP_NAME, Configuration.LIVENESS_CHECK_MS_DEFAULT));
+        waitFor(Runtime.getRuntime().availableProcessors());
         this.writers = new ChannelWriter[size];
         this.readers = new ChannelReader[size];
         this.sendQueues = new ArrayDeque[size];
@@ -129,16 +122,9 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
             posted[r] = new ArrayList<>();
             unexpected[r] = new ArrayList<>();
         }
-        this.singleCopy = new SingleCopy(configuration, rank, base, layout, oversubscribed, idleRanks);
         this.blockingSend = new SendOp(this);
         this.blockingRecv = new RecvOp(this);
         this.exitHook = new Thread(this::exitWithoutClose, "jccl-exit-" + rank);
-        if (oversubscribed)
-        {
-            log.info(Log.INIT, size + " ranks on " + cores + " cores: oversubscribed, waiting ranks yield at once " +
-                "and park sooner" + (idleRanks != null ? ", and wait and send as with a core each while the " +
-                "ranks not idle in a long wait have one" : ""));
-        }
         if (checkMode)
         {
             log.info(Log.COLL, "check mode: every collective compares the call signatures of all ranks first");
@@ -244,6 +230,25 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
                 bootstrapIdle(deadline, timeoutNs);
             }
         }
+        final long[] pids = new long[size];
+        for (int r = 0; r < size; r++)
+        {
+            pids[r] = monitor.pid(r);
+        }
+        final int jobCores = JobCores.of(pids);
+        if (jobCores != cores)
+        {
+            log.info(Log.INIT, "this JVM may use " + cores + " of the " + jobCores + " CPUs the job's ranks " +
+                "may use together: waits and choices count " + jobCores);
+            waitFor(jobCores);
+        }
+        if (size > cores)
+        {
+            log.info(Log.INIT, size + " ranks on " + cores + " cores: oversubscribed, waiting ranks yield at once " +
+                "and park sooner" + (idleRanks != null ? ", and wait and send as with a core each while the " +
+                "ranks not idle in a long wait have one" : ""));
+        }
+        singleCopy = new SingleCopy(configuration, rank, base, layout, size > cores, idleRanks);
         final String singleCopyOff = singleCopy.probe();
         // Algorithm choices depend on whether every rank takes single-copy messages: all must see the same answer.
         while (!singleCopy.allDecided())
@@ -255,6 +260,34 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         log.info(Log.INIT, "joined job: rank " + rank + " of " + size + ", segment " + segment.path() +
             ", single copy " + (singleCopyOff == null ? "on from " + sizeText(singleCopy.threshold()) : singleCopyOff) +
             (singleCopyOff == null && singleCopyBytes == 0 ? " here, off on another rank" : ""));
+    }
+
+    /**
+     * Sets how waits back off for a job on {@code cores} cores. While ranks outnumber them a waiting rank yields at
+     * once and parks sooner, and long waits count themselves idle, so that the ranks left can wait and send as ranks
+     * with a core each do when the idle ones leave them one; a spin count set (as the progress thread's duplicate sets
+     * its own) fixes how every wait spins, and nothing is counted.
+     */
+    private void waitFor(final int cores)
+    {
+        this.cores = cores;
+        final boolean oversubscribed = size > cores;
+        final boolean spinsSet = configuration.get(Configuration.IDLE_SPINS_PROP_NAME) != null;
+        idleRanks = oversubscribed && !spinsSet ? new IdleRanks(base, size, cores) : null;
+        waiter.waitWith(
+            configuration.getLong(Configuration.IDLE_SPINS_PROP_NAME,
+                oversubscribed ? Configuration.IDLE_SPINS_OVERSUBSCRIBED_DEFAULT : Configuration.IDLE_SPINS_DEFAULT),
+            configuration.getLong(Configuration.IDLE_YIELDS_PROP_NAME,
+                oversubscribed ? Configuration.IDLE_YIELDS_OVERSUBSCRIBED_DEFAULT : Configuration.IDLE_YIELDS_DEFAULT),
+            TimeUnit.MICROSECONDS.toNanos(configuration.getLong(Configuration.IDLE_MAX_PARK_US_PROP_NAME,
+                Configuration.IDLE_MAX_PARK_US_DEFAULT)),
+            idleRanks, Configuration.IDLE_SPINS_DEFAULT);
+    }
+
+    /** The cores the job's ranks share, as they decide whether ranks outnumber cores ({@link JobCores}). */
+    public int cores()
+    {
+        return cores;
     }
 
     private static String sizeText(final long bytes)

@@ -22,13 +22,13 @@ final class Waiter
     static final int CLOCK_START_IDLES = 16;
 
     private final int rank;
-    private final SpinYieldParkIdleStrategy idle;
     private final PeerMonitor monitor;
     private final CallSignatures signatures;
     private final FlightRecorder recorder;
     private final long timeoutNs;
     private final long checkIntervalNs;
 
+    private SpinYieldParkIdleStrategy idle;
     private boolean started;
     private long deadline;
     private long nextCheck;
@@ -44,8 +44,7 @@ final class Waiter
     private String type;
 
     Waiter(final int rank, final PeerMonitor monitor, final CallSignatures signatures, final FlightRecorder recorder,
-        final long timeoutMs, final long checkIntervalMs, final long spins, final long yields, final long maxParkNs,
-        final IdleRanks idleRanks, final long coreEachSpins)
+        final long timeoutMs, final long checkIntervalMs)
     {
         this.rank = rank;
         this.monitor = monitor;
@@ -53,6 +52,15 @@ final class Waiter
         this.recorder = recorder;
         this.timeoutNs = TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         this.checkIntervalNs = TimeUnit.MILLISECONDS.toNanos(checkIntervalMs);
+    }
+
+    /**
+     * How waits back off from now on. Set before the first wait, and again between waits when the job's ranks turn
+     * out to share more cores than this JVM counted at its start ({@link JobCores}).
+     */
+    void waitWith(final long spins, final long yields, final long maxParkNs, final IdleRanks idleRanks,
+        final long coreEachSpins)
+    {
         this.idle = new SpinYieldParkIdleStrategy(spins, yields, 1_000, Math.max(1_000, maxParkNs), idleRanks,
             coreEachSpins);
     }
