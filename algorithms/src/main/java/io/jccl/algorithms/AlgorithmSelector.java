@@ -247,7 +247,7 @@ public final class AlgorithmSelector
     private final CollectiveAlgorithm[] zeroCopy;
     /** Per collective (by ordinal): the algorithm for single-copy messages, or null. */
     private final CollectiveAlgorithm[] singleCopy;
-    /** Ranks beyond this share cores (the same on every rank of a job: one machine). */
+    /** Ranks beyond this share cores: those all the job's ranks may use together, the same on each. */
     private final int cores;
 
     /**
@@ -256,6 +256,16 @@ public final class AlgorithmSelector
      * @param tuned      the tuned choices at this communicator's rank count.
      */
     public AlgorithmSelector(final AlgorithmRegistry registry, final String forcedSpec, final TunedSelection tuned)
+    {
+        this(registry, forcedSpec, tuned, Runtime.getRuntime().availableProcessors());
+    }
+
+    /**
+     * @param cores the cores the job's ranks share (the transport's count, {@code ShmTransport.cores()}): ranks
+     *              beyond them wait for a core, which several rules below depend on.
+     */
+    public AlgorithmSelector(
+        final AlgorithmRegistry registry, final String forcedSpec, final TunedSelection tuned, final int cores)
     {
         this.registry = registry;
         this.tuned = tuned;
@@ -268,7 +278,7 @@ public final class AlgorithmSelector
         {
             binomialTree[collective.ordinal()] = registry.of(collective).get("binomial");
         }
-        this.cores = Runtime.getRuntime().availableProcessors();
+        this.cores = cores;
         this.zeroCopy = new CollectiveAlgorithm[Collective.values().length];
         for (final Collective collective : new Collective[] {Collective.BROADCAST, Collective.ALLGATHER,
             Collective.ALLTOALL, Collective.REDUCE_SCATTER, Collective.REDUCE})
@@ -346,7 +356,7 @@ public final class AlgorithmSelector
     /** This selector with more forced choices on top. */
     public AlgorithmSelector with(final String forcedSpec)
     {
-        final AlgorithmSelector copy = new AlgorithmSelector(registry, null, tuned);
+        final AlgorithmSelector copy = new AlgorithmSelector(registry, null, tuned, cores);
         copy.forced.putAll(forced);
         copy.parse(forcedSpec);
         return copy;

@@ -77,6 +77,13 @@ public final class TunedSelection
      */
     public static TunedSelection load(final Configuration configuration, final AlgorithmRegistry registry)
     {
+        return load(configuration, registry, Runtime.getRuntime().availableProcessors());
+    }
+
+    /** {@link #load(Configuration, AlgorithmRegistry)} for a job whose ranks share {@code cores} cores. */
+    public static TunedSelection load(
+        final Configuration configuration, final AlgorithmRegistry registry, final int cores)
+    {
         final int ranks = configuration.worldSize();
         if (ranks < 1)
         {
@@ -89,7 +96,7 @@ public final class TunedSelection
         try
         {
             table = TuningTable.load(configuration);
-            selection = of(table, ranks, registry, stagingBytes);
+            selection = of(table, ranks, registry, stagingBytes, cores);
             selection.measured = !TuningTable.shipped().equals(table);
         }
         catch (final IOException | IllegalArgumentException ex)
@@ -123,12 +130,19 @@ public final class TunedSelection
     public static TunedSelection of(
         final TuningTable table, final int ranks, final AlgorithmRegistry registry, final long stagingBytes)
     {
+        return of(table, ranks, registry, stagingBytes, Runtime.getRuntime().availableProcessors());
+    }
+
+    /** {@link #of(TuningTable, int, AlgorithmRegistry, long)} for ranks that share {@code cores} cores. */
+    public static TunedSelection of(final TuningTable table, final int ranks, final AlgorithmRegistry registry,
+        final long stagingBytes, final int cores)
+    {
         final Map<Collective, Collection<String>> available = new EnumMap<>(Collective.class);
         for (final Collective collective : Collective.values())
         {
             available.put(collective, registry.of(collective).keySet());
         }
-        final TuningTable complete = table.withModelChoices(ranks, available, stagingBytes);
+        final TuningTable complete = table.withModelChoices(ranks, available, stagingBytes, cores);
         final TunedSelection selection = none(ranks);
         for (final Collective collective : Collective.values())
         {

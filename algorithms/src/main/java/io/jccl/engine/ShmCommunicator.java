@@ -79,9 +79,18 @@ public final class ShmCommunicator implements Communicator
         // first waits for it.
         Thread.ofPlatform().daemon().name("jccl-load-kernels").start(Reductions::vectorKernels);
         final AlgorithmRegistry registry = AlgorithmRegistry.instance();
-        final AlgorithmSelector selector = new AlgorithmSelector(registry,
-            configuration.get(Configuration.ALGO_PROP_NAME), TunedSelection.load(configuration, registry));
+        final String forced = configuration.get(Configuration.ALGO_PROP_NAME);
+        // read and checked before joining, so that a bad tuning file or algorithm name fails this rank alone
+        AlgorithmSelector selector =
+            new AlgorithmSelector(registry, forced, TunedSelection.load(configuration, registry));
         final ShmTransport transport = ShmTransport.connect(configuration);
+        if (transport.cores() != Runtime.getRuntime().availableProcessors())
+        {
+            // the job's ranks may use more CPUs together than this JVM may (each bound to its own): the model's
+            // choices and the rules for ranks outnumbering cores count those
+            selector = new AlgorithmSelector(registry, forced,
+                TunedSelection.load(configuration, registry, transport.cores()), transport.cores());
+        }
         final Log log = new Log(configuration, configuration.rank());
         if (transport.rank() == 0 && log.enabled(Log.INFO, Log.INIT))
         {
@@ -95,7 +104,7 @@ public final class ShmCommunicator implements Communicator
             if (rankRules != null)
             {
                 log.info(Log.INIT, "algorithm selection at " + transport.size() + " ranks on " +
-                    Runtime.getRuntime().availableProcessors() + " cores, replacing the choices above: " + rankRules);
+                    transport.cores() + " cores, replacing the choices above: " + rankRules);
             }
             log.info(Log.INIT, "reductions of off-heap memory: " + (Reductions.vectorKernels() ?
                 "SIMD kernels (Vector API)" : "array kernels; no SIMD kernels: " + Reductions.vectorKernelsWhyNot()));

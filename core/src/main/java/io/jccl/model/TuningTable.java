@@ -311,8 +311,15 @@ public final class TuningTable
     public TuningTable withModelChoices(
         final int ranks, final Map<Collective, ? extends Collection<String>> available, final long stagingBytes)
     {
+        return withModelChoices(ranks, available, stagingBytes, Runtime.getRuntime().availableProcessors());
+    }
+
+    /** {@link #withModelChoices(int, Map, long)} for ranks that share {@code cores} cores. */
+    public TuningTable withModelChoices(final int ranks, final Map<Collective, ? extends Collection<String>> available,
+        final long stagingBytes, final int cores)
+    {
         final List<Rule> all = new ArrayList<>(rules);
-        final CostModel costModel = new CostModel(model, stagingBytes);
+        final CostModel costModel = new CostModel(model, stagingBytes, cores);
         for (final Map.Entry<Collective, ? extends Collection<String>> entry : available.entrySet())
         {
             final Collective collective = entry.getKey();
