@@ -2,17 +2,16 @@ package io.jccl.it;
 
 import io.jccl.launch.JobLauncher;
 import io.jccl.launch.JobResult;
+import io.jccl.shm.JobCores;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.BitSet;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -30,14 +29,16 @@ class BoundRanksTest
     @Test
     void twoRanksBoundToACpuEachCountTwoCores(@TempDir final Path dir) throws Exception
     {
-        final List<Integer> cpus = allowedCpus();
-        assumeTrue(cpus.size() >= 2, "needs two CPUs");
-        assumeTrue(new ProcessBuilder("taskset", "-c", "0", "true").start().waitFor() == 0, "needs taskset");
-        // a java that binds rank r to the r-th CPU this JVM may use, then runs the real one
+        final BitSet cpus = JobCores.cpus(ProcessHandle.current().pid());
+        assumeTrue(cpus != null && cpus.cardinality() >= 2, "needs two CPUs");
+        final int first = cpus.nextSetBit(0);
+        assumeTrue(new ProcessBuilder("taskset", "-c", Integer.toString(first), "true").start().waitFor() == 0,
+            "needs taskset");
+        // a java that binds rank 0 to the first CPU this JVM may use and rank 1 to the second, then runs the real one
         final Path java = dir.resolve("java");
-        Files.writeString(java, "#!/bin/sh\ncpus=\"" + cpus.get(0) + " " + cpus.get(1) + "\"\n" +
-            "set -- $cpus \"$@\"; cpu=$1; [ \"$JCCL_RANK\" = 1 ] && cpu=$2; shift 2\n" +
-            "exec taskset -c \"$cpu\" \"" + Path.of(System.getProperty("java.home"), "bin", "java") + "\" \"$@\"\n");
+        Files.writeString(java, "#!/bin/sh\nif [ \"$JCCL_RANK\" = 0 ]; then cpu=" + first + "; else cpu=" +
+            cpus.nextSetBit(first + 1) + "; fi\nexec taskset -c \"$cpu\" \"" +
+            Path.of(System.getProperty("java.home"), "bin", "java") + "\" \"$@\"\n");
         Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
 
         final JobResult bound = launch(java);
@@ -73,26 +74,5 @@ class BoundRanksTest
             .timeout(Duration.ofSeconds(90))
             .build()
             .run();
-    }
-
-    /** The CPUs this JVM may run on, in order, from the kernel's list ("0-3,8"). */
-    private static List<Integer> allowedCpus() throws IOException
-    {
-        final List<Integer> cpus = new ArrayList<>();
-        for (final String line : Files.readAllLines(Path.of("/proc/self/status")))
-        {
-            if (line.startsWith("Cpus_allowed_list:"))
-            {
-                for (final String part : line.substring(line.indexOf(':') + 1).trim().split(","))
-                {
-                    final String[] ends = part.split("-");
-                    for (int cpu = Integer.parseInt(ends[0]); cpu <= Integer.parseInt(ends[ends.length - 1]); cpu++)
-                    {
-                        cpus.add(cpu);
-                    }
-                }
-            }
-        }
-        return cpus;
     }
 }

@@ -59,7 +59,7 @@ public final class JobCores
     }
 
     /** The CPUs process {@code pid} may run on, or null when its status cannot be read. */
-    static BitSet cpus(final long pid)
+    public static BitSet cpus(final long pid)
     {
         try
         {
