@@ -25,23 +25,13 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class BoundRanksTest
 {
     private static final String JOB_CPUS = "CPUs the job's ranks may use together";
+    private static final String CORE_EACH = "wait and send as with a core each";
+    private static final Path JAVA = Path.of(System.getProperty("java.home"), "bin", "java");
 
     @Test
     void twoRanksBoundToACpuEachCountTwoCores(@TempDir final Path dir) throws Exception
     {
-        final BitSet cpus = JobCores.cpus(ProcessHandle.current().pid());
-        assumeTrue(cpus != null && cpus.cardinality() >= 2, "needs two CPUs");
-        final int first = cpus.nextSetBit(0);
-        assumeTrue(new ProcessBuilder("taskset", "-c", Integer.toString(first), "true").start().waitFor() == 0,
-            "needs taskset");
-        // a java that binds rank 0 to the first CPU this JVM may use and rank 1 to the second, then runs the real one
-        final Path java = dir.resolve("java");
-        Files.writeString(java, "#!/bin/sh\nif [ \"$JCCL_RANK\" = 0 ]; then cpu=" + first + "; else cpu=" +
-            cpus.nextSetBit(first + 1) + "; fi\nexec taskset -c \"$cpu\" \"" +
-            Path.of(System.getProperty("java.home"), "bin", "java") + "\" \"$@\"\n");
-        Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
-
-        final JobResult bound = launch(java);
+        final JobResult bound = launch(2, bindingJava(dir, 1));
         Jobs.assertSucceeded(bound);
         for (int r = 0; r < 2; r++)
         {
@@ -51,7 +41,7 @@ class BoundRanksTest
             assertTrue(output.contains("OK small rank " + r), output);
         }
 
-        final JobResult unbound = launch(Path.of(System.getProperty("java.home"), "bin", "java"));
+        final JobResult unbound = launch(2, JAVA);
         Jobs.assertSucceeded(unbound);
         for (int r = 0; r < 2; r++)
         {
@@ -59,10 +49,57 @@ class BoundRanksTest
         }
     }
 
-    private static JobResult launch(final Path java)
+    /**
+     * Four ranks bound two to a CPU outnumber their two cores, and the ranks at work cannot be given cores of their
+     * own: their waits never spin on the count of idle ranks, which unbound ranks do.
+     */
+    @Test
+    void ranksBoundTwoToACpuDoNotWaitAsIfTheyHadACoreEach(@TempDir final Path dir) throws Exception
+    {
+        final JobResult bound = launch(4, bindingJava(dir, 2));
+        Jobs.assertSucceeded(bound);
+        for (int r = 0; r < 4; r++)
+        {
+            final String output = String.join("\n", bound.output(r));
+            assertTrue(output.contains("4 ranks on 2 cores: oversubscribed"), output);
+            assertFalse(output.contains(CORE_EACH), output);
+            assertTrue(output.contains("OK small rank " + r), output);
+        }
+
+        if (Runtime.getRuntime().availableProcessors() < 4)
+        {
+            // unbound, the same job outnumbers the cores here too, and its waits do count on the idle ranks
+            final JobResult unbound = launch(4, JAVA);
+            Jobs.assertSucceeded(unbound);
+            for (int r = 0; r < 4; r++)
+            {
+                assertTrue(String.join("\n", unbound.output(r)).contains(CORE_EACH), Jobs.allOutput(unbound));
+            }
+        }
+    }
+
+    /**
+     * A java that binds the ranks below {@code onFirst} to the first CPU this JVM may use and the others to the
+     * second, then runs the real one; the test is skipped without two CPUs or taskset.
+     */
+    private static Path bindingJava(final Path dir, final int onFirst) throws Exception
+    {
+        final BitSet cpus = JobCores.cpus(ProcessHandle.current().pid());
+        assumeTrue(cpus != null && cpus.cardinality() >= 2, "needs two CPUs");
+        final int first = cpus.nextSetBit(0);
+        assumeTrue(new ProcessBuilder("taskset", "-c", Integer.toString(first), "true").start().waitFor() == 0,
+            "needs taskset");
+        final Path java = dir.resolve("java");
+        Files.writeString(java, "#!/bin/sh\nif [ \"$JCCL_RANK\" -lt " + onFirst + " ]; then cpu=" + first +
+            "; else cpu=" + cpus.nextSetBit(first + 1) + "; fi\nexec taskset -c \"$cpu\" \"" + JAVA + "\" \"$@\"\n");
+        Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
+        return java;
+    }
+
+    private static JobResult launch(final int ranks, final Path java)
     {
         return JobLauncher.builder()
-            .ranks(2)
+            .ranks(ranks)
             .mainClass(P2pRank.class.getName())
             .args("small")
             .jvmArgs("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")

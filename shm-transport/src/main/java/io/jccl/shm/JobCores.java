@@ -13,13 +13,22 @@ import java.util.BitSet;
  * registered its pid, each reads every rank's CPU set ({@code Cpus_allowed_list} of {@code /proc/PID/status}) and
  * counts their union. When a JVM's count is not its CPU set's size, a CPU quota (a container's) or
  * {@code -XX:ActiveProcessorCount} set it, and it stands.
+ * <p>
+ * Ranks bound to different CPU sets also take from the scheduler the freedom to run the ranks at work on cores of
+ * their own: two bound to one CPU share it whatever the others do, so {@link #everyRankOnEveryCore()} says whether
+ * the waits may count on that freedom ({@link IdleRanks}).
  */
 public final class JobCores
 {
     private static final String CPUS_ALLOWED = "Cpus_allowed_list:";
 
-    private JobCores()
+    private final int count;
+    private final boolean everyRankOnEveryCore;
+
+    private JobCores(final int count, final boolean everyRankOnEveryCore)
     {
+        this.count = count;
+        this.everyRankOnEveryCore = everyRankOnEveryCore;
     }
 
     /**
@@ -27,35 +36,53 @@ public final class JobCores
      *
      * @param pids every rank's pid, this one's among them.
      */
-    public static int of(final long[] pids)
+    public static JobCores of(final long[] pids)
     {
         final BitSet own = cpus(ProcessHandle.current().pid());
         final int available = Runtime.getRuntime().availableProcessors();
-        if (own == null || own.cardinality() != available)
-        {
-            return available;
-        }
         final BitSet[] sets = new BitSet[pids.length];
         for (int r = 0; r < pids.length; r++)
         {
             sets[r] = cpus(pids[r]);
         }
-        return union(sets, available);
+        final JobCores union = union(sets, available);
+        // a quota or -XX:ActiveProcessorCount sets the count; whether the ranks are bound apart still shows
+        return own == null || own.cardinality() != available ?
+            new JobCores(available, union.everyRankOnEveryCore) : union;
     }
 
-    /** The size of the union of {@code sets}, or {@code fallback} when one of them is unknown (null). */
-    static int union(final BitSet[] sets, final int fallback)
+    /**
+     * The union of {@code sets}; {@code fallback} cores, every rank on every one, when one of them is unknown (null).
+     */
+    static JobCores union(final BitSet[] sets, final int fallback)
     {
         final BitSet union = new BitSet();
         for (final BitSet set : sets)
         {
             if (set == null)
             {
-                return fallback;
+                return new JobCores(fallback, true);
             }
             union.or(set);
         }
-        return Math.max(1, union.cardinality());
+        boolean everyRankOnEveryCore = true;
+        for (final BitSet set : sets)
+        {
+            everyRankOnEveryCore &= set.equals(union);
+        }
+        return new JobCores(Math.max(1, union.cardinality()), everyRankOnEveryCore);
+    }
+
+    /** How many cores the job's ranks may use together. */
+    public int count()
+    {
+        return count;
+    }
+
+    /** Whether every rank may run on every one of those cores (no rank bound to a part of them). */
+    public boolean everyRankOnEveryCore()
+    {
+        return everyRankOnEveryCore;
     }
 
     /** The CPUs process {@code pid} may run on, or null when its status cannot be read. */

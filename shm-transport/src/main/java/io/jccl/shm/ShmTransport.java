@@ -104,7 +104,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         this.configuration = configuration;
         this.waiter = new Waiter(rank, monitor, signatures, recorder, configuration.timeoutMs(),
             configuration.getLong(Configuration.LIVENESS_CHECK_MS_PROP_NAME, Configuration.LIVENESS_CHECK_MS_DEFAULT));
-        waitFor(Runtime.getRuntime().availableProcessors());
+        waitFor(Runtime.getRuntime().availableProcessors(), true);
         this.writers = new ChannelWriter[size];
         this.readers = new ChannelReader[size];
         this.sendQueues = new ArrayDeque[size];
@@ -235,12 +235,15 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         {
             pids[r] = monitor.pid(r);
         }
-        final int jobCores = JobCores.of(pids);
-        if (jobCores != cores)
+        final JobCores job = JobCores.of(pids);
+        if (job.count() != cores)
         {
-            log.info(Log.INIT, "this JVM may use " + cores + " of the " + jobCores + " CPUs the job's ranks " +
-                "may use together: waits and choices count " + jobCores);
-            waitFor(jobCores);
+            log.info(Log.INIT, "this JVM may use " + cores + " of the " + job.count() + " CPUs the job's ranks " +
+                "may use together: waits and choices count " + job.count());
+        }
+        if (job.count() != cores || !job.everyRankOnEveryCore())
+        {
+            waitFor(job.count(), job.everyRankOnEveryCore());
         }
         if (size > cores)
         {
@@ -265,15 +268,18 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
     /**
      * Sets how waits back off for a job on {@code cores} cores. While ranks outnumber them a waiting rank yields at
      * once and parks sooner, and long waits count themselves idle, so that the ranks left can wait and send as ranks
-     * with a core each do when the idle ones leave them one; a spin count set (as the progress thread's duplicate sets
-     * its own) fixes how every wait spins, and nothing is counted.
+     * with a core each do when the idle ones leave them one. That needs the scheduler free to run the ranks left on
+     * cores of their own ({@code everyRankOnEveryCore}): ranks bound to one CPU share it whatever the others do, and
+     * a rank spinning there holds the CPU its partner needs (4 ranks bound two to a CPU: a pingpong up to 40x slower). A
+     * spin count set (as the progress thread's duplicate sets its own) fixes how every wait spins, and nothing is
+     * counted.
      */
-    private void waitFor(final int cores)
+    private void waitFor(final int cores, final boolean everyRankOnEveryCore)
     {
         this.cores = cores;
         final boolean oversubscribed = size > cores;
         final boolean spinsSet = configuration.get(Configuration.IDLE_SPINS_PROP_NAME) != null;
-        idleRanks = oversubscribed && !spinsSet ? new IdleRanks(base, size, cores) : null;
+        idleRanks = oversubscribed && !spinsSet && everyRankOnEveryCore ? new IdleRanks(base, size, cores) : null;
         waiter.waitWith(
             configuration.getLong(Configuration.IDLE_SPINS_PROP_NAME,
                 oversubscribed ? Configuration.IDLE_SPINS_OVERSUBSCRIBED_DEFAULT : Configuration.IDLE_SPINS_DEFAULT),

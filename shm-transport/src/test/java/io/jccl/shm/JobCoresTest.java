@@ -26,13 +26,13 @@ class JobCoresTest
     @Test
     void countsTheUnionOfTheRanksCpus()
     {
-        // two ranks bound to a CPU each share two cores; four bound two by two as well
-        assertEquals(2, JobCores.union(new BitSet[] {set(0), set(1)}, 1));
-        assertEquals(2, JobCores.union(new BitSet[] {set(0), set(0), set(1), set(1)}, 1));
+        // two ranks bound to a CPU each share two cores; four bound two by two as well; neither runs anywhere
+        assertCores(2, false, JobCores.union(new BitSet[] {set(0), set(1)}, 1));
+        assertCores(2, false, JobCores.union(new BitSet[] {set(0), set(0), set(1), set(1)}, 1));
         // unbound ranks: every one may use all of them
-        assertEquals(4, JobCores.union(new BitSet[] {set(0, 1, 2, 3), set(0, 1, 2, 3)}, 4));
-        // a rank whose CPUs cannot be read (gone, not readable): this JVM's own count
-        assertEquals(3, JobCores.union(new BitSet[] {set(0), null}, 3));
+        assertCores(4, true, JobCores.union(new BitSet[] {set(0, 1, 2, 3), set(0, 1, 2, 3)}, 4));
+        // a rank whose CPUs cannot be read (gone, not readable): this JVM's own count, as if unbound
+        assertCores(3, true, JobCores.union(new BitSet[] {set(0), null}, 3));
     }
 
     @Test
@@ -41,7 +41,7 @@ class JobCoresTest
         final BitSet own = JobCores.cpus(ProcessHandle.current().pid());
         assertNotNull(own, "Cpus_allowed_list of /proc/self/status");
         assertTrue(own.cardinality() >= 1);
-        assertEquals(Runtime.getRuntime().availableProcessors(),
+        assertCores(Runtime.getRuntime().availableProcessors(), true,
             JobCores.of(new long[] {ProcessHandle.current().pid()}));
     }
 
@@ -49,6 +49,12 @@ class JobCoresTest
     void anUnreadableProcessIsUnknown()
     {
         assertNull(JobCores.cpus(Long.MAX_VALUE));
+    }
+
+    private static void assertCores(final int count, final boolean everyRankOnEveryCore, final JobCores cores)
+    {
+        assertEquals(count, cores.count());
+        assertEquals(everyRankOnEveryCore, cores.everyRankOnEveryCore());
     }
 
     private static BitSet set(final int... cpus)
