@@ -38,12 +38,14 @@ public final class JobCores
      */
     public static JobCores of(final long[] pids)
     {
-        final BitSet own = cpus(ProcessHandle.current().pid());
+        final long self = ProcessHandle.current().pid();
         final int available = Runtime.getRuntime().availableProcessors();
         final BitSet[] sets = new BitSet[pids.length];
+        BitSet own = null;
         for (int r = 0; r < pids.length; r++)
         {
             sets[r] = cpus(pids[r]);
+            own = pids[r] == self ? sets[r] : own;
         }
         final JobCores union = union(sets, available);
         // a quota or -XX:ActiveProcessorCount sets the count; whether the ranks are bound apart still shows
