@@ -32,20 +32,18 @@ class BoundRanksTest
     void twoRanksBoundToACpuEachCountTwoCores(@TempDir final Path dir) throws Exception
     {
         final JobResult bound = launch(2, bindingJava(dir, 1));
-        Jobs.assertSucceeded(bound);
         for (int r = 0; r < 2; r++)
         {
-            final String output = String.join("\n", bound.output(r));
+            final String output = output(bound, r);
             assertTrue(output.contains("this JVM may use 1 of the 2 " + JOB_CPUS), output);
             assertFalse(output.contains("oversubscribed"), output);
             assertTrue(output.contains("OK small rank " + r), output);
         }
 
         final JobResult unbound = launch(2, JAVA);
-        Jobs.assertSucceeded(unbound);
         for (int r = 0; r < 2; r++)
         {
-            assertFalse(String.join("\n", unbound.output(r)).contains(JOB_CPUS), Jobs.allOutput(unbound));
+            assertFalse(output(unbound, r).contains(JOB_CPUS), Jobs.allOutput(unbound));
         }
     }
 
@@ -57,10 +55,9 @@ class BoundRanksTest
     void ranksBoundTwoToACpuDoNotWaitAsIfTheyHadACoreEach(@TempDir final Path dir) throws Exception
     {
         final JobResult bound = launch(4, bindingJava(dir, 2));
-        Jobs.assertSucceeded(bound);
         for (int r = 0; r < 4; r++)
         {
-            final String output = String.join("\n", bound.output(r));
+            final String output = output(bound, r);
             assertTrue(output.contains("4 ranks on 2 cores: oversubscribed"), output);
             assertFalse(output.contains(CORE_EACH), output);
             assertTrue(output.contains("OK small rank " + r), output);
@@ -70,10 +67,9 @@ class BoundRanksTest
         {
             // unbound, the same job outnumbers the cores here too, and its waits do count on the idle ranks
             final JobResult unbound = launch(4, JAVA);
-            Jobs.assertSucceeded(unbound);
             for (int r = 0; r < 4; r++)
             {
-                assertTrue(String.join("\n", unbound.output(r)).contains(CORE_EACH), Jobs.allOutput(unbound));
+                assertTrue(output(unbound, r).contains(CORE_EACH), Jobs.allOutput(unbound));
             }
         }
     }
@@ -96,9 +92,10 @@ class BoundRanksTest
         return java;
     }
 
+    /** P2pRank's "small" scenario on {@code ranks} ranks started by {@code java}, INIT logged at INFO; it must pass. */
     private static JobResult launch(final int ranks, final Path java)
     {
-        return JobLauncher.builder()
+        final JobResult result = JobLauncher.builder()
             .ranks(ranks)
             .mainClass(P2pRank.class.getName())
             .args("small")
@@ -111,5 +108,12 @@ class BoundRanksTest
             .timeout(Duration.ofSeconds(90))
             .build()
             .run();
+        Jobs.assertSucceeded(result);
+        return result;
+    }
+
+    private static String output(final JobResult result, final int rank)
+    {
+        return String.join("\n", result.output(rank));
     }
 }
