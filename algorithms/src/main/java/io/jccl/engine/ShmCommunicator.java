@@ -15,6 +15,7 @@ import io.jccl.shm.Log;
 import io.jccl.shm.ShmTransport;
 import io.jccl.spi.CollectiveAlgorithm;
 import io.jccl.spi.CollectiveArgs;
+import io.jccl.spi.Memory;
 import io.jccl.spi.Reductions;
 
 import static io.jccl.spi.ArgumentChecks.*;
@@ -76,8 +77,14 @@ public final class ShmCommunicator implements Communicator
         // 0.85-0.94; 4 and 8 ranks, four runs each, the first 56-78 ms against 294-348 and 80-133 against 515-681,
         // connect about 0.1 and 0.7 s longer (the ranks' start-ups share the cores): the same time to the first
         // result, no longer in the first collective. Class initialisation is thread-safe: a collective that comes
-        // first waits for it.
-        Thread.ofPlatform().daemon().name("jccl-load-kernels").start(Reductions::vectorKernels);
+        // first waits for it. The same thread gives the JIT a profile of the small copies at every size
+        // (Memory.profileCopies), so that what the job's first calls happen to copy does not decide how C2 compiles
+        // them for the rest of it.
+        Thread.ofPlatform().daemon().name("jccl-load-kernels").start(() ->
+        {
+            Reductions.vectorKernels();
+            Memory.profileCopies();
+        });
         final AlgorithmRegistry registry = AlgorithmRegistry.instance();
         final String forced = configuration.get(Configuration.ALGO_PROP_NAME);
         // read and checked before joining, so that a bad tuning file or algorithm name fails this rank alone

@@ -10,7 +10,10 @@ import java.nio.ByteBuffer;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** Copies into shared memory: below and above the size that goes to the C library, from heap and off-heap. */
+/**
+ * Copies into shared memory: below and above the size that goes to the C library, from heap and off-heap; the
+ * small copies of the low-latency paths.
+ */
 @Timeout(10)
 class MemoryTest
 {
@@ -64,6 +67,32 @@ class MemoryTest
         final byte[] moved = new byte[bytes];
         UnsafeApi.copyMemory(null, at + 1000, moved, BYTE_ARRAY_BASE, bytes);
         assertArrayEquals(source, moved);
+    }
+
+    @Test
+    void copyLinePayloadCopiesTheFirst56BytesOfALine()
+    {
+        final byte[] source = pattern(64, 3);
+        final byte[] target = new byte[64];
+        java.util.Arrays.fill(target, (byte)0x5A);
+        Memory.copyLinePayload(source, BYTE_ARRAY_BASE, target, BYTE_ARRAY_BASE);
+        for (int i = 0; i < 64; i++)
+        {
+            assertEquals(i < 56 ? source[i] : (byte)0x5A, target[i], "byte " + i);
+        }
+    }
+
+    @Test
+    void profileCopiesLeavesNothingBehind()
+    {
+        Memory.profileCopies(); // local arrays and a direct buffer of its own: only the JIT's profile changes
+        final byte[] source = pattern(40, 5);
+        final byte[] target = new byte[40];
+        Memory.copySmall(source, BYTE_ARRAY_BASE, target, BYTE_ARRAY_BASE, 37);
+        for (int i = 0; i < 40; i++)
+        {
+            assertEquals(i < 37 ? source[i] : 0, target[i], "byte " + i);
+        }
     }
 
     private static byte[] pattern(final int bytes, final int seed)

@@ -125,7 +125,14 @@ final class LowLatencyProtocol
         {
             final long payload = (long) i * LINE_PAYLOAD;
             final long line = slot + (long) i * LINE_BYTES;
-            Memory.copySmall(base, offset + payload, null, line, (int) Math.min(LINE_PAYLOAD, bytes - payload));
+            if (bytes - payload >= LINE_PAYLOAD)
+            {
+                Memory.copyLinePayload(base, offset + payload, null, line);
+            }
+            else
+            {
+                Memory.copySmall(base, offset + payload, null, line, (int) (bytes - payload));
+            }
             // Release: the line's payload is visible before the sequence that vouches for it.
             UnsafeApi.putLongRelease(null, line + LINE_PAYLOAD, sequence);
         }
@@ -155,7 +162,14 @@ final class LowLatencyProtocol
             final long lineStart = (long) i * LINE_PAYLOAD;
             final long start = Math.max(from, lineStart);
             final long end = Math.min(from + bytes, lineStart + LINE_PAYLOAD);
-            Memory.copySmall(null, line + (start - lineStart), base, offset + (start - from), (int) (end - start));
+            if (end - start == LINE_PAYLOAD)
+            {
+                Memory.copyLinePayload(null, line, base, offset + (start - from));
+            }
+            else
+            {
+                Memory.copySmall(null, line + (start - lineStart), base, offset + (start - from), (int) (end - start));
+            }
         }
     }
 
