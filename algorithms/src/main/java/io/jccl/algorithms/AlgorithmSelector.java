@@ -23,8 +23,9 @@ import java.util.Map;
  *       not: neither the model nor a tuning file, measured with private buffers, prices reading in place;</li>
  *   <li>without a tuning file, when messages travel single-copy ({@link CollectiveContext#singleCopyBytes()}), for
  *       broadcast messages of at least {@link #SINGLE_COPY_MIN_MESSAGE_BYTES}, allgather, alltoall and
- *       reduce-scatter blocks of {@link #SINGLE_COPY_MIN_BLOCK_BYTES} and 2-rank allreduces of twice
- *       {@link #SINGLE_COPY_MIN_ALLREDUCE_HALF_BYTES} while no two ranks share a core, and alltoall's from blocks of
+ *       reduce-scatter blocks of {@link #SINGLE_COPY_MIN_BLOCK_BYTES}, 2-rank allreduces of twice
+ *       {@link #SINGLE_COPY_MIN_ALLREDUCE_HALF_BYTES} and 2-rank reduces from {@link #SINGLE_COPY_MIN_REDUCE_BYTES}
+ *       to {@link #SINGLE_COPY_REDUCE_MAX_BYTES} while no two ranks share a core, and alltoall's from blocks of
  *       {@link #OVERSUBSCRIBED_ALLTOALL_MIN_BLOCK_BYTES} while they do, the algorithm of
  *       {@link #SINGLE_COPY_PREFERENCES}: the shipped model's parameters describe the two-copy paths, and on a
  *       machine whose cross-core transfers of freshly written lines are slow (this project's 2-vCPU VMs, half of the
@@ -79,15 +80,14 @@ public final class AlgorithmSelector
      * {@link #SINGLE_COPY_ALLREDUCE_MAX_BYTES}. Allgather and alltoall read every peer's block at once, one kernel call
      * each; a ring or pairwise exchange of single-copy messages took 1.1-1.6x Open MPI at 128 KiB-8 MiB. Reduce-scatter
      * reads its block of every peer's input and reduces it: 0.35-0.85x the staged shm_direct's time at 128 KiB-32 MiB
-     * on 2 ranks while handoffs were slow. (Reduce, whose binomial messages go single copy, was here too, at 2 ranks
-     * up to {@link #PAIR_REDUCE_MAX_BYTES}: 2 ranks, slow handoffs, 128 KiB-2 MiB 16-20/55-63/202-238 µs
-     * against the staged shm_direct's 33-43/106-130/384-480; the 2-rank binomial rule, {@link #treeMaxBytes}, now
-     * takes every reduce up to that size.) The gains need send buffers whose lines nobody has just written:
+     * on 2 ranks while handoffs were slow. Reduce, at 2 ranks, where the root reads the peer's vector and reduces
+     * it ({@link #SINGLE_COPY_REDUCE_MAX_BYTES}). The gains need send buffers whose lines nobody has just written:
      * with heap arrays (copied to scratch every call) the staged algorithms were faster, but the choice cannot depend
      * on the buffers, whose kind may differ from rank to rank.
      */
     private static final Map<Collective, String> SINGLE_COPY_PREFERENCES = new EnumMap<>(Map.of(
         Collective.BROADCAST, "binomial",
+        Collective.REDUCE, "shm_single_copy",
         Collective.ALLREDUCE, "shm_single_copy",
         Collective.ALLGATHER, "shm_single_copy",
         Collective.REDUCE_SCATTER, "shm_single_copy",
@@ -103,6 +103,20 @@ public final class AlgorithmSelector
      * against 1.1-1.3 in the fast one.)
      */
     private static final long SINGLE_COPY_ALLREDUCE_MAX_BYTES = 16L << 20;
+
+    /**
+     * Smallest and largest 2-rank reduce the single-copy rule takes. The VM's two regimes pull opposite ways, and
+     * single copy takes the same time in both, as Open MPI's reduce does: 2 ranks, 2026-11-27 (AMD VM), 3-4 sweeps of
+     * each regime, µs at 32 KiB / 128 KiB / 512 KiB: single copy 5.3-5.8 / 14.5-17.6 / 60-66 in both; binomial, whose
+     * message goes through the ring below 512 KiB and by rendezvous from there, 2.4-3.1 / 6.8-7.6 / 53-56 while
+     * handoffs were fast and 12.8-14.4 / 54-56 / 141-188 while they were slow; Open MPI 5.5-5.8 / 15.9-16.9 / 61.5.
+     * At 1 MiB each loses by 1.4x in one regime (fast: binomial 99, single copy 138; slow: 124 against 168-174), and
+     * from 2 MiB binomial's rendezvous ties with single copy while slow and wins while fast: binomial takes those.
+     */
+    private static final long SINGLE_COPY_MIN_REDUCE_BYTES = 32 * 1024;
+
+    /** See {@link #SINGLE_COPY_MIN_REDUCE_BYTES}. */
+    private static final long SINGLE_COPY_REDUCE_MAX_BYTES = 512 * 1024;
 
     /**
      * Largest reduce the 2-rank binomial rule takes ({@link #PAIR_TREE_MAX_BYTES}): beyond it shm_direct stays
@@ -407,8 +421,8 @@ public final class AlgorithmSelector
         final long singleCopyBytes = context.singleCopyBytes();
         if (singleCopyChoice != null && singleCopyBytes > 0 && !tuned.measured() &&
             singleCopyApplies(args.collective, size) &&
-            (args.collective != Collective.ALLREDUCE ||
-                args.sendSegmentOffset < 0 && bytes <= SINGLE_COPY_ALLREDUCE_MAX_BYTES) &&
+            (args.collective != Collective.ALLREDUCE || args.sendSegmentOffset < 0) &&
+            bytes <= singleCopyMaxBytes(args.collective) &&
             messageBytes(args.collective, bytes, size) >= minMessageBytes(args.collective, size, singleCopyBytes) &&
             singleCopyChoice.unsupportedReason(args, size, context) == null)
         {
@@ -479,12 +493,13 @@ public final class AlgorithmSelector
             if (algorithm != null && forced.get(collective) == null && singleCopyApplies(collective, size))
             {
                 final long message = minMessageBytes(collective, size, singleCopyBytes);
-                final long from = collective == Collective.BROADCAST ? message : message * size;
+                final long from = messageIsVector(collective) ? message : message * size;
                 text.append(text.isEmpty() ? "" : "; ").append(collective.label()).append(' ')
                     .append(algorithm.name()).append(" from ").append(from).append(" B");
-                if (collective == Collective.ALLREDUCE)
+                final long max = singleCopyMaxBytes(collective);
+                if (max != Long.MAX_VALUE)
                 {
-                    text.append(" to ").append(SINGLE_COPY_ALLREDUCE_MAX_BYTES).append(" B");
+                    text.append(" to ").append(max).append(" B");
                 }
             }
         }
@@ -557,7 +572,7 @@ public final class AlgorithmSelector
 
     /**
      * Whether the single-copy rule serves {@code collective} in a job of {@code size} ranks: single-copy allreduce
-     * only at 2 ranks; while ranks outnumber cores, alltoall alone
+     * and reduce only at 2 ranks; while ranks outnumber cores, alltoall alone
      * ({@link #OVERSUBSCRIBED_ALLTOALL_MIN_BLOCK_BYTES}).
      */
     private boolean singleCopyApplies(final Collective collective, final int size)
@@ -566,7 +581,18 @@ public final class AlgorithmSelector
         {
             return collective == Collective.ALLTOALL;
         }
-        return collective != Collective.ALLREDUCE || size == 2;
+        return collective != Collective.ALLREDUCE && collective != Collective.REDUCE || size == 2;
+    }
+
+    /** The largest call the single-copy rule takes for {@code collective}. */
+    private static long singleCopyMaxBytes(final Collective collective)
+    {
+        return switch (collective)
+        {
+            case ALLREDUCE -> SINGLE_COPY_ALLREDUCE_MAX_BYTES;
+            case REDUCE -> SINGLE_COPY_REDUCE_MAX_BYTES;
+            default -> Long.MAX_VALUE;
+        };
     }
 
     /**
@@ -589,13 +615,18 @@ public final class AlgorithmSelector
     }
 
     /**
-     * Bytes of one point-to-point message of the single-copy choice: the vector for broadcast, a block for
-     * allgather, reduce-scatter and alltoall, and for allreduce the half of the vector a two-shot rank would hand
-     * over.
+     * Bytes of one point-to-point message of the single-copy choice: the vector for broadcast and reduce, a block
+     * for allgather, reduce-scatter and alltoall, and for allreduce the half of the vector a two-shot rank would
+     * hand over.
      */
     private static long messageBytes(final Collective collective, final long bytes, final int size)
     {
-        return collective == Collective.BROADCAST ? bytes : bytes / size;
+        return messageIsVector(collective) ? bytes : bytes / size;
+    }
+
+    private static boolean messageIsVector(final Collective collective)
+    {
+        return collective == Collective.BROADCAST || collective == Collective.REDUCE;
     }
 
     /**
@@ -614,6 +645,7 @@ public final class AlgorithmSelector
         {
             case ALLGATHER, ALLTOALL, REDUCE_SCATTER -> SINGLE_COPY_MIN_BLOCK_BYTES;
             case ALLREDUCE -> SINGLE_COPY_MIN_ALLREDUCE_HALF_BYTES;
+            case REDUCE -> SINGLE_COPY_MIN_REDUCE_BYTES;
             default -> SINGLE_COPY_MIN_MESSAGE_BYTES;
         };
         return singleCopyBytes > Configuration.SINGLE_COPY_BYTES_DEFAULT ? Math.max(own, singleCopyBytes) : own;

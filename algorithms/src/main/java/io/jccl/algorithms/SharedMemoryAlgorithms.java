@@ -16,6 +16,7 @@ import io.jccl.algorithms.shm.ShmOneShotAllreduce;
 import io.jccl.algorithms.shm.ShmSingleCopyAllgather;
 import io.jccl.algorithms.shm.ShmSingleCopyAllreduce;
 import io.jccl.algorithms.shm.ShmSingleCopyAlltoall;
+import io.jccl.algorithms.shm.ShmSingleCopyReduce;
 import io.jccl.algorithms.shm.ShmSingleCopyReduceScatter;
 import io.jccl.algorithms.shm.ShmTwoShotAllreduce;
 import io.jccl.spi.CollectiveAlgorithm;
@@ -38,6 +39,7 @@ public final class SharedMemoryAlgorithms
             new ShmEagerBroadcast(),
             new ShmDirectBroadcast(),
             new ShmDirectReduce(),
+            new ShmSingleCopyReduce(),
             new ShmLowLatencyAllreduce(),
             new ShmOneShotAllreduce(),
             new ShmTwoShotAllreduce(),

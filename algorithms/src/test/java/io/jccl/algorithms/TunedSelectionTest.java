@@ -195,7 +195,7 @@ class TunedSelectionTest
     /**
      * Without a tuning file, large messages that travel single-copy take their collective's single-copy algorithm
      * (binomial broadcast's point-to-point messages; allgather's, reduce-scatter's and alltoall's reads of every peer;
-     * allreduce's, and binomial reduce, only at 2 ranks); small ones, jobs without single copy, ranks that share cores
+     * allreduce's and reduce's, only at 2 ranks); small ones, jobs without single copy, ranks that share cores
      * and tuning files do not. Needs 2 cores, as every machine this project runs on has.
      */
     @Test
@@ -213,9 +213,13 @@ class TunedSelectionTest
             shipped.select(args(Collective.ALLGATHER, mib / 8), two.context(0), mib).name());
         assertEquals("shm_single_copy",
             shipped.select(args(Collective.REDUCE_SCATTER, mib / 8), two.context(0), mib).name());
-        final CollectiveArgs reduce = allreduce(mib / 4);
-        reduce.collective = Collective.REDUCE;
-        assertEquals("binomial", shipped.select(reduce, two.context(0), mib).name());
+        // reduce from 64 KiB (the point-to-point threshold set above the rule's 32 KiB) to 512 KiB, binomial beyond
+        assertEquals("binomial", shipped.select(reduce(mib / 4), two.context(0), mib).name());
+        assertEquals("shm_single_copy", shipped.select(reduce(mib / 8), two.context(0), mib / 2).name());
+        assertEquals("shm_single_copy", shipped.select(reduce(16 * 1024), two.context(0), 64 * 1024).name());
+        assertNotEquals("shm_single_copy", shipped.select(reduce(8 * 1024), two.context(0), 32 * 1024).name());
+        assertTrue(List.of(shipped.describeSingleCopy(2, 64 * 1024).split("; "))
+            .contains("reduce shm_single_copy from 65536 B to 524288 B"), shipped.describeSingleCopy(2, 64 * 1024));
         assertEquals("shm_single_copy", shipped.select(allreduce(mib / 4), two.context(0), mib).name());
         // allreduce from 128 KiB (a half of 64 KiB, the point-to-point threshold set above its default) to 16 MiB, and
         // not for symmetric send buffers, which two-shot reads in place
@@ -240,6 +244,8 @@ class TunedSelectionTest
         }
         assertEquals("shm_single_copy", shipped.select(allreduce(2048), twoFrom32k.context(0), 8192).name());
         assertNotEquals("shm_single_copy", shipped.select(allreduce(1024), twoFrom32k.context(0), 4096).name());
+        assertEquals("shm_single_copy", shipped.select(reduce(8192), twoFrom32k.context(0), 32 * 1024).name());
+        assertNotEquals("shm_single_copy", shipped.select(reduce(4096), twoFrom32k.context(0), 16 * 1024).name());
         // below the threshold (64 KiB here, the point-to-point one), and without single copy: as before (broadcast:
         // binomial at 2 ranks either way, twoRanksBroadcastAndReduceWithOneMessageUnlessATuningFileSaysOtherwise)
         for (final Collective c : List.of(Collective.ALLTOALL, Collective.ALLGATHER, Collective.REDUCE_SCATTER))
@@ -256,6 +262,8 @@ class TunedSelectionTest
                 .name());
         assertEquals(atFour.select(allreduce(mib / 4), new LocalJob(4).context(0), mib).name(),
             atFour.select(allreduce(mib / 4), new LocalJob(4).singleCopy(65536).context(0), mib).name());
+        assertEquals(atFour.select(reduce(mib / 16), new LocalJob(4).context(0), mib / 4).name(),
+            atFour.select(reduce(mib / 16), new LocalJob(4).singleCopy(65536).context(0), mib / 4).name());
         final java.nio.file.Path file = writeTable(new TuningTable(ModelParameters.shipped(), Map.of(), List.of(
             new Rule(Collective.BROADCAST, 2, 0, Long.MAX_VALUE, "shm_direct", 0))));
         final AlgorithmSelector measured = new AlgorithmSelector(REGISTRY, null, TunedSelection.load(

@@ -125,7 +125,8 @@ class PointToPointTest
      * A message its receiver reduces goes through the ring below 512 KiB, where a rendezvous would make the sender
      * wait for the receiver's reduction: at 2 ranks a 64 KiB message travels single copy, a binomial reduce's
      * 128 KiB partial result does not, its 512 KiB one does ({@code P2pRank.forReduction}; the trace names each
-     * single-copy send), and the root's sums are right either way.
+     * single-copy send), and the root's sums are right either way. (Binomial forced: at 2 ranks the engine would
+     * take single-copy reduce from 32 KiB to 512 KiB.)
      */
     @Test
     void messagesForReductionTakeTheRingBelow512KiB()
@@ -133,7 +134,7 @@ class PointToPointTest
         assumeTrue(Runtime.getRuntime().availableProcessors() >= 2, "2 ranks outnumber the cores here");
         assumeTrue(Runtime.version().feature() >= 22, "single copy needs Java 22");
         final JobResult result = Jobs.launch(2, P2pRank.class, List.of("forreduction"),
-            List.of("JCCL_DEBUG=TRACE", "JCCL_DEBUG_SUBSYS=P2P", "JCCL_TUNING_FILE=none"));
+            List.of("JCCL_DEBUG=TRACE", "JCCL_DEBUG_SUBSYS=P2P", "JCCL_TUNING_FILE=none", "JCCL_ALGO=reduce:binomial"));
         Jobs.assertSucceeded(result);
         final List<String> sender = result.output(1);
         assertTrue(sender.stream().anyMatch(l -> l.contains("OK forreduction rank 1")),

@@ -247,6 +247,15 @@ public final class CostFormulas
         }));
         list.add(new CostFormula("reduce", "shm_direct", "2K·α_f + nβ_c + (p − 1)n·(β_r + γ), K = ⌈n/(S/2)⌉", 0,
             t -> oneShot(t, false)));
+        list.add(new CostFormula("reduce", "shm_single_copy",
+            "2α_f + (p − 1)·(⌈n/R⌉·α_k + nβ_k) + (p − 1)n·γ, R = 256 KiB", 0, t ->
+            {
+                // the root reads each peer's whole send buffer through the kernel in reads of R and reduces it
+                final int p = t.ranks();
+                t.flags(2);
+                chunkedKernelReads(t, p - 1, t.bytes());
+                t.reduce((double)(p - 1) * t.bytes());
+            }));
 
         list.add(new CostFormula("allreduce", "ring", "2(p − 1)α + 2n(p − 1)/p·β + n(p − 1)/p·γ",
             EXCHANGE_CHUNK_BYTES, t ->

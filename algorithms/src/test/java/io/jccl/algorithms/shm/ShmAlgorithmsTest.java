@@ -253,7 +253,7 @@ class ShmAlgorithmsTest
             assertTrue(seen.add(algorithm.collectives().iterator().next() + ":" + algorithm.name()));
             assertTrue(algorithm.description().length() > 20, algorithm.name());
         }
-        assertEquals(18, seen.size());
+        assertEquals(19, seen.size());
     }
 
     static Stream<Arguments> lowLatencyAlgorithmsAndRanks()
