@@ -89,11 +89,12 @@ public final class Memory
 
     /**
      * Runs {@link #copySmall} and {@link #copyLinePayload} over every size up to two lines, from an array into
-     * off-heap memory and back (as a collective copies into and out of shared memory), a few thousand times, so that the JIT's profile of them has reached every loop before C2 compiles the
-     * collectives that inline them. C2 does not inline Agrona's {@code UnsafeApi} accessors at a call site the
-     * profile says was never reached, and calls them instead, for good: a 2-rank job whose first calls were 8-byte
-     * allgathers (4-byte blocks, which never enter the word loop) then took 0.37-0.41 µs for a 512-byte one, 0.17
-     * after 16-byte ones (the low-latency protocol's copies through out-of-line accessor calls).
+     * off-heap memory and back (as a collective copies into and out of shared memory), about ten thousand copies, so
+     * that the JIT's profile of them has reached every loop before C2 compiles the collectives that inline them.
+     * C2 does not inline Agrona's {@code UnsafeApi} accessors at a call site the profile says was never reached, and
+     * calls them instead, for good: a 2-rank job whose first calls were 8-byte allgathers (4-byte blocks, which never
+     * enter the word loop) then took 0.37-0.41 µs for a 512-byte one, 0.17 after 16-byte ones (the low-latency
+     * protocol's copies through out-of-line accessor calls).
      */
     public static void profileCopies()
     {

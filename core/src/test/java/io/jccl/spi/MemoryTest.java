@@ -83,7 +83,7 @@ class MemoryTest
     }
 
     @Test
-    void profileCopiesLeavesNothingBehind()
+    void copySmallCopiesWordsThenTheTailAfterProfiling()
     {
         Memory.profileCopies(); // local arrays and a direct buffer of its own: only the JIT's profile changes
         final byte[] source = pattern(40, 5);
