@@ -8,7 +8,7 @@ import org.openjdk.jmh.annotations.Param;
 public class ReduceBenchmark extends SizedBenchmark
 {
     /** "default" (jccl's selector chooses) or one of reduce's algorithms: they match the registry (tested). */
-    @Param({"default", "shm_direct", "binomial"})
+    @Param({"default", "shm_direct", "shm_single_copy", "binomial"})
     public String algorithm;
 
     @Override
