@@ -15,6 +15,9 @@ import io.jccl.DataType;
  * @param maxUs     the slowest rank's mean, µs.
  * @param iters     timed iterations.
  * @param wrong     elements that differed from the reference, summed over the ranks; -1 when not checked.
+ * @param probeUs   one way of an 8-byte pingpong between ranks 0 and 1 timed right after the row, µs: how fast the
+ *                  two cores hand data over at that moment, which on a VM can change from one second to the next;
+ *                  NaN when not measured (one rank).
  */
 public record BenchResult(
     BenchOp op,
@@ -26,8 +29,17 @@ public record BenchResult(
     double minUs,
     double maxUs,
     int iters,
-    long wrong)
+    long wrong,
+    double probeUs)
 {
+    /** A row without a probe. */
+    public BenchResult(final BenchOp op, final String algorithm, final int ranks, final long bytes,
+        final DataType type, final double avgUs, final double minUs, final double maxUs, final int iters,
+        final long wrong)
+    {
+        this(op, algorithm, ranks, bytes, type, avgUs, minUs, maxUs, iters, wrong, Double.NaN);
+    }
+
     /** Algorithm bandwidth in GB/s (10^9 bytes per second): bytes over the average time. */
     public double algbw()
     {

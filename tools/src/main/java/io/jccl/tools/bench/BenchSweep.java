@@ -58,6 +58,9 @@ public final class BenchSweep
      */
     static final double DISTURBED = 2.0;
     private static final CompilationMXBean COMPILER = ManagementFactory.getCompilationMXBean();
+    /** Round trips of the pingpong after each row ({@link BenchResult#probeUs}), after as many untimed ones. */
+    private static final int PROBE_ROUND_TRIPS = 100;
+    private static final int PROBE_TAG = BenchCall.PING_TAG + 1;
 
     private final Communicator comm;
     private final BenchOptions options;
@@ -72,6 +75,7 @@ public final class BenchSweep
     private final double[] everyones;
     private final Buf everyonesBuf;
     private final CollectiveArgs probe = new CollectiveArgs();
+    private final Buf probeWord = Buf.of(new long[1]);
     private final TimingBlocks timingBlocks = new TimingBlocks();
     private final boolean stallsRetimed;
     private BenchCall.Regions regions;
@@ -288,6 +292,7 @@ public final class BenchSweep
         }
         mine[0] = call.participates() ? seconds * 1e6 / iters / (op == BenchOp.PINGPONG ? 2 : 1) : Double.NaN;
         mine[1] = options.check() ? check(call) : 0;
+        final double probeUs = pingpongProbe();
 
         comm.gather(mineBuf, everyonesBuf, 0);
         if (!leader)
@@ -312,7 +317,41 @@ public final class BenchSweep
             }
         }
         return new BenchResult(op, algorithm, comm.size(), bytes, type, sum / timedRanks, min, max, iters,
-            options.check() ? wrong : -1);
+            options.check() ? wrong : -1, probeUs);
+    }
+
+    /**
+     * Ranks 0 and 1 exchange an 8-byte message {@link #PROBE_ROUND_TRIPS} times each way after some untimed round
+     * trips; returns, on rank 0, the one-way time in µs, and NaN elsewhere: how fast the two cores hand data over
+     * right after the row, which on a VM whose host moves its vCPUs changes from one second to the next (the other
+     * ranks wait in the gather that follows; while ranks outnumber cores the probe includes their turns).
+     */
+    private double pingpongProbe()
+    {
+        final int rank = comm.rank();
+        if (comm.size() < 2 || rank > 1)
+        {
+            return Double.NaN;
+        }
+        long start = 0;
+        for (int i = -PROBE_ROUND_TRIPS; i < PROBE_ROUND_TRIPS; i++)
+        {
+            if (i == 0)
+            {
+                start = System.nanoTime();
+            }
+            if (rank == 0)
+            {
+                comm.send(probeWord, 1, PROBE_TAG);
+                comm.recv(probeWord, 1, PROBE_TAG);
+            }
+            else
+            {
+                comm.recv(probeWord, 0, PROBE_TAG);
+                comm.send(probeWord, 0, PROBE_TAG);
+            }
+        }
+        return rank == 0 ? (System.nanoTime() - start) / 1e3 / (2.0 * PROBE_ROUND_TRIPS) : Double.NaN;
     }
 
     /** One checked call on set 0 from seeded inputs; returns this rank's wrong elements. */

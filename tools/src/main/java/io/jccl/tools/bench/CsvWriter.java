@@ -11,14 +11,16 @@ import java.util.Locale;
  * benchmarks use) or {@code shared} (--shared: in the job's shared segment, read in place by the zero-copy paths),
  * so that ./jccl fit and tune never take one for the other; and {@code timing}: {@code back_to_back} (the calls of a
  * size in one timed loop, as nccl-tests and run-peers time them) or {@code sync} (--sync: a barrier before every
- * call, each timed alone, as OSU's latency benchmarks do).
+ * call, each timed alone, as OSU's latency benchmarks do); and {@code probe_us}, the one-way time of an 8-byte
+ * pingpong between ranks 0 and 1 right after the row ({@link BenchResult#probeUs}; empty for one rank), by which
+ * ./jccl fit --probe-max keeps the rows measured while the machine was in one state.
  */
 public final class CsvWriter implements ResultWriter
 {
     /** The contract columns (DESIGN.md section 7): add columns at the end, never rename. */
     public static final String HEADER =
         "collective,algorithm,ranks,bytes,dtype,avg_us,min_us,max_us,iters,algbw_GBps,busbw_GBps,wrong,op,memory," +
-        "timing";
+        "timing,probe_us";
 
     /** {@code memory} of rows whose buffers were private (direct memory). */
     public static final String PRIVATE_MEMORY = "private";
@@ -79,10 +81,10 @@ public final class CsvWriter implements ResultWriter
      */
     public static String line(final BenchResult r, final String reduceOp, final String memory, final String timing)
     {
-        return String.format(Locale.ROOT, "%s,%s,%d,%d,%s,%.3f,%.3f,%.3f,%d,%.3f,%.3f,%s,%s,%s,%s", r.op().label(),
+        return String.format(Locale.ROOT, "%s,%s,%d,%d,%s,%.3f,%.3f,%.3f,%d,%.3f,%.3f,%s,%s,%s,%s,%s", r.op().label(),
             r.algorithm(), r.ranks(), r.bytes(), r.type().label(), r.avgUs(), r.minUs(), r.maxUs(), r.iters(),
             r.algbw(), r.busbw(), r.checked() ? Long.toString(r.wrong()) : "", r.op().reducing() ? reduceOp : "",
-            memory, timing);
+            memory, timing, Double.isNaN(r.probeUs()) ? "" : String.format(Locale.ROOT, "%.3f", r.probeUs()));
     }
 
     @Override

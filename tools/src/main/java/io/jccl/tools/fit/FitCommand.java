@@ -45,7 +45,7 @@ public final class FitCommand implements Command
     {
         return """
             usage: ./jccl fit RESULTS.csv|json... [--format table|json] [--plot FILE.svg|FILE.png]... [--regimes K]
-                              [--staging-bytes B] [--cores C] [--source NAME]
+                              [--staging-bytes B] [--cores C] [--source NAME] [--probe-max US]
 
             Reads benchmark results (jccl's bench CSV or JSON, the peers' CSV, or JMH JSON), fits the cost model and
             predicts every measurement with its algorithm's formula. Several files are runs of the same sweep:
@@ -65,6 +65,10 @@ public final class FitCommand implements Command
               --cores C            cores of the machine the measurements ran on (default this machine's):
                                    beyond them ranks take turns, which the model prices
               --source NAME        only the rows of this source (a CSV's impl column, or jmh)
+              --probe-max US       only the bench rows whose probe_us (an 8-byte pingpong between ranks 0 and 1
+                                   timed right after the row, one way) is at most US: the rows measured while
+                                   the machine's cores handed data over at one pace, on a VM whose host moves
+                                   its vCPUs
             """;
     }
 
@@ -83,6 +87,7 @@ public final class FitCommand implements Command
         long stagingBytes = Configuration.STAGING_BYTES_DEFAULT;
         int cores = Runtime.getRuntime().availableProcessors();
         String onlySource = null;
+        double probeMaxUs = ResultsReader.ANY_PROBE;
         final List<String> operands = new ArrayList<>();
         String[] rest = args;
         while (rest.length > 0)
@@ -100,6 +105,7 @@ public final class FitCommand implements Command
                     case "--staging-bytes" -> stagingBytes = sizeValue(option, arguments.value(option));
                     case "--cores" -> cores = arguments.intValue(option, 1, 1 << 16);
                     case "--source" -> onlySource = arguments.value(option);
+                    case "--probe-max" -> probeMaxUs = probeValue(option, arguments.value(option));
                     default -> throw Arguments.unknownOption(option);
                 }
             }
@@ -125,7 +131,8 @@ public final class FitCommand implements Command
             (files.size() == 2 ? " and " + files.get(1).getFileName() :
             files.size() > 2 ? " and " + (files.size() - 1) + " more files" : "");
 
-        final List<ModelFitter.Result> results = fit(files, stagingBytes, cores, regimes, onlySource, err);
+        final List<ModelFitter.Result> results =
+            fit(files, stagingBytes, cores, regimes, onlySource, probeMaxUs, err);
         if ("json".equals(format))
         {
             out.println(FitReport.json(String.join(", ", operands), results));
@@ -155,7 +162,15 @@ public final class FitCommand implements Command
         final List<Path> files, final long stagingBytes, final int cores, final int regimes, final String onlySource,
         final PrintStream err) throws IOException
     {
-        return fitPoints(Measurement.medianPerPoint(ResultsReader.readRuns(files, err)),
+        return fit(files, stagingBytes, cores, regimes, onlySource, ResultsReader.ANY_PROBE, err);
+    }
+
+    /** {@link #fit}, of the rows whose {@code probe_us} is at most {@code probeMaxUs}. */
+    public static List<ModelFitter.Result> fit(
+        final List<Path> files, final long stagingBytes, final int cores, final int regimes, final String onlySource,
+        final double probeMaxUs, final PrintStream err) throws IOException
+    {
+        return fitPoints(Measurement.medianPerPoint(ResultsReader.readRuns(files, err, probeMaxUs)),
             String.join(", ", files.stream().map(Path::toString).toList()), stagingBytes, cores, regimes, onlySource);
     }
 
@@ -208,6 +223,23 @@ public final class FitCommand implements Command
             throw new UsageException("--plot writes .svg or .png files, not '" + value + "'");
         }
         return Path.of(value);
+    }
+
+    private static double probeValue(final String option, final String value)
+    {
+        try
+        {
+            final double us = Double.parseDouble(value);
+            if (!(us > 0) || Double.isInfinite(us))
+            {
+                throw new UsageException(option + " needs a time in µs above 0, not '" + value + "'");
+            }
+            return us;
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new UsageException(option + " needs a time in µs such as 0.2, not '" + value + "'");
+        }
     }
 
     private static long sizeValue(final String option, final String value)

@@ -18,10 +18,10 @@ import java.util.Map;
 /**
  * Reads measurements from the files jccl and its peers write:
  * <ul>
- *   <li>jccl's bench CSV: {@code collective,algorithm,ranks,bytes,dtype,avg_us,...,wrong,op,memory,timing}
+ *   <li>jccl's bench CSV: {@code collective,algorithm,ranks,bytes,dtype,avg_us,...,wrong,op,memory,timing,probe_us}
  *       (DESIGN.md section 7; rows with {@code wrong > 0} are dropped; {@code op}, {@code memory} ({@code shared}:
  *       the zero-copy paths ran), {@code timing} ({@code sync}: one call at a time) and a {@code chunk_bytes} column
- *       are used when there);</li>
+ *       are used when there; with a probe limit, rows whose {@code probe_us} is above it or empty are dropped);</li>
  *   <li>the peers' CSV: {@code [impl,]collective,ranks,bytes,avg_us,...}: no algorithm, so each collective is
  *       modelled with its classic algorithm ({@link CostFormulas#reference}), float32 sum;</li>
  *   <li>jccl's bench JSON ({@code --format json}), the same fields as the CSV, object by object;</li>
@@ -34,10 +34,16 @@ import java.util.Map;
  */
 public final class ResultsReader
 {
-    /** What was read, and how many rows were dropped and why. */
-    public record Results(List<Measurement> measurements, int wrongRows, List<String> skipped)
+    /**
+     * What was read, and how many rows were dropped and why: {@code probeRows} were measured while the probe after
+     * them (the CSV's {@code probe_us}) was above the limit asked for, or had no probe.
+     */
+    public record Results(List<Measurement> measurements, int wrongRows, int probeRows, List<String> skipped)
     {
     }
+
+    /** No probe limit: every row, whatever its {@code probe_us}. */
+    public static final double ANY_PROBE = Double.POSITIVE_INFINITY;
 
     private ResultsReader()
     {
@@ -55,13 +61,30 @@ public final class ResultsReader
      */
     public static List<Measurement> readRuns(final List<Path> files, final PrintStream err) throws IOException
     {
+        return readRuns(files, err, ANY_PROBE);
+    }
+
+    /** {@link #readRuns}, keeping only the rows whose {@code probe_us} is at most {@code probeMaxUs}. */
+    public static List<Measurement> readRuns(final List<Path> files, final PrintStream err, final double probeMaxUs)
+        throws IOException
+    {
         final List<Measurement> measurements = new ArrayList<>();
-        readEachRun(files, err).forEach(measurements::addAll);
+        readEachRun(files, err, probeMaxUs).forEach(measurements::addAll);
         return measurements;
     }
 
     /** {@link #readRuns}, one list per file. */
     public static List<List<Measurement>> readEachRun(final List<Path> files, final PrintStream err) throws IOException
+    {
+        return readEachRun(files, err, ANY_PROBE);
+    }
+
+    /**
+     * {@link #readEachRun}, keeping only the rows whose {@code probe_us} is at most {@code probeMaxUs}: those measured
+     * while the machine's cores handed data over at the pace the limit describes.
+     */
+    public static List<List<Measurement>> readEachRun(final List<Path> files, final PrintStream err,
+        final double probeMaxUs) throws IOException
     {
         final String defaultSource = sourceName(files.get(0));
         final List<List<Measurement>> runs = new ArrayList<>();
@@ -70,7 +93,7 @@ public final class ResultsReader
             final Results read;
             try
             {
-                read = read(file, defaultSource);
+                read = read(file, defaultSource, probeMaxUs);
             }
             catch (final IllegalArgumentException ex)
             {
@@ -79,6 +102,12 @@ public final class ResultsReader
             if (read.wrongRows() > 0)
             {
                 err.println("jccl: " + file + ": left out " + read.wrongRows() + " rows with wrong results");
+            }
+            if (read.probeRows() > 0)
+            {
+                err.println("jccl: " + file + ": left out " + read.probeRows() + " of " +
+                    (read.probeRows() + read.measurements().size()) + " rows measured with the probe above " +
+                    probeMaxUs + " µs (or without one)");
             }
             for (final String skipped : read.skipped())
             {
@@ -95,14 +124,29 @@ public final class ResultsReader
      */
     public static Results read(final Path file, final String defaultSource) throws IOException
     {
+        return read(file, defaultSource, ANY_PROBE);
+    }
+
+    /** {@link #read(Path, String)}, keeping only the rows whose {@code probe_us} is at most {@code probeMaxUs}. */
+    public static Results read(final Path file, final String defaultSource, final double probeMaxUs)
+        throws IOException
+    {
         final String text = Files.readString(file, StandardCharsets.UTF_8);
         final String trimmed = text.stripLeading();
         if (trimmed.startsWith("[") || trimmed.startsWith("{"))
         {
             final Object parsed = Json.parse(text);
-            return isBenchJson(parsed) ? readBenchJson((List<?>)parsed, defaultSource) : readJmh(parsed);
+            if (isBenchJson(parsed))
+            {
+                return readBenchJson((List<?>)parsed, defaultSource, probeMaxUs);
+            }
+            if (probeMaxUs != ANY_PROBE)
+            {
+                throw new IllegalArgumentException("JMH results have no probe: no probe limit applies to them");
+            }
+            return readJmh(parsed);
         }
-        return readCsv(text, defaultSource);
+        return readCsv(text, defaultSource, probeMaxUs);
     }
 
     /** True for ./jccl bench --format json: a list of objects with the CSV's fields, the first holding avg_us. */
@@ -113,7 +157,7 @@ public final class ResultsReader
     }
 
     /** Reads ./jccl bench --format json, parsed, as the CSV it mirrors: each object a row, each field a column. */
-    private static Results readBenchJson(final List<?> rows, final String defaultSource)
+    private static Results readBenchJson(final List<?> rows, final String defaultSource, final double probeMaxUs)
     {
         final StringBuilder csv = new StringBuilder();
         final List<String> names = new ArrayList<>();
@@ -133,7 +177,7 @@ public final class ResultsReader
             }
             csv.append(String.join(",", fields)).append('\n');
         }
-        return readCsv(csv.toString(), defaultSource);
+        return readCsv(csv.toString(), defaultSource, probeMaxUs);
     }
 
     /** The source a file's rows get when it names none: the file's name without its extension. */
@@ -145,9 +189,20 @@ public final class ResultsReader
     /** Parses CSV text; {@code defaultSource} names the measurements when there is no impl column. */
     public static Results readCsv(final String text, final String defaultSource)
     {
+        return readCsv(text, defaultSource, ANY_PROBE);
+    }
+
+    /**
+     * {@link #readCsv(String, String)}, keeping only the rows whose {@code probe_us} is at most {@code probeMaxUs}.
+     *
+     * @throws IllegalArgumentException with a probe limit, when the CSV has no {@code probe_us} column.
+     */
+    public static Results readCsv(final String text, final String defaultSource, final double probeMaxUs)
+    {
         final List<Measurement> measurements = new ArrayList<>();
         final List<String> skipped = new ArrayList<>();
         int wrong = 0;
+        int outsideProbe = 0;
         Map<String, Integer> columns = null;
         int headerLength = 0;
         int lineNumber = 0;
@@ -164,6 +219,11 @@ public final class ResultsReader
             {
                 columns = header(fields);
                 headerLength = fields.length;
+                if (probeMaxUs != ANY_PROBE && !columns.containsKey("probe_us"))
+                {
+                    throw new IllegalArgumentException("no probe_us column for a probe limit (./jccl bench writes " +
+                        "one since 2026-11-27; the peers' CSV has none)");
+                }
                 continue;
             }
             if (fields.length < headerLength)
@@ -180,6 +240,12 @@ public final class ResultsReader
                     wrong++;
                     continue;
                 }
+                if (probeMaxUs != ANY_PROBE && (fields[columns.get("probe_us")].isBlank() ||
+                    parseDouble(fields[columns.get("probe_us")]) > probeMaxUs))
+                {
+                    outsideProbe++;
+                    continue;
+                }
                 measurements.add(csvRow(fields, columns, defaultSource));
             }
             catch (final IllegalArgumentException ex)
@@ -192,7 +258,7 @@ public final class ResultsReader
             throw new IllegalArgumentException("no header line: expected CSV with collective,ranks,bytes,avg_us " +
                 "columns, or JMH JSON");
         }
-        return new Results(measurements, wrong, skipped);
+        return new Results(measurements, wrong, outsideProbe, skipped);
     }
 
     /** Parses JMH's JSON result list. */
@@ -225,7 +291,7 @@ public final class ResultsReader
                 skipped.add(benchmark + ": " + ex.getMessage());
             }
         }
-        return new Results(measurements, 0, skipped);
+        return new Results(measurements, 0, 0, skipped);
     }
 
     private static Measurement csvRow(final String[] fields, final Map<String, Integer> columns, final String source)

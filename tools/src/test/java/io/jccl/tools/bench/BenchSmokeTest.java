@@ -54,6 +54,10 @@ class BenchSmokeTest
             assertEquals(Long.parseLong(row[3]) / Double.parseDouble(row[5]) / 1e3, Double.parseDouble(row[9]),
                 0.0015 + Double.parseDouble(row[9]) * 0.01, "algbw = bytes / one-way time");
             assertEquals(row[9], row[10], "busbw = algbw for ping-pong");
+            // the probe after the row: an 8-byte pingpong, one way, of the order of the 8-byte row's
+            final double probe = Double.parseDouble(row[15]);
+            assertTrue(probe > 0 && probe < 1000 * Double.parseDouble(rows.get(0)[5]), "probe_us of " +
+                String.join(",", row));
         }
     }
 

@@ -129,6 +129,46 @@ class ResultsReaderTest
         assertEquals("", err.toString(StandardCharsets.UTF_8));
     }
 
+    /**
+     * With a probe limit, only the rows whose probe_us is at most it: in the CSV, in bench JSON, and across runs,
+     * which say how many rows they left out; files that cannot say are refused.
+     */
+    @Test
+    void aProbeLimitKeepsTheRowsMeasuredWhileTheCoresWereFast(@TempDir final Path directory) throws IOException
+    {
+        final BenchResult fast = new BenchResult(BenchOp.ALLREDUCE, "ring", 2, 1024, DataType.FLOAT32, 1.5, 1, 2,
+            1000, -1, 0.11);
+        final BenchResult slow = new BenchResult(BenchOp.ALLREDUCE, "ring", 2, 2048, DataType.FLOAT32, 6, 6, 6, 1000,
+            -1, 0.31);
+        final BenchResult unprobed = new BenchResult(BenchOp.ALLREDUCE, "ring", 2, 4096, DataType.FLOAT32, 3, 3, 3,
+            1000, -1);
+        final String csv = CsvWriter.HEADER + "\n" + CsvWriter.line(fast, "sum", "private", "back_to_back") + "\n" +
+            CsvWriter.line(slow, "sum", "private", "back_to_back") + "\n" +
+            CsvWriter.line(unprobed, "sum", "private", "back_to_back") + "\n";
+
+        assertEquals(3, ResultsReader.readCsv(csv, "bench").measurements().size());
+        final ResultsReader.Results kept = ResultsReader.readCsv(csv, "bench", 0.2);
+        assertEquals(List.of(1024L), kept.measurements().stream().map(Measurement::bytes).toList());
+        assertEquals(2, kept.probeRows());
+        assertEquals(2, ResultsReader.readCsv(csv, "bench", 0.5).measurements().size());
+
+        final Path json = Files.writeString(directory.resolve("bench.json"), "[\n" +
+            JsonWriter.object(fast, "sum", "private", "back_to_back") + ",\n" +
+            JsonWriter.object(slow, "sum", "private", "back_to_back") + "\n]\n");
+        assertEquals(1, ResultsReader.read(json, "bench", 0.2).measurements().size());
+
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        final List<Measurement> runs = ResultsReader.readRuns(List.of(Files.writeString(directory.resolve("a.csv"),
+            csv)), new PrintStream(err, true, StandardCharsets.UTF_8), 0.2);
+        assertEquals(1, runs.size());
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("left out 2 of 3 rows measured with the probe above"),
+            err.toString(StandardCharsets.UTF_8));
+
+        final String peers =
+            "impl,collective,ranks,bytes,avg_us,min_us,max_us,iters\nopenmpi,allreduce,2,8,0.2,0.2,0.2,1\n";
+        assertThrows(IllegalArgumentException.class, () -> ResultsReader.readCsv(peers, "peers", 0.2));
+    }
+
     @Test
     void benchCsvWithoutCheckHasAnEmptyWrongColumn()
     {
