@@ -75,7 +75,8 @@ public final class BenchSweep
     private final double[] everyones;
     private final Buf everyonesBuf;
     private final CollectiveArgs probe = new CollectiveArgs();
-    private final Buf probeWord = Buf.of(new long[1]);
+    /** Direct, as the rows' buffers are: the probe runs the code the pingpong rows compiled. */
+    private final Buf probeWord = Buf.of(ByteBuffer.allocateDirect(8), DataType.FLOAT32);
     private final TimingBlocks timingBlocks = new TimingBlocks();
     private final boolean stallsRetimed;
     private BenchCall.Regions regions;
