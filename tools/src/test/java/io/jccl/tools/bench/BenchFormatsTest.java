@@ -30,7 +30,8 @@ class BenchFormatsTest
         writer.row(new BenchResult(BenchOp.PINGPONG, "p2p", 2, 8, DataType.FLOAT32, 0.25, 0.25, 0.25, 20000, -1,
             0.1034));
         assertEquals("""
-            collective,algorithm,ranks,bytes,dtype,avg_us,min_us,max_us,iters,algbw_GBps,busbw_GBps,wrong,op,memory,timing,probe_us
+            collective,algorithm,ranks,bytes,dtype,avg_us,min_us,max_us,iters,algbw_GBps,busbw_GBps,wrong,op,memory,\
+            timing,probe_us
             allreduce,ring,2,1024,float32,2.500,2.000,3.000,1000,0.410,0.410,0,sum,private,back_to_back,
             pingpong,p2p,2,8,float32,0.250,0.250,0.250,20000,0.032,0.032,,,private,back_to_back,0.103
             """, text());
@@ -48,7 +49,8 @@ class BenchFormatsTest
         writer.row(result(BenchOp.ALLREDUCE, "shm_twoshot", 2, 1024, 2.5, 2.0, 3.0, 1000, -1));
         writer.row(result(BenchOp.BROADCAST, "shm_direct", 2, 1024, 2.5, 2.0, 3.0, 1000, -1));
         assertEquals("""
-            collective,algorithm,ranks,bytes,dtype,avg_us,min_us,max_us,iters,algbw_GBps,busbw_GBps,wrong,op,memory,timing,probe_us
+            collective,algorithm,ranks,bytes,dtype,avg_us,min_us,max_us,iters,algbw_GBps,busbw_GBps,wrong,op,memory,\
+            timing,probe_us
             allreduce,shm_twoshot,2,1024,float32,2.500,2.000,3.000,1000,0.410,0.410,,max,shared,sync,
             broadcast,shm_direct,2,1024,float32,2.500,2.000,3.000,1000,0.410,0.410,,,shared,sync,
             """, text());
