@@ -65,6 +65,8 @@ public final class CostFormulas
      * is only read once the flag's acquire has seen it). The LL protocol needs one: its flag is in the data.
      */
     private static final int STAGED_HANDOFFS = 2;
+    /** {@link #singleCopyReduction}: a single-copy reduce's root, and every rank of a single-copy allreduce. */
+    private static final String SINGLE_COPY_REDUCTION = "2α_f + (p − 1)·(⌈n/R⌉·α_k + nβ_k) + (p − 1)n·γ, R = 256 KiB";
 
     private static final Map<String, CostFormula> FORMULAS = catalog();
 
@@ -247,15 +249,9 @@ public final class CostFormulas
         }));
         list.add(new CostFormula("reduce", "shm_direct", "2K·α_f + nβ_c + (p − 1)n·(β_r + γ), K = ⌈n/(S/2)⌉", 0,
             t -> oneShot(t, false)));
-        list.add(new CostFormula("reduce", "shm_single_copy",
-            "2α_f + (p − 1)·(⌈n/R⌉·α_k + nβ_k) + (p − 1)n·γ, R = 256 KiB", 0, t ->
-            {
-                // the root reads each peer's whole send buffer through the kernel in reads of R and reduces it
-                final int p = t.ranks();
-                t.flags(2);
-                chunkedKernelReads(t, p - 1, t.bytes());
-                t.reduce((double)(p - 1) * t.bytes());
-            }));
+        // the root reads each peer's whole send buffer through the kernel and reduces it
+        list.add(new CostFormula("reduce", "shm_single_copy", SINGLE_COPY_REDUCTION, 0,
+            CostFormulas::singleCopyReduction));
 
         list.add(new CostFormula("allreduce", "ring", "2(p − 1)α + 2n(p − 1)/p·β + n(p − 1)/p·γ",
             EXCHANGE_CHUNK_BYTES, t ->
@@ -305,16 +301,18 @@ public final class CostFormulas
                 t.read(2 * others);
                 t.reduce(others);
             }));
-        list.add(new CostFormula("allreduce", "shm_single_copy",
-            "2α_f + (p − 1)·(⌈n/R⌉·α_k + nβ_k) + (p − 1)n·γ, R = 256 KiB", 0, t ->
-            {
-                // every rank reads each peer's whole send buffer through the kernel in reads of R, all ranks at
-                // once, and reduces it
-                final int p = t.ranks();
-                t.flags(2);
-                chunkedKernelReads(t, p - 1, t.bytes());
-                t.reduce((double)(p - 1) * t.bytes());
-            }));
+        // every rank does what a single-copy reduce's root does, all ranks at once
+        list.add(new CostFormula("allreduce", "shm_single_copy", SINGLE_COPY_REDUCTION, 0,
+            CostFormulas::singleCopyReduction));
+    }
+
+    /** Each peer's whole send buffer read through the kernel in reads of R and reduced: a flag step each way. */
+    private static void singleCopyReduction(final CostTerms t)
+    {
+        final int p = t.ranks();
+        t.flags(2);
+        chunkedKernelReads(t, p - 1, t.bytes());
+        t.reduce((double)(p - 1) * t.bytes());
     }
 
     private static void addGatherAndScatter(final List<CostFormula> list)
