@@ -43,6 +43,9 @@ public final class TunedSelection
     private final long[][] callChunks;
     /** Whether the choices come from a tuning file (measured here), not only from the shipped model. */
     private boolean measured;
+    /** What the choices were made from ({@link #of}), for {@link #atCores} and {@link #logChoices}; null for none. */
+    private TuningTable table;
+    private long stagingBytes;
 
     private TunedSelection(
         final int ranks, final long[][] starts, final CollectiveAlgorithm[][] choices, final long[][] callChunks)
@@ -71,18 +74,11 @@ public final class TunedSelection
 
     /**
      * What a communicator uses: the tuning file the configuration names ({@link TuningTable#load}), or the shipped
-     * model when there is none, at this job's rank count and staging size. Logs the choices at INFO on rank 0.
+     * model when there is none, at this job's rank count and staging size.
      *
      * @throws JcclException when the tuning file cannot be read or is not valid (the message names it).
      */
     public static TunedSelection load(final Configuration configuration, final AlgorithmRegistry registry)
-    {
-        return load(configuration, registry, Runtime.getRuntime().availableProcessors());
-    }
-
-    /** {@link #load(Configuration, AlgorithmRegistry)} for a job whose ranks share {@code cores} cores. */
-    public static TunedSelection load(
-        final Configuration configuration, final AlgorithmRegistry registry, final int cores)
     {
         final int ranks = configuration.worldSize();
         if (ranks < 1)
@@ -91,13 +87,12 @@ public final class TunedSelection
         }
         final long stagingBytes = configuration.getLong(Configuration.STAGING_BYTES_PROP_NAME,
             Configuration.STAGING_BYTES_DEFAULT);
-        final TuningTable table;
-        final TunedSelection selection;
         try
         {
-            table = TuningTable.load(configuration);
-            selection = of(table, ranks, registry, stagingBytes, cores);
+            final TuningTable table = TuningTable.load(configuration);
+            final TunedSelection selection = of(table, ranks, registry, stagingBytes);
             selection.measured = !TuningTable.shipped().equals(table);
+            return selection;
         }
         catch (final IOException | IllegalArgumentException ex)
         {
@@ -105,18 +100,37 @@ public final class TunedSelection
                 TuningTable.FILE_PROP_NAME + " / " + Configuration.envName(TuningTable.FILE_PROP_NAME) + "; " +
                 TuningTable.NONE + " for none): " + ex.getMessage(), ex);
         }
-        final Log log = new Log(configuration, configuration.rank());
-        if (configuration.rank() == 0 && log.enabled(Log.INFO, Log.INIT))
+    }
+
+    /**
+     * These choices for ranks that share {@code cores} cores, from the same table (no file read again): the model's
+     * choices depend on whether ranks outnumber cores.
+     */
+    public TunedSelection atCores(final AlgorithmRegistry registry, final int cores)
+    {
+        if (table == null)
         {
-            final boolean fromFile = !TuningTable.shipped().equals(table);
-            log.info(Log.INIT, "algorithm selection at " + ranks + " ranks from " + (fromFile ?
-                "tuning file " + TuningTable.path(configuration) + " " + table.info() : "the shipped model"));
-            for (final Collective collective : Collective.values())
-            {
-                log.info(Log.INIT, "  " + collective.label() + ": " + selection.describe(collective));
-            }
+            return this;
         }
+        final TunedSelection selection = of(table, ranks, registry, stagingBytes, cores);
+        selection.measured = measured;
         return selection;
+    }
+
+    /** Logs the choices at INFO, on rank 0, with where they came from ({@code configuration}'s tuning file). */
+    public void logChoices(final Configuration configuration)
+    {
+        final Log log = new Log(configuration, configuration.rank());
+        if (table == null || configuration.rank() != 0 || !log.enabled(Log.INFO, Log.INIT))
+        {
+            return;
+        }
+        log.info(Log.INIT, "algorithm selection at " + ranks + " ranks from " + (measured ?
+            "tuning file " + TuningTable.path(configuration) + " " + table.info() : "the shipped model"));
+        for (final Collective collective : Collective.values())
+        {
+            log.info(Log.INIT, "  " + collective.label() + ": " + describe(collective));
+        }
     }
 
     /**
@@ -144,6 +158,8 @@ public final class TunedSelection
         }
         final TuningTable complete = table.withModelChoices(ranks, available, stagingBytes, cores);
         final TunedSelection selection = none(ranks);
+        selection.table = table;
+        selection.stagingBytes = stagingBytes;
         for (final Collective collective : Collective.values())
         {
             final List<TuningTable.Rule> rules = complete.rules().stream()

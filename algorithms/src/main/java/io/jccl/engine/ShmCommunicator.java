@@ -88,16 +88,17 @@ public final class ShmCommunicator implements Communicator
         final AlgorithmRegistry registry = AlgorithmRegistry.instance();
         final String forced = configuration.get(Configuration.ALGO_PROP_NAME);
         // read and checked before joining, so that a bad tuning file or algorithm name fails this rank alone
-        AlgorithmSelector selector =
-            new AlgorithmSelector(registry, forced, TunedSelection.load(configuration, registry));
+        TunedSelection tuned = TunedSelection.load(configuration, registry);
+        AlgorithmSelector selector = new AlgorithmSelector(registry, forced, tuned);
         final ShmTransport transport = ShmTransport.connect(configuration);
         if (transport.cores() != Runtime.getRuntime().availableProcessors())
         {
             // the job's ranks may use more CPUs together than this JVM may (each bound to its own): the model's
             // choices and the rules for ranks outnumbering cores count those
-            selector = new AlgorithmSelector(registry, forced,
-                TunedSelection.load(configuration, registry, transport.cores()), transport.cores());
+            tuned = tuned.atCores(registry, transport.cores());
+            selector = new AlgorithmSelector(registry, forced, tuned, transport.cores());
         }
+        tuned.logChoices(configuration);
         final Log log = new Log(configuration, configuration.rank());
         if (transport.rank() == 0 && log.enabled(Log.INFO, Log.INIT))
         {
