@@ -225,7 +225,8 @@ public final class FitCommand implements Command
         return Path.of(value);
     }
 
-    private static double probeValue(final String option, final String value)
+    /** The value of a {@code --probe-max} option: a time in µs above 0. */
+    public static double probeValue(final String option, final String value)
     {
         try
         {

@@ -23,10 +23,12 @@ import java.util.Map;
  *                        shared-memory algorithms took their zero-copy paths.
  * @param sync            every call started after a barrier and was timed alone (bench --sync): a rooted
  *                        collective's latency, where back to back its calls overlap.
+ * @param probeMicros     the pace probe the bench measured right after this row (its CSV's {@code probe_us}: an
+ *                        8-byte pingpong between ranks 0 and 1, one way, µs), NaN when the row has none.
  */
 public record Measurement(
     String source, String collective, String algorithm, boolean algorithmNamed, int ranks, long bytes, String dtype,
-    String op, long chunkBytes, double micros, boolean shared, boolean sync)
+    String op, long chunkBytes, double micros, boolean shared, boolean sync, double probeMicros)
 {
     /** A measurement on private buffers. */
     public Measurement(
@@ -44,6 +46,23 @@ public record Measurement(
         final double micros, final boolean shared)
     {
         this(source, collective, algorithm, algorithmNamed, ranks, bytes, dtype, op, chunkBytes, micros, shared, false);
+    }
+
+    /** A measurement without a pace probe. */
+    public Measurement(
+        final String source, final String collective, final String algorithm, final boolean algorithmNamed,
+        final int ranks, final long bytes, final String dtype, final String op, final long chunkBytes,
+        final double micros, final boolean shared, final boolean sync)
+    {
+        this(source, collective, algorithm, algorithmNamed, ranks, bytes, dtype, op, chunkBytes, micros, shared, sync,
+            Double.NaN);
+    }
+
+    /** This point with another time (and no probe: the time is no longer one row's). */
+    public Measurement withMicros(final double newMicros)
+    {
+        return new Measurement(source, collective, algorithm, algorithmNamed, ranks, bytes, dtype, op, chunkBytes,
+            newMicros, shared, sync);
     }
 
     /** The series this point belongs to: one line of the plot, one table of the report. */

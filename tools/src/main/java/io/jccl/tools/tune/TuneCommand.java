@@ -38,7 +38,7 @@ public final class TuneCommand implements Command
 {
     /** The sweep tune runs by itself: sizes up to this (every algorithm at every size takes minutes). */
     static final String DEFAULT_MAX_BYTES = "8m";
-    /** Sweeps per rank count; each row is the median run's. */
+    /** Sweeps per rank count. */
     static final int DEFAULT_REPEAT = 3;
 
     private final PrintStream out;
@@ -67,27 +67,30 @@ public final class TuneCommand implements Command
     {
         return """
             usage: ./jccl tune [-n N[,N...]] [--op OPS] [--max-bytes B] [--repeat R] [--iters K] [--warmup K]
-                               [--out FILE] [--choose measured|model] [--regimes K] [--dry-run]
+                               [--out FILE] [--choose measured|model] [--regimes K] [--probe-max US] [--dry-run]
                    ./jccl tune --from RESULTS.csv|json... [--out FILE] [--choose measured|model] [--source NAME]
-                               [--staging-bytes B] [--regimes K] [--dry-run]
+                               [--staging-bytes B] [--regimes K] [--probe-max US] [--dry-run]
                    ./jccl tune --check RESULTS.csv|json... [--file FILE] [--source NAME] [--staging-bytes B]
-                   ./jccl tune --check RESULTS.csv|json... --choices RUNS.csv... [--source NAME]
+                               [--probe-max US]
+                   ./jccl tune --check RESULTS.csv|json... --choices RUNS.csv... [--source NAME] [--probe-max US]
 
             Measures this machine: ./jccl bench -n N --op OPS --algo all --max-bytes B --format csv, R times per
-            rank count, each row the median of the R runs (the CSV is kept next to the tuning file). Or reads
-            results with --from. Then fits the cost model (as ./jccl fit does), chooses for every collective and
-            rank count the algorithm (and chunk size) for each size range, and writes the tuning file the engine
-            loads at start. Prints, for every measured size, the chosen algorithm's measured time against the
-            fastest measured algorithm, and the share of sizes within 10% of it.
+            rank count (every run's rows are kept in one CSV next to the tuning file). Or reads results with
+            --from. Then fits the cost model (as ./jccl fit does), chooses for every collective and rank count the
+            algorithm (and chunk size) for each size range, and writes the tuning file the engine loads at start.
+            Prints, for every measured size, the chosen algorithm's measured time against the fastest measured
+            algorithm, and the share of sizes within 10% of it. Each point counts at the median of its runs; where
+            the bench's probe (probe_us) shows that a rank count's rows ran at two paces of the machine, at the
+            median of each pace weighted by that pace's share of the rows: the time a call takes on average.
 
               -n N[,N...]          rank counts to measure (default 2); 4 ranks on 2 cores measure scheduling
               --op OPS             operations to measure, as bench takes them (default all)
               --max-bytes B        largest size to measure (default 8m; the model chooses beyond)
-              --repeat R           sweeps per rank count, median per row (default 3)
+              --repeat R           sweeps per rank count (default 3)
               --iters K, --warmup K  timed and warm-up calls per size, as bench takes them (default: bench's)
               --from RESULTS...    the results instead: a bench sweep over the algorithms (./jccl bench ...
                                    --algo all --format csv) or JMH JSON; several files are runs of one
-                                   sweep, fitted and chosen from at the median per point
+                                   sweep, fitted and chosen from together, as above
               --out FILE           where to write (default: $JCCL_TUNING_FILE, else ~/.jccl/tuning.json)
               --choose measured    within the measured sizes the fastest measured algorithm, beyond them the
                                    model's choice (default)
@@ -95,6 +98,8 @@ public final class TuneCommand implements Command
               --source NAME        only the rows of this source (a CSV's impl column, or jmh)
               --staging-bytes B    staging bytes per rank the measurements ran with (default 4m)
               --regimes K          point-to-point regimes to fit (default: from the data)
+              --probe-max US       only the bench rows whose probe_us is at most US µs: tune for (or judge by)
+                                   the machine's fast pace alone, as ./jccl fit --probe-max
               --dry-run            print the choices and their quality, write nothing
               --check RESULTS...   judge a tuning file by results it was not made from (several files: runs of
                                    one sweep, the median per point, and each run alone): per measured size, the
@@ -123,6 +128,7 @@ public final class TuneCommand implements Command
         String onlySource = null;
         long stagingBytes = Configuration.STAGING_BYTES_DEFAULT;
         int regimes = 0;
+        double probeMaxUs = ResultsReader.ANY_PROBE;
         boolean dryRun = false;
         final Sweep sweep = new Sweep();
         final List<Path> check = new ArrayList<>();
@@ -141,6 +147,7 @@ public final class TuneCommand implements Command
                 case "--source" -> onlySource = arguments.value(option);
                 case "--staging-bytes" -> stagingBytes = sizeValue(option, arguments.value(option));
                 case "--regimes" -> regimes = arguments.intValue(option, 1, PiecewiseFit.MAX_REGIMES);
+                case "--probe-max" -> probeMaxUs = FitCommand.probeValue(option, arguments.value(option));
                 case "--dry-run" -> dryRun = true;
                 case "--check" -> arguments.values(option).forEach(file -> check.add(Path.of(file)));
                 case "--file" -> checked = Path.of(arguments.value(option));
@@ -178,17 +185,17 @@ public final class TuneCommand implements Command
                     throw new UsageException("--check judges a tuning file (--file) or the choices of runs " +
                         "(--choices), not both");
                 }
-                return checkChoices(choices, check, onlySource);
+                return checkChoices(choices, check, onlySource, probeMaxUs);
             }
             return check(checked != null ? checked : TuningTable.path(Configuration.fromEnvironment()), check,
-                onlySource, stagingBytes);
+                onlySource, stagingBytes, probeMaxUs);
         }
         final Path target = outPath != null ? outPath : defaultTarget();
         final List<Path> sweepRuns = new ArrayList<>();
         try
         {
             return tune(from, sweepRuns, sweep, target, dryRun, resultsOptionGiven, stagingBytes, regimes, onlySource,
-                choice);
+                choice, probeMaxUs);
         }
         finally
         {
@@ -217,7 +224,7 @@ public final class TuneCommand implements Command
      */
     private int tune(final List<Path> from, final List<Path> sweepRuns, final Sweep sweep, final Path target,
         final boolean dryRun, final boolean resultsOptionGiven, final long stagingBytesGiven, final int regimes,
-        final String onlySource, final Tuner.Choice choice) throws IOException
+        final String onlySource, final Tuner.Choice choice, final double probeMaxUs) throws IOException
     {
         long stagingBytes = stagingBytesGiven;
         if (from.isEmpty())
@@ -239,14 +246,18 @@ public final class TuneCommand implements Command
         }
         Arguments.requireFiles(from);
 
-        // several files are runs of one sweep: the fit and the choices both see the median of each point
-        final List<List<Measurement>> runs = ResultsReader.readEachRun(from, err);
-        final List<Measurement> points = Measurement.medianPerPoint(runs.stream().flatMap(List::stream).toList());
+        // several files (or tune's own sweeps) are runs of one sweep: the fit and the choices both see each point's
+        // time to expect, the median of its runs at each pace the machine ran at
+        final List<List<Measurement>> runs = ResultsReader.readEachRun(sweepRuns.isEmpty() ? from : sweepRuns, err,
+            probeMaxUs);
+        final List<Measurement> rows = runs.stream().flatMap(List::stream).toList();
+        final Paces paces = Paces.of(rows);
+        final List<Measurement> points = paces.expectedPerPoint(rows);
         final String names = joined(from);
         final ModelFitter.Result fit = pickSource(FitCommand.fitPoints(points, names, stagingBytes,
             Runtime.getRuntime().availableProcessors(), regimes, onlySource));
         final List<Measurement> measurements = points.stream().filter(m -> m.source().equals(fit.source())).toList();
-        final String fromNames = names + (from.size() > 1 ? " (median per point)" : "");
+        final String fromNames = names + (runs.size() > 1 ? " (" + runs.size() + " runs)" : "");
         final Tuner.Result tuned = new Tuner(fit.parameters(), stagingBytes, choice).tune(measurements);
         if (tuned.rules().isEmpty())
         {
@@ -255,19 +266,18 @@ public final class TuneCommand implements Command
                 "and on shared buffers jccl takes the zero-copy paths by rule)");
         }
         printQuality(tuned, fromNames, fit.source(), choice);
+        printPaces(paces, "the choices weigh each pace's median by its share of the rows");
 
         final Map<String, String> info = new LinkedHashMap<>();
         info.put("created", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
         info.put("host", hostName());
         info.put("source", String.join(", ", from.stream().map(f -> f.toAbsolutePath().toString()).toList()));
         final TuningTable table = new TuningTable(fit.parameters(), info, tuned.rules());
-        // in sample the median's choice is the fastest by construction; each run alone says how far that goes (the
-        // results' runs, of the source fitted, or the sweep's own, all jccl's)
-        final List<List<Measurement>> eachRun = from.size() > 1 ?
-            runs.stream().map(run -> run.stream().filter(m -> m.source().equals(fit.source())).toList()).toList() :
-            sweepRuns.size() > 1 ? ResultsReader.readEachRun(sweepRuns, err) : List.of();
-        if (eachRun.size() > 1)
+        // in sample the choice is the fastest by construction; each run alone says how far that goes
+        if (runs.size() > 1)
         {
+            final List<List<Measurement>> eachRun = runs.stream()
+                .map(run -> run.stream().filter(m -> m.source().equals(fit.source())).toList()).toList();
             final int[] agreement = TuningCheck.runAgreement(TuningCheck.check(table, stagingBytes, eachRun));
             printRunAgreement(agreement, agreement[1] == 0 ? "" : " (where only some runs put the choice there, " +
                 "the algorithms are within the runs' noise of each other)");
@@ -286,8 +296,8 @@ public final class TuneCommand implements Command
     }
 
     /** {@code --check}: how the choices of the tuning file {@code file} measured in {@code results}. */
-    private int check(final Path file, final List<Path> results, final String onlySource, final long stagingBytes)
-        throws IOException
+    private int check(final Path file, final List<Path> results, final String onlySource, final long stagingBytes,
+        final double probeMaxUs) throws IOException
     {
         if (!Files.isRegularFile(file))
         {
@@ -295,20 +305,21 @@ public final class TuneCommand implements Command
                 " / JCCL_TUNING_FILE, or --file, names another)");
         }
         final TuningTable table = TuningTable.read(file);
-        final List<TuningCheck.Group> groups = TuningCheck.check(table, stagingBytes, runs(results, onlySource));
+        final List<List<Measurement>> runs = runs(results, onlySource, probeMaxUs);
+        final List<TuningCheck.Group> groups = TuningCheck.check(table, stagingBytes, runs);
         if (groups.isEmpty())
         {
             throw nothingToJudgeBy(results);
         }
         report("jccl tune --check: " + file + (table.info().containsKey("source") ? " (made from " +
             table.info().get("source") + ")" : "") + " against " + names(results), groups, "file's choice",
-            "tuning file", "the file's choice was not measured there, or the file does not cover them", results.size());
+            "tuning file", "the file's choice was not measured there, or the file does not cover them", runs);
         return 0;
     }
 
     /** {@code --check --choices}: how the algorithms the engine chose in {@code runs} measured in {@code results}. */
-    private int checkChoices(final List<Path> runs, final List<Path> results, final String onlySource)
-        throws IOException
+    private int checkChoices(final List<Path> runs, final List<Path> results, final String onlySource,
+        final double probeMaxUs) throws IOException
     {
         Arguments.requireFiles(runs);
         final List<List<Measurement>> choices = new ArrayList<>();
@@ -316,7 +327,8 @@ public final class TuneCommand implements Command
         {
             choices.add(ResultsReader.read(run).measurements());
         }
-        final List<TuningCheck.Group> groups = TuningCheck.checkRecorded(choices, runs(results, onlySource));
+        final List<List<Measurement>> judgedBy = runs(results, onlySource, probeMaxUs);
+        final List<TuningCheck.Group> groups = TuningCheck.checkRecorded(choices, judgedBy);
         if (groups.isEmpty())
         {
             throw nothingToJudgeBy(results);
@@ -329,15 +341,19 @@ public final class TuneCommand implements Command
         }
         report("jccl tune --check: the choices recorded in " + joined(runs) + " against " + names(results), groups,
             "engine's choice", "the engine's choices",
-            "the runs did not measure that size, or its choice was not measured with --algo", results.size());
+            "the runs did not measure that size, or its choice was not measured with --algo", judgedBy);
         return 0;
     }
 
-    /** The results of --check, one list per file, of the source {@code onlySource} when given; the files must exist. */
-    private List<List<Measurement>> runs(final List<Path> results, final String onlySource) throws IOException
+    /**
+     * The results of --check, one list per file, of the source {@code onlySource} when given and with a probe at most
+     * {@code probeMaxUs}; the files must exist.
+     */
+    private List<List<Measurement>> runs(final List<Path> results, final String onlySource, final double probeMaxUs)
+        throws IOException
     {
         Arguments.requireFiles(results);
-        return ResultsReader.readEachRun(results, err).stream()
+        return ResultsReader.readEachRun(results, err, probeMaxUs).stream()
             .map(run -> run.stream().filter(m -> onlySource == null || m.source().equals(onlySource)).toList())
             .toList();
     }
@@ -365,8 +381,9 @@ public final class TuneCommand implements Command
      * runs can name a different fastest algorithm than the next few do.
      */
     private void report(final String title, final List<TuningCheck.Group> groups, final String choiceColumn,
-        final String whose, final String notCounted, final int runs)
+        final String whose, final String notCounted, final List<List<Measurement>> judgedBy)
     {
+        final int runs = judgedBy.size();
         out.println(title);
         out.println();
         int good = 0;
@@ -401,9 +418,21 @@ public final class TuneCommand implements Command
             out.printf(Locale.ROOT, "  within 10%% of the best measured at %d of %d sizes%n%n", groupGood, groupTotal);
         }
         printRunAgreement(TuningCheck.runAgreement(groups), "");
-        out.printf(Locale.ROOT, "%s within 10%% of the best measured algorithm at %d of %d sizes (%.0f %%)%s%n", whose,
+        out.printf(Locale.ROOT, "%s within 10%% of the best measured algorithm at %d of %d sizes (%.1f %%)%s%n", whose,
             good, total, 100.0 * good / Math.max(1, total), uncounted == 0 ? "" : "; " + uncounted +
             " sizes not counted: " + notCounted);
+        printPaces(Paces.of(judgedBy.stream().flatMap(List::stream).toList()), "the median of a point is the pace " +
+            "most runs saw there, so a choice made for the other pace may miss; --probe-max judges by one pace");
+    }
+
+    /** Says which rank counts' rows ran at two paces of the machine, when any did. */
+    private void printPaces(final Paces paces, final String consequence)
+    {
+        if (!paces.splits().isEmpty())
+        {
+            out.println("the probe after each row (probe_us) saw two paces of the machine: " + String.join("; ",
+                paces.splits().stream().map(Paces.Split::describe).toList()) + "; " + consequence);
+        }
     }
 
     /** The line of {@link TuningCheck#runAgreement}, when there is one to print. */
@@ -456,10 +485,10 @@ public final class TuneCommand implements Command
     }
 
     /**
-     * Runs the bench sweep over every algorithm, {@code repeat} times per rank count, and returns the CSV of the
-     * median rows: next to the tuning file ({@code tuning-bench.csv} beside {@code tuning.json}), or in a temporary
+     * Runs the bench sweep over every algorithm, {@code repeat} times per rank count, and returns the CSV of every
+     * run's rows: next to the tuning file ({@code tuning-bench.csv} beside {@code tuning.json}), or in a temporary
      * file for a dry run. The runs' own CSVs, in a temporary directory, go into {@code kept} once all have run, for
-     * the caller to judge its choices by and delete; when a run fails they stay, and the error says where.
+     * the caller to tune from (run by run) and delete; when a run fails they stay, and the error says where.
      */
     private Path measure(final Sweep sweep, final Path target, final boolean dryRun, final List<Path> kept)
         throws IOException
@@ -491,11 +520,39 @@ public final class TuneCommand implements Command
         final String name = target.getFileName().toString().replaceFirst("\\.json$", "") + "-bench.csv";
         final Path results = dryRun ? directory.resolve(name) : target.toAbsolutePath().getParent().resolve(name);
         Files.createDirectories(results.getParent());
-        final int rows = MedianOfRuns.merge(runs, results);
+        final int rows = concatenate(runs, results);
         kept.addAll(runs);
-        err.println("jccl tune: " + rows + " rows, each the median of " + sweep.repeat + " run" +
-            (sweep.repeat == 1 ? "" : "s") + ", in " + results);
+        err.println("jccl tune: the " + rows + " rows of " + runs.size() + " run" + (runs.size() == 1 ? "" : "s") +
+            " in " + results);
         return results;
+    }
+
+    /**
+     * Writes the rows of every CSV of {@code runs} under their one header to {@code target} (./jccl fit and tune
+     * --from read repeated rows as runs of one sweep); returns the rows.
+     */
+    private static int concatenate(final List<Path> runs, final Path target) throws IOException
+    {
+        final StringBuilder text = new StringBuilder();
+        int rows = 0;
+        for (final Path run : runs)
+        {
+            for (final String line : Files.readAllLines(run, StandardCharsets.UTF_8))
+            {
+                final boolean header = line.startsWith("collective,");
+                if (!line.isBlank() && (!header || text.isEmpty()))
+                {
+                    text.append(line).append('\n');
+                    rows += header ? 0 : 1;
+                }
+            }
+        }
+        if (rows == 0)
+        {
+            throw new IllegalArgumentException("the sweep produced no results: " + runs);
+        }
+        Files.writeString(target, text, StandardCharsets.UTF_8);
+        return rows;
     }
 
     private static List<Integer> ranksValue(final String value)
@@ -578,7 +635,7 @@ public final class TuneCommand implements Command
                 group.sizes().size());
         }
         out.printf(Locale.ROOT, "tuned selection within 10%% of the best measured algorithm at %d of %d sizes " +
-            "(%.0f %%); the model alone at %d (%.0f %%)%n", good, total, 100.0 * good / Math.max(1, total), goodModel,
+            "(%.1f %%); the model alone at %d (%.1f %%)%n", good, total, 100.0 * good / Math.max(1, total), goodModel,
             100.0 * goodModel / Math.max(1, total));
     }
 

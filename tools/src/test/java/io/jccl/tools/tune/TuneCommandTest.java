@@ -103,7 +103,7 @@ class TuneCommandTest
         assertEquals(0, command.run(new String[] {"--from", outlier.toString(), run.toString(), copy.toString(),
             "--out", median.toString()}));
 
-        assertTrue(text(out).startsWith("jccl tune: " + outlier + ", " + run + ", " + copy + " (median per point)"),
+        assertTrue(text(out).startsWith("jccl tune: " + outlier + ", " + run + ", " + copy + " (3 runs)"),
             text(out));
         assertTrue(TuningTable.read(fromOutlier).rules().stream().anyMatch(r -> "ring".equals(r.algorithm())),
             "a run in which ring looks three times faster chooses it somewhere");
@@ -115,6 +115,66 @@ class TuneCommandTest
         assertTrue(text(out).startsWith(" (where only some runs", byRun.end()), text(out));
         assertTrue(Integer.parseInt(byRun.group(2)) > 0, text(out));
         assertEquals("0", byRun.group(3), text(out));
+    }
+
+    /**
+     * Runs at two paces of the machine (told apart by the bench's probe_us) count at each pace's median weighted by
+     * its share of the rows: two runs at the fast pace and one at a slow one, where every algorithm but ring takes
+     * three times as long, choose ring wherever it is within 5/3 of the best at the fast pace, where the median (the
+     * fast pace) does not; with --probe-max the fast pace alone is tuned for.
+     */
+    @Test
+    void runsAtTwoPacesCountAtEachPaceByItsShare() throws Exception
+    {
+        final Path run = SyntheticData.write(directory.resolve("run.csv"), 0.03, 26);
+        final Path fast = Files.writeString(directory.resolve("fast.csv"), withProbe(Files.readString(run), 0.1));
+        final Path fastAgain = Files.copy(fast, directory.resolve("fast-again.csv"));
+        final String slowPace = Files.readAllLines(run).stream().map(line ->
+        {
+            final String[] cells = line.split(",", -1);
+            if (!line.startsWith("collective,") && !"ring".equals(cells[1]))
+            {
+                cells[5] = String.valueOf(3 * Double.parseDouble(cells[5]));
+            }
+            return String.join(",", cells);
+        }).collect(Collectors.joining("\n", "", "\n"));
+        final Path slow = Files.writeString(directory.resolve("slow.csv"), withProbe(slowPace, 0.3));
+        final Path alone = directory.resolve("alone.json");
+        final Path paced = directory.resolve("paced.json");
+        final Path fastOnly = directory.resolve("fast-only.json");
+        assertEquals(0, command.run(new String[] {"--from", run.toString(), "--out", alone.toString()}));
+        out.reset();
+        assertEquals(0, command.run(new String[] {"--from", fast.toString(), fastAgain.toString(), slow.toString(),
+            "--out", paced.toString()}));
+
+        final long rows = Files.readAllLines(run).size() - 1;
+        final long rows2 = Files.readAllLines(run).stream().filter(l -> l.matches("[a-z_]+,[a-z_0-9]+,2,.*")).count();
+        assertTrue(text(out).contains("2 ranks: two paces, the probe at 0.100 µs in " + 2 * rows2 + " rows (67 %) " +
+            "and 0.300 µs in " + rows2 + " (33 %)"), text(out));
+        assertTrue(rows > rows2, "4-rank rows too, their paces found apart");
+        final long ringAlone = rulesOf(alone, "ring");
+        final long ringPaced = rulesOf(paced, "ring");
+        assertTrue(ringPaced > ringAlone, "ring chosen in " + ringPaced + " rules against " + ringAlone + "\n" +
+            text(out));
+
+        assertEquals(0, command.run(new String[] {"--from", fast.toString(), fastAgain.toString(), slow.toString(),
+            "--probe-max", "0.2", "--out", fastOnly.toString()}));
+        assertEquals(TuningTable.read(alone).rules(), TuningTable.read(fastOnly).rules());
+        assertTrue(text(err).contains("left out " + rows + " of " + rows + " rows measured with the probe above 0.2"),
+            text(err));
+    }
+
+    /** The rules of the tuning file {@code file} that choose {@code algorithm}. */
+    private static long rulesOf(final Path file, final String algorithm) throws Exception
+    {
+        return TuningTable.read(file).rules().stream().filter(r -> algorithm.equals(r.algorithm())).count();
+    }
+
+    /** The CSV {@code results} with a probe_us column that reads {@code probe} in every row. */
+    private static String withProbe(final String results, final double probe)
+    {
+        return results.lines().map(line -> line + (line.startsWith("collective,") ? ",probe_us" : "," + probe))
+            .collect(Collectors.joining("\n", "", "\n"));
     }
 
     /** A collective measured with one algorithm alone (allgatherv, alltoallv, ...) had nothing to choose: not judged. */
@@ -149,7 +209,7 @@ class TuneCommandTest
         }).collect(Collectors.joining("\n", "", "\n"));
     }
 
-    /** Without --from, tune runs the bench sweep itself on real rank JVMs: a tiny one here, twice, median per row. */
+    /** Without --from, tune runs the bench sweep itself on real rank JVMs: a tiny one here, twice, every row kept. */
     @Test
     @Timeout(180)
     void measuresTheMachineItselfWithoutResults() throws Exception
@@ -165,7 +225,7 @@ class TuneCommandTest
         final Path results = directory.resolve("tuning-bench.csv");
         final List<String> rows = Files.readAllLines(results).stream().skip(1).toList();
         final int algorithms = AlgorithmRegistry.instance().of(Collective.ALLREDUCE).size();
-        assertEquals(3 * algorithms, rows.size(), "8, 32 and 128 bytes for each algorithm: " + rows);
+        assertEquals(2 * 3 * algorithms, rows.size(), "8, 32 and 128 bytes for each algorithm, twice: " + rows);
         assertTrue(rows.stream().allMatch(r -> r.startsWith("allreduce,") && r.contains(",2,")), rows.toString());
 
         final TuningTable table = TuningTable.read(tuning);

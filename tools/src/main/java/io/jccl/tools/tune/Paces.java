@@ -1,0 +1,166 @@
+package io.jccl.tools.tune;
+
+import io.jccl.tools.fit.Measurement;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The paces a sweep ran at, told apart by the probe every bench row ends with ({@code probe_us}, an 8-byte pingpong
+ * between ranks 0 and 1), and per point the time to expect across them.
+ * <p>
+ * Some machines switch between two speeds of the cross-core handoff for seconds at a time: the AMD EPYC VM of MODEL.md
+ * session 19 hands a line over in 54 or in 245 ns, which the probe reads as about 0.10 or 0.30 µs. There the median
+ * of a few runs is the pace most of them happened to see, and at 22 of 122 sizes (2 ranks, six sweeps) no algorithm
+ * came within 10 % of the best at both paces, so choices made by the median are right at one pace only, and which
+ * one is luck.
+ * {@link #expectedPerPoint} weighs each pace's median by the share of the sweeps' rows measured at it: the time a call
+ * takes on average on that machine, which is what a job running for minutes pays. Within a pace it stays a median, so
+ * one disturbed row does not move it; with one pace (every machine before that VM, any results without probes) it is
+ * the plain median of {@link Measurement#medianPerPoint}.
+ */
+final class Paces
+{
+    /**
+     * Two groups of probes are two paces when the fastest tenth of the slower group is at least this ratio above the
+     * slowest tenth of the faster one: 2.0-2.5 where the AMD VM's rows mixed its paces, 1.0-1.4 within one (and at 4
+     * ranks on 2 cores, where a probe waits for a core and its times spread without a gap).
+     */
+    static final double SEPARATION = 1.5;
+    /** Each pace holds at least this share of a rank count's rows: a few disturbed rows are not a pace. */
+    static final double MIN_SHARE = 0.1;
+
+    /**
+     * Two paces of one rank count's rows.
+     *
+     * @param ranks     the rank count.
+     * @param threshold probes up to this are the fast pace, above it the slow one (µs).
+     * @param fastRows  rows at the fast pace.
+     * @param slowRows  rows at the slow pace.
+     * @param fastProbe median probe of the fast rows (µs).
+     * @param slowProbe median probe of the slow rows (µs).
+     */
+    record Split(int ranks, double threshold, int fastRows, int slowRows, double fastProbe, double slowProbe)
+    {
+        /** The fast pace's share of the rows. */
+        double fastShare()
+        {
+            return (double)fastRows / (fastRows + slowRows);
+        }
+
+        String describe()
+        {
+            return String.format(Locale.ROOT, "%d ranks: two paces, the probe at %.3f µs in %d rows (%.0f %%) and " +
+                "%.3f µs in %d (%.0f %%)", ranks, fastProbe, fastRows, 100 * fastShare(), slowProbe, slowRows,
+                100 * (1 - fastShare()));
+        }
+    }
+
+    private final Map<Integer, Split> splits;
+
+    private Paces(final Map<Integer, Split> splits)
+    {
+        this.splits = splits;
+    }
+
+    /** The paces of {@code rows}, found per rank count (a probe's time depends on how many ranks share the cores). */
+    static Paces of(final List<Measurement> rows)
+    {
+        final Map<Integer, List<Double>> probes = new TreeMap<>();
+        for (final Measurement m : rows)
+        {
+            if (m.probeMicros() > 0)
+            {
+                probes.computeIfAbsent(m.ranks(), r -> new ArrayList<>()).add(m.probeMicros());
+            }
+        }
+        final Map<Integer, Split> splits = new TreeMap<>();
+        probes.forEach((ranks, values) ->
+        {
+            final Split split = split(ranks, values.stream().mapToDouble(Double::doubleValue).toArray());
+            if (split != null)
+            {
+                splits.put(ranks, split);
+            }
+        });
+        return new Paces(splits);
+    }
+
+    /**
+     * Splits the probes where the two groups' logarithms are furthest apart for their sizes (Otsu's threshold: the
+     * largest between-group variance), each group at least {@link #MIN_SHARE} of them; two paces when the groups
+     * stand {@link #SEPARATION} apart, else null.
+     */
+    static Split split(final int ranks, final double[] probes)
+    {
+        final double[] sorted = probes.clone();
+        Arrays.sort(sorted);
+        final int n = sorted.length;
+        final double[] logSums = new double[n + 1];
+        for (int i = 0; i < n; i++)
+        {
+            logSums[i + 1] = logSums[i] + Math.log(sorted[i]);
+        }
+        final int least = Math.max(1, (int)Math.ceil(n * MIN_SHARE));
+        int fast = -1;
+        double widest = -1;
+        for (int k = least; k <= n - least; k++)
+        {
+            final double gap = logSums[k] / k - (logSums[n] - logSums[k]) / (n - k);
+            final double between = (double)k * (n - k) * gap * gap;
+            if (between > widest)
+            {
+                widest = between;
+                fast = k;
+            }
+        }
+        if (fast < 0 || sorted[fast + (n - fast) / 10] / sorted[fast * 9 / 10] < SEPARATION)
+        {
+            return null;
+        }
+        return new Split(ranks, Math.sqrt(sorted[fast - 1] * sorted[fast]), fast, n - fast,
+            sorted[(fast - 1) / 2], sorted[fast + (n - fast - 1) / 2]);
+    }
+
+    /** The rank counts whose rows ran at two paces. */
+    List<Split> splits()
+    {
+        return List.copyOf(splits.values());
+    }
+
+    /**
+     * One measurement per series and size: where its rank count ran at two paces and the point was measured at both,
+     * the median of each pace weighted by that pace's share of the rank count's rows; else the median of its rows
+     * (the lower middle one of an even count), as {@link Measurement#medianPerPoint}. Order: first appearance.
+     */
+    List<Measurement> expectedPerPoint(final List<Measurement> rows)
+    {
+        final Map<Object, List<Measurement>> byPoint = new LinkedHashMap<>();
+        for (final Measurement m : rows)
+        {
+            byPoint.computeIfAbsent(List.of(m.series(), m.bytes()), k -> new ArrayList<>()).add(m);
+        }
+        final List<Measurement> expected = new ArrayList<>(byPoint.size());
+        for (final List<Measurement> repeats : byPoint.values())
+        {
+            final Measurement median = Measurement.medianPerPoint(repeats).get(0);
+            final Split split = splits.get(median.ranks());
+            if (split == null)
+            {
+                expected.add(median);
+                continue;
+            }
+            final List<Measurement> fast = repeats.stream().filter(m -> m.probeMicros() <= split.threshold()).toList();
+            final List<Measurement> slow = repeats.stream().filter(m -> m.probeMicros() > split.threshold()).toList();
+            expected.add(fast.isEmpty() || slow.isEmpty() ? median : median.withMicros(
+                split.fastShare() * Measurement.medianPerPoint(fast).get(0).micros() +
+                (1 - split.fastShare()) * Measurement.medianPerPoint(slow).get(0).micros()));
+        }
+        return expected;
+    }
+}
