@@ -55,7 +55,7 @@ final class Paces
 
         String describe()
         {
-            return String.format(Locale.ROOT, "%d ranks: two paces, the probe at %.3f µs in %d rows (%.0f %%) and " +
+            return String.format(Locale.ROOT, "%d ranks, the probe at %.3f µs in %d rows (%.0f %%) and at " +
                 "%.3f µs in %d (%.0f %%)", ranks, fastProbe, fastRows, 100 * fastShare(), slowProbe, slowRows,
                 100 * (1 - fastShare()));
         }

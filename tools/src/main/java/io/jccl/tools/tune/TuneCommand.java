@@ -102,7 +102,7 @@ public final class TuneCommand implements Command
                                    the machine's fast pace alone, as ./jccl fit --probe-max
               --dry-run            print the choices and their quality, write nothing
               --check RESULTS...   judge a tuning file by results it was not made from (several files: runs of
-                                   one sweep, the median per point, and each run alone): per measured size, the
+                                   one sweep, counted per point as above, and each run alone): per measured size, the
                                    algorithm the engine runs with the file against the fastest measured; writes
                                    nothing
               --file FILE          the tuning file --check judges (default: the one the engine loads)
@@ -253,11 +253,10 @@ public final class TuneCommand implements Command
         final List<Measurement> rows = runs.stream().flatMap(List::stream).toList();
         final Paces paces = Paces.of(rows);
         final List<Measurement> points = paces.expectedPerPoint(rows);
-        final String names = joined(from);
-        final ModelFitter.Result fit = pickSource(FitCommand.fitPoints(points, names, stagingBytes,
+        final ModelFitter.Result fit = pickSource(FitCommand.fitPoints(points, joined(from), stagingBytes,
             Runtime.getRuntime().availableProcessors(), regimes, onlySource));
         final List<Measurement> measurements = points.stream().filter(m -> m.source().equals(fit.source())).toList();
-        final String fromNames = names + (runs.size() > 1 ? " (" + runs.size() + " runs)" : "");
+        final String fromNames = names(from);
         final Tuner.Result tuned = new Tuner(fit.parameters(), stagingBytes, choice).tune(measurements);
         if (tuned.rules().isEmpty())
         {
@@ -364,10 +363,10 @@ public final class TuneCommand implements Command
             "named algorithms to judge by (jccl bench --algo all)");
     }
 
-    /** Several runs of one sweep, judged at the median per point. */
+    /** Several runs of one sweep. */
     private static String names(final List<Path> files)
     {
-        return joined(files) + (files.size() > 1 ? " (median per point)" : "");
+        return joined(files) + (files.size() > 1 ? " (" + files.size() + " runs)" : "");
     }
 
     private static String joined(final List<Path> files)
@@ -421,8 +420,16 @@ public final class TuneCommand implements Command
         out.printf(Locale.ROOT, "%s within 10%% of the best measured algorithm at %d of %d sizes (%.1f %%)%s%n", whose,
             good, total, 100.0 * good / Math.max(1, total), uncounted == 0 ? "" : "; " + uncounted +
             " sizes not counted: " + notCounted);
-        printPaces(Paces.of(judgedBy.stream().flatMap(List::stream).toList()), "the median of a point is the pace " +
-            "most runs saw there, so a choice made for the other pace may miss; --probe-max judges by one pace");
+        final Paces paces = Paces.of(judgedBy.stream().flatMap(List::stream).toList());
+        printPaces(paces, "each point counts at the time to expect, each pace's median weighted by its share");
+        if (!paces.splits().isEmpty())
+        {
+            final long atMedian = groups.stream().flatMap(g -> g.sizes().stream())
+                .filter(TuningCheck.Size::medianWithin).count();
+            out.printf(Locale.ROOT, "at each point's plain median instead, the pace most runs saw there: within 10%% " +
+                "at %d of %d sizes (%.1f %%); --probe-max judges by the fast pace alone%n", atMedian, total,
+                100.0 * atMedian / Math.max(1, total));
+        }
     }
 
     /** Says which rank counts' rows ran at two paces of the machine, when any did. */

@@ -16,7 +16,9 @@ import java.util.TreeMap;
 /**
  * Checks a tuning file against measurements it was not made from: for every collective, rank count and measured size,
  * the algorithm the engine runs with the file ({@link TunedSelection}: the file's rule, else its model) and that
- * algorithm's measured time against the fastest measured one, at the median of the runs and in each run alone. In
+ * algorithm's measured time against the fastest measured one, at the time to expect of the runs ({@link Paces}: their
+ * median, or on a machine of two paces each pace's median weighted by its share), at their plain median, and in each
+ * run alone. In
  * sample a measured choice is right by construction; only a sweep of another day says how much the choices were
  * worth, and only several say how much of a miss is the sweeps' own noise (4 ranks on 2 cores: the same tuning file
  * scored 87-94 % judged by three sweeps, 90-93 % by six; MODEL.md, session 17). Or checks the choices the engine
@@ -35,9 +37,11 @@ final class TuningCheck
      * @param runsWithin   the runs in which the choice measured within {@link Tuner#GOOD_ENOUGH} of that run's
      *                     fastest.
      * @param runsJudged   the runs that measured the choice and another algorithm at this size.
+     * @param medianWithin the choice within {@link Tuner#GOOD_ENOUGH} of the fastest at the plain median of the runs,
+     *                     which on a machine of two paces is the pace most runs saw at this size.
      */
     record Size(long bytes, String chosen, double chosenMicros, String best, double bestMicros, int runsWithin,
-        int runsJudged)
+        int runsJudged, boolean medianWithin)
     {
         /** How much slower the file's choice measured than the fastest, NaN when it cannot be told. */
         double slowdown()
@@ -58,8 +62,8 @@ final class TuningCheck
     /**
      * @param table        the tuning file.
      * @param stagingBytes staging bytes per rank of the jobs the file is for (the model's shared-memory terms).
-     * @param runs         the results to judge it by, one list per run; repeated points count at their median, and
-     *                     each run is also judged alone. Collectives measured with one algorithm alone are left out:
+     * @param runs         the results to judge it by, one list per run; repeated points count at their time to
+     *                     expect (and at their median), and each run is also judged alone. Collectives measured with one algorithm alone are left out:
      *                     there was nothing to choose.
      */
     static List<Group> check(final TuningTable table, final long stagingBytes, final List<List<Measurement>> runs)
@@ -160,7 +164,7 @@ final class TuningCheck
         final Map<String, TreeMap<Long, Map<String, Double>>> groups = new TreeMap<>();
         final List<Measurement> all = new ArrayList<>();
         runs.forEach(all::addAll);
-        for (final Measurement m : Measurement.medianPerPoint(all))
+        for (final Measurement m : Paces.of(all).expectedPerPoint(all))
         {
             if (judged(m))
             {
@@ -168,21 +172,8 @@ final class TuningCheck
                     .computeIfAbsent(m.bytes(), k -> new HashMap<>()).merge(m.algorithm(), m.micros(), Math::min);
             }
         }
-        // each run alone: point -> algorithm -> time
-        final List<Map<Point, Map<String, Double>>> perRun = new ArrayList<>();
-        for (final List<Measurement> run : runs)
-        {
-            final Map<Point, Map<String, Double>> times = new HashMap<>();
-            for (final Measurement m : run)
-            {
-                if (judged(m))
-                {
-                    times.computeIfAbsent(new Point(Tuner.collective(m.collective()), m.ranks(), m.bytes()),
-                        k -> new HashMap<>()).merge(m.algorithm(), m.micros(), Math::min);
-                }
-            }
-            perRun.add(times);
-        }
+        final Map<Point, Map<String, Double>> medians = times(Measurement.medianPerPoint(all));
+        final List<Map<Point, Map<String, Double>>> perRun = runs.stream().map(TuningCheck::times).toList();
         final List<Group> checked = new ArrayList<>();
         for (final Map.Entry<String, TreeMap<Long, Map<String, Double>>> group : groups.entrySet())
         {
@@ -206,19 +197,44 @@ final class TuningCheck
                 int runsJudged = 0;
                 for (final Map<Point, Map<String, Double>> run : perRun)
                 {
-                    final Map<String, Double> runTimes = run.get(point);
-                    if (name != null && runTimes != null && runTimes.size() > 1 && runTimes.containsKey(name))
+                    if (judgeable(run.get(point), name))
                     {
                         runsJudged++;
-                        final double fastest = runTimes.values().stream().min(Double::compare).orElseThrow();
-                        runsWithin += runTimes.get(name) <= fastest * (1 + Tuner.GOOD_ENOUGH) ? 1 : 0;
+                        runsWithin += within(run.get(point), name) ? 1 : 0;
                     }
                 }
                 sizes.add(new Size(size.getKey(), name, chosenMicros, best.getKey(), best.getValue(), runsWithin,
-                    runsJudged));
+                    runsJudged, judgeable(medians.get(point), name) && within(medians.get(point), name)));
             }
             checked.add(new Group(collective, ranks, List.copyOf(sizes)));
         }
         return checked;
+    }
+
+    /** Per point, each algorithm's time: of the rows choices are judged on. */
+    private static Map<Point, Map<String, Double>> times(final List<Measurement> rows)
+    {
+        final Map<Point, Map<String, Double>> times = new HashMap<>();
+        for (final Measurement m : rows)
+        {
+            if (judged(m))
+            {
+                times.computeIfAbsent(new Point(Tuner.collective(m.collective()), m.ranks(), m.bytes()),
+                    k -> new HashMap<>()).merge(m.algorithm(), m.micros(), Math::min);
+            }
+        }
+        return times;
+    }
+
+    /** Whether one point's {@code times} tell how {@code name} did: it and another algorithm were measured. */
+    private static boolean judgeable(final Map<String, Double> times, final String name)
+    {
+        return name != null && times != null && times.size() > 1 && times.containsKey(name);
+    }
+
+    /** Whether {@code name} took at most {@link Tuner#GOOD_ENOUGH} more than the fastest of {@code times}. */
+    private static boolean within(final Map<String, Double> times, final String name)
+    {
+        return times.get(name) <= times.values().stream().min(Double::compare).orElseThrow() * (1 + Tuner.GOOD_ENOUGH);
     }
 }

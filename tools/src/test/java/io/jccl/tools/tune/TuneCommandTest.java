@@ -149,8 +149,8 @@ class TuneCommandTest
 
         final long rows = Files.readAllLines(run).size() - 1;
         final long rows2 = Files.readAllLines(run).stream().filter(l -> l.matches("[a-z_]+,[a-z_0-9]+,2,.*")).count();
-        assertTrue(text(out).contains("2 ranks: two paces, the probe at 0.100 µs in " + 2 * rows2 + " rows (67 %) " +
-            "and 0.300 µs in " + rows2 + " (33 %)"), text(out));
+        assertTrue(text(out).contains("2 ranks, the probe at 0.100 µs in " + 2 * rows2 + " rows (67 %) " +
+            "and at 0.300 µs in " + rows2 + " (33 %)"), text(out));
         assertTrue(rows > rows2, "4-rank rows too, their paces found apart");
         final long ringAlone = rulesOf(alone, "ring");
         final long ringPaced = rulesOf(paced, "ring");
@@ -162,6 +162,20 @@ class TuneCommandTest
         assertEquals(TuningTable.read(alone).rules(), TuningTable.read(fastOnly).rules());
         assertTrue(text(err).contains("left out " + rows + " of " + rows + " rows measured with the probe above 0.2"),
             text(err));
+
+        // judged by the same runs, the file made from them is right at the time to expect, and says how it does at
+        // each point's median, the fast pace, where it chose ring against the fastest
+        out.reset();
+        assertEquals(0, command.run(new String[] {"--check", fast.toString(), fastAgain.toString(), slow.toString(),
+            "--file", paced.toString()}));
+        final Matcher expected = Pattern.compile("tuning file within 10% of the best measured algorithm at (\\d+) of " +
+            "(\\d+) sizes").matcher(text(out));
+        final Matcher atMedian = Pattern.compile("at each point's plain median instead, the pace most runs saw there: " +
+            "within 10% at (\\d+) of (\\d+) sizes").matcher(text(out));
+        assertTrue(expected.find() && atMedian.find(), text(out));
+        assertEquals(expected.group(2), atMedian.group(2));
+        assertTrue(Integer.parseInt(expected.group(1)) >= 0.9 * Integer.parseInt(expected.group(2)), text(out));
+        assertTrue(Integer.parseInt(atMedian.group(1)) < Integer.parseInt(expected.group(1)), text(out));
     }
 
     /** The rules of the tuning file {@code file} that choose {@code algorithm}. */
@@ -296,7 +310,7 @@ class TuneCommandTest
         out.reset();
         assertEquals(0, command.run(new String[] {"--check", other.toString(), third.toString(), made.toString(),
             "--file", tuning.toString()}));
-        assertTrue(text(out).contains(" (median per point)"), text(out));
+        assertTrue(text(out).contains(" (3 runs)"), text(out));
 
         // the median, not the fastest of the runs: a run in which ring alone looked three times faster changes
         // nothing beside two copies of the other run, whatever the files are called
