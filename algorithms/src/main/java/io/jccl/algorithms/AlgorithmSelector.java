@@ -33,9 +33,8 @@ import java.util.Map;
  *   <li>without a tuning file, binomial for broadcasts up to {@link #OVERSUBSCRIBED_BROADCAST_MAX_BYTES} and reduces
  *       up to {@link #OVERSUBSCRIBED_REDUCE_MAX_BYTES} when ranks outnumber cores, whose eager messages keep a stream
  *       of calls flowing while ranks wait for their cores, and {@code shm_direct} for larger reduces there; and at 2
- *       ranks with a core each binomial for every broadcast and
- *       for reduces up to {@link #PAIR_REDUCE_MAX_BYTES}, where it is one message
- *       ({@link #PAIR_TREE_MAX_BYTES});</li>
+ *       ranks with a core each binomial for broadcasts from {@link #PAIR_BROADCAST_TREE_MIN_BYTES} and for reduces
+ *       up to {@link #PAIR_REDUCE_MAX_BYTES}, where it is one message ({@link #PAIR_TREE_MAX_BYTES});</li>
  *   <li>without a tuning file, at 2 ranks with a core each, recursive doubling for allreduces of private send buffers
  *       from {@link #PAIR_EXCHANGE_MIN_BYTES} to below {@link #PAIR_EXCHANGE_END_BYTES}: one message each way;</li>
  *   <li>the tuned choice for the call's size ({@link TunedSelection}: the tuning file's rule, else the cost model's
@@ -128,7 +127,7 @@ public final class AlgorithmSelector
      * Smallest broadcast message for which the single-copy rule applies, even where point-to-point messages go single
      * copy from fewer bytes: at 32 KiB the staged and eager algorithms measured as fast or faster (2 ranks, median of
      * 3 runs: broadcast 32 KiB shm_eager 2.1 µs against binomial's 3.5, reduce 32 KiB shm_direct 4.4 against 5.6).
-     * (At 2 ranks binomial takes every broadcast anyway, {@link #PAIR_TREE_MAX_BYTES}.)
+     * (At 2 ranks binomial takes every broadcast from {@link #PAIR_BROADCAST_TREE_MIN_BYTES} anyway.)
      */
     private static final long SINGLE_COPY_MIN_MESSAGE_BYTES = 64 * 1024;
 
@@ -207,6 +206,17 @@ public final class AlgorithmSelector
      * --sync), broadcast up to 2 KiB 0.99-1.10x (within 0.03 µs), 8-32 KiB 0.60-0.90x, reduce 0.85-0.96x.
      */
     private static final long PAIR_TREE_MAX_BYTES = Long.MAX_VALUE;
+
+    /**
+     * Smallest broadcast that takes binomial at 2 ranks with a core each (without a tuning file); below it the
+     * shipped model's choice, {@code shm_ll} up to 512 B and {@code shm_eager} above. On the AMD EPYC VM of 2026-11-27,
+     * medians of 3 alternating runs in each of its two paces (PERFORMANCE.md, session 20), back to back 512 B-4 KiB
+     * took 0.5-0.8x binomial's time (2 KiB: 0.17 µs at the fast pace, 0.68 at the slow one, against 0.27 and 1.18),
+     * 8-128 B 0.7-1.0x, one call at a time 0.6-0.9x; at 8 KiB {@code shm_eager} took 1.2x binomial's back to back,
+     * and from 16 KiB binomial is ahead. The Intel VM of 2026-11-26 had binomial ahead from 128 B, on the code of
+     * then (see {@link #PAIR_TREE_MAX_BYTES}); it is gone, so today's code was not measured there.
+     */
+    private static final long PAIR_BROADCAST_TREE_MIN_BYTES = 8 * 1024;
 
     /**
      * Smallest call (bytes of the whole vector) that takes {@code shm_direct} when it reads the call's buffers in place
@@ -429,8 +439,8 @@ public final class AlgorithmSelector
             return singleCopyChoice;
         }
         final CollectiveAlgorithm tree = binomialTree[args.collective.ordinal()];
-        if (tree != null && !tuned.measured() && bytes <= treeMaxBytes(args.collective, size) &&
-            tree.unsupportedReason(args, size, context) == null)
+        if (tree != null && !tuned.measured() && bytes >= treeMinBytes(args.collective, size) &&
+            bytes <= treeMaxBytes(args.collective, size) && tree.unsupportedReason(args, size, context) == null)
         {
             return tree;
         }
@@ -521,11 +531,13 @@ public final class AlgorithmSelector
         final StringBuilder text = new StringBuilder();
         for (final Collective collective : Collective.values())
         {
+            final long min = treeMinBytes(collective, size);
             final long max = treeMaxBytes(collective, size);
             if (binomialTree[collective.ordinal()] != null && forced.get(collective) == null && max >= 0)
             {
                 text.append(text.isEmpty() ? "" : "; ").append(collective.label()).append(" binomial")
-                    .append(max == Long.MAX_VALUE ? " at every size" : " up to " + max + " B");
+                    .append(min > 0 ? " from " + min + " B" : "")
+                    .append(max == Long.MAX_VALUE ? min > 0 ? "" : " at every size" : " up to " + max + " B");
                 if (collective == Collective.REDUCE && stagedReduceApplies(size))
                 {
                     text.append(", ").append(stagedReduce.name()).append(" beyond");
@@ -568,6 +580,12 @@ public final class AlgorithmSelector
             return broadcast ? PAIR_TREE_MAX_BYTES : PAIR_REDUCE_MAX_BYTES;
         }
         return -1;
+    }
+
+    /** Smallest broadcast or reduce that takes binomial in a job of {@code size} ranks under {@link #treeMaxBytes}. */
+    private long treeMinBytes(final Collective collective, final int size)
+    {
+        return collective == Collective.BROADCAST && size == 2 && size <= cores ? PAIR_BROADCAST_TREE_MIN_BYTES : 0;
     }
 
     /**
