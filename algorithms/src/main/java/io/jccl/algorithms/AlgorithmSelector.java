@@ -210,10 +210,10 @@ public final class AlgorithmSelector
     /**
      * Smallest broadcast that takes binomial at 2 ranks with a core each (without a tuning file); below it the
      * shipped model's choice, {@code shm_ll} up to 512 B and {@code shm_eager} above. On the AMD EPYC VM of 2026-11-27,
-     * medians of 3 alternating runs in each of its two paces (PERFORMANCE.md, session 20), back to back 512 B-4 KiB
-     * took 0.5-0.8x binomial's time (2 KiB: 0.17 µs at the fast pace, 0.68 at the slow one, against 0.27 and 1.18),
-     * 8-128 B 0.7-1.0x, one call at a time 0.6-0.9x; at 8 KiB {@code shm_eager} took 1.2x binomial's back to back,
-     * and from 16 KiB binomial is ahead. The Intel VM of 2026-11-26 had binomial ahead from 128 B, on the code of
+     * 3 alternating runs in each of its two paces (PERFORMANCE.md, session 20), 512 B-4 KiB took 0.53-0.85x
+     * binomial's time back to back and one call at a time (2 KiB back to back: 0.17 µs at the fast pace, 0.69 at the
+     * slow one, against 0.26 and 1.1), 8-128 B 0.67-0.85x; at 8 KiB {@code shm_eager} took 1.2x binomial's back to
+     * back, and from 16 KiB binomial is ahead. The Intel VM of 2026-11-26 had binomial ahead from 128 B, on the code of
      * then (see {@link #PAIR_TREE_MAX_BYTES}); it is gone, so today's code was not measured there.
      */
     private static final long PAIR_BROADCAST_TREE_MIN_BYTES = 8 * 1024;
