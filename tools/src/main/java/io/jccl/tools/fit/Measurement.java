@@ -78,18 +78,26 @@ public record Measurement(
      */
     public static List<Measurement> medianPerPoint(final List<Measurement> measurements)
     {
+        return byPoint(measurements).stream().map(Measurement::median).toList();
+    }
+
+    /** The measurements grouped by point (series and size), each group and the groups in order of first appearance. */
+    public static List<List<Measurement>> byPoint(final List<Measurement> measurements)
+    {
         final Map<Object, List<Measurement>> byPoint = new LinkedHashMap<>();
         for (final Measurement m : measurements)
         {
             byPoint.computeIfAbsent(List.of(m.series(), m.bytes()), k -> new ArrayList<>()).add(m);
         }
-        final List<Measurement> medians = new ArrayList<>(byPoint.size());
-        for (final List<Measurement> repeats : byPoint.values())
-        {
-            repeats.sort(Comparator.comparingDouble(Measurement::micros));
-            medians.add(repeats.get((repeats.size() - 1) / 2));
-        }
-        return medians;
+        return List.copyOf(byPoint.values());
+    }
+
+    /** Of repeated measurements of one point, the one of median time (the lower middle one of an even count). */
+    public static Measurement median(final List<Measurement> repeats)
+    {
+        final List<Measurement> sorted = new ArrayList<>(repeats);
+        sorted.sort(Comparator.comparingDouble(Measurement::micros));
+        return sorted.get((sorted.size() - 1) / 2);
     }
 
     /** Identifies a series of measurements that differ only in size. */

@@ -4,7 +4,6 @@ import io.jccl.tools.fit.Measurement;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -140,15 +139,10 @@ final class Paces
      */
     List<Measurement> expectedPerPoint(final List<Measurement> rows)
     {
-        final Map<Object, List<Measurement>> byPoint = new LinkedHashMap<>();
-        for (final Measurement m : rows)
+        final List<Measurement> expected = new ArrayList<>();
+        for (final List<Measurement> repeats : Measurement.byPoint(rows))
         {
-            byPoint.computeIfAbsent(List.of(m.series(), m.bytes()), k -> new ArrayList<>()).add(m);
-        }
-        final List<Measurement> expected = new ArrayList<>(byPoint.size());
-        for (final List<Measurement> repeats : byPoint.values())
-        {
-            final Measurement median = Measurement.medianPerPoint(repeats).get(0);
+            final Measurement median = Measurement.median(repeats);
             final Split split = splits.get(median.ranks());
             if (split == null)
             {
@@ -158,8 +152,8 @@ final class Paces
             final List<Measurement> fast = repeats.stream().filter(m -> m.probeMicros() <= split.threshold()).toList();
             final List<Measurement> slow = repeats.stream().filter(m -> m.probeMicros() > split.threshold()).toList();
             expected.add(fast.isEmpty() || slow.isEmpty() ? median : median.withMicros(
-                split.fastShare() * Measurement.medianPerPoint(fast).get(0).micros() +
-                (1 - split.fastShare()) * Measurement.medianPerPoint(slow).get(0).micros()));
+                split.fastShare() * Measurement.median(fast).micros() +
+                (1 - split.fastShare()) * Measurement.median(slow).micros()));
         }
         return expected;
     }

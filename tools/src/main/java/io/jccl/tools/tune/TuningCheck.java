@@ -18,11 +18,10 @@ import java.util.TreeMap;
  * the algorithm the engine runs with the file ({@link TunedSelection}: the file's rule, else its model) and that
  * algorithm's measured time against the fastest measured one, at the time to expect of the runs ({@link Paces}: their
  * median, or on a machine of two paces each pace's median weighted by its share), at their plain median, and in each
- * run alone. In
- * sample a measured choice is right by construction; only a sweep of another day says how much the choices were
- * worth, and only several say how much of a miss is the sweeps' own noise (4 ranks on 2 cores: the same tuning file
- * scored 87-94 % judged by three sweeps, 90-93 % by six; MODEL.md, session 17). Or checks the choices the engine
- * recorded in bench runs without {@code --algo} ({@link #checkRecorded}), its default selection as it stands.
+ * run alone. In sample a measured choice is right by construction; only a sweep of another day says how much the
+ * choices were worth, and only several say how much of a miss is the sweeps' own noise (4 ranks on 2 cores: the same
+ * tuning file scored 87-94 % judged by three sweeps, 90-93 % by six; MODEL.md, session 17). Or checks the choices the
+ * engine recorded in bench runs without {@code --algo} ({@link #checkRecorded}), its default selection as it stands.
  */
 final class TuningCheck
 {
@@ -63,8 +62,8 @@ final class TuningCheck
      * @param table        the tuning file.
      * @param stagingBytes staging bytes per rank of the jobs the file is for (the model's shared-memory terms).
      * @param runs         the results to judge it by, one list per run; repeated points count at their time to
-     *                     expect (and at their median), and each run is also judged alone. Collectives measured with one algorithm alone are left out:
-     *                     there was nothing to choose.
+     *                     expect (and at their median), and each run is also judged alone. Collectives measured with
+     *                     one algorithm alone are left out: there was nothing to choose.
      */
     static List<Group> check(final TuningTable table, final long stagingBytes, final List<List<Measurement>> runs)
     {
