@@ -31,6 +31,12 @@ final class Paces
      * ranks on 2 cores, where a probe waits for a core and its times spread without a gap).
      */
     static final double SEPARATION = 1.5;
+    /**
+     * Groups whose median probes are further apart than this are not two paces: the AMD VM's stood 3x apart, where a
+     * probe of tens of µs after a short sweep's rows is a rank waking from a park or a time slice lost to other work
+     * (a 2-rank broadcast sweep to 2 KiB: 0.37 µs in 49 rows, 64 µs in 9).
+     */
+    static final double MAX_PACE_RATIO = 10;
     /** Each pace holds at least this share of a rank count's rows: a few disturbed rows are not a pace. */
     static final double MIN_SHARE = 0.1;
 
@@ -93,7 +99,7 @@ final class Paces
     /**
      * Splits the probes where the two groups' logarithms are furthest apart for their sizes (Otsu's threshold: the
      * largest between-group variance), each group at least {@link #MIN_SHARE} of them; two paces when the groups
-     * stand {@link #SEPARATION} apart, else null.
+     * stand {@link #SEPARATION} apart and their medians at most {@link #MAX_PACE_RATIO}, else null.
      */
     static Split split(final int ranks, final double[] probes)
     {
@@ -122,8 +128,10 @@ final class Paces
         {
             return null;
         }
-        return new Split(ranks, Math.sqrt(sorted[fast - 1] * sorted[fast]), fast, n - fast,
-            sorted[(fast - 1) / 2], sorted[fast + (n - fast - 1) / 2]);
+        final double fastProbe = sorted[(fast - 1) / 2];
+        final double slowProbe = sorted[fast + (n - fast - 1) / 2];
+        return slowProbe > MAX_PACE_RATIO * fastProbe ? null :
+            new Split(ranks, Math.sqrt(sorted[fast - 1] * sorted[fast]), fast, n - fast, fastProbe, slowProbe);
     }
 
     /** The rank counts whose rows ran at two paces. */

@@ -53,6 +53,12 @@ class PacesTest
             outliers[i] = i < 20 ? 20 : 0.1 * (1 + 0.2 * random.nextDouble());
         }
         assertNull(Paces.split(2, outliers), "20 of 300 rows are not a pace");
+        final double[] woken = new double[58];
+        for (int i = 0; i < woken.length; i++)
+        {
+            woken[i] = i < 49 ? 0.37 * (1 + 0.1 * random.nextDouble()) : 60 + 10 * random.nextDouble();
+        }
+        assertNull(Paces.split(2, woken), "probes 170x apart: ranks woken from a park, not a pace");
         assertNull(Paces.split(2, new double[] {0.1}));
     }
 
