@@ -17,6 +17,7 @@ import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.locks.LockSupport;
@@ -58,8 +59,22 @@ public final class BenchSweep
      */
     static final double DISTURBED = 2.0;
     private static final CompilationMXBean COMPILER = ManagementFactory.getCompilationMXBean();
-    /** Round trips of the pingpong after each row ({@link BenchResult#probeUs}), after as many untimed ones. */
-    private static final int PROBE_ROUND_TRIPS = 100;
+    /**
+     * Groups of {@link #PROBE_GROUP_ROUND_TRIPS} timed round trips in the pingpong after each row
+     * ({@link BenchResult#probeUs}), after as many untimed ones: the probe is the median group's, so that a JIT
+     * compiler thread taking a core for a moment (the first seconds of a job) moves one group, not the probe.
+     */
+    private static final int PROBE_GROUPS = 11;
+    private static final int PROBE_GROUP_ROUND_TRIPS = 10;
+    /**
+     * Groups of round trips before the first row, untimed, as many calls as the JIT needs to compile the probe's own
+     * loop fully: without them a sweep that starts with collectives that send no point-to-point message ran the
+     * probe's first rows in the interpreter (2-92 µs where it reads 0.1-0.5 once compiled, 2 ranks, a broadcast
+     * sweep), and one long warm-up loop left the short calls that follow in the first tier (0.16 µs where a pingpong
+     * takes 0.10).
+     */
+    private static final int PROBE_WARM_UP_GROUPS = 5_000;
+    private final long[] probeGroupNanos = new long[PROBE_GROUPS];
     private static final int PROBE_TAG = BenchCall.PING_TAG + 1;
 
     private final Communicator comm;
@@ -119,6 +134,10 @@ public final class BenchSweep
             writer.start(new RunInfo(options, plan, pids, hostname()));
         }
         regions = allocateRegions();
+        for (int g = 0; g < PROBE_WARM_UP_GROUPS; g++)
+        {
+            roundTrips(PROBE_GROUP_ROUND_TRIPS);
+        }
         final List<BenchPlan.Block> blocks = plan.blocks();
         final Communicator[] views = new Communicator[blocks.size()];
         final List<List<BenchResult>> results = new ArrayList<>();
@@ -322,25 +341,40 @@ public final class BenchSweep
     }
 
     /**
-     * Ranks 0 and 1 exchange an 8-byte message {@link #PROBE_ROUND_TRIPS} times each way after some untimed round
-     * trips; returns, on rank 0, the one-way time in µs, and NaN elsewhere: how fast the two cores hand data over
-     * right after the row, which on a VM whose host moves its vCPUs changes from one second to the next (the other
-     * ranks wait in the gather that follows; while ranks outnumber cores the probe includes their turns).
+     * Ranks 0 and 1 exchange an 8-byte message: {@link #PROBE_GROUPS} groups of {@link #PROBE_GROUP_ROUND_TRIPS} round
+     * trips after as many untimed ones; returns, on rank 0, the median group's one-way time in µs, and NaN elsewhere:
+     * how fast the two cores hand data over right after the row, which on a VM whose host moves its vCPUs changes from
+     * one second to the next (the other ranks wait in the gather that follows; while ranks outnumber cores the probe
+     * includes their turns).
      */
     private double pingpongProbe()
+    {
+        if (comm.size() < 2 || comm.rank() > 1)
+        {
+            return Double.NaN;
+        }
+        roundTrips(PROBE_GROUPS * PROBE_GROUP_ROUND_TRIPS);
+        for (int g = 0; g < PROBE_GROUPS; g++)
+        {
+            final long start = System.nanoTime();
+            roundTrips(PROBE_GROUP_ROUND_TRIPS);
+            probeGroupNanos[g] = System.nanoTime() - start;
+        }
+        Arrays.sort(probeGroupNanos);
+        return comm.rank() == 0 ? probeGroupNanos[PROBE_GROUPS / 2] / 1e3 / (2.0 * PROBE_GROUP_ROUND_TRIPS) :
+            Double.NaN;
+    }
+
+    /** {@code count} 8-byte round trips between ranks 0 and 1 (rank 0 sends first); other ranks do nothing. */
+    private void roundTrips(final int count)
     {
         final int rank = comm.rank();
         if (comm.size() < 2 || rank > 1)
         {
-            return Double.NaN;
+            return;
         }
-        long start = 0;
-        for (int i = -PROBE_ROUND_TRIPS; i < PROBE_ROUND_TRIPS; i++)
+        for (int i = 0; i < count; i++)
         {
-            if (i == 0)
-            {
-                start = System.nanoTime();
-            }
             if (rank == 0)
             {
                 comm.send(probeWord, 1, PROBE_TAG);
@@ -352,7 +386,6 @@ public final class BenchSweep
                 comm.send(probeWord, 0, PROBE_TAG);
             }
         }
-        return rank == 0 ? (System.nanoTime() - start) / 1e3 / (2.0 * PROBE_ROUND_TRIPS) : Double.NaN;
     }
 
     /** One checked call on set 0 from seeded inputs; returns this rank's wrong elements. */
