@@ -205,7 +205,7 @@ public final class TuneCommand implements Command
             }
             if (!sweepRuns.isEmpty())
             {
-                // the runs' directory, unless a dry run's median CSV is in it too
+                // the runs' directory, unless a dry run's CSV of the runs is in it too
                 final Path directory = sweepRuns.get(0).getParent();
                 try (Stream<Path> left = Files.list(directory))
                 {
@@ -377,7 +377,8 @@ public final class TuneCommand implements Command
     /**
      * Prints a --check: per collective and rank count, each size's choice against the fastest measured; with several
      * runs also in how many of them alone the choice was within 10 % of that run's fastest, since a median of a few
-     * runs can name a different fastest algorithm than the next few do.
+     * runs can name a different fastest algorithm than the next few do; and where the runs ran at two paces, the count
+     * at each point's plain median too, the pace most of them saw there.
      */
     private void report(final String title, final List<TuningCheck.Group> groups, final String choiceColumn,
         final String whose, final String notCounted, final List<List<Measurement>> judgedBy)
