@@ -45,7 +45,7 @@ public final class FitCommand implements Command
     {
         return """
             usage: ./jccl fit RESULTS.csv|json... [--format table|json] [--plot FILE.svg|FILE.png]... [--regimes K]
-                              [--staging-bytes B] [--cores C] [--source NAME] [--probe-max US]
+                              [--staging-bytes B] [--cores C] [--source NAME] [--probe-max US | --pace fast|slow]
 
             Reads benchmark results (jccl's bench CSV or JSON, the peers' CSV, or JMH JSON), fits the cost model and
             predicts every measurement with its algorithm's formula. Several files are runs of the same sweep:
@@ -69,6 +69,9 @@ public final class FitCommand implements Command
                                    timed right after the row, one way) is at most US: the rows measured while
                                    the machine's cores handed data over at one pace, on a VM whose host moves
                                    its vCPUs
+              --pace fast|slow     only the rows of that pace, where the probe shows a rank count's rows ran at
+                                   two (as ./jccl tune tells them apart; every row of a rank count that ran at
+                                   one)
             """;
     }
 
@@ -88,6 +91,7 @@ public final class FitCommand implements Command
         int cores = Runtime.getRuntime().availableProcessors();
         String onlySource = null;
         double probeMaxUs = ResultsReader.ANY_PROBE;
+        Paces.Pace pace = null;
         final List<String> operands = new ArrayList<>();
         String[] rest = args;
         while (rest.length > 0)
@@ -106,6 +110,7 @@ public final class FitCommand implements Command
                     case "--cores" -> cores = arguments.intValue(option, 1, 1 << 16);
                     case "--source" -> onlySource = arguments.value(option);
                     case "--probe-max" -> probeMaxUs = probeValue(option, arguments.value(option));
+                    case "--pace" -> pace = paceValue(arguments.value(option));
                     default -> throw Arguments.unknownOption(option);
                 }
             }
@@ -121,6 +126,10 @@ public final class FitCommand implements Command
         {
             throw new UsageException("which results file?");
         }
+        if (pace != null && probeMaxUs != ResultsReader.ANY_PROBE)
+        {
+            throw new UsageException("--probe-max sets the pace's limit by hand, --pace finds it: give one of them");
+        }
         final List<Path> files = new ArrayList<>();
         for (final String operand : operands)
         {
@@ -132,7 +141,7 @@ public final class FitCommand implements Command
             files.size() > 2 ? " and " + (files.size() - 1) + " more files" : "");
 
         final List<ModelFitter.Result> results =
-            fit(files, stagingBytes, cores, regimes, onlySource, probeMaxUs, err);
+            fit(files, stagingBytes, cores, regimes, onlySource, probeMaxUs, pace, err);
         if ("json".equals(format))
         {
             out.println(FitReport.json(String.join(", ", operands), results));
@@ -162,16 +171,39 @@ public final class FitCommand implements Command
         final List<Path> files, final long stagingBytes, final int cores, final int regimes, final String onlySource,
         final PrintStream err) throws IOException
     {
-        return fit(files, stagingBytes, cores, regimes, onlySource, ResultsReader.ANY_PROBE, err);
+        return fit(files, stagingBytes, cores, regimes, onlySource, ResultsReader.ANY_PROBE, null, err);
     }
 
-    /** {@link #fit}, of the rows whose {@code probe_us} is at most {@code probeMaxUs}. */
+    /**
+     * {@link #fit}, of the rows whose {@code probe_us} is at most {@code probeMaxUs}, and of those at {@code pace}
+     * when not null ({@link Paces#atPace}).
+     */
     public static List<ModelFitter.Result> fit(
         final List<Path> files, final long stagingBytes, final int cores, final int regimes, final String onlySource,
-        final double probeMaxUs, final PrintStream err) throws IOException
+        final double probeMaxUs, final Paces.Pace pace, final PrintStream err) throws IOException
     {
-        return fitPoints(Measurement.medianPerPoint(ResultsReader.readRuns(files, err, probeMaxUs)),
+        List<Measurement> rows = ResultsReader.readRuns(files, err, probeMaxUs);
+        if (pace != null)
+        {
+            final Paces paces = Paces.of(rows);
+            final List<Measurement> kept = paces.atPace(rows, pace);
+            err.println("jccl fit: " + (paces.splits().isEmpty() ? "the probe shows one pace: every row fitted" :
+                String.join("; ", paces.splits().stream().map(Paces.Split::describe).toList()) + "; fitting the " +
+                pace.name().toLowerCase(Locale.ROOT) + " pace's rows, " + kept.size() + " of " + rows.size()));
+            rows = kept;
+        }
+        return fitPoints(Measurement.medianPerPoint(rows),
             String.join(", ", files.stream().map(Path::toString).toList()), stagingBytes, cores, regimes, onlySource);
+    }
+
+    private static Paces.Pace paceValue(final String value)
+    {
+        return switch (value)
+        {
+            case "fast" -> Paces.Pace.FAST;
+            case "slow" -> Paces.Pace.SLOW;
+            default -> throw new UsageException("--pace must be fast or slow, not '" + value + "'");
+        };
     }
 
     /**

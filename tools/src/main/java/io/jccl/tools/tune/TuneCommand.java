@@ -9,6 +9,7 @@ import io.jccl.tools.UsageException;
 import io.jccl.tools.bench.BenchCommand;
 import io.jccl.tools.fit.FitCommand;
 import io.jccl.tools.fit.Measurement;
+import io.jccl.tools.fit.Paces;
 import io.jccl.tools.fit.ModelFitter;
 import io.jccl.tools.fit.PiecewiseFit;
 import io.jccl.tools.fit.ResultsReader;

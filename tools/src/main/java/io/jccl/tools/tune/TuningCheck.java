@@ -6,6 +6,7 @@ import io.jccl.algorithms.TunedSelection;
 import io.jccl.model.TuningTable;
 import io.jccl.spi.CollectiveAlgorithm;
 import io.jccl.tools.fit.Measurement;
+import io.jccl.tools.fit.Paces;
 
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -113,6 +113,47 @@ class FitCommandTest
         }
     }
 
+    /**
+     * --pace fits the rows of one pace alone: a run at the fast pace (probe 0.1 µs) and the same run three times as
+     * slow at the slow one (0.3 µs) fit with --pace fast as the fast run alone does; --probe-max and --pace exclude
+     * each other.
+     */
+    @Test
+    void paceFitsTheRowsOfOnePaceAlone() throws Exception
+    {
+        final String run = Files.readString(SyntheticData.write(directory.resolve("run.csv"), 0.02, 35));
+        final Path fast = Files.writeString(directory.resolve("fast.csv"), atPace(run, 1, 0.1));
+        final Path slow = Files.writeString(directory.resolve("slow.csv"), atPace(run, 3, 0.3));
+        assertEquals(0, command.run(new String[] {"--format", "json", fast.toString(), slow.toString(), "--pace",
+            "fast"}));
+        final Object paced = ((Map<?, ?>)Json.parse(text(out))).get("fits");
+        assertTrue(text(err).contains("fitting the fast pace's rows"), text(err));
+        out.reset();
+        assertEquals(0, command.run(new String[] {"--format", "json", fast.toString()}));
+        assertEquals(((Map<?, ?>)Json.parse(text(out))).get("fits"), paced);
+        assertThrows(UsageException.class, () -> command.run(new String[] {fast.toString(), "--pace", "fast",
+            "--probe-max", "0.2"}));
+        assertThrows(UsageException.class, () -> command.run(new String[] {fast.toString(), "--pace", "quick"}));
+    }
+
+    /** The bench CSV {@code run} with every time multiplied by {@code factor} and a probe_us column of {@code probe}. */
+    private static String atPace(final String run, final double factor, final double probe)
+    {
+        final StringBuilder csv = new StringBuilder();
+        for (final String line : run.split("\n"))
+        {
+            if (line.startsWith("collective,"))
+            {
+                csv.append(line).append(",probe_us\n");
+                continue;
+            }
+            final String[] cells = line.split(",", -1);
+            cells[5] = String.valueOf(factor * Double.parseDouble(cells[5]));
+            csv.append(String.join(",", cells)).append(',').append(probe).append('\n');
+        }
+        return csv.toString();
+    }
+
     @Test
     void plotsSvgAndPng() throws Exception
     {

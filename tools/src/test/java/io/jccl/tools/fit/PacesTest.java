@@ -1,6 +1,5 @@
-package io.jccl.tools.tune;
+package io.jccl.tools.fit;
 
-import io.jccl.tools.fit.Measurement;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

@@ -1,6 +1,4 @@
-package io.jccl.tools.tune;
-
-import io.jccl.tools.fit.Measurement;
+package io.jccl.tools.fit;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -23,8 +21,14 @@ import java.util.TreeMap;
  * one disturbed row does not move it; with one pace (every machine before that VM, any results without probes) it is
  * the plain median of {@link Measurement#medianPerPoint}.
  */
-final class Paces
+public final class Paces
 {
+    /** One of the two paces. */
+    public enum Pace
+    {
+        FAST, SLOW
+    }
+
     /**
      * Two groups of probes are two paces when the fastest tenth of the slower group is at least this ratio above the
      * slowest tenth of the faster one: 2.0-2.5 where the AMD VM's rows mixed its paces, 1.0-1.4 within one (and at 4
@@ -50,15 +54,16 @@ final class Paces
      * @param fastProbe median probe of the fast rows (µs).
      * @param slowProbe median probe of the slow rows (µs).
      */
-    record Split(int ranks, double threshold, int fastRows, int slowRows, double fastProbe, double slowProbe)
+    public record Split(int ranks, double threshold, int fastRows, int slowRows, double fastProbe, double slowProbe)
     {
         /** The fast pace's share of the rows. */
-        double fastShare()
+        public double fastShare()
         {
             return (double)fastRows / (fastRows + slowRows);
         }
 
-        String describe()
+        /** "2 ranks, the probe at 0.100 µs in 526 rows (42 %) and at 0.305 µs in 722 (58 %)". */
+        public String describe()
         {
             return String.format(Locale.ROOT, "%d ranks, the probe at %.3f µs in %d rows (%.0f %%) and at " +
                 "%.3f µs in %d (%.0f %%)", ranks, fastProbe, fastRows, 100 * fastShare(), slowProbe, slowRows,
@@ -74,7 +79,7 @@ final class Paces
     }
 
     /** The paces of {@code rows}, found per rank count (a probe's time depends on how many ranks share the cores). */
-    static Paces of(final List<Measurement> rows)
+    public static Paces of(final List<Measurement> rows)
     {
         final Map<Integer, List<Double>> probes = new TreeMap<>();
         for (final Measurement m : rows)
@@ -135,7 +140,7 @@ final class Paces
     }
 
     /** The rank counts whose rows ran at two paces. */
-    List<Split> splits()
+    public List<Split> splits()
     {
         return List.copyOf(splits.values());
     }
@@ -145,7 +150,7 @@ final class Paces
      * the median of each pace weighted by that pace's share of the rank count's rows; else the median of its rows
      * (the lower middle one of an even count), as {@link Measurement#medianPerPoint}. Order: first appearance.
      */
-    List<Measurement> expectedPerPoint(final List<Measurement> rows)
+    public List<Measurement> expectedPerPoint(final List<Measurement> rows)
     {
         final List<Measurement> expected = new ArrayList<>();
         for (final List<Measurement> repeats : Measurement.byPoint(rows))
@@ -164,5 +169,18 @@ final class Paces
                 (1 - split.fastShare()) * Measurement.median(slow).micros()));
         }
         return expected;
+    }
+
+    /**
+     * The rows measured at {@code pace}: of each rank count that ran at two paces, those on that side of its split;
+     * of the others every row (one pace is both).
+     */
+    public List<Measurement> atPace(final List<Measurement> rows, final Pace pace)
+    {
+        return rows.stream().filter(m ->
+        {
+            final Split split = splits.get(m.ranks());
+            return split == null || (m.probeMicros() <= split.threshold()) == (pace == Pace.FAST);
+        }).toList();
     }
 }
