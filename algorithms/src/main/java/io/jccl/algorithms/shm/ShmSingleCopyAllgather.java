@@ -1,7 +1,6 @@
 package io.jccl.algorithms.shm;
 
 import io.jccl.Collective;
-import io.jccl.spi.CollectiveAlgorithm;
 import io.jccl.spi.CollectiveArgs;
 import io.jccl.spi.CollectiveContext;
 import io.jccl.spi.Memory;
@@ -21,14 +20,8 @@ import java.util.Set;
  * <p>
  * Needs single copy on every rank ({@link CollectiveContext#singleCopyBytes()} above 0).
  */
-public final class ShmSingleCopyAllgather implements CollectiveAlgorithm
+public final class ShmSingleCopyAllgather extends SingleCopyAlgorithm
 {
-    @Override
-    public String name()
-    {
-        return "shm_single_copy";
-    }
-
     @Override
     public String description()
     {
@@ -40,13 +33,6 @@ public final class ShmSingleCopyAllgather implements CollectiveAlgorithm
     public Set<Collective> collectives()
     {
         return Set.of(Collective.ALLGATHER);
-    }
-
-    @Override
-    public String unsupportedReason(final CollectiveArgs args, final int size, final CollectiveContext context)
-    {
-        final String reason = CollectiveAlgorithm.super.unsupportedReason(args, size, context);
-        return reason != null || size == 1 ? reason : SingleCopyReads.unsupportedReason(name(), context);
     }
 
     @Override

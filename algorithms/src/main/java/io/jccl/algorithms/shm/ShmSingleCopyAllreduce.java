@@ -1,7 +1,6 @@
 package io.jccl.algorithms.shm;
 
 import io.jccl.Collective;
-import io.jccl.spi.CollectiveAlgorithm;
 import io.jccl.spi.CollectiveArgs;
 import io.jccl.spi.CollectiveContext;
 import io.jccl.spi.Memory;
@@ -22,14 +21,8 @@ import java.util.Set;
  * Needs single copy on every rank ({@link CollectiveContext#singleCopyBytes()} above 0), which is the same answer on
  * every rank, so every rank takes this algorithm or none.
  */
-public final class ShmSingleCopyAllreduce implements CollectiveAlgorithm
+public final class ShmSingleCopyAllreduce extends SingleCopyAlgorithm
 {
-    @Override
-    public String name()
-    {
-        return "shm_single_copy";
-    }
-
     @Override
     public String description()
     {
@@ -41,13 +34,6 @@ public final class ShmSingleCopyAllreduce implements CollectiveAlgorithm
     public Set<Collective> collectives()
     {
         return Set.of(Collective.ALLREDUCE);
-    }
-
-    @Override
-    public String unsupportedReason(final CollectiveArgs args, final int size, final CollectiveContext context)
-    {
-        final String reason = CollectiveAlgorithm.super.unsupportedReason(args, size, context);
-        return reason != null || size == 1 ? reason : SingleCopyReads.unsupportedReason(name(), context);
     }
 
     @Override
