@@ -188,8 +188,8 @@ public final class FitCommand implements Command
             final Paces paces = Paces.of(rows);
             final List<Measurement> kept = paces.atPace(rows, pace);
             err.println("jccl fit: " + (paces.splits().isEmpty() ? "the probe shows one pace: every row fitted" :
-                String.join("; ", paces.splits().stream().map(Paces.Split::describe).toList()) + "; fitting the " +
-                pace.name().toLowerCase(Locale.ROOT) + " pace's rows, " + kept.size() + " of " + rows.size()));
+                paces.describe() + "; fitting the " + pace.name().toLowerCase(Locale.ROOT) + " pace's rows, " +
+                kept.size() + " of " + rows.size()));
             rows = kept;
         }
         return fitPoints(Measurement.medianPerPoint(rows),

@@ -145,6 +145,12 @@ public final class Paces
         return List.copyOf(splits.values());
     }
 
+    /** Each rank count that ran at two paces, as {@link Split#describe}, joined by "; ". */
+    public String describe()
+    {
+        return String.join("; ", splits.values().stream().map(Split::describe).toList());
+    }
+
     /**
      * One measurement per series and size: where its rank count ran at two paces and the point was measured at both,
      * the median of each pace weighted by that pace's share of the rank count's rows; else the median of its rows

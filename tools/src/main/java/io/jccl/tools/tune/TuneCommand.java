@@ -439,8 +439,8 @@ public final class TuneCommand implements Command
     {
         if (!paces.splits().isEmpty())
         {
-            out.println("the probe after each row (probe_us) saw two paces of the machine: " + String.join("; ",
-                paces.splits().stream().map(Paces.Split::describe).toList()) + "; " + consequence);
+            out.println("the probe after each row (probe_us) saw two paces of the machine: " + paces.describe() + "; " +
+                consequence);
         }
     }
 
