@@ -183,14 +183,20 @@ public final class FitCommand implements Command
         final double probeMaxUs, final Paces.Pace pace, final PrintStream err) throws IOException
     {
         List<Measurement> rows = ResultsReader.readRuns(files, err, probeMaxUs);
+        final Paces paces = Paces.of(rows);
         if (pace != null)
         {
-            final Paces paces = Paces.of(rows);
             final List<Measurement> kept = paces.atPace(rows, pace);
             err.println("jccl fit: " + (paces.splits().isEmpty() ? "the probe shows one pace: every row fitted" :
                 paces.describe() + "; fitting the " + pace.name().toLowerCase(Locale.ROOT) + " pace's rows, " +
                 kept.size() + " of " + rows.size()));
             rows = kept;
+        }
+        else if (probeMaxUs == ResultsReader.ANY_PROBE && !paces.splits().isEmpty())
+        {
+            // one set of parameters for two machines: say so, as the errors will be large where a series mixes them
+            err.println("jccl fit: the probe shows two paces (" + paces.describe() + "), fitted as one machine; " +
+                "--pace fast or --pace slow fits the rows of one");
         }
         return fitPoints(Measurement.medianPerPoint(rows),
             String.join(", ", files.stream().map(Path::toString).toList()), stagingBytes, cores, regimes, onlySource);

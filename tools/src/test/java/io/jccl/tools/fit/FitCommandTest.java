@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -129,8 +130,13 @@ class FitCommandTest
         final Object paced = ((Map<?, ?>)Json.parse(text(out))).get("fits");
         assertTrue(text(err).contains("fitting the fast pace's rows"), text(err));
         out.reset();
+        err.reset();
         assertEquals(0, command.run(new String[] {"--format", "json", fast.toString()}));
         assertEquals(((Map<?, ?>)Json.parse(text(out))).get("fits"), paced);
+        assertFalse(text(err).contains("two paces"), text(err));
+        assertEquals(0, command.run(new String[] {fast.toString(), slow.toString()}));
+        assertTrue(text(err).contains("the probe shows two paces (2 ranks, the probe at 0.100 µs"), text(err));
+        assertTrue(text(err).contains("--pace fast or --pace slow"), text(err));
         assertThrows(UsageException.class, () -> command.run(new String[] {fast.toString(), "--pace", "fast",
             "--probe-max", "0.2"}));
         assertThrows(UsageException.class, () -> command.run(new String[] {fast.toString(), "--pace", "quick"}));
