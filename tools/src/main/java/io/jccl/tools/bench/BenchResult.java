@@ -18,6 +18,10 @@ import io.jccl.DataType;
  * @param probeUs   one way of an 8-byte pingpong between ranks 0 and 1 timed right after the row, µs: how fast the
  *                  two cores hand data over at that moment, which on a VM can change from one second to the next;
  *                  NaN when not measured (one rank).
+ * @param handoffUs one way of a {@code BenchSweep#HANDOFF_PROBE_BYTES} message from a heap array (two copies through
+ *                  the channel's ring, as the staged algorithms copy) between ranks 0 and 1 right after the probe, µs:
+ *                  how fast freshly written lines cross cores, which tells a VM's paces apart where the 8-byte
+ *                  probe cannot (while ranks outnumber cores it measures their turns); NaN when not measured.
  */
 public record BenchResult(
     BenchOp op,
@@ -30,14 +34,15 @@ public record BenchResult(
     double maxUs,
     int iters,
     long wrong,
-    double probeUs)
+    double probeUs,
+    double handoffUs)
 {
     /** A row without a probe. */
     public BenchResult(final BenchOp op, final String algorithm, final int ranks, final long bytes,
         final DataType type, final double avgUs, final double minUs, final double maxUs, final int iters,
         final long wrong)
     {
-        this(op, algorithm, ranks, bytes, type, avgUs, minUs, maxUs, iters, wrong, Double.NaN);
+        this(op, algorithm, ranks, bytes, type, avgUs, minUs, maxUs, iters, wrong, Double.NaN, Double.NaN);
     }
 
     /** Algorithm bandwidth in GB/s (10^9 bytes per second): bytes over the average time. */

@@ -76,6 +76,18 @@ public final class BenchSweep
     private static final int PROBE_WARM_UP_GROUPS = 5_000;
     private final long[] probeGroupNanos = new long[PROBE_GROUPS];
     private static final int PROBE_TAG = BenchCall.PING_TAG + 1;
+    /**
+     * Bytes of the handoff probe's message ({@link BenchResult#handoffUs}): large enough that its time is the cores'
+     * handoff of freshly written lines rather than a wake-up. 4 ranks on 2 cores, one way through the ring, µs at
+     * 128 KiB / 512 KiB / 1 MiB: 12.7 / 34-35 / 54-60 when handoffs were fast and 33-65 / 200-230 / 443-471 when
+     * slow, where the 8-byte probe read 0.12-2.5 µs either way (2026-11-27, AMD VM).
+     */
+    static final int HANDOFF_PROBE_BYTES = 512 * 1024;
+    /** Timed round trips of the handoff probe, after one untimed: the probe is the median's one way. */
+    private static final int HANDOFF_PROBE_ROUND_TRIPS = 5;
+    private final long[] handoffNanos = new long[HANDOFF_PROBE_ROUND_TRIPS];
+    /** On the heap, so that it travels through the ring (two copies) even where single copy is on. */
+    private final Buf handoffMessage = Buf.of(new byte[HANDOFF_PROBE_BYTES]);
 
     private final Communicator comm;
     private final BenchOptions options;
@@ -313,6 +325,7 @@ public final class BenchSweep
         mine[0] = call.participates() ? seconds * 1e6 / iters / (op == BenchOp.PINGPONG ? 2 : 1) : Double.NaN;
         mine[1] = options.check() ? check(call) : 0;
         final double probeUs = pingpongProbe();
+        final double handoffUs = handoffProbe();
 
         comm.gather(mineBuf, everyonesBuf, 0);
         if (!leader)
@@ -337,7 +350,7 @@ public final class BenchSweep
             }
         }
         return new BenchResult(op, algorithm, comm.size(), bytes, type, sum / timedRanks, min, max, iters,
-            options.check() ? wrong : -1, probeUs);
+            options.check() ? wrong : -1, probeUs, handoffUs);
     }
 
     /**
@@ -365,8 +378,37 @@ public final class BenchSweep
             Double.NaN;
     }
 
+    /**
+     * Ranks 0 and 1 exchange a {@link #HANDOFF_PROBE_BYTES} message from a heap array: one untimed round trip, then
+     * {@link #HANDOFF_PROBE_ROUND_TRIPS} timed; returns, on rank 0, the median round trip's one way in µs, and NaN
+     * elsewhere. Two copies of freshly written lines, as the staged algorithms make: it reads a VM's pace where the
+     * 8-byte probe reads the waits for a core (ranks outnumbering cores).
+     */
+    private double handoffProbe()
+    {
+        if (comm.size() < 2 || comm.rank() > 1)
+        {
+            return Double.NaN;
+        }
+        roundTrips(1, handoffMessage);
+        for (int i = 0; i < HANDOFF_PROBE_ROUND_TRIPS; i++)
+        {
+            final long start = System.nanoTime();
+            roundTrips(1, handoffMessage);
+            handoffNanos[i] = System.nanoTime() - start;
+        }
+        Arrays.sort(handoffNanos);
+        return comm.rank() == 0 ? handoffNanos[HANDOFF_PROBE_ROUND_TRIPS / 2] / 1e3 / 2.0 : Double.NaN;
+    }
+
     /** {@code count} 8-byte round trips between ranks 0 and 1 (rank 0 sends first); other ranks do nothing. */
     private void roundTrips(final int count)
+    {
+        roundTrips(count, probeWord);
+    }
+
+    /** {@code count} round trips of {@code message} between ranks 0 and 1 (rank 0 sends first); others do nothing. */
+    private void roundTrips(final int count, final Buf message)
     {
         final int rank = comm.rank();
         if (comm.size() < 2 || rank > 1)
@@ -377,13 +419,13 @@ public final class BenchSweep
         {
             if (rank == 0)
             {
-                comm.send(probeWord, 1, PROBE_TAG);
-                comm.recv(probeWord, 1, PROBE_TAG);
+                comm.send(message, 1, PROBE_TAG);
+                comm.recv(message, 1, PROBE_TAG);
             }
             else
             {
-                comm.recv(probeWord, 0, PROBE_TAG);
-                comm.send(probeWord, 0, PROBE_TAG);
+                comm.recv(message, 0, PROBE_TAG);
+                comm.send(message, 0, PROBE_TAG);
             }
         }
     }

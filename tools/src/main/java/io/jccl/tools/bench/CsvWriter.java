@@ -13,14 +13,16 @@ import java.util.Locale;
  * size in one timed loop, as nccl-tests and run-peers time them) or {@code sync} (--sync: a barrier before every
  * call, each timed alone, as OSU's latency benchmarks do); and {@code probe_us}, the one-way time of an 8-byte
  * pingpong between ranks 0 and 1 right after the row ({@link BenchResult#probeUs}; empty for one rank), by which
- * ./jccl fit --probe-max keeps the rows measured while the machine was in one state.
+ * ./jccl fit --probe-max keeps the rows measured while the machine was in one state; and {@code handoff_us}, the
+ * one-way time of a 512 KiB message between the same two ranks through the ring ({@link BenchResult#handoffUs}), by
+ * which ./jccl fit and tune tell the machine's paces apart where the cores' handoff changes pace.
  */
 public final class CsvWriter implements ResultWriter
 {
     /** The contract columns (DESIGN.md section 7): add columns at the end, never rename. */
     public static final String HEADER =
         "collective,algorithm,ranks,bytes,dtype,avg_us,min_us,max_us,iters,algbw_GBps,busbw_GBps,wrong,op,memory," +
-        "timing,probe_us";
+        "timing,probe_us,handoff_us";
 
     /** {@code memory} of rows whose buffers were private (direct memory). */
     public static final String PRIVATE_MEMORY = "private";
@@ -81,10 +83,11 @@ public final class CsvWriter implements ResultWriter
      */
     public static String line(final BenchResult r, final String reduceOp, final String memory, final String timing)
     {
-        return String.format(Locale.ROOT, "%s,%s,%d,%d,%s,%.3f,%.3f,%.3f,%d,%.3f,%.3f,%s,%s,%s,%s,%s", r.op().label(),
+        return String.format(Locale.ROOT, "%s,%s,%d,%d,%s,%.3f,%.3f,%.3f,%d,%.3f,%.3f,%s,%s,%s,%s,%s,%s", r.op().label(),
             r.algorithm(), r.ranks(), r.bytes(), r.type().label(), r.avgUs(), r.minUs(), r.maxUs(), r.iters(),
             r.algbw(), r.busbw(), r.checked() ? Long.toString(r.wrong()) : "", r.op().reducing() ? reduceOp : "",
-            memory, timing, Double.isNaN(r.probeUs()) ? "" : String.format(Locale.ROOT, "%.3f", r.probeUs()));
+            memory, timing, Double.isNaN(r.probeUs()) ? "" : String.format(Locale.ROOT, "%.3f", r.probeUs()),
+            Double.isNaN(r.handoffUs()) ? "" : String.format(Locale.ROOT, "%.3f", r.handoffUs()));
     }
 
     @Override

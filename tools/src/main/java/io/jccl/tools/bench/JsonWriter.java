@@ -5,7 +5,7 @@ import java.util.Locale;
 
 /**
  * A JSON array of objects with the CSV fields, one object per line, printed as the rows come; {@code wrong} is
- * null when not checked, {@code op} when the collective does not reduce, {@code probe_us} when not measured.
+ * null when not checked, {@code op} when the collective does not reduce, {@code probe_us} and {@code handoff_us} when not measured.
  */
 public final class JsonWriter implements ResultWriter
 {
@@ -48,11 +48,13 @@ public final class JsonWriter implements ResultWriter
     {
         return String.format(Locale.ROOT, "{\"collective\":\"%s\",\"algorithm\":\"%s\",\"ranks\":%d,\"bytes\":%d," +
             "\"dtype\":\"%s\",\"avg_us\":%.3f,\"min_us\":%.3f,\"max_us\":%.3f,\"iters\":%d,\"algbw_GBps\":%.3f," +
-            "\"busbw_GBps\":%.3f,\"wrong\":%s,\"op\":%s,\"memory\":\"%s\",\"timing\":\"%s\",\"probe_us\":%s}",
+            "\"busbw_GBps\":%.3f,\"wrong\":%s,\"op\":%s,\"memory\":\"%s\",\"timing\":\"%s\",\"probe_us\":%s," +
+            "\"handoff_us\":%s}",
             r.op().label(), r.algorithm(), r.ranks(), r.bytes(), r.type().label(), r.avgUs(), r.minUs(), r.maxUs(),
             r.iters(), r.algbw(), r.busbw(), r.checked() ? Long.toString(r.wrong()) : "null",
             r.op().reducing() ? "\"" + reduceOp + "\"" : "null", memory, timing,
-            Double.isNaN(r.probeUs()) ? "null" : String.format(Locale.ROOT, "%.3f", r.probeUs()));
+            Double.isNaN(r.probeUs()) ? "null" : String.format(Locale.ROOT, "%.3f", r.probeUs()),
+            Double.isNaN(r.handoffUs()) ? "null" : String.format(Locale.ROOT, "%.3f", r.handoffUs()));
     }
 
     @Override

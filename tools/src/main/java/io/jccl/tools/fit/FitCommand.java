@@ -69,9 +69,9 @@ public final class FitCommand implements Command
                                    timed right after the row, one way) is at most US: the rows measured while
                                    the machine's cores handed data over at one pace, on a VM whose host moves
                                    its vCPUs
-              --pace fast|slow     only the rows of that pace, where the probe shows a rank count's rows ran at
-                                   two (as ./jccl tune tells them apart; every row of a rank count that ran at
-                                   one)
+              --pace fast|slow     only the rows of that pace, where the probes (handoff_us, else probe_us) show
+                                   a rank count's rows ran at two (as ./jccl tune tells them apart; every row of
+                                   a rank count that ran at one)
             """;
     }
 
@@ -187,7 +187,7 @@ public final class FitCommand implements Command
         if (pace != null)
         {
             final List<Measurement> kept = paces.atPace(rows, pace);
-            err.println("jccl fit: " + (paces.splits().isEmpty() ? "the probe shows one pace: every row fitted" :
+            err.println("jccl fit: " + (paces.splits().isEmpty() ? "the probes show one pace: every row fitted" :
                 paces.describe() + "; fitting the " + pace.name().toLowerCase(Locale.ROOT) + " pace's rows, " +
                 kept.size() + " of " + rows.size()));
             rows = kept;
@@ -195,7 +195,7 @@ public final class FitCommand implements Command
         else if (probeMaxUs == ResultsReader.ANY_PROBE && !paces.splits().isEmpty())
         {
             // one set of parameters for two machines: say so, as the errors will be large where a series mixes them
-            err.println("jccl fit: the probe shows two paces (" + paces.describe() + "), fitted as one machine; " +
+            err.println("jccl fit: the probes show two paces (" + paces.describe() + "), fitted as one machine; " +
                 "--pace fast or --pace slow fits the rows of one");
         }
         return fitPoints(Measurement.medianPerPoint(rows),

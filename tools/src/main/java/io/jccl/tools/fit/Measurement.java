@@ -25,10 +25,12 @@ import java.util.Map;
  *                        collective's latency, where back to back its calls overlap.
  * @param probeMicros     the pace probe the bench measured right after this row (its CSV's {@code probe_us}: an
  *                        8-byte pingpong between ranks 0 and 1, one way, µs), NaN when the row has none.
+ * @param handoffMicros   the handoff probe the bench measured after it (its CSV's {@code handoff_us}: a 512 KiB
+ *                        message between ranks 0 and 1 through the ring, one way, µs), NaN when the row has none.
  */
 public record Measurement(
     String source, String collective, String algorithm, boolean algorithmNamed, int ranks, long bytes, String dtype,
-    String op, long chunkBytes, double micros, boolean shared, boolean sync, double probeMicros)
+    String op, long chunkBytes, double micros, boolean shared, boolean sync, double probeMicros, double handoffMicros)
 {
     /** A measurement on private buffers. */
     public Measurement(
@@ -58,7 +60,17 @@ public record Measurement(
             Double.NaN);
     }
 
-    /** This point with another time (and no probe: the time is no longer one row's). */
+    /** A measurement without a handoff probe. */
+    public Measurement(
+        final String source, final String collective, final String algorithm, final boolean algorithmNamed,
+        final int ranks, final long bytes, final String dtype, final String op, final long chunkBytes,
+        final double micros, final boolean shared, final boolean sync, final double probeMicros)
+    {
+        this(source, collective, algorithm, algorithmNamed, ranks, bytes, dtype, op, chunkBytes, micros, shared, sync,
+            probeMicros, Double.NaN);
+    }
+
+    /** This point with another time (and no probes: the time is no longer one row's). */
     public Measurement withMicros(final double newMicros)
     {
         return new Measurement(source, collective, algorithm, algorithmNamed, ranks, bytes, dtype, op, chunkBytes,

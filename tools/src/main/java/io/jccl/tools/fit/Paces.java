@@ -8,8 +8,11 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The paces a sweep ran at, told apart by the probe every bench row ends with ({@code probe_us}, an 8-byte pingpong
- * between ranks 0 and 1), and per point the time to expect across them.
+ * The paces a sweep ran at, told apart by the probes every bench row ends with, and per point the time to expect
+ * across them. The probe is the handoff probe ({@code handoff_us}, a 512 KiB message between ranks 0 and 1 through the
+ * ring) where every row of a rank count has one, else the 8-byte pingpong ({@code probe_us}): while ranks outnumber
+ * cores the pingpong reads the waits for a core at either pace (4 ranks on 2 cores: 0.12-2.5 µs), where 512 KiB
+ * took 34-35 µs one way at the fast pace and 200-230 at the slow one.
  * <p>
  * Some machines switch between two speeds of the cross-core handoff for seconds at a time: the AMD EPYC VM of MODEL.md
  * session 19 hands a line over in 54 or in 245 ns, which the probe reads as about 0.10 or 0.30 µs. There the median
@@ -31,8 +34,8 @@ public final class Paces
 
     /**
      * Two groups of probes are two paces when the fastest tenth of the slower group is at least this ratio above the
-     * slowest tenth of the faster one: 2.0-2.5 where the AMD VM's rows mixed its paces, 1.0-1.4 within one (and at 4
-     * ranks on 2 cores, where a probe waits for a core and its times spread without a gap).
+     * slowest tenth of the faster one: 2.0-2.5 where the AMD VM's rows mixed its paces, 1.0-1.4 within one (and, for
+     * the 8-byte probe, at 4 ranks on 2 cores, where it waits for a core and its times spread without a gap).
      */
     static final double SEPARATION = 1.5;
     /**
@@ -53,8 +56,11 @@ public final class Paces
      * @param slowRows  rows at the slow pace.
      * @param fastProbe median probe of the fast rows (µs).
      * @param slowProbe median probe of the slow rows (µs).
+     * @param handoff   whether the probe is the handoff probe ({@link Measurement#handoffMicros}), else the 8-byte
+     *                  one ({@link Measurement#probeMicros}).
      */
-    public record Split(int ranks, double threshold, int fastRows, int slowRows, double fastProbe, double slowProbe)
+    public record Split(int ranks, double threshold, int fastRows, int slowRows, double fastProbe, double slowProbe,
+        boolean handoff)
     {
         /** The fast pace's share of the rows. */
         public double fastShare()
@@ -65,9 +71,15 @@ public final class Paces
         /** "2 ranks, the probe at 0.100 µs in 526 rows (42 %) and at 0.305 µs in 722 (58 %)". */
         public String describe()
         {
-            return String.format(Locale.ROOT, "%d ranks, the probe at %.3f µs in %d rows (%.0f %%) and at " +
-                "%.3f µs in %d (%.0f %%)", ranks, fastProbe, fastRows, 100 * fastShare(), slowProbe, slowRows,
-                100 * (1 - fastShare()));
+            return String.format(Locale.ROOT, "%d ranks, the %s at %.3f µs in %d rows (%.0f %%) and at " +
+                "%.3f µs in %d (%.0f %%)", ranks, handoff ? "handoff probe" : "probe", fastProbe, fastRows,
+                100 * fastShare(), slowProbe, slowRows, 100 * (1 - fastShare()));
+        }
+
+        /** Whether {@code m}, of this split's rank count, was measured at the fast pace. */
+        boolean fast(final Measurement m)
+        {
+            return (handoff ? m.handoffMicros() : m.probeMicros()) <= threshold;
         }
     }
 
@@ -78,21 +90,22 @@ public final class Paces
         this.splits = splits;
     }
 
-    /** The paces of {@code rows}, found per rank count (a probe's time depends on how many ranks share the cores). */
+    /**
+     * The paces of {@code rows}, found per rank count (a probe's time depends on how many ranks share the cores), by
+     * the handoff probe where every row of the rank count that has a probe has one (rows of other libraries have none).
+     */
     public static Paces of(final List<Measurement> rows)
     {
-        final Map<Integer, List<Double>> probes = new TreeMap<>();
-        for (final Measurement m : rows)
-        {
-            if (m.probeMicros() > 0)
-            {
-                probes.computeIfAbsent(m.ranks(), r -> new ArrayList<>()).add(m.probeMicros());
-            }
-        }
+        final Map<Integer, List<Measurement>> byRanks = new TreeMap<>();
+        rows.forEach(m -> byRanks.computeIfAbsent(m.ranks(), r -> new ArrayList<>()).add(m));
         final Map<Integer, Split> splits = new TreeMap<>();
-        probes.forEach((ranks, values) ->
+        byRanks.forEach((ranks, ofRanks) ->
         {
-            final Split split = split(ranks, values.stream().mapToDouble(Double::doubleValue).toArray());
+            final boolean handoff = ofRanks.stream().filter(m -> m.probeMicros() > 0 || m.handoffMicros() > 0)
+                .allMatch(m -> m.handoffMicros() > 0);
+            final double[] probes = ofRanks.stream().mapToDouble(handoff ? Measurement::handoffMicros :
+                Measurement::probeMicros).filter(probe -> probe > 0).toArray();
+            final Split split = probes.length == 0 ? null : split(ranks, probes, handoff);
             if (split != null)
             {
                 splits.put(ranks, split);
@@ -106,7 +119,7 @@ public final class Paces
      * largest between-group variance), each group at least {@link #MIN_SHARE} of them; two paces when the groups
      * stand {@link #SEPARATION} apart and their medians at most {@link #MAX_PACE_RATIO}, else null.
      */
-    static Split split(final int ranks, final double[] probes)
+    static Split split(final int ranks, final double[] probes, final boolean handoff)
     {
         final double[] sorted = probes.clone();
         Arrays.sort(sorted);
@@ -136,7 +149,7 @@ public final class Paces
         final double fastProbe = sorted[(fast - 1) / 2];
         final double slowProbe = sorted[fast + (n - fast - 1) / 2];
         return slowProbe > MAX_PACE_RATIO * fastProbe ? null :
-            new Split(ranks, Math.sqrt(sorted[fast - 1] * sorted[fast]), fast, n - fast, fastProbe, slowProbe);
+            new Split(ranks, Math.sqrt(sorted[fast - 1] * sorted[fast]), fast, n - fast, fastProbe, slowProbe, handoff);
     }
 
     /** The rank counts whose rows ran at two paces. */
@@ -168,8 +181,8 @@ public final class Paces
                 expected.add(median);
                 continue;
             }
-            final List<Measurement> fast = repeats.stream().filter(m -> m.probeMicros() <= split.threshold()).toList();
-            final List<Measurement> slow = repeats.stream().filter(m -> m.probeMicros() > split.threshold()).toList();
+            final List<Measurement> fast = repeats.stream().filter(split::fast).toList();
+            final List<Measurement> slow = repeats.stream().filter(m -> !split.fast(m)).toList();
             expected.add(fast.isEmpty() || slow.isEmpty() ? median : median.withMicros(
                 split.fastShare() * Measurement.median(fast).micros() +
                 (1 - split.fastShare()) * Measurement.median(slow).micros()));
@@ -186,7 +199,7 @@ public final class Paces
         return rows.stream().filter(m ->
         {
             final Split split = splits.get(m.ranks());
-            return split == null || (m.probeMicros() <= split.threshold()) == (pace == Pace.FAST);
+            return split == null || split.fast(m) == (pace == Pace.FAST);
         }).toList();
     }
 }

@@ -311,8 +311,14 @@ public final class ResultsReader
             (long)parseDouble(optional(fields, columns, "chunk_bytes", "0")), micros,
             CsvWriter.SHARED_MEMORY.equals(optional(fields, columns, "memory", CsvWriter.PRIVATE_MEMORY)),
             CsvWriter.SYNC.equals(optional(fields, columns, "timing", CsvWriter.BACK_TO_BACK)),
-            columns.containsKey("probe_us") && !fields[columns.get("probe_us")].isBlank() ?
-            parseDouble(fields[columns.get("probe_us")]) : Double.NaN);
+            optionalMicros(fields, columns, "probe_us"), optionalMicros(fields, columns, "handoff_us"));
+    }
+
+    /** The value of an optional column of µs, NaN when the CSV has no such column or the row leaves it empty. */
+    private static double optionalMicros(final String[] fields, final Map<String, Integer> columns, final String name)
+    {
+        return columns.containsKey(name) && !fields[columns.get(name)].isBlank() ?
+            parseDouble(fields[columns.get(name)]) : Double.NaN;
     }
 
     private static Measurement jmhEntry(final Map<?, ?> entry, final String benchmark)
@@ -342,19 +348,19 @@ public final class ResultsReader
         return measurement("jmh", normalise(collective), param(params, "algorithm", ""),
             Integer.parseInt(param(params, "ranks", "1")), (long)parseDouble(bytes), param(params, "dtype", "float32"),
             reduceOp, (long)parseDouble(param(params, "chunkBytes", "0")), micros,
-            CsvWriter.SHARED_MEMORY.equals(param(params, "memory", "")), false, Double.NaN);
+            CsvWriter.SHARED_MEMORY.equals(param(params, "memory", "")), false, Double.NaN, Double.NaN);
     }
 
     private static Measurement measurement(
         final String source, final String collective, final String named, final int ranks, final long bytes,
         final String dtype, final String op, final long chunkBytes, final double micros, final boolean shared,
-        final boolean sync, final double probeMicros)
+        final boolean sync, final double probeMicros, final double handoffMicros)
     {
         final boolean isNamed = !named.isEmpty() && !"-".equals(named) && !"pingpong".equals(collective);
         final String algorithm = isNamed ? named.toLowerCase(Locale.ROOT) : CostFormulas.reference(collective);
         return new Measurement(source, collective, algorithm, isNamed || "pingpong".equals(collective), ranks, bytes,
             dtype.strip().toLowerCase(Locale.ROOT), op.strip().toLowerCase(Locale.ROOT), chunkBytes, micros, shared,
-            sync, probeMicros);
+            sync, probeMicros, handoffMicros);
     }
 
     /** Converts a JMH score in {@code unit} (us/op, ns/op, ms/op, s/op, or ops/us... for throughput) to µs/op. */

@@ -81,8 +81,9 @@ public final class TuneCommand implements Command
             algorithm (and chunk size) for each size range, and writes the tuning file the engine loads at start.
             Prints, for every measured size, the chosen algorithm's measured time against the fastest measured
             algorithm, and the share of sizes within 10% of it. Each point counts at the median of its runs; where
-            the bench's probe (probe_us) shows that a rank count's rows ran at two paces of the machine, at the
-            median of each pace weighted by that pace's share of the rows: the time a call takes on average.
+            the bench's probes (handoff_us, or probe_us in older sweeps) show that a rank count's rows ran at two
+            paces of the machine, at the median of each pace weighted by that pace's share of the rows: the time a
+            call takes on average.
 
               -n N[,N...]          rank counts to measure (default 2); 4 ranks on 2 cores measure scheduling
               --op OPS             operations to measure, as bench takes them (default all)
@@ -439,7 +440,7 @@ public final class TuneCommand implements Command
     {
         if (!paces.splits().isEmpty())
         {
-            out.println("the probe after each row (probe_us) saw two paces of the machine: " + paces.describe() + "; " +
+            out.println("the probes after each row saw two paces of the machine: " + paces.describe() + "; " +
                 consequence);
         }
     }

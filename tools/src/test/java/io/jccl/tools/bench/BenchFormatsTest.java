@@ -28,12 +28,12 @@ class BenchFormatsTest
         writer.start(info("-n", "2", "--op", "allreduce"));
         writer.row(result(BenchOp.ALLREDUCE, "ring", 2, 1024, 2.5, 2.0, 3.0, 1000, 0));
         writer.row(new BenchResult(BenchOp.PINGPONG, "p2p", 2, 8, DataType.FLOAT32, 0.25, 0.25, 0.25, 20000, -1,
-            0.1034));
+            0.1034, 35.12345));
         assertEquals("""
             collective,algorithm,ranks,bytes,dtype,avg_us,min_us,max_us,iters,algbw_GBps,busbw_GBps,wrong,op,memory,\
-            timing,probe_us
-            allreduce,ring,2,1024,float32,2.500,2.000,3.000,1000,0.410,0.410,0,sum,private,back_to_back,
-            pingpong,p2p,2,8,float32,0.250,0.250,0.250,20000,0.032,0.032,,,private,back_to_back,0.103
+            timing,probe_us,handoff_us
+            allreduce,ring,2,1024,float32,2.500,2.000,3.000,1000,0.410,0.410,0,sum,private,back_to_back,,
+            pingpong,p2p,2,8,float32,0.250,0.250,0.250,20000,0.032,0.032,,,private,back_to_back,0.103,35.123
             """, text());
     }
 
@@ -50,9 +50,9 @@ class BenchFormatsTest
         writer.row(result(BenchOp.BROADCAST, "shm_direct", 2, 1024, 2.5, 2.0, 3.0, 1000, -1));
         assertEquals("""
             collective,algorithm,ranks,bytes,dtype,avg_us,min_us,max_us,iters,algbw_GBps,busbw_GBps,wrong,op,memory,\
-            timing,probe_us
-            allreduce,shm_twoshot,2,1024,float32,2.500,2.000,3.000,1000,0.410,0.410,,max,shared,sync,
-            broadcast,shm_direct,2,1024,float32,2.500,2.000,3.000,1000,0.410,0.410,,,shared,sync,
+            timing,probe_us,handoff_us
+            allreduce,shm_twoshot,2,1024,float32,2.500,2.000,3.000,1000,0.410,0.410,,max,shared,sync,,
+            broadcast,shm_direct,2,1024,float32,2.500,2.000,3.000,1000,0.410,0.410,,,shared,sync,,
             """, text());
     }
 
@@ -68,10 +68,10 @@ class BenchFormatsTest
             [
             {"collective":"allgather","algorithm":"ring","ranks":4,"bytes":4096,"dtype":"float32","avg_us":4.000,\
             "min_us":3.000,"max_us":5.000,"iters":1000,"algbw_GBps":1.024,"busbw_GBps":0.768,"wrong":0,"op":null,\
-            "memory":"private","timing":"back_to_back","probe_us":null},
+            "memory":"private","timing":"back_to_back","probe_us":null,"handoff_us":null},
             {"collective":"allgather","algorithm":"bruck","ranks":4,"bytes":4096,"dtype":"float32","avg_us":8.000,\
             "min_us":7.000,"max_us":9.000,"iters":1000,"algbw_GBps":0.512,"busbw_GBps":0.384,"wrong":null,"op":null,\
-            "memory":"private","timing":"back_to_back","probe_us":null}
+            "memory":"private","timing":"back_to_back","probe_us":null,"handoff_us":null}
             ]
             """, text());
     }

@@ -135,7 +135,7 @@ class FitCommandTest
         assertEquals(((Map<?, ?>)Json.parse(text(out))).get("fits"), paced);
         assertFalse(text(err).contains("two paces"), text(err));
         assertEquals(0, command.run(new String[] {fast.toString(), slow.toString()}));
-        assertTrue(text(err).contains("the probe shows two paces (2 ranks, the probe at 0.100 µs"), text(err));
+        assertTrue(text(err).contains("the probes show two paces (2 ranks, the probe at 0.100 µs"), text(err));
         assertTrue(text(err).contains("--pace fast or --pace slow"), text(err));
         assertThrows(UsageException.class, () -> command.run(new String[] {fast.toString(), "--pace", "fast",
             "--probe-max", "0.2"}));

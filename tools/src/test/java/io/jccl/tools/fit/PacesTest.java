@@ -26,7 +26,7 @@ class PacesTest
             probes[i] = i < 150 ? 0.10 * (1 + 0.2 * random.nextDouble()) : i < 160 ? 0.15 + 0.1 * random.nextDouble() :
                 0.29 * (1 + 0.3 * random.nextDouble());
         }
-        final Paces.Split split = Paces.split(2, probes);
+        final Paces.Split split = Paces.split(2, probes, false);
         assertNotNull(split);
         assertTrue(split.threshold() > 0.12 && split.threshold() < 0.29, split.toString());
         assertEquals(400, split.fastRows() + split.slowRows());
@@ -45,20 +45,20 @@ class PacesTest
         {
             spread[i] = 1.4 * Math.exp(1.0 * random.nextDouble()); // 1.4-3.8 µs, as the 4-rank probes read
         }
-        assertNull(Paces.split(4, spread));
+        assertNull(Paces.split(4, spread, false));
         final double[] outliers = new double[300];
         for (int i = 0; i < outliers.length; i++)
         {
             outliers[i] = i < 20 ? 20 : 0.1 * (1 + 0.2 * random.nextDouble());
         }
-        assertNull(Paces.split(2, outliers), "20 of 300 rows are not a pace");
+        assertNull(Paces.split(2, outliers, false), "20 of 300 rows are not a pace");
         final double[] woken = new double[58];
         for (int i = 0; i < woken.length; i++)
         {
             woken[i] = i < 49 ? 0.37 * (1 + 0.1 * random.nextDouble()) : 60 + 10 * random.nextDouble();
         }
-        assertNull(Paces.split(2, woken), "probes 170x apart: ranks woken from a park, not a pace");
-        assertNull(Paces.split(2, new double[] {0.1}));
+        assertNull(Paces.split(2, woken, false), "probes 170x apart: ranks woken from a park, not a pace");
+        assertNull(Paces.split(2, new double[] {0.1}, false));
     }
 
     /** A point measured at both paces counts at each pace's median by the pace's share; else at its median. */
@@ -90,6 +90,38 @@ class PacesTest
         assertEquals(3.0, points.get(1).micros(), "one pace measured: the median");
         assertEquals(5.0, points.get(2).micros(), "no probe: the median");
         assertEquals(Measurement.medianPerPoint(rows.subList(9, 12)), points.subList(2, 3));
+    }
+
+    /**
+     * Where every row of a rank count has a handoff probe, the paces are its: 4 ranks on 2 cores, whose 8-byte probe
+     * spreads over the waits for a core at either pace (1.4-3.8 µs), and whose 512 KiB handoff reads about 35 or 220
+     * µs. A rank count with a row that has no handoff probe (an older sweep's) is split by the 8-byte probe.
+     */
+    @Test
+    void theHandoffProbeSplitsWhereEveryRowHasOne()
+    {
+        final Random random = new Random(9);
+        final List<Measurement> rows = new ArrayList<>();
+        for (int i = 0; i < 60; i++)
+        {
+            final boolean fast = i % 3 != 0;
+            rows.add(new Measurement("bench", "allgather", "shm_direct", true, 4, 2 << 20, "float32", "sum", 0,
+                fast ? 160 : 600, false, false, 1.4 * Math.exp(random.nextDouble()),
+                (fast ? 35 : 220) * (1 + 0.1 * random.nextDouble())));
+        }
+        final Paces paces = Paces.of(rows);
+        assertEquals(1, paces.splits().size());
+        final Paces.Split split = paces.splits().get(0);
+        assertTrue(split.handoff());
+        assertEquals(40, split.fastRows());
+        assertEquals(20, split.slowRows());
+        assertTrue(paces.describe().startsWith("4 ranks, the handoff probe at 3"), paces.describe());
+        assertEquals(2.0 / 3 * 160 + 1.0 / 3 * 600, paces.expectedPerPoint(rows).get(0).micros(), 1e-9);
+        assertEquals(40, paces.atPace(rows, Paces.Pace.FAST).size());
+
+        rows.add(row(4, 2 << 20, 200, 1.0));
+        final Paces olderRowsToo = Paces.of(rows);
+        assertTrue(olderRowsToo.splits().isEmpty(), "the 8-byte probes spread without a gap at 4 ranks");
     }
 
     private static Measurement row(final int ranks, final long bytes, final double micros, final double probe)

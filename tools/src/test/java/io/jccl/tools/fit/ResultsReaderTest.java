@@ -137,16 +137,20 @@ class ResultsReaderTest
     void aProbeLimitKeepsTheRowsMeasuredWhileTheCoresWereFast(@TempDir final Path directory) throws IOException
     {
         final BenchResult fast = new BenchResult(BenchOp.ALLREDUCE, "ring", 2, 1024, DataType.FLOAT32, 1.5, 1, 2,
-            1000, -1, 0.11);
+            1000, -1, 0.11, 35);
         final BenchResult slow = new BenchResult(BenchOp.ALLREDUCE, "ring", 2, 2048, DataType.FLOAT32, 6, 6, 6, 1000,
-            -1, 0.31);
+            -1, 0.31, 220);
         final BenchResult unprobed = new BenchResult(BenchOp.ALLREDUCE, "ring", 2, 4096, DataType.FLOAT32, 3, 3, 3,
             1000, -1);
         final String csv = CsvWriter.HEADER + "\n" + CsvWriter.line(fast, "sum", "private", "back_to_back") + "\n" +
             CsvWriter.line(slow, "sum", "private", "back_to_back") + "\n" +
             CsvWriter.line(unprobed, "sum", "private", "back_to_back") + "\n";
 
-        assertEquals(3, ResultsReader.readCsv(csv, "bench").measurements().size());
+        final List<Measurement> all = ResultsReader.readCsv(csv, "bench").measurements();
+        assertEquals(3, all.size());
+        assertEquals(0.11, all.get(0).probeMicros());
+        assertEquals(220, all.get(1).handoffMicros());
+        assertTrue(Double.isNaN(all.get(2).handoffMicros()), "no handoff probe");
         final ResultsReader.Results kept = ResultsReader.readCsv(csv, "bench", 0.2);
         assertEquals(List.of(1024L), kept.measurements().stream().map(Measurement::bytes).toList());
         assertEquals(2, kept.probeRows());
@@ -155,7 +159,9 @@ class ResultsReaderTest
         final Path json = Files.writeString(directory.resolve("bench.json"), "[\n" +
             JsonWriter.object(fast, "sum", "private", "back_to_back") + ",\n" +
             JsonWriter.object(slow, "sum", "private", "back_to_back") + "\n]\n");
-        assertEquals(1, ResultsReader.read(json, "bench", 0.2).measurements().size());
+        final List<Measurement> fromJson = ResultsReader.read(json, "bench", 0.2).measurements();
+        assertEquals(1, fromJson.size());
+        assertEquals(35, fromJson.get(0).handoffMicros());
 
         final ByteArrayOutputStream err = new ByteArrayOutputStream();
         final List<Measurement> runs = ResultsReader.readRuns(List.of(Files.writeString(directory.resolve("a.csv"),
