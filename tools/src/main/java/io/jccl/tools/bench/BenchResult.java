@@ -18,10 +18,10 @@ import io.jccl.DataType;
  * @param probeUs   one way of an 8-byte pingpong between ranks 0 and 1 timed right after the row, µs: how fast the
  *                  two cores hand data over at that moment, which on a VM can change from one second to the next;
  *                  NaN when not measured (one rank).
- * @param handoffUs one way of a {@code BenchSweep#HANDOFF_PROBE_BYTES} message from a heap array (two copies through
- *                  the channel's ring, as the staged algorithms copy) between ranks 0 and 1 right after the probe, µs:
- *                  how fast freshly written lines cross cores, which tells a VM's paces apart where the 8-byte
- *                  probe cannot (while ranks outnumber cores it measures their turns); NaN when not measured.
+ * @param handoffUs rank 0's time of a {@code BenchSweep#HANDOFF_PROBE_BYTES} allgather through the staging areas
+ *                  (shm_direct: copies of lines just written on other cores) right after the probe, µs: how fast the
+ *                  cores hand freshly written data over, which tells a VM's paces apart where the 8-byte probe
+ *                  cannot (while ranks outnumber cores it measures their turns); NaN when not measured (one rank).
  */
 public record BenchResult(
     BenchOp op,

@@ -77,22 +77,21 @@ public final class BenchSweep
     private final long[] probeGroupNanos = new long[PROBE_GROUPS];
     private static final int PROBE_TAG = BenchCall.PING_TAG + 1;
     /**
-     * Bytes of the handoff probe's message ({@link BenchResult#handoffUs}): large enough that its time is the cores'
-     * handoff of freshly written lines rather than a wake-up. 4 ranks on 2 cores, one way through the ring, µs at
-     * 128 KiB / 512 KiB / 1 MiB: 12.7 / 34-35 / 54-60 when handoffs were fast and 33-65 / 200-230 / 443-471 when
-     * slow, where the 8-byte probe read 0.12-2.5 µs either way (2026-11-27, AMD VM).
+     * Bytes of the handoff probe's allgather ({@link BenchResult#handoffUs}), through the staging areas (shm_direct):
+     * every rank copies its block in and every peer's block out, lines just written on another core, so its time is
+     * the cores' handoff at that moment, whichever ranks share a core. 4 ranks on 2 cores, 512 KiB: 50-53 µs when
+     * handoffs were fast, 153-159 when slow, where the 8-byte probe read 0.12-2.5 µs either way, and a 512 KiB
+     * message between ranks 0 and 1 read 28-48 µs at either pace whenever the two shared a core (2026-11-27, AMD VM).
      */
     static final int HANDOFF_PROBE_BYTES = 512 * 1024;
-    /** Timed round trips of the handoff probe, after one untimed: the probe is the median's one way. */
-    private static final int HANDOFF_PROBE_ROUND_TRIPS = 5;
-    /**
-     * Untimed round trips of the handoff probe before the first row, so that its copies are compiled: without them
-     * the first row's probe read 266 µs where the next read 34 (4 ranks on 2 cores).
-     */
-    private static final int HANDOFF_WARM_UP_ROUND_TRIPS = 200;
-    private final long[] handoffNanos = new long[HANDOFF_PROBE_ROUND_TRIPS];
-    /** On the heap, so that it travels through the ring (two copies) even where single copy is on. */
-    private final Buf handoffMessage = Buf.of(new byte[HANDOFF_PROBE_BYTES]);
+    /** Timed calls of the handoff probe, after one untimed: the probe is the median call's time. */
+    private static final int HANDOFF_PROBE_CALLS = 5;
+    /** Untimed calls of the handoff probe before the first row, so that its copies are compiled. */
+    private static final int HANDOFF_WARM_UP_CALLS = 50;
+    private final long[] handoffNanos = new long[HANDOFF_PROBE_CALLS];
+    private final Communicator handoffView;
+    private final Buf handoffSend;
+    private final Buf handoffRecv;
 
     private final Communicator comm;
     private final BenchOptions options;
@@ -134,6 +133,10 @@ public final class BenchSweep
         this.stallsRetimed = comm.size() <= Runtime.getRuntime().availableProcessors();
         this.everyones = new double[2 * comm.size()];
         this.everyonesBuf = Buf.of(everyones);
+        this.handoffView = comm.size() > 1 ? comm.withAlgorithm("allgather:shm_direct") : null;
+        this.handoffSend = Buf.of(ByteBuffer.allocateDirect(HANDOFF_PROBE_BYTES / comm.size()), DataType.INT8);
+        this.handoffRecv = Buf.of(ByteBuffer.allocateDirect(HANDOFF_PROBE_BYTES / comm.size() * comm.size()),
+            DataType.INT8);
     }
 
     /** Runs the whole sweep; returns, on rank 0, the number of rows with wrong results (0 elsewhere). */
@@ -155,7 +158,10 @@ public final class BenchSweep
         {
             roundTrips(PROBE_GROUP_ROUND_TRIPS);
         }
-        roundTrips(HANDOFF_WARM_UP_ROUND_TRIPS, handoffMessage);
+        for (int i = 0; i < HANDOFF_WARM_UP_CALLS; i++)
+        {
+            handoffCall();
+        }
         final List<BenchPlan.Block> blocks = plan.blocks();
         final Communicator[] views = new Communicator[blocks.size()];
         final List<List<BenchResult>> results = new ArrayList<>();
@@ -385,36 +391,38 @@ public final class BenchSweep
     }
 
     /**
-     * Ranks 0 and 1 exchange a {@link #HANDOFF_PROBE_BYTES} message from a heap array: one untimed round trip, then
-     * {@link #HANDOFF_PROBE_ROUND_TRIPS} timed; returns, on rank 0, the median round trip's one way in µs, and NaN
-     * elsewhere. Two copies of freshly written lines, as the staged algorithms make: it reads a VM's pace where the
-     * 8-byte probe reads the waits for a core (ranks outnumbering cores).
+     * Every rank runs the {@link #HANDOFF_PROBE_BYTES} allgather through the staging areas: one untimed call, then
+     * {@link #HANDOFF_PROBE_CALLS} timed; returns, on rank 0, the median call's time in µs, and NaN elsewhere (and
+     * with one rank). Copies of lines just written on another core, as the staged algorithms make: it reads a VM's
+     * pace where the 8-byte probe reads the waits for a core (ranks outnumbering cores).
      */
     private double handoffProbe()
     {
-        if (comm.size() < 2 || comm.rank() > 1)
+        if (handoffView == null)
         {
             return Double.NaN;
         }
-        roundTrips(1, handoffMessage);
-        for (int i = 0; i < HANDOFF_PROBE_ROUND_TRIPS; i++)
+        handoffCall();
+        for (int i = 0; i < HANDOFF_PROBE_CALLS; i++)
         {
             final long start = System.nanoTime();
-            roundTrips(1, handoffMessage);
+            handoffCall();
             handoffNanos[i] = System.nanoTime() - start;
         }
         Arrays.sort(handoffNanos);
-        return comm.rank() == 0 ? handoffNanos[HANDOFF_PROBE_ROUND_TRIPS / 2] / 1e3 / 2.0 : Double.NaN;
+        return comm.rank() == 0 ? handoffNanos[HANDOFF_PROBE_CALLS / 2] / 1e3 : Double.NaN;
+    }
+
+    private void handoffCall()
+    {
+        if (handoffView != null)
+        {
+            handoffView.allgather(handoffSend, handoffRecv);
+        }
     }
 
     /** {@code count} 8-byte round trips between ranks 0 and 1 (rank 0 sends first); other ranks do nothing. */
     private void roundTrips(final int count)
-    {
-        roundTrips(count, probeWord);
-    }
-
-    /** {@code count} round trips of {@code message} between ranks 0 and 1 (rank 0 sends first); others do nothing. */
-    private void roundTrips(final int count, final Buf message)
     {
         final int rank = comm.rank();
         if (comm.size() < 2 || rank > 1)
@@ -425,13 +433,13 @@ public final class BenchSweep
         {
             if (rank == 0)
             {
-                comm.send(message, 1, PROBE_TAG);
-                comm.recv(message, 1, PROBE_TAG);
+                comm.send(probeWord, 1, PROBE_TAG);
+                comm.recv(probeWord, 1, PROBE_TAG);
             }
             else
             {
-                comm.recv(message, 0, PROBE_TAG);
-                comm.send(message, 0, PROBE_TAG);
+                comm.recv(probeWord, 0, PROBE_TAG);
+                comm.send(probeWord, 0, PROBE_TAG);
             }
         }
     }

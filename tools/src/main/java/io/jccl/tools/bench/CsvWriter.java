@@ -14,8 +14,8 @@ import java.util.Locale;
  * call, each timed alone, as OSU's latency benchmarks do); and {@code probe_us}, the one-way time of an 8-byte
  * pingpong between ranks 0 and 1 right after the row ({@link BenchResult#probeUs}; empty for one rank), by which
  * ./jccl fit --probe-max keeps the rows measured while the machine was in one state; and {@code handoff_us}, the
- * one-way time of a 512 KiB message between the same two ranks through the ring ({@link BenchResult#handoffUs}), by
- * which ./jccl fit and tune tell the machine's paces apart where the cores' handoff changes pace.
+ * time of a 512 KiB allgather through the staging areas right after it ({@link BenchResult#handoffUs}), by which
+ * ./jccl fit and tune tell the machine's paces apart where the cores' handoff changes pace.
  */
 public final class CsvWriter implements ResultWriter
 {

@@ -26,7 +26,7 @@ import java.util.Map;
  * @param probeMicros     the pace probe the bench measured right after this row (its CSV's {@code probe_us}: an
  *                        8-byte pingpong between ranks 0 and 1, one way, µs), NaN when the row has none.
  * @param handoffMicros   the handoff probe the bench measured after it (its CSV's {@code handoff_us}: a 512 KiB
- *                        message between ranks 0 and 1 through the ring, one way, µs), NaN when the row has none.
+ *                        allgather through the staging areas, µs), NaN when the row has none.
  */
 public record Measurement(
     String source, String collective, String algorithm, boolean algorithmNamed, int ranks, long bytes, String dtype,

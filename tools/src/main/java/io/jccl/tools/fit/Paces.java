@@ -9,10 +9,10 @@ import java.util.TreeMap;
 
 /**
  * The paces a sweep ran at, told apart by the probes every bench row ends with, and per point the time to expect
- * across them. The probe is the handoff probe ({@code handoff_us}, a 512 KiB message between ranks 0 and 1 through the
- * ring) where every row of a rank count has one, else the 8-byte pingpong ({@code probe_us}): while ranks outnumber
- * cores the pingpong reads the waits for a core at either pace (4 ranks on 2 cores: 0.12-2.5 µs), where 512 KiB
- * took 34-35 µs one way at the fast pace and 200-230 at the slow one.
+ * across them. The probe is the handoff probe ({@code handoff_us}, a 512 KiB allgather through the staging areas)
+ * where every row of a rank count has one, else the 8-byte pingpong between ranks 0 and 1 ({@code probe_us}): while
+ * ranks outnumber cores the pingpong reads the waits for a core at either pace (4 ranks on 2 cores: 0.12-2.5 µs),
+ * where the allgather took 50-53 µs at the fast pace and 153-159 at the slow one.
  * <p>
  * Some machines switch between two speeds of the cross-core handoff for seconds at a time: the AMD EPYC VM of MODEL.md
  * session 19 hands a line over in 54 or in 245 ns, which the probe reads as about 0.10 or 0.30 µs. There the median

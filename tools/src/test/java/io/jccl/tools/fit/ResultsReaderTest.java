@@ -137,9 +137,9 @@ class ResultsReaderTest
     void aProbeLimitKeepsTheRowsMeasuredWhileTheCoresWereFast(@TempDir final Path directory) throws IOException
     {
         final BenchResult fast = new BenchResult(BenchOp.ALLREDUCE, "ring", 2, 1024, DataType.FLOAT32, 1.5, 1, 2,
-            1000, -1, 0.11, 35);
+            1000, -1, 0.11, 50);
         final BenchResult slow = new BenchResult(BenchOp.ALLREDUCE, "ring", 2, 2048, DataType.FLOAT32, 6, 6, 6, 1000,
-            -1, 0.31, 220);
+            -1, 0.31, 155);
         final BenchResult unprobed = new BenchResult(BenchOp.ALLREDUCE, "ring", 2, 4096, DataType.FLOAT32, 3, 3, 3,
             1000, -1);
         final String csv = CsvWriter.HEADER + "\n" + CsvWriter.line(fast, "sum", "private", "back_to_back") + "\n" +
@@ -149,7 +149,7 @@ class ResultsReaderTest
         final List<Measurement> all = ResultsReader.readCsv(csv, "bench").measurements();
         assertEquals(3, all.size());
         assertEquals(0.11, all.get(0).probeMicros());
-        assertEquals(220, all.get(1).handoffMicros());
+        assertEquals(155, all.get(1).handoffMicros());
         assertTrue(Double.isNaN(all.get(2).handoffMicros()), "no handoff probe");
         final ResultsReader.Results kept = ResultsReader.readCsv(csv, "bench", 0.2);
         assertEquals(List.of(1024L), kept.measurements().stream().map(Measurement::bytes).toList());
@@ -161,7 +161,7 @@ class ResultsReaderTest
             JsonWriter.object(slow, "sum", "private", "back_to_back") + "\n]\n");
         final List<Measurement> fromJson = ResultsReader.read(json, "bench", 0.2).measurements();
         assertEquals(1, fromJson.size());
-        assertEquals(35, fromJson.get(0).handoffMicros());
+        assertEquals(50, fromJson.get(0).handoffMicros());
 
         final ByteArrayOutputStream err = new ByteArrayOutputStream();
         final List<Measurement> runs = ResultsReader.readRuns(List.of(Files.writeString(directory.resolve("a.csv"),
