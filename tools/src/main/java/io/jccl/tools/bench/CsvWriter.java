@@ -83,9 +83,9 @@ public final class CsvWriter implements ResultWriter
      */
     public static String line(final BenchResult r, final String reduceOp, final String memory, final String timing)
     {
-        return String.format(Locale.ROOT, "%s,%s,%d,%d,%s,%.3f,%.3f,%.3f,%d,%.3f,%.3f,%s,%s,%s,%s,%s,%s", r.op().label(),
-            r.algorithm(), r.ranks(), r.bytes(), r.type().label(), r.avgUs(), r.minUs(), r.maxUs(), r.iters(),
-            r.algbw(), r.busbw(), r.checked() ? Long.toString(r.wrong()) : "", r.op().reducing() ? reduceOp : "",
+        return String.format(Locale.ROOT, "%s,%s,%d,%d,%s,%.3f,%.3f,%.3f,%d,%.3f,%.3f,%s,%s,%s,%s,%s,%s",
+            r.op().label(), r.algorithm(), r.ranks(), r.bytes(), r.type().label(), r.avgUs(), r.minUs(), r.maxUs(),
+            r.iters(), r.algbw(), r.busbw(), r.checked() ? Long.toString(r.wrong()) : "", r.op().reducing() ? reduceOp : "",
             memory, timing, Double.isNaN(r.probeUs()) ? "" : String.format(Locale.ROOT, "%.3f", r.probeUs()),
             Double.isNaN(r.handoffUs()) ? "" : String.format(Locale.ROOT, "%.3f", r.handoffUs()));
     }

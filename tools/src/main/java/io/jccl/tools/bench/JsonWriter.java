@@ -5,7 +5,8 @@ import java.util.Locale;
 
 /**
  * A JSON array of objects with the CSV fields, one object per line, printed as the rows come; {@code wrong} is
- * null when not checked, {@code op} when the collective does not reduce, {@code probe_us} and {@code handoff_us} when not measured.
+ * null when not checked, {@code op} when the collective does not reduce, {@code probe_us} and {@code handoff_us}
+ * when not measured.
  */
 public final class JsonWriter implements ResultWriter
 {

@@ -12,7 +12,7 @@ import java.util.TreeMap;
  * across them. The probe is the handoff probe ({@code handoff_us}, a 512 KiB allgather through the staging areas)
  * where every row of a rank count has one, else the 8-byte pingpong between ranks 0 and 1 ({@code probe_us}): while
  * ranks outnumber cores the pingpong reads the waits for a core at either pace (4 ranks on 2 cores: 0.12-2.5 µs),
- * where the allgather took 50-53 µs at the fast pace and 153-159 at the slow one.
+ * where the allgather read 63-93 µs at the fast pace and 126-228 at the slow one.
  * <p>
  * Some machines switch between two speeds of the cross-core handoff for seconds at a time: the AMD EPYC VM of MODEL.md
  * session 19 hands a line over in 54 or in 245 ns, which the probe reads as about 0.10 or 0.30 µs. There the median
