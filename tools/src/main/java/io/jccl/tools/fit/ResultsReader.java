@@ -18,10 +18,11 @@ import java.util.Map;
 /**
  * Reads measurements from the files jccl and its peers write:
  * <ul>
- *   <li>jccl's bench CSV: {@code collective,algorithm,ranks,bytes,dtype,avg_us,...,wrong,op,memory,timing,probe_us}
- *       (DESIGN.md section 7; rows with {@code wrong > 0} are dropped; {@code op}, {@code memory} ({@code shared}:
- *       the zero-copy paths ran), {@code timing} ({@code sync}: one call at a time) and a {@code chunk_bytes} column
- *       are used when there; with a probe limit, rows whose {@code probe_us} is above it or empty are dropped);</li>
+ *   <li>jccl's bench CSV: {@code collective,algorithm,ranks,bytes,dtype,avg_us,...,wrong,op,memory,timing,probe_us,
+ *       handoff_us} (DESIGN.md section 7; rows with {@code wrong > 0} are dropped; {@code op}, {@code memory}
+ *       ({@code shared}: the zero-copy paths ran), {@code timing} ({@code sync}: one call at a time), the two probes
+ *       and a {@code chunk_bytes} column are used when there; with a probe limit, rows whose {@code probe_us} is
+ *       above it or empty are dropped);</li>
  *   <li>the peers' CSV: {@code [impl,]collective,ranks,bytes,avg_us,...}: no algorithm, so each collective is
  *       modelled with its classic algorithm ({@link CostFormulas#reference}), float32 sum;</li>
  *   <li>jccl's bench JSON ({@code --format json}), the same fields as the CSV, object by object;</li>
