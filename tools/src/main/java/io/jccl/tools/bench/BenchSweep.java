@@ -84,11 +84,18 @@ public final class BenchSweep
      * ranks 0 and 1 alone read 28-48 µs at either pace whenever the two shared a core (2026-11-27, AMD VM).
      */
     static final int HANDOFF_PROBE_BYTES = 512 * 1024;
-    /** Timed calls of the handoff probe, after one untimed: the probe is the median call's time. */
+    /**
+     * Timed calls of the handoff probe, after one untimed: the probe is the median call's time. When a rank's JIT
+     * compiler ran meanwhile, the probe is taken again once it is quiet (2 ranks: the probe after the fourth row of
+     * every sweep read 71-1150 µs where the others read 25-37, the compiler taking a core).
+     */
     private static final int HANDOFF_PROBE_CALLS = 5;
-    /** Untimed calls of the handoff probe before the first row, so that its copies are compiled. */
-    private static final int HANDOFF_WARM_UP_CALLS = 50;
     private final long[] handoffNanos = new long[HANDOFF_PROBE_CALLS];
+    /**
+     * Untimed calls of the handoff probe before the first row, so that its copies are compiled: with 50 the probe
+     * after the first row read 82-88 µs where the next read 30-39 (2 ranks, the fast pace).
+     */
+    private static final int HANDOFF_WARM_UP_CALLS = 1000;
     /** The view that runs the handoff probe; null with one rank, or when shm_direct cannot serve it. */
     private Communicator handoffView;
     private final Buf handoffSend;
@@ -400,6 +407,19 @@ public final class BenchSweep
         {
             return Double.NaN;
         }
+        final long compiled = compilationMillis();
+        double micros = timedHandoffCalls();
+        if (agreeMax(compilationMillis() - compiled) > 0)
+        {
+            awaitCompiler();
+            micros = timedHandoffCalls();
+        }
+        return comm.rank() == 0 ? micros : Double.NaN;
+    }
+
+    /** One untimed call of the handoff probe, then {@link #HANDOFF_PROBE_CALLS} timed: the median's time, µs. */
+    private double timedHandoffCalls()
+    {
         handoffCall();
         for (int i = 0; i < HANDOFF_PROBE_CALLS; i++)
         {
@@ -408,7 +428,7 @@ public final class BenchSweep
             handoffNanos[i] = System.nanoTime() - start;
         }
         Arrays.sort(handoffNanos);
-        return comm.rank() == 0 ? handoffNanos[HANDOFF_PROBE_CALLS / 2] / 1e3 : Double.NaN;
+        return handoffNanos[HANDOFF_PROBE_CALLS / 2] / 1e3;
     }
 
     /**
