@@ -105,7 +105,7 @@ public final class Paces
                 .allMatch(m -> m.handoffMicros() > 0);
             final double[] probes = ofRanks.stream().mapToDouble(handoff ? Measurement::handoffMicros :
                 Measurement::probeMicros).filter(probe -> probe > 0).toArray();
-            final Split split = probes.length == 0 ? null : split(ranks, probes, handoff);
+            final Split split = split(ranks, probes, handoff);
             if (split != null)
             {
                 splits.put(ranks, split);

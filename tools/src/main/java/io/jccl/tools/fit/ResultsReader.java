@@ -241,8 +241,7 @@ public final class ResultsReader
                     wrong++;
                     continue;
                 }
-                if (probeMaxUs != ANY_PROBE && (fields[columns.get("probe_us")].isBlank() ||
-                    parseDouble(fields[columns.get("probe_us")]) > probeMaxUs))
+                if (probeMaxUs != ANY_PROBE && !(optionalMicros(fields, columns, "probe_us") <= probeMaxUs))
                 {
                     outsideProbe++;
                     continue;
