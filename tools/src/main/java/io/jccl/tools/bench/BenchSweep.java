@@ -96,8 +96,9 @@ public final class BenchSweep
      * after the first row read 82-88 µs where the next read 30-39 (2 ranks, the fast pace).
      */
     private static final int HANDOFF_WARM_UP_CALLS = 1000;
-    /** The view that runs the handoff probe; null with one rank, or when shm_direct cannot serve it. */
+    /** The view that runs the handoff probe: null with one rank, or when shm_direct cannot serve it. */
     private Communicator handoffView;
+    /** The probe's buffers: null with one rank. */
     private final Buf handoffSend;
     private final Buf handoffRecv;
 
@@ -141,10 +142,12 @@ public final class BenchSweep
         this.stallsRetimed = comm.size() <= Runtime.getRuntime().availableProcessors();
         this.everyones = new double[2 * comm.size()];
         this.everyonesBuf = Buf.of(everyones);
-        this.handoffView = comm.size() > 1 ? comm.withAlgorithm("allgather:shm_direct") : null;
-        this.handoffSend = Buf.of(ByteBuffer.allocateDirect(HANDOFF_PROBE_BYTES / comm.size()), DataType.INT8);
-        this.handoffRecv = Buf.of(ByteBuffer.allocateDirect(HANDOFF_PROBE_BYTES / comm.size() * comm.size()),
-            DataType.INT8);
+        final boolean probing = comm.size() > 1;
+        this.handoffView = probing ? comm.withAlgorithm("allgather:shm_direct") : null;
+        this.handoffSend = probing ?
+            Buf.of(ByteBuffer.allocateDirect(HANDOFF_PROBE_BYTES / comm.size()), DataType.INT8) : null;
+        this.handoffRecv = probing ?
+            Buf.of(ByteBuffer.allocateDirect(HANDOFF_PROBE_BYTES / comm.size() * comm.size()), DataType.INT8) : null;
     }
 
     /** Runs the whole sweep; returns, on rank 0, the number of rows with wrong results (0 elsewhere). */
@@ -437,6 +440,10 @@ public final class BenchSweep
      */
     private void warmUpHandoffProbe()
     {
+        if (handoffView == null)
+        {
+            return;
+        }
         try
         {
             for (int i = 0; i < HANDOFF_WARM_UP_CALLS; i++)
@@ -456,10 +463,7 @@ public final class BenchSweep
 
     private void handoffCall()
     {
-        if (handoffView != null)
-        {
-            handoffView.allgather(handoffSend, handoffRecv);
-        }
+        handoffView.allgather(handoffSend, handoffRecv);
     }
 
     /** {@code count} 8-byte round trips between ranks 0 and 1 (rank 0 sends first); other ranks do nothing. */
