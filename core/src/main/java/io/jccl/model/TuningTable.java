@@ -38,6 +38,15 @@ import java.util.Map;
  *   ]
  * }
  * </pre>
+ * On a machine whose cross-core handoff runs at two paces ({@link Pace}), format {@value #FORMAT_PACES} adds, per rank
+ * count where the measurements showed both, the threshold of the engine's handoff probe between them, and rules that
+ * apply at one pace only; the rules without a pace hold until the engine's first probe, and wherever a pace has no
+ * rule of its own for a collective:
+ * <pre>
+ *   "paces": [{"ranks": 2, "handoff_threshold_us": 61.2, "fast_us": 27.0, "slow_us": 131.0}],
+ *   "rules": [..., {"collective": "allgather", "ranks": 2, "min_bytes": 0, "algorithm": "shm_direct",
+ *                   "chunk_bytes": 0, "pace": "fast"}, ...]
+ * </pre>
  * Immutable; {@link #lookup} allocates nothing.
  */
 public final class TuningTable
@@ -51,6 +60,9 @@ public final class TuningTable
     /** Value of the "format" field. */
     public static final String FORMAT = "jccl-tuning 1";
 
+    /** Value of the "format" field of a file with paces (which a jccl that reads only {@link #FORMAT} would misread). */
+    public static final String FORMAT_PACES = "jccl-tuning 2";
+
     /** Where model rules are evaluated: quarter octaves from 1 byte to 64 GiB. */
     private static final int GRID_STEPS_PER_OCTAVE = 4;
     private static final int GRID_OCTAVES = 36;
@@ -58,6 +70,7 @@ public final class TuningTable
     private final ModelParameters model;
     private final Map<String, String> info;
     private final List<Rule> rules;
+    private final List<PaceSplit> paces;
     private final Rule[][] byCollective;
 
     /**
@@ -69,8 +82,10 @@ public final class TuningTable
      * @param maxBytes   end of the range, exclusive; {@link Long#MAX_VALUE} for no end.
      * @param algorithm  the algorithm's name, as the registry names it.
      * @param chunkBytes chunk size for algorithms that cut messages, 0 for the algorithm's default.
+     * @param pace       the pace the rule applies at; null for both (and before the engine has probed the pace).
      */
-    public record Rule(Collective collective, int ranks, long minBytes, long maxBytes, String algorithm, long chunkBytes)
+    public record Rule(Collective collective, int ranks, long minBytes, long maxBytes, String algorithm, long chunkBytes,
+        Pace pace)
     {
         public Rule
         {
@@ -81,6 +96,19 @@ public final class TuningTable
             }
         }
 
+        /** A rule for both paces. */
+        public Rule(final Collective collective, final int ranks, final long minBytes, final long maxBytes,
+            final String algorithm, final long chunkBytes)
+        {
+            this(collective, ranks, minBytes, maxBytes, algorithm, chunkBytes, null);
+        }
+
+        /** This rule at {@code atPace} alone (null: at both). */
+        public Rule withPace(final Pace atPace)
+        {
+            return new Rule(collective, ranks, minBytes, maxBytes, algorithm, chunkBytes, atPace);
+        }
+
         /** True when the rule covers a call of {@code ranks} and {@code bytes}. */
         public boolean covers(final int callRanks, final long bytes)
         {
@@ -89,28 +117,76 @@ public final class TuningTable
     }
 
     /**
+     * Where the engine's handoff probe tells one pace from the other at one rank count.
+     *
+     * @param ranks           the rank count.
+     * @param thresholdMicros a probe of at most this many µs is the fast pace, a longer one the slow pace.
+     * @param fastMicros      the probe's median at the fast pace in the measurements (for reports).
+     * @param slowMicros      its median at the slow pace.
+     */
+    public record PaceSplit(int ranks, double thresholdMicros, double fastMicros, double slowMicros)
+    {
+        public PaceSplit
+        {
+            if (ranks < 2 || !(thresholdMicros > 0) || !(fastMicros > 0) || !(slowMicros > 0))
+            {
+                throw new IllegalArgumentException("bad pace split: ranks " + ranks + ", threshold " +
+                    thresholdMicros + " µs (probes at " + fastMicros + " and " + slowMicros + " µs)");
+            }
+        }
+    }
+
+    /**
      * @param model the parameters the rules came from (and the model choices of {@link #withModelChoices} use).
      * @param info  free-form facts about the tuning run: created, host, source.
-     * @param rules the rules; ranges of one collective and rank count must not overlap.
+     * @param rules the rules; ranges of one collective, rank count and pace must not overlap.
      */
     public TuningTable(final ModelParameters model, final Map<String, String> info, final List<Rule> rules)
+    {
+        this(model, info, rules, List.of());
+    }
+
+    /**
+     * @param paces where the pace changes, per rank count; every rule with a pace must be at a rank count listed.
+     */
+    public TuningTable(
+        final ModelParameters model, final Map<String, String> info, final List<Rule> rules, final List<PaceSplit> paces)
     {
         this.model = model;
         this.info = Map.copyOf(info);
         final List<Rule> sorted = new ArrayList<>(rules);
         sorted.sort(Comparator.comparing((Rule r) -> r.collective()).thenComparingInt(Rule::ranks)
+            .thenComparing(Rule::pace, Comparator.nullsFirst(Comparator.naturalOrder()))
             .thenComparingLong(Rule::minBytes));
         for (int i = 1; i < sorted.size(); i++)
         {
             final Rule previous = sorted.get(i - 1);
             final Rule rule = sorted.get(i);
             if (previous.collective() == rule.collective() && previous.ranks() == rule.ranks() &&
-                rule.minBytes() < previous.maxBytes())
+                previous.pace() == rule.pace() && rule.minBytes() < previous.maxBytes())
             {
                 throw new IllegalArgumentException("tuning rules overlap: " + previous + " and " + rule);
             }
         }
+        final List<PaceSplit> splits = new ArrayList<>(paces);
+        splits.sort(Comparator.comparingInt(PaceSplit::ranks));
+        for (int i = 1; i < splits.size(); i++)
+        {
+            if (splits.get(i).ranks() == splits.get(i - 1).ranks())
+            {
+                throw new IllegalArgumentException("two pace splits at " + splits.get(i).ranks() + " ranks");
+            }
+        }
+        for (final Rule rule : sorted)
+        {
+            if (rule.pace() != null && splits.stream().noneMatch(split -> split.ranks() == rule.ranks()))
+            {
+                throw new IllegalArgumentException("a rule at the " + rule.pace().label() + " pace at " +
+                    rule.ranks() + " ranks, where no pace split says how to tell the paces apart: " + rule);
+            }
+        }
         this.rules = List.copyOf(sorted);
+        this.paces = List.copyOf(splits);
         this.byCollective = new Rule[Collective.values().length][];
         for (final Collective collective : Collective.values())
         {
@@ -193,9 +269,10 @@ public final class TuningTable
         }
         final Map<String, Object> json = (Map<String, Object>)parsed;
         final String format = Json.string(json, "format");
-        if (!FORMAT.equals(format))
+        if (!FORMAT.equals(format) && !FORMAT_PACES.equals(format))
         {
-            throw new IllegalArgumentException("format is '" + format + "', this jccl reads '" + FORMAT + "'");
+            throw new IllegalArgumentException("format is '" + format + "', this jccl reads '" + FORMAT + "' and '" +
+                FORMAT_PACES + "'");
         }
         final Map<String, String> info = new LinkedHashMap<>();
         for (final String key : new String[] {"created", "host", "source"})
@@ -212,16 +289,27 @@ public final class TuningTable
             rules.add(new Rule(Collective.parse(Json.string(r, "collective")), (int)Json.number(r, "ranks"),
                 (long)Json.number(r, "min_bytes"),
                 r.containsKey("max_bytes") ? (long)Json.number(r, "max_bytes") : Long.MAX_VALUE,
-                Json.string(r, "algorithm"), r.containsKey("chunk_bytes") ? (long)Json.number(r, "chunk_bytes") : 0));
+                Json.string(r, "algorithm"), r.containsKey("chunk_bytes") ? (long)Json.number(r, "chunk_bytes") : 0,
+                r.containsKey("pace") ? Pace.parse(Json.string(r, "pace")) : null));
         }
-        return new TuningTable(ModelParameters.fromJson(Json.object(json, "model")), info, rules);
+        final List<PaceSplit> paces = new ArrayList<>();
+        if (json.containsKey("paces"))
+        {
+            for (final Object item : Json.array(json, "paces"))
+            {
+                final Map<String, Object> p = (Map<String, Object>)item;
+                paces.add(new PaceSplit((int)Json.number(p, "ranks"), Json.number(p, "handoff_threshold_us"),
+                    Json.number(p, "fast_us"), Json.number(p, "slow_us")));
+            }
+        }
+        return new TuningTable(ModelParameters.fromJson(Json.object(json, "model")), info, rules, paces);
     }
 
     /** The JSON text of this table, in the documented format. */
     public String toJson()
     {
         final Map<String, Object> json = new LinkedHashMap<>();
-        json.put("format", FORMAT);
+        json.put("format", paces.isEmpty() ? FORMAT : FORMAT_PACES);
         for (final String key : new String[] {"created", "host", "source"})
         {
             if (info.containsKey(key))
@@ -230,6 +318,20 @@ public final class TuningTable
             }
         }
         json.put("model", model.toJson());
+        if (!paces.isEmpty())
+        {
+            final List<Object> paceList = new ArrayList<>();
+            for (final PaceSplit split : paces)
+            {
+                final Map<String, Object> p = new LinkedHashMap<>();
+                p.put("ranks", split.ranks());
+                p.put("handoff_threshold_us", split.thresholdMicros());
+                p.put("fast_us", split.fastMicros());
+                p.put("slow_us", split.slowMicros());
+                paceList.add(p);
+            }
+            json.put("paces", paceList);
+        }
         final List<Object> ruleList = new ArrayList<>();
         for (final Rule rule : rules)
         {
@@ -243,6 +345,10 @@ public final class TuningTable
             }
             r.put("algorithm", rule.algorithm());
             r.put("chunk_bytes", rule.chunkBytes());
+            if (rule.pace() != null)
+            {
+                r.put("pace", rule.pace().label());
+            }
             ruleList.add(r);
         }
         json.put("rules", ruleList);
@@ -266,17 +372,58 @@ public final class TuningTable
         }
     }
 
-    /** The rule for a call, or null when none covers it. */
+    /** The rule for a call at either pace (a rule without one), or null when none covers it. */
     public Rule lookup(final Collective collective, final int ranks, final long bytes)
     {
+        return lookup(collective, ranks, bytes, null);
+    }
+
+    /**
+     * The rule for a call at {@code pace}: one of that pace where the collective has any at {@code ranks}, else one
+     * for both paces; null when none covers it.
+     */
+    public Rule lookup(final Collective collective, final int ranks, final long bytes, final Pace pace)
+    {
+        final boolean ownRules = pace != null && hasRules(collective, ranks, pace);
         for (final Rule rule : byCollective[collective.ordinal()])
         {
-            if (rule.covers(ranks, bytes))
+            if (rule.pace() == (ownRules ? pace : null) && rule.covers(ranks, bytes))
             {
                 return rule;
             }
         }
         return null;
+    }
+
+    /** Whether {@code collective} has rules of its own at {@code pace} (null: for both) at {@code ranks}. */
+    public boolean hasRules(final Collective collective, final int ranks, final Pace pace)
+    {
+        for (final Rule rule : byCollective[collective.ordinal()])
+        {
+            if (rule.ranks() == ranks && rule.pace() == pace)
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Where the paces part at {@code ranks}, or null when the measurements showed one pace there. */
+    public PaceSplit paceSplit(final int ranks)
+    {
+        for (final PaceSplit split : paces)
+        {
+            if (split.ranks() == ranks)
+            {
+                return split;
+            }
+        }
+        return null;
+    }
+
+    public List<PaceSplit> paces()
+    {
+        return paces;
     }
 
     public ModelParameters model()
@@ -323,13 +470,12 @@ public final class TuningTable
         for (final Map.Entry<Collective, ? extends Collection<String>> entry : available.entrySet())
         {
             final Collective collective = entry.getKey();
-            final boolean covered = rules.stream().anyMatch(r -> r.collective() == collective && r.ranks() == ranks);
-            if (!covered)
+            if (!hasRules(collective, ranks, null))
             {
                 all.addAll(modelRules(costModel, collective, ranks, entry.getValue()));
             }
         }
-        return new TuningTable(model, info, all);
+        return new TuningTable(model, info, all, paces);
     }
 
     /**
@@ -382,7 +528,7 @@ public final class TuningTable
     public boolean equals(final Object o)
     {
         return o instanceof TuningTable other && model.equals(other.model) && info.equals(other.info) &&
-            rules.equals(other.rules);
+            rules.equals(other.rules) && paces.equals(other.paces);
     }
 
     @Override

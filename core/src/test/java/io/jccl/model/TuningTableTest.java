@@ -188,4 +188,46 @@ class TuningTableTest
             assertTrue(chosen <= best * 1.2, bytes + ": " + rule.algorithm() + " against " + fastest);
         }
     }
+
+    @Test
+    void rulesOfOnePaceRoundTripAndFallBackToTheRulesForBoth() throws Exception
+    {
+        final List<TuningTable.Rule> rules = new java.util.ArrayList<>(RULES);
+        rules.add(new TuningTable.Rule(Collective.ALLREDUCE, 2, 0, 8192, "shm_oneshot", 0, Pace.FAST));
+        rules.add(new TuningTable.Rule(Collective.ALLREDUCE, 2, 8192, Long.MAX_VALUE, "shm_twoshot", 0, Pace.FAST));
+        rules.add(new TuningTable.Rule(Collective.ALLGATHER, 2, 0, Long.MAX_VALUE, "shm_direct", 0, Pace.SLOW));
+        final TuningTable table = new TuningTable(ModelParameters.shipped(), Map.of("host", "box"), rules,
+            List.of(new TuningTable.PaceSplit(2, 61.5, 27, 131)));
+        final Path file = directory.resolve("paces.json");
+        table.write(file);
+        assertTrue(Files.readString(file).contains("\"format\": \"jccl-tuning 2\""));
+        final TuningTable read = TuningTable.read(file);
+        assertEquals(table, read);
+        assertEquals(61.5, read.paceSplit(2).thresholdMicros());
+        assertNull(read.paceSplit(4));
+        // each pace's own rules where it has them for a collective, the rules for both elsewhere
+        assertEquals("shm_oneshot", read.lookup(Collective.ALLREDUCE, 2, 4096, Pace.FAST).algorithm());
+        assertEquals("shm_twoshot", read.lookup(Collective.ALLREDUCE, 2, 4096, Pace.SLOW).algorithm());
+        assertEquals("shm_twoshot", read.lookup(Collective.ALLREDUCE, 2, 4096).algorithm());
+        assertEquals("shm_direct", read.lookup(Collective.ALLGATHER, 2, 4096, Pace.SLOW).algorithm());
+        assertNull(read.lookup(Collective.ALLGATHER, 2, 4096, Pace.FAST));
+        assertNull(read.lookup(Collective.ALLGATHER, 2, 4096));
+        // the model fills what the rules for both leave open, and leaves the pace rules as they are
+        final TuningTable complete = read.withModelChoices(2, Map.of(Collective.ALLGATHER, List.of("ring", "bruck")));
+        assertTrue(complete.lookup(Collective.ALLGATHER, 2, 4096) != null);
+        assertEquals("shm_direct", complete.lookup(Collective.ALLGATHER, 2, 4096, Pace.SLOW).algorithm());
+        assertEquals(read.paces(), complete.paces());
+    }
+
+    @Test
+    void aRuleOfOnePaceNeedsASplitAtItsRankCount()
+    {
+        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () -> new TuningTable(
+            ModelParameters.shipped(), Map.of(), List.of(
+                new TuningTable.Rule(Collective.ALLREDUCE, 4, 0, Long.MAX_VALUE, "ring", 0, Pace.FAST)),
+            List.of(new TuningTable.PaceSplit(2, 60, 27, 130))));
+        assertTrue(ex.getMessage().contains("fast pace at 4 ranks"), ex.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> TuningTable.parse(table().toJson()
+            .replace("\"chunk_bytes\": 0", "\"chunk_bytes\": 0, \"pace\": \"medium\"")));
+    }
 }

@@ -1,6 +1,7 @@
 package io.jccl.tools.fit;
 
 import io.jccl.Configuration;
+import io.jccl.model.Pace;
 import io.jccl.tools.Arguments;
 import io.jccl.tools.Command;
 import io.jccl.tools.InputException;
@@ -91,7 +92,7 @@ public final class FitCommand implements Command
         int cores = Runtime.getRuntime().availableProcessors();
         String onlySource = null;
         double probeMaxUs = ResultsReader.ANY_PROBE;
-        Paces.Pace pace = null;
+        Pace pace = null;
         final List<String> operands = new ArrayList<>();
         String[] rest = args;
         while (rest.length > 0)
@@ -180,7 +181,7 @@ public final class FitCommand implements Command
      */
     public static List<ModelFitter.Result> fit(
         final List<Path> files, final long stagingBytes, final int cores, final int regimes, final String onlySource,
-        final double probeMaxUs, final Paces.Pace pace, final PrintStream err) throws IOException
+        final double probeMaxUs, final Pace pace, final PrintStream err) throws IOException
     {
         List<Measurement> rows = ResultsReader.readRuns(files, err, probeMaxUs);
         final Paces paces = Paces.of(rows);
@@ -202,12 +203,12 @@ public final class FitCommand implements Command
             String.join(", ", files.stream().map(Path::toString).toList()), stagingBytes, cores, regimes, onlySource);
     }
 
-    private static Paces.Pace paceValue(final String value)
+    private static Pace paceValue(final String value)
     {
         return switch (value)
         {
-            case "fast" -> Paces.Pace.FAST;
-            case "slow" -> Paces.Pace.SLOW;
+            case "fast" -> Pace.FAST;
+            case "slow" -> Pace.SLOW;
             default -> throw new UsageException("--pace must be fast or slow, not '" + value + "'");
         };
     }

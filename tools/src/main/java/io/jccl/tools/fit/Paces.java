@@ -1,5 +1,7 @@
 package io.jccl.tools.fit;
 
+import io.jccl.model.Pace;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -26,12 +28,6 @@ import java.util.TreeMap;
  */
 public final class Paces
 {
-    /** One of the two paces. */
-    public enum Pace
-    {
-        FAST, SLOW
-    }
-
     /**
      * Two groups of probes are two paces when the fastest tenth of the slower group is at least this ratio above the
      * slowest tenth of the faster one: 2.0-2.5 where the AMD VM's rows mixed its paces, 1.0-1.4 within one (and, for
@@ -188,6 +184,24 @@ public final class Paces
                 (1 - split.fastShare()) * Measurement.median(slow).micros()));
         }
         return expected;
+    }
+
+    /**
+     * One measurement per series and size at {@code pace}: the median of the point's rows at that pace where its rank
+     * count ran at two paces and the point has some, else the time to expect ({@link #expectedPerPoint}). What choices
+     * for one pace are made from: complete wherever the sweeps were, though a pace may have missed some points.
+     */
+    public List<Measurement> perPointAt(final List<Measurement> rows, final Pace pace)
+    {
+        final List<Measurement> points = new ArrayList<>();
+        for (final List<Measurement> repeats : Measurement.byPoint(rows))
+        {
+            final Split split = splits.get(repeats.get(0).ranks());
+            final List<Measurement> atPace = split == null ? List.of() :
+                repeats.stream().filter(m -> split.fast(m) == (pace == Pace.FAST)).toList();
+            points.add(atPace.isEmpty() ? expectedPerPoint(repeats).get(0) : Measurement.median(atPace));
+        }
+        return points;
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.jccl.tools.fit;
 
+import io.jccl.model.Pace;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -117,7 +118,7 @@ class PacesTest
         assertEquals(20, split.slowRows());
         assertTrue(paces.describe().startsWith("4 ranks, the handoff probe at 5"), paces.describe());
         assertEquals(2.0 / 3 * 160 + 1.0 / 3 * 600, paces.expectedPerPoint(rows).get(0).micros(), 1e-9);
-        assertEquals(40, paces.atPace(rows, Paces.Pace.FAST).size());
+        assertEquals(40, paces.atPace(rows, Pace.FAST).size());
 
         rows.add(row(4, 2 << 20, 200, 1.0));
         final Paces olderRowsToo = Paces.of(rows);
