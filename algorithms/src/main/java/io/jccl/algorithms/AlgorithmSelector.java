@@ -2,6 +2,7 @@ package io.jccl.algorithms;
 
 import io.jccl.Collective;
 import io.jccl.Configuration;
+import io.jccl.model.Pace;
 import io.jccl.spi.CollectiveAlgorithm;
 import io.jccl.spi.CollectiveArgs;
 import io.jccl.spi.CollectiveContext;
@@ -37,8 +38,9 @@ import java.util.Map;
  *       up to {@link #PAIR_REDUCE_MAX_BYTES}, where it is one message ({@link #PAIR_TREE_MAX_BYTES});</li>
  *   <li>without a tuning file, at 2 ranks with a core each, recursive doubling for allreduces of private send buffers
  *       from {@link #PAIR_EXCHANGE_MIN_BYTES} to below {@link #PAIR_EXCHANGE_END_BYTES}: one message each way;</li>
- *   <li>the tuned choice for the call's size ({@link TunedSelection}: the tuning file's rule, else the cost model's
- *       fastest algorithm), when it can serve the call;</li>
+ *   <li>the tuned choice for the call's size ({@link TunedSelection}: the tuning file's rule, at the machine's pace
+ *       of the moment where the file parts the paces, else the cost model's fastest algorithm), when it can serve the
+ *       call;</li>
  *   <li>the first algorithm of the collective's preference list that can serve the call (collectives without cost
  *       formulas, gaps in a tuning file, and calls the tuned choice cannot serve: a count that does not split, a
  *       message too large for a staging area, ...).</li>
@@ -399,6 +401,16 @@ public final class AlgorithmSelector
 
     public CollectiveAlgorithm select(final CollectiveArgs args, final CollectiveContext context, final long bytes)
     {
+        return select(args, context, bytes, null);
+    }
+
+    /**
+     * The algorithm for a call, with the tuned choices of {@code pace} (null: those for both paces) where the tuning
+     * file parts them; every rank must pass the same pace for the same call.
+     */
+    public CollectiveAlgorithm select(
+        final CollectiveArgs args, final CollectiveContext context, final long bytes, final Pace pace)
+    {
         final CollectiveAlgorithm chosen = forced.get(args.collective);
         if (chosen != null)
         {
@@ -457,13 +469,14 @@ public final class AlgorithmSelector
         }
         if (tuned.ranks() == size)
         {
-            final int range = tuned.range(args.collective, bytes);
-            final CollectiveAlgorithm tunedChoice = tuned.algorithm(args.collective, range);
+            final TunedSelection atPace = tuned.atPace(pace);
+            final int range = atPace.range(args.collective, bytes);
+            final CollectiveAlgorithm tunedChoice = atPace.algorithm(args.collective, range);
             // the range's chunk size, unless jccl.chunk.bytes set one for every call
             final long configuredChunk = args.chunkBytes;
             if (configuredChunk == 0)
             {
-                args.chunkBytes = tuned.callChunkBytes(args.collective, range);
+                args.chunkBytes = atPace.callChunkBytes(args.collective, range);
             }
             if (tunedChoice != null && tunedChoice.unsupportedReason(args, size, context) == null)
             {

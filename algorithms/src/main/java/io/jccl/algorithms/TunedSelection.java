@@ -3,6 +3,7 @@ package io.jccl.algorithms;
 import io.jccl.Collective;
 import io.jccl.Configuration;
 import io.jccl.JcclException;
+import io.jccl.model.Pace;
 import io.jccl.model.TuningTable;
 import io.jccl.shm.Log;
 import io.jccl.spi.CollectiveAlgorithm;
@@ -46,6 +47,10 @@ public final class TunedSelection
     /** What the choices were made from ({@link #of}), for {@link #atCores} and {@link #logChoices}; null for none. */
     private TuningTable table;
     private long stagingBytes;
+    /** Where the paces part at this rank count, and the choices at each; null where the table has one pace. */
+    private TuningTable.PaceSplit paceSplit;
+    private TunedSelection atFast;
+    private TunedSelection atSlow;
 
     private TunedSelection(
         final int ranks, final long[][] starts, final CollectiveAlgorithm[][] choices, final long[][] callChunks)
@@ -91,7 +96,7 @@ public final class TunedSelection
         {
             final TuningTable table = TuningTable.load(configuration);
             final TunedSelection selection = of(table, ranks, registry, stagingBytes);
-            selection.measured = !TuningTable.shipped().equals(table);
+            selection.setMeasured(!TuningTable.shipped().equals(table));
             return selection;
         }
         catch (final IOException | IllegalArgumentException ex)
@@ -113,8 +118,18 @@ public final class TunedSelection
             return this;
         }
         final TunedSelection selection = of(table, ranks, registry, stagingBytes, cores);
-        selection.measured = measured;
+        selection.setMeasured(measured);
         return selection;
+    }
+
+    private void setMeasured(final boolean fromFile)
+    {
+        measured = fromFile;
+        if (paceSplit != null)
+        {
+            atFast.measured = fromFile;
+            atSlow.measured = fromFile;
+        }
     }
 
     /** Logs the choices at INFO, on rank 0, with where they came from ({@code configuration}'s tuning file). */
@@ -130,6 +145,23 @@ public final class TunedSelection
         for (final Collective collective : Collective.values())
         {
             log.info(Log.INIT, "  " + collective.label() + ": " + describe(collective));
+        }
+        if (paceSplit != null)
+        {
+            log.info(Log.INIT, String.format(Locale.ROOT, "from the first handoff probe on (the fast pace at most " +
+                "%.1f µs; measured %.1f and %.1f), where they differ from the above:", paceSplit.thresholdMicros(),
+                paceSplit.fastMicros(), paceSplit.slowMicros()));
+            for (final Pace pace : Pace.values())
+            {
+                for (final Collective collective : Collective.values())
+                {
+                    final String choices = atPace(pace).describe(collective);
+                    if (!choices.equals(describe(collective)))
+                    {
+                        log.info(Log.INIT, "  " + pace.label() + " pace, " + collective.label() + ": " + choices);
+                    }
+                }
+            }
         }
     }
 
@@ -157,13 +189,28 @@ public final class TunedSelection
             available.put(collective, registry.of(collective).keySet());
         }
         final TuningTable complete = table.withModelChoices(ranks, available, stagingBytes, cores);
-        final TunedSelection selection = none(ranks);
+        final TunedSelection selection = flatten(complete, ranks, registry, null);
         selection.table = table;
         selection.stagingBytes = stagingBytes;
+        selection.paceSplit = table.paceSplit(ranks);
+        if (selection.paceSplit != null)
+        {
+            selection.atFast = flatten(complete, ranks, registry, Pace.FAST);
+            selection.atSlow = flatten(complete, ranks, registry, Pace.SLOW);
+        }
+        return selection;
+    }
+
+    /** The choices at {@code pace} (null: at both), each collective from its rules of that pace or else for both. */
+    private static TunedSelection flatten(
+        final TuningTable complete, final int ranks, final AlgorithmRegistry registry, final Pace pace)
+    {
+        final TunedSelection selection = none(ranks);
         for (final Collective collective : Collective.values())
         {
+            final Pace rulesPace = pace != null && complete.hasRules(collective, ranks, pace) ? pace : null;
             final List<TuningTable.Rule> rules = complete.rules().stream()
-                .filter(r -> r.collective() == collective && r.ranks() == ranks).toList();
+                .filter(r -> r.collective() == collective && r.ranks() == ranks && r.pace() == rulesPace).toList();
             if (!rules.isEmpty())
             {
                 selection.fill(collective, rules, registry);
@@ -234,6 +281,22 @@ public final class TunedSelection
     public int ranks()
     {
         return ranks;
+    }
+
+    /** Where the paces part at this rank count, or null when the choices are the same at both. */
+    public TuningTable.PaceSplit paceSplit()
+    {
+        return paceSplit;
+    }
+
+    /** The choices at {@code pace}: this selection for null, or where the paces do not part. Allocates nothing. */
+    public TunedSelection atPace(final Pace pace)
+    {
+        if (pace == null || paceSplit == null)
+        {
+            return this;
+        }
+        return pace == Pace.FAST ? atFast : atSlow;
     }
 
     /** The chosen algorithm for a call of {@code bytes}, or null when no rule covers it. Allocates nothing. */

@@ -5,6 +5,7 @@ import io.jccl.DataType;
 import io.jccl.ReduceOp;
 import io.jccl.model.CostModel;
 import io.jccl.model.ModelParameters;
+import io.jccl.model.Pace;
 import io.jccl.model.TuningTable;
 import io.jccl.model.TuningTable.Rule;
 import io.jccl.spi.CollectiveAlgorithm;
@@ -167,6 +168,35 @@ class TunedSelectionTest
         // choices for 2 ranks are not used on 3
         assertEquals("shm_oneshot", selector.select(args, new LocalJob(3).context(0), 1024).name());
         assertEquals("shm_twoshot", selector.select(args, new LocalJob(3).context(0), 1 << 20).name());
+    }
+
+    @Test
+    void theSelectorChoosesByThePaceItIsGivenWhereTheFilePartsThem()
+    {
+        final TuningTable paced = new TuningTable(ModelParameters.shipped(), Map.of(), List.of(
+            new Rule(Collective.ALLREDUCE, 2, 0, Long.MAX_VALUE, "shm_twoshot", 0),
+            new Rule(Collective.ALLREDUCE, 2, 0, 4096, "shm_oneshot", 0, Pace.FAST),
+            new Rule(Collective.ALLREDUCE, 2, 4096, Long.MAX_VALUE, "ring", 65536, Pace.FAST),
+            new Rule(Collective.ALLREDUCE, 2, 0, Long.MAX_VALUE, "recursive_doubling", 0, Pace.SLOW)),
+            List.of(new TuningTable.PaceSplit(2, 60, 27, 130)));
+        final TunedSelection tuned = TunedSelection.of(paced, 2, REGISTRY, STAGING);
+        assertEquals(60, tuned.paceSplit().thresholdMicros());
+        final AlgorithmSelector selector = new AlgorithmSelector(REGISTRY, null, tuned);
+        final CollectiveArgs args = allreduce(16 * 1024);
+        final var context = new LocalJob(2).context(0);
+        assertEquals("shm_twoshot", selector.select(args, context, 64 * 1024, null).name());
+        final CollectiveAlgorithm fastRing = selector.select(args, context, 64 * 1024, Pace.FAST);
+        assertEquals("ring", fastRing.name());
+        assertNotSame(REGISTRY.find(Collective.ALLREDUCE, "ring"), fastRing, "the fast rule's ring, cut in its chunks");
+        assertEquals("recursive_doubling", selector.select(args, context, 64 * 1024, Pace.SLOW).name());
+        assertEquals("shm_oneshot", tuned.atPace(Pace.FAST).choose(Collective.ALLREDUCE, 1024).name());
+        // a collective without rules of one pace takes the choices for both, here the model's
+        assertEquals(tuned.choose(Collective.BROADCAST, 1024).name(),
+            tuned.atPace(Pace.SLOW).choose(Collective.BROADCAST, 1024).name());
+        // a rank count the file does not part: one selection for every pace
+        final TunedSelection four = TunedSelection.of(paced, 4, REGISTRY, STAGING);
+        assertNull(four.paceSplit());
+        assertSame(four, four.atPace(Pace.FAST));
     }
 
     @Test
