@@ -11,6 +11,7 @@ import io.jccl.Request;
 import io.jccl.algorithms.AlgorithmRegistry;
 import io.jccl.algorithms.AlgorithmSelector;
 import io.jccl.algorithms.TunedSelection;
+import io.jccl.model.Pace;
 import io.jccl.shm.Log;
 import io.jccl.shm.ShmTransport;
 import io.jccl.spi.CollectiveAlgorithm;
@@ -38,6 +39,8 @@ public final class ShmCommunicator implements Communicator
     private final long chunkBytes;
     private final SubCommunicators splitter;
     private final NonBlockingCollectives nonBlocking;
+    /** The machine's pace of the moment, where the tuning file parts the choices by it; null elsewhere. */
+    private final PaceProbe paceProbe;
 
     /** The thread inside a call, shared by a communicator and its views. */
     private static final class Owner
@@ -47,9 +50,10 @@ public final class ShmCommunicator implements Communicator
 
     private ShmCommunicator(final ShmTransport transport, final AlgorithmSelector selector, final CollectiveArgs args,
         final Owner owner, final boolean view, final long chunkBytes, final SubCommunicators splitter,
-        final NonBlockingCollectives nonBlocking, final Configuration configuration)
+        final NonBlockingCollectives nonBlocking, final PaceProbe paceProbe, final Configuration configuration)
     {
         this.transport = transport;
+        this.paceProbe = paceProbe;
         this.selector = selector;
         this.args = args;
         this.owner = owner;
@@ -89,6 +93,7 @@ public final class ShmCommunicator implements Communicator
         final String forced = configuration.get(Configuration.ALGO_PROP_NAME);
         // read and checked before joining, so that a bad tuning file or algorithm name fails this rank alone
         TunedSelection tuned = TunedSelection.load(configuration, registry);
+        final PaceProbe.Settings paceSettings = PaceProbe.settings(configuration);
         AlgorithmSelector selector = new AlgorithmSelector(registry, forced, tuned);
         final ShmTransport transport = ShmTransport.connect(configuration);
         if (transport.cores() != Runtime.getRuntime().availableProcessors())
@@ -117,8 +122,10 @@ public final class ShmCommunicator implements Communicator
             log.info(Log.INIT, "reductions of off-heap memory: " + (Reductions.vectorKernels() ?
                 "SIMD kernels (Vector API)" : "array kernels; no SIMD kernels: " + Reductions.vectorKernelsWhyNot()));
         }
+        final PaceProbe paceProbe = PaceProbe.of(transport, tuned.paceSplit(), paceSettings, configuration,
+            registry);
         return new ShmCommunicator(transport, selector, new CollectiveArgs(), new Owner(), false, chunkBytes, null,
-            null, configuration);
+            null, paceProbe, configuration);
     }
 
     @Override
@@ -790,14 +797,20 @@ public final class ShmCommunicator implements Communicator
             throw new IllegalArgumentException("no algorithm named");
         }
         return new ShmCommunicator(transport, selector.with(algorithms), args, owner, true, chunkBytes, splitter,
-            nonBlocking, null);
+            nonBlocking, paceProbe, null);
     }
 
-    /** The algorithm a collective with these arguments would use now (for tools and tests). */
+    /** The algorithm a collective with these arguments would use now, at the last probe's pace (tools and tests). */
     public CollectiveAlgorithm algorithmFor(final CollectiveArgs call, final long bytes)
     {
         call.chunkBytes = chunkBytes;
-        return selector.select(call, transport, bytes);
+        return selector.select(call, transport, bytes, paceProbe == null ? null : paceProbe.pace());
+    }
+
+    /** The probe of the machine's pace, shared with the views; null where the tuning file has one pace. */
+    public PaceProbe paceProbe()
+    {
+        return paceProbe;
     }
 
     /** The algorithm the last collective called through this communicator (or view) ran; null before the first. */
@@ -836,7 +849,8 @@ public final class ShmCommunicator implements Communicator
     {
         final CollectiveArgs a = args;
         a.chunkBytes = chunkBytes;
-        final CollectiveAlgorithm algorithm = selector.select(a, transport, bytes);
+        final Pace pace = paceProbe == null ? null : paceProbe.before(a.collective, bytes);
+        final CollectiveAlgorithm algorithm = selector.select(a, transport, bytes, pace);
         lastAlgorithm = algorithm;
         transport.beginCollective(a.collective, a.type, op, rooted(a.collective) ? a.root : -1, a.count, agreedCount,
             algorithm);

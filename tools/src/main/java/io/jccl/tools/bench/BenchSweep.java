@@ -4,6 +4,7 @@ import io.jccl.Buf;
 import io.jccl.Communicator;
 import io.jccl.DataType;
 import io.jccl.ReduceOp;
+import io.jccl.engine.PaceProbe;
 import io.jccl.engine.ShmCommunicator;
 import io.jccl.spi.CollectiveArgs;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -81,15 +82,17 @@ public final class BenchSweep
      * every rank copies its block in and every peer's block out, lines just written on another core, so its time is
      * the cores' handoff at that moment, whichever ranks share a core. 4 ranks on 2 cores: 63-93 µs when handoffs
      * were fast, 126-228 when slow, where the 8-byte probe read 0.19-6.8 µs either way, and a 512 KiB message between
-     * ranks 0 and 1 alone read 28-48 µs at either pace whenever the two shared a core (2026-11-27, AMD VM).
+     * ranks 0 and 1 alone read 28-48 µs at either pace whenever the two shared a core (2026-11-27, AMD VM). The
+     * engine's own probe ({@link PaceProbe}) is the same measurement, so that a tuning file's threshold drawn from
+     * this one holds for it.
      */
-    static final int HANDOFF_PROBE_BYTES = 512 * 1024;
+    static final int HANDOFF_PROBE_BYTES = PaceProbe.BYTES;
     /**
      * Timed calls of the handoff probe, after one untimed: the probe is the median call's time. When a rank's JIT
      * compiler ran meanwhile, the probe is taken again once it is quiet (2 ranks: the probe after the fourth row of
      * every sweep read 71-1150 µs where the others read 25-37, the compiler taking a core).
      */
-    private static final int HANDOFF_PROBE_CALLS = 5;
+    private static final int HANDOFF_PROBE_CALLS = PaceProbe.CALLS;
     private final long[] handoffNanos = new long[HANDOFF_PROBE_CALLS];
     /**
      * Untimed calls of the handoff probe before the first row, so that its copies are compiled: with 50 the probe

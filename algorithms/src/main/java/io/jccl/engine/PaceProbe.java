@@ -1,0 +1,292 @@
+package io.jccl.engine;
+
+import io.jccl.Buf;
+import io.jccl.Collective;
+import io.jccl.Configuration;
+import io.jccl.DataType;
+import io.jccl.algorithms.AlgorithmRegistry;
+import io.jccl.model.Pace;
+import io.jccl.model.TuningTable;
+import io.jccl.shm.Log;
+import io.jccl.shm.ShmTransport;
+import io.jccl.spi.CollectiveAlgorithm;
+import io.jccl.spi.CollectiveArgs;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.Locale;
+
+/**
+ * The machine's pace of the moment ({@link Pace}), for a communicator whose tuning file parts its choices by pace
+ * ({@link TuningTable#paceSplit}). Every {@link #probeBytes} bytes of broadcasts, allreduces, allgathers, alltoalls and
+ * reduce-scatters, every rank runs the handoff probe before the call that fills the budget: a {@link #BYTES} allgather
+ * through the staging areas ({@code shm_direct}), one untimed call and {@link #CALLS} timed. Rank 0 takes the median
+ * call's time, the measurement {@code ./jccl bench} ends every row with ({@code handoff_us}) and from which
+ * {@code ./jccl tune} drew the split, and broadcasts its verdict, the fast pace when at most the split's threshold;
+ * every rank then chooses by that pace until the next probe.
+ * <p>
+ * Why every rank agrees: the probes fall at the same call on every rank, since each counts the bytes of the same
+ * calls, which every rank makes in the same order with the same sizes; and the pace travels in a collective. Until the
+ * first probe, the choices for both paces hold. Calls of the communicator's non-blocking collectives run on a
+ * duplicate of it, which probes its own calls in the same way.
+ * <p>
+ * Cost: the probe takes 0.15-0.8 ms at 2 ranks on the AMD VM of MODEL.md session 21 (the allgather 24-30 µs at the fast
+ * pace, 119-139 at the slow one), about 0.5 % of the time of {@link #PROBE_BYTES_DEFAULT} of traffic at either pace;
+ * the first probe of a communicator runs {@link #WARM_UP_CALLS} untimed calls first (25-140 ms), as the bench does
+ * before its first row, so that its copies are compiled (after 50, the bench's probe read 82-88 µs at the fast pace). Allocates nothing per call or probe: its buffers (1 MiB and
+ * a word, off-heap) come with the communicator.
+ */
+public final class PaceProbe
+{
+    /** Bytes of the probe's allgather, all ranks' blocks together. */
+    public static final int BYTES = 512 * 1024;
+    /** Timed calls of a probe, after one untimed: the probe is the median call's time. */
+    public static final int CALLS = 5;
+    /** Untimed calls before a communicator's first probe. */
+    static final int WARM_UP_CALLS = 1000;
+
+    /** Setting: bytes of collective calls between probes (environment {@code JCCL_PACE_PROBE_BYTES}); 0: never probe. */
+    public static final String PROBE_BYTES_PROP_NAME = "jccl.pace.probe.bytes";
+    public static final long PROBE_BYTES_DEFAULT = 256L << 20;
+    /**
+     * Setting: a probe of at most this many µs is the fast pace (environment {@code JCCL_PACE_THRESHOLD_US}); default:
+     * the tuning file's threshold for the communicator's rank count.
+     */
+    public static final String THRESHOLD_PROP_NAME = "jccl.pace.threshold.us";
+
+    private static final long FAST_WORD = 1;
+    private static final long SLOW_WORD = 2;
+
+    private final ShmTransport transport;
+    private final CollectiveAlgorithm allgather;
+    private final CollectiveAlgorithm broadcast;
+    private final long probeBytes;
+    private final double thresholdMicros;
+    private final Log log;
+    private final CollectiveArgs probeArgs = new CollectiveArgs();
+    private final CollectiveArgs verdictArgs = new CollectiveArgs();
+    private final long[] nanos = new long[CALLS];
+    private final Buf send;
+    private final Buf recv;
+    private final ByteBuffer verdictBytes = ByteBuffer.allocateDirect(Long.BYTES);
+    private final Buf verdict = Buf.of(verdictBytes, DataType.INT64);
+    private boolean warm;
+    private long traffic;
+    private Pace pace;
+    private long probes;
+    private long fastProbes;
+    private double lastMicros = Double.NaN;
+
+    private PaceProbe(final ShmTransport transport, final AlgorithmRegistry registry, final long probeBytes,
+        final double thresholdMicros, final Log log)
+    {
+        this.transport = transport;
+        this.allgather = registry.find(Collective.ALLGATHER, "shm_direct");
+        this.broadcast = registry.find(Collective.BROADCAST, "shm_ll");
+        this.probeBytes = probeBytes;
+        this.thresholdMicros = thresholdMicros;
+        this.log = log;
+        final int block = BYTES / transport.size();
+        this.send = Buf.of(ByteBuffer.allocateDirect(block), DataType.INT8);
+        this.recv = Buf.of(ByteBuffer.allocateDirect(block * transport.size()), DataType.INT8);
+    }
+
+    /**
+     * The settings: {@value #PROBE_BYTES_PROP_NAME}, and {@value #THRESHOLD_PROP_NAME} (NaN when unset). Read before a
+     * rank joins its job, so that a bad value fails this rank alone.
+     */
+    record Settings(long probeBytes, double thresholdMicros)
+    {
+    }
+
+    /**
+     * {@link Settings} from {@code configuration}.
+     *
+     * @throws IllegalArgumentException when a setting is not a number, or the threshold is below 0.
+     */
+    static Settings settings(final Configuration configuration)
+    {
+        final long probeBytes = configuration.getLong(PROBE_BYTES_PROP_NAME, PROBE_BYTES_DEFAULT);
+        final String configured = configuration.get(THRESHOLD_PROP_NAME);
+        if (configured == null || configured.isBlank())
+        {
+            return new Settings(probeBytes, Double.NaN);
+        }
+        double threshold;
+        try
+        {
+            threshold = Double.parseDouble(configured.trim());
+        }
+        catch (final NumberFormatException ex)
+        {
+            threshold = Double.NaN;
+        }
+        if (!(threshold >= 0))
+        {
+            throw new IllegalArgumentException("setting " + THRESHOLD_PROP_NAME + " (" +
+                Configuration.envName(THRESHOLD_PROP_NAME) + ") = '" + configured + "': a time in µs, 0 or more");
+        }
+        return new Settings(probeBytes, threshold);
+    }
+
+    /**
+     * The probe of a communicator on {@code transport}, or null when it need not probe: one rank, no pace split at its
+     * rank count in the tuning file, {@value #PROBE_BYTES_PROP_NAME} 0, or a staging area too small for the probe.
+     *
+     * @param settings {@link #settings}: a configured threshold replaces the split's.
+     */
+    static PaceProbe of(final ShmTransport transport, final TuningTable.PaceSplit split, final Settings settings,
+        final Configuration configuration, final AlgorithmRegistry registry)
+    {
+        final long probeBytes = settings.probeBytes();
+        if (split == null || transport.size() < 2 || probeBytes <= 0)
+        {
+            return null;
+        }
+        final double threshold = Double.isNaN(settings.thresholdMicros()) ? split.thresholdMicros() :
+            settings.thresholdMicros();
+        final Log log = new Log(configuration, transport.rank());
+        final PaceProbe probe = new PaceProbe(transport, registry, probeBytes, threshold, log);
+        probe.fillArgs();
+        final String refusal = probe.allgather.unsupportedReason(probe.probeArgs, transport.size(), transport);
+        if (refusal != null)
+        {
+            if (transport.rank() == 0)
+            {
+                log.warn(Log.INIT, "the tuning file parts the paces at " + transport.size() + " ranks, but the " +
+                    "handoff probe cannot run here (" + refusal + "): the choices for both paces hold");
+            }
+            return null;
+        }
+        if (transport.rank() == 0 && log.enabled(Log.INFO, Log.INIT))
+        {
+            log.info(Log.INIT, String.format(Locale.ROOT, "handoff probe every %d bytes of collective calls; the " +
+                "fast pace at most %.1f µs", probeBytes, threshold));
+        }
+        return probe;
+    }
+
+    /**
+     * The pace to choose a call of {@code bytes} of {@code collective} by; probes first when the call fills the
+     * budget. Null before the first probe. Every rank must pass the same calls.
+     */
+    Pace before(final Collective collective, final long bytes)
+    {
+        if (counts(collective))
+        {
+            traffic += bytes;
+            if (traffic >= probeBytes)
+            {
+                traffic = 0;
+                probe();
+            }
+        }
+        return pace;
+    }
+
+    /** The collectives whose bytes are the same at every rank and which move them between the cores. */
+    private static boolean counts(final Collective collective)
+    {
+        return collective == Collective.ALLREDUCE || collective == Collective.ALLGATHER ||
+            collective == Collective.ALLTOALL || collective == Collective.REDUCE_SCATTER ||
+            collective == Collective.BROADCAST;
+    }
+
+    private void probe()
+    {
+        if (!warm)
+        {
+            for (int i = 0; i < WARM_UP_CALLS; i++)
+            {
+                allgatherCall();
+            }
+            warm = true;
+        }
+        allgatherCall();
+        for (int i = 0; i < CALLS; i++)
+        {
+            final long start = System.nanoTime();
+            allgatherCall();
+            nanos[i] = System.nanoTime() - start;
+        }
+        long word = 0;
+        if (transport.rank() == 0)
+        {
+            Arrays.sort(nanos);
+            lastMicros = nanos[CALLS / 2] / 1e3;
+            word = lastMicros <= thresholdMicros ? FAST_WORD : SLOW_WORD;
+        }
+        verdictBytes.putLong(0, word);
+        verdictArgs.clear();
+        verdictArgs.collective = Collective.BROADCAST;
+        verdictArgs.type = DataType.INT64;
+        verdictArgs.count = 1;
+        verdictArgs.root = 0;
+        verdictArgs.recvBase = verdict.base();
+        verdictArgs.recvOffset = verdict.offset();
+        transport.beginCollective(Collective.BROADCAST, DataType.INT64, null, 0, 1, 1, broadcast);
+        broadcast.run(transport, verdictArgs);
+        transport.endCollective();
+        final Pace before = pace;
+        pace = verdictBytes.getLong(0) == FAST_WORD ? Pace.FAST : Pace.SLOW;
+        probes++;
+        fastProbes += pace == Pace.FAST ? 1 : 0;
+        if (pace != before && transport.rank() == 0 && log.enabled(Log.INFO, Log.COLL))
+        {
+            log.info(Log.COLL, String.format(Locale.ROOT, "the %s pace from probe %d (%.1f µs)", pace.label(), probes,
+                lastMicros));
+        }
+    }
+
+    private void allgatherCall()
+    {
+        fillArgs();
+        transport.beginCollective(Collective.ALLGATHER, DataType.INT8, null, -1, probeArgs.count, probeArgs.count,
+            allgather);
+        allgather.run(transport, probeArgs);
+        transport.endCollective();
+    }
+
+    /** The probe's allgather call (again before every call: an algorithm may leave its marks in the arguments). */
+    private void fillArgs()
+    {
+        final CollectiveArgs a = probeArgs.clear();
+        a.collective = Collective.ALLGATHER;
+        a.type = DataType.INT8;
+        a.count = send.count();
+        a.sendBase = send.base();
+        a.sendOffset = send.offset();
+        a.recvBase = recv.base();
+        a.recvOffset = recv.offset();
+    }
+
+    /** The pace of the last probe; null before the first. */
+    public Pace pace()
+    {
+        return pace;
+    }
+
+    /** Probes run so far. */
+    public long probes()
+    {
+        return probes;
+    }
+
+    /** Probes that found the fast pace. */
+    public long fastProbes()
+    {
+        return fastProbes;
+    }
+
+    /** Rank 0's last probe, µs (NaN elsewhere and before the first). */
+    public double lastMicros()
+    {
+        return lastMicros;
+    }
+
+    /** The threshold this probe judges by, µs. */
+    public double thresholdMicros()
+    {
+        return thresholdMicros;
+    }
+}

@@ -1,0 +1,144 @@
+package io.jccl.it;
+
+import io.jccl.Collective;
+import io.jccl.launch.JobResult;
+import io.jccl.model.ModelParameters;
+import io.jccl.model.Pace;
+import io.jccl.model.TuningTable;
+import io.jccl.model.TuningTable.PaceSplit;
+import io.jccl.model.TuningTable.Rule;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A tuning file that parts its choices by the machine's pace, in real rank JVMs: every rank probes at the same call,
+ * chooses by the pace rank 0 measured, and so runs the same algorithm as every other rank at every call, whichever
+ * pace each probe reads; before the first probe the choices for both paces hold.
+ */
+@Timeout(240)
+class PaceProbeTest
+{
+    /** Allreduces of this size; a probe every {@link #PROBE_EVERY} of them. */
+    private static final int BYTES = 16 * 1024;
+    private static final int PROBE_EVERY = 4;
+
+    @TempDir
+    Path directory;
+
+    /** Distinct allreduce algorithms for both paces, the fast one and the slow one, at {@code ranks}. */
+    private static TuningTable file(final int ranks)
+    {
+        return new TuningTable(ModelParameters.shipped(), Map.of("source", "test"), List.of(
+            new Rule(Collective.ALLREDUCE, ranks, 0, Long.MAX_VALUE, "recursive_doubling", 0),
+            new Rule(Collective.ALLREDUCE, ranks, 0, Long.MAX_VALUE, "ring", 0, Pace.FAST),
+            new Rule(Collective.ALLREDUCE, ranks, 0, Long.MAX_VALUE, "reduce_broadcast", 0, Pace.SLOW)),
+            List.of(new PaceSplit(ranks, 60, 27, 130)));
+    }
+
+    @Test
+    void aProbeThatReadsFastSwitchesEveryRankToTheFastChoices() throws IOException
+    {
+        final List<String> ran = ranEverywhere(launch(2, 12, "1e9", false), 2);
+        assertEquals(expected(12, "ring", "fast"), ran);
+    }
+
+    @Test
+    void aProbeThatReadsSlowSwitchesEveryRankToTheSlowChoices() throws IOException
+    {
+        final List<String> ran = ranEverywhere(launch(2, 12, "0", false), 2);
+        assertEquals(expected(12, "reduce_broadcast", "slow"), ran);
+    }
+
+    /**
+     * A threshold at the median of rank 0's own probes makes the pace flip from probe to probe; every rank must still
+     * run the same algorithm at every call, 4 ranks on 2 cores included, on the world and on a duplicate of it.
+     */
+    @Test
+    void whenThePaceFlipsEveryRankStillRunsTheSameAlgorithm() throws IOException
+    {
+        for (final int ranks : new int[] {2, 4})
+        {
+            final JobResult calibration = launch(ranks, 40, "0", false);
+            Jobs.assertSucceeded(calibration);
+            final double[] probes = calibration.output(0).stream().filter(l -> l.startsWith("PROBE "))
+                .mapToDouble(l -> Double.parseDouble(l.substring(6))).sorted().toArray();
+            assertEquals(10, probes.length, "a probe every " + PROBE_EVERY + " calls");
+            final String threshold = Double.toString(probes[probes.length / 2]);
+            final List<String> ran = ranEverywhere(launch(ranks, 80, threshold, true), ranks);
+            assertEquals(160, ran.size());
+            int fast = 0;
+            int slow = 0;
+            for (final String line : ran)
+            {
+                final String[] parts = line.split(" ");
+                final String pace = parts[parts.length - 1];
+                final String algorithm = parts[parts.length - 2];
+                assertEquals(switch (pace)
+                {
+                    case "fast" -> "ring";
+                    case "slow" -> "reduce_broadcast";
+                    default -> "recursive_doubling";
+                }, algorithm, line);
+                fast += pace.equals("fast") ? 1 : 0;
+                slow += pace.equals("slow") ? 1 : 0;
+            }
+            System.out.printf("%d ranks, threshold %s µs: %d calls at the fast pace, %d at the slow one%n", ranks,
+                threshold, fast, slow);
+        }
+    }
+
+    private JobResult launch(final int ranks, final int calls, final String threshold, final boolean dup)
+        throws IOException
+    {
+        final Path file = directory.resolve("tuning-" + ranks + ".json");
+        file(ranks).write(file);
+        final List<String> args = new ArrayList<>(List.of(Integer.toString(calls), Integer.toString(BYTES)));
+        if (dup)
+        {
+            args.add("dup");
+        }
+        return Jobs.launch(ranks, PaceRank.class, args, List.of("JCCL_TUNING_FILE=" + file,
+            "JCCL_PACE_PROBE_BYTES=" + PROBE_EVERY * BYTES, "JCCL_PACE_THRESHOLD_US=" + threshold));
+    }
+
+    /** The RAN lines of rank 0, after checking that every rank printed the same ones. */
+    private static List<String> ranEverywhere(final JobResult result, final int ranks)
+    {
+        Jobs.assertSucceeded(result);
+        final List<String> first = ran(result, 0);
+        assertFalse(first.isEmpty());
+        for (int r = 1; r < ranks; r++)
+        {
+            assertEquals(first, ran(result, r), "rank " + r + " against rank 0");
+        }
+        return first;
+    }
+
+    private static List<String> ran(final JobResult result, final int rank)
+    {
+        return result.output(rank).stream().filter(l -> l.startsWith("RAN ")).toList();
+    }
+
+    /** Both paces' choice for the calls before the first probe, then {@code algorithm} at {@code pace}. */
+    private static List<String> expected(final int calls, final String algorithm, final String pace)
+    {
+        final List<String> lines = new ArrayList<>();
+        for (int call = 0; call < calls; call++)
+        {
+            lines.add("RAN " + call + " " + (call < PROBE_EVERY - 1 ? "recursive_doubling -" : algorithm + " " + pace));
+        }
+        assertTrue(lines.get(PROBE_EVERY - 1).endsWith(pace), "the call that fills the budget runs after its probe");
+        return lines;
+    }
+}
