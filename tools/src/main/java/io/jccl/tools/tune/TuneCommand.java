@@ -1,6 +1,7 @@
 package io.jccl.tools.tune;
 
 import io.jccl.Configuration;
+import io.jccl.model.Pace;
 import io.jccl.model.TuningTable;
 import io.jccl.tools.Arguments;
 import io.jccl.tools.Command;
@@ -268,12 +269,31 @@ public final class TuneCommand implements Command
         }
         printQuality(tuned, fromNames, fit.source(), choice);
         printPaces(paces, "the choices weigh each pace's median by its share of the rows");
+        final List<TuningTable.Rule> rules = new ArrayList<>(tuned.rules());
+        final List<TuningTable.PaceSplit> paceSplits = new ArrayList<>();
+        for (final Paces.Split split : paces.splits())
+        {
+            // the engine's probe is the bench's handoff probe: a split by the 8-byte probe says nothing it can use
+            if (split.handoff())
+            {
+                paceSplits.add(new TuningTable.PaceSplit(split.ranks(), split.threshold(), split.fastProbe(),
+                    split.slowProbe()));
+                for (final Pace pace : Pace.values())
+                {
+                    final List<Measurement> atPace = paces.perPointAt(rows.stream()
+                        .filter(m -> m.ranks() == split.ranks() && m.source().equals(fit.source())).toList(), pace);
+                    final Tuner.Result paceTuned = new Tuner(fit.parameters(), stagingBytes, choice).tune(atPace);
+                    paceTuned.rules().forEach(rule -> rules.add(rule.withPace(pace)));
+                    printPaceQuality(paceTuned, split.ranks(), pace);
+                }
+            }
+        }
 
         final Map<String, String> info = new LinkedHashMap<>();
         info.put("created", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
         info.put("host", hostName());
         info.put("source", String.join(", ", from.stream().map(f -> f.toAbsolutePath().toString()).toList()));
-        final TuningTable table = new TuningTable(fit.parameters(), info, tuned.rules());
+        final TuningTable table = new TuningTable(fit.parameters(), info, rules, paceSplits);
         // in sample the choice is the fastest by construction; each run alone says how far that goes
         if (runs.size() > 1)
         {
@@ -647,6 +667,24 @@ public final class TuneCommand implements Command
         out.printf(Locale.ROOT, "tuned selection within 10%% of the best measured algorithm at %d of %d sizes " +
             "(%.1f %%); the model alone at %d (%.1f %%)%n", good, total, 100.0 * good / Math.max(1, total), goodModel,
             100.0 * goodModel / Math.max(1, total));
+    }
+
+    /** One line per pace: how the choices for that pace alone did against the fastest measured at it. */
+    private void printPaceQuality(final Tuner.Result tuned, final int ranks, final Pace pace)
+    {
+        int good = 0;
+        int total = 0;
+        for (final Tuner.GroupQuality group : tuned.quality())
+        {
+            for (final Tuner.SizeQuality size : group.sizes())
+            {
+                good += size.tunedSlowdown() <= Tuner.GOOD_ENOUGH ? 1 : 0;
+                total++;
+            }
+        }
+        out.printf(Locale.ROOT, "at %d ranks, choices for the %s pace alone (used from the engine's first handoff " +
+            "probe that reads it), from that pace's rows: within 10%% of the best measured at %d of %d sizes%n",
+            ranks, pace.label(), good, total);
     }
 
     private static String range(final TuningTable.Rule rule)

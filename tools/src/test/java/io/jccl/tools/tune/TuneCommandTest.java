@@ -2,6 +2,7 @@ package io.jccl.tools.tune;
 
 import io.jccl.Collective;
 import io.jccl.algorithms.AlgorithmRegistry;
+import io.jccl.model.Pace;
 import io.jccl.model.TuningTable;
 import io.jccl.tools.fit.SyntheticData;
 import org.junit.jupiter.api.Test;
@@ -178,6 +179,68 @@ class TuneCommandTest
         assertTrue(Integer.parseInt(atMedian.group(1)) < Integer.parseInt(expected.group(1)), text(out));
     }
 
+    /**
+     * Runs told apart by the bench's handoff probe, the engine's own measurement of the pace: the file gets the
+     * threshold between them at each rank count and rules for each pace, made from that pace's rows, beside the rules
+     * for both. At the slow pace every algorithm but ring takes three times as long, so ring wins more sizes there.
+     */
+    @Test
+    void runsToldApartByTheHandoffProbeGetRulesForEachPace() throws Exception
+    {
+        final Path run = SyntheticData.write(directory.resolve("run.csv"), 0.03, 26);
+        final Path fast = Files.writeString(directory.resolve("fast.csv"), withColumn(Files.readString(run),
+            "handoff_us", 27));
+        final Path fastAgain = Files.copy(fast, directory.resolve("fast-again.csv"));
+        final String slowPace = Files.readAllLines(run).stream().map(line ->
+        {
+            final String[] cells = line.split(",", -1);
+            if (!line.startsWith("collective,") && !"ring".equals(cells[1]))
+            {
+                cells[5] = String.valueOf(3 * Double.parseDouble(cells[5]));
+            }
+            return String.join(",", cells);
+        }).collect(Collectors.joining("\n", "", "\n"));
+        final Path slow = Files.writeString(directory.resolve("slow.csv"), withColumn(slowPace, "handoff_us", 130));
+        final Path paced = directory.resolve("paced.json");
+        assertEquals(0, command.run(new String[] {"--from", fast.toString(), fastAgain.toString(), slow.toString(),
+            "--out", paced.toString()}));
+
+        final TuningTable table = TuningTable.read(paced);
+        assertEquals(List.of(2, 4), table.paces().stream().map(TuningTable.PaceSplit::ranks).toList());
+        final TuningTable.PaceSplit split = table.paceSplit(2);
+        assertTrue(split.thresholdMicros() > 27 && split.thresholdMicros() < 130, split.toString());
+        assertEquals(27, split.fastMicros());
+        assertEquals(130, split.slowMicros());
+        final long ringFast = ringSizes(table, Pace.FAST);
+        final long ringSlow = ringSizes(table, Pace.SLOW);
+        assertTrue(ringSlow > ringFast, "ring at " + ringSlow + " sizes at the slow pace against " + ringFast +
+            " at the fast one\n" + text(out));
+        // every collective with rules for both has rules for each pace too
+        for (final TuningTable.Rule rule : table.rules())
+        {
+            for (final Pace pace : Pace.values())
+            {
+                assertTrue(table.hasRules(rule.collective(), rule.ranks(), pace), rule + " at " + pace);
+            }
+        }
+        assertTrue(text(out).contains("at 2 ranks, choices for the slow pace alone"), text(out));
+    }
+
+    /** The sizes, collectives and 2-rank powers of two from 64 B to 64 MiB, at which {@code table} chooses ring. */
+    private static long ringSizes(final TuningTable table, final Pace pace)
+    {
+        long sizes = 0;
+        for (final Collective collective : Collective.values())
+        {
+            for (long bytes = 64; bytes <= 64L << 20; bytes *= 2)
+            {
+                final TuningTable.Rule rule = table.lookup(collective, 2, bytes, pace);
+                sizes += rule != null && rule.algorithm().equals("ring") ? 1 : 0;
+            }
+        }
+        return sizes;
+    }
+
     /** The rules of the tuning file {@code file} that choose {@code algorithm}. */
     private static long rulesOf(final Path file, final String algorithm) throws Exception
     {
@@ -187,7 +250,13 @@ class TuneCommandTest
     /** The CSV {@code results} with a probe_us column that reads {@code probe} in every row. */
     private static String withProbe(final String results, final double probe)
     {
-        return results.lines().map(line -> line + (line.startsWith("collective,") ? ",probe_us" : "," + probe))
+        return withColumn(results, "probe_us", probe);
+    }
+
+    /** The CSV {@code results} with a column {@code name} that reads {@code value} in every row. */
+    private static String withColumn(final String results, final String name, final double value)
+    {
+        return results.lines().map(line -> line + (line.startsWith("collective,") ? "," + name : "," + value))
             .collect(Collectors.joining("\n", "", "\n"));
     }
 
