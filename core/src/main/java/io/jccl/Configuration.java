@@ -148,6 +148,16 @@ public final class Configuration
     /** Forced algorithms, e.g. {@code allreduce:ring,broadcast:binomial}. */
     public static final String ALGO_PROP_NAME = "jccl.algo";
 
+    /**
+     * Bytes of collective calls between two probes of the machine's pace, where the tuning file parts its choices by
+     * pace (the engine's {@code PaceProbe}); 0: never probe, the choices for both paces hold.
+     */
+    public static final String PACE_PROBE_BYTES_PROP_NAME = "jccl.pace.probe.bytes";
+    public static final long PACE_PROBE_BYTES_DEFAULT = 256L << 20;
+
+    /** A pace probe of at most this many µs is the fast pace; unset: the tuning file's threshold. */
+    public static final String PACE_THRESHOLD_US_PROP_NAME = "jccl.pace.threshold.us";
+
     /** Log level: WARN (default), INFO, TRACE. */
     public static final String DEBUG_PROP_NAME = "jccl.debug";
     public static final String DEBUG_DEFAULT = "WARN";

@@ -18,12 +18,12 @@ import java.util.Locale;
 
 /**
  * The machine's pace of the moment ({@link Pace}), for a communicator whose tuning file parts its choices by pace
- * ({@link TuningTable#paceSplit}). Every {@link #probeBytes} bytes of broadcasts, allreduces, allgathers, alltoalls and
- * reduce-scatters, every rank runs the handoff probe before the call that fills the budget: a {@link #BYTES} allgather
- * through the staging areas ({@code shm_direct}), one untimed call and {@link #CALLS} timed. Rank 0 takes the median
- * call's time, the measurement {@code ./jccl bench} ends every row with ({@code handoff_us}) and from which
- * {@code ./jccl tune} drew the split, and broadcasts its verdict, the fast pace when at most the split's threshold;
- * every rank then chooses by that pace until the next probe.
+ * ({@link TuningTable#paceSplit}). Every {@link Configuration#PACE_PROBE_BYTES_PROP_NAME} bytes of broadcasts,
+ * allreduces, allgathers, alltoalls and reduce-scatters, every rank runs the handoff probe before the call that fills
+ * the budget: a {@link #BYTES} allgather through the staging areas ({@code shm_direct}), one untimed call and
+ * {@link #CALLS} timed. Rank 0 takes the median call's time, the measurement {@code ./jccl bench} ends every row with
+ * ({@code handoff_us}) and from which {@code ./jccl tune} drew the split, and broadcasts its verdict, the fast pace when
+ * at most the split's threshold; every rank then chooses by that pace until the next probe.
  * <p>
  * Why every rank agrees: the probes fall at the same call on every rank, since each counts the bytes of the same
  * calls, which every rank makes in the same order with the same sizes; and the pace travels in a collective. Until the
@@ -31,10 +31,10 @@ import java.util.Locale;
  * duplicate of it, which probes its own calls in the same way.
  * <p>
  * Cost: the probe takes 0.15-0.8 ms at 2 ranks on the AMD VM of MODEL.md session 21 (the allgather 24-30 µs at the fast
- * pace, 119-139 at the slow one), about 0.5 % of the time of {@link #PROBE_BYTES_DEFAULT} of traffic at either pace;
- * the first probe of a communicator runs {@link #WARM_UP_CALLS} untimed calls first (25-140 ms), as the bench does
- * before its first row, so that its copies are compiled (after 50, the bench's probe read 82-88 µs at the fast pace). Allocates nothing per call or probe: its buffers (1 MiB and
- * a word, off-heap) come with the communicator.
+ * pace, 119-139 at the slow one), about 0.5 % of the time of the default 256 MiB of traffic at either pace; the first
+ * probe of a communicator runs {@link #WARM_UP_CALLS} untimed calls first (25-140 ms), as the bench does before its
+ * first row, so that its copies are compiled (after 50, the bench's probe read 82-88 µs at the fast pace). Allocates
+ * nothing per call or probe: its buffers (1 MiB and a word, off-heap) come with the communicator.
  */
 public final class PaceProbe
 {
@@ -44,15 +44,6 @@ public final class PaceProbe
     public static final int CALLS = 5;
     /** Untimed calls before a communicator's first probe. */
     static final int WARM_UP_CALLS = 1000;
-
-    /** Setting: bytes of collective calls between probes (environment {@code JCCL_PACE_PROBE_BYTES}); 0: never probe. */
-    public static final String PROBE_BYTES_PROP_NAME = "jccl.pace.probe.bytes";
-    public static final long PROBE_BYTES_DEFAULT = 256L << 20;
-    /**
-     * Setting: a probe of at most this many µs is the fast pace (environment {@code JCCL_PACE_THRESHOLD_US}); default:
-     * the tuning file's threshold for the communicator's rank count.
-     */
-    public static final String THRESHOLD_PROP_NAME = "jccl.pace.threshold.us";
 
     private static final long FAST_WORD = 1;
     private static final long SLOW_WORD = 2;
@@ -92,8 +83,9 @@ public final class PaceProbe
     }
 
     /**
-     * The settings: {@value #PROBE_BYTES_PROP_NAME}, and {@value #THRESHOLD_PROP_NAME} (NaN when unset). Read before a
-     * rank joins its job, so that a bad value fails this rank alone.
+     * The settings: {@value Configuration#PACE_PROBE_BYTES_PROP_NAME}, and
+     * {@value Configuration#PACE_THRESHOLD_US_PROP_NAME} (NaN when unset). Read before a rank joins its job, so that a
+     * bad value fails this rank alone.
      */
     record Settings(long probeBytes, double thresholdMicros)
     {
@@ -106,8 +98,9 @@ public final class PaceProbe
      */
     static Settings settings(final Configuration configuration)
     {
-        final long probeBytes = configuration.getLong(PROBE_BYTES_PROP_NAME, PROBE_BYTES_DEFAULT);
-        final String configured = configuration.get(THRESHOLD_PROP_NAME);
+        final long probeBytes = configuration.getLong(Configuration.PACE_PROBE_BYTES_PROP_NAME,
+            Configuration.PACE_PROBE_BYTES_DEFAULT);
+        final String configured = configuration.get(Configuration.PACE_THRESHOLD_US_PROP_NAME);
         if (configured == null || configured.isBlank())
         {
             return new Settings(probeBytes, Double.NaN);
@@ -123,15 +116,17 @@ public final class PaceProbe
         }
         if (!(threshold >= 0))
         {
-            throw new IllegalArgumentException("setting " + THRESHOLD_PROP_NAME + " (" +
-                Configuration.envName(THRESHOLD_PROP_NAME) + ") = '" + configured + "': a time in µs, 0 or more");
+            throw new IllegalArgumentException("setting " + Configuration.PACE_THRESHOLD_US_PROP_NAME + " (" +
+                Configuration.envName(Configuration.PACE_THRESHOLD_US_PROP_NAME) + ") = '" + configured +
+                "': a time in µs, 0 or more");
         }
         return new Settings(probeBytes, threshold);
     }
 
     /**
      * The probe of a communicator on {@code transport}, or null when it need not probe: one rank, no pace split at its
-     * rank count in the tuning file, {@value #PROBE_BYTES_PROP_NAME} 0, or a staging area too small for the probe.
+     * rank count in the tuning file, {@value Configuration#PACE_PROBE_BYTES_PROP_NAME} 0, or a staging area too small for
+     * the probe.
      *
      * @param settings {@link #settings}: a configured threshold replaces the split's.
      */

@@ -335,7 +335,47 @@ public final class TuneCommand implements Command
         report("jccl tune --check: " + file + (table.info().containsKey("source") ? " (made from " +
             table.info().get("source") + ")" : "") + " against " + names(results), groups, "file's choice",
             "tuning file", "the file's choice was not measured there, or the file does not cover them", runs);
+        printPaceChecks(table, stagingBytes, runs);
         return 0;
+    }
+
+    /**
+     * Where the file and the judging runs both part a rank count's paces: per pace, the file's choices for that pace
+     * against that pace's rows, beside its choices for both paces (what the engine runs before its first probe, and
+     * what a file of one pace would have chosen).
+     */
+    private void printPaceChecks(final TuningTable table, final long stagingBytes, final List<List<Measurement>> runs)
+    {
+        for (final Pace pace : Pace.values())
+        {
+            final int[] paced = count(TuningCheck.checkAtPace(table, stagingBytes, runs, pace, true));
+            final int[] both = count(TuningCheck.checkAtPace(table, stagingBytes, runs, pace, false));
+            if (paced[1] > 0)
+            {
+                out.printf(Locale.ROOT, "at the %s pace alone (the runs' rows at it, where the file parts the " +
+                    "paces): the file's choices for that pace within 10%% of the best measured at %d of %d sizes " +
+                    "(%.1f %%), its choices for both paces at %d of %d%n", pace.label(), paced[0], paced[1],
+                    100.0 * paced[0] / paced[1], both[0], both[1]);
+            }
+        }
+    }
+
+    /** Sizes within {@link Tuner#GOOD_ENOUGH} of the best, and sizes judged. */
+    private static int[] count(final List<TuningCheck.Group> groups)
+    {
+        final int[] counts = new int[2];
+        for (final TuningCheck.Group group : groups)
+        {
+            for (final TuningCheck.Size size : group.sizes())
+            {
+                if (!Double.isNaN(size.slowdown()))
+                {
+                    counts[0] += size.slowdown() <= Tuner.GOOD_ENOUGH ? 1 : 0;
+                    counts[1]++;
+                }
+            }
+        }
+        return counts;
     }
 
     /** {@code --check --choices}: how the algorithms the engine chose in {@code runs} measured in {@code results}. */

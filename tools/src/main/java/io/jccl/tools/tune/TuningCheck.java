@@ -3,6 +3,7 @@ package io.jccl.tools.tune;
 import io.jccl.Collective;
 import io.jccl.algorithms.AlgorithmRegistry;
 import io.jccl.algorithms.TunedSelection;
+import io.jccl.model.Pace;
 import io.jccl.model.TuningTable;
 import io.jccl.spi.CollectiveAlgorithm;
 import io.jccl.tools.fit.Measurement;
@@ -75,6 +76,35 @@ final class TuningCheck
             final CollectiveAlgorithm chosen = selections
                 .computeIfAbsent(ranks, r -> TunedSelection.of(table, r, registry, stagingBytes))
                 .choose(collective, bytes);
+            return chosen == null ? null : chosen.name();
+        });
+    }
+
+    /**
+     * {@link #check(TuningTable, long, List)} at one pace: the rows of {@code runs} measured at {@code pace}, at the
+     * rank counts where both the file and the runs part the paces, judged against the file's choices for that pace
+     * ({@code paced}) or for both (not). Empty where no rank count is parted by both.
+     */
+    static List<Group> checkAtPace(final TuningTable table, final long stagingBytes,
+        final List<List<Measurement>> runs, final Pace pace, final boolean paced)
+    {
+        final AlgorithmRegistry registry = AlgorithmRegistry.instance();
+        final Paces paces = Paces.of(runs.stream().flatMap(List::stream).toList());
+        final List<Integer> parted = paces.splits().stream().filter(Paces.Split::handoff).map(Paces.Split::ranks)
+            .filter(ranks -> table.paceSplit(ranks) != null).toList();
+        final List<List<Measurement>> atPace = runs.stream()
+            .map(run -> paces.atPace(run, pace).stream().filter(m -> parted.contains(m.ranks())).toList())
+            .filter(run -> !run.isEmpty()).toList();
+        if (atPace.isEmpty())
+        {
+            return List.of();
+        }
+        final Map<Integer, TunedSelection> selections = new HashMap<>();
+        return judge(atPace, (collective, ranks, bytes) ->
+        {
+            final TunedSelection selection = selections
+                .computeIfAbsent(ranks, r -> TunedSelection.of(table, r, registry, stagingBytes));
+            final CollectiveAlgorithm chosen = (paced ? selection.atPace(pace) : selection).choose(collective, bytes);
             return chosen == null ? null : chosen.name();
         });
     }

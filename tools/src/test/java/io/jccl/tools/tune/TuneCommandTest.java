@@ -224,6 +224,18 @@ class TuneCommandTest
             }
         }
         assertTrue(text(out).contains("at 2 ranks, choices for the slow pace alone"), text(out));
+
+        // judged by the same runs, each pace's choices against that pace's rows, beside the choices for both
+        out.reset();
+        assertEquals(0, command.run(new String[] {"--check", fast.toString(), fastAgain.toString(), slow.toString(),
+            "--file", paced.toString()}));
+        final Matcher atSlow = Pattern.compile("at the slow pace alone \\(.*\\): the file's choices for that pace " +
+            "within 10% of the best measured at (\\d+) of (\\d+) sizes \\(.*\\), its choices for both paces at " +
+            "(\\d+) of (\\d+)").matcher(text(out));
+        assertTrue(atSlow.find(), text(out));
+        assertEquals(atSlow.group(2), atSlow.group(4));
+        assertTrue(Integer.parseInt(atSlow.group(1)) > Integer.parseInt(atSlow.group(3)), atSlow.group());
+        assertTrue(text(out).contains("at the fast pace alone"), text(out));
     }
 
     /** The sizes, collectives and 2-rank powers of two from 64 B to 64 MiB, at which {@code table} chooses ring. */
