@@ -65,7 +65,6 @@ public final class PaceProbe
     private long traffic;
     private Pace pace;
     private long probes;
-    private long fastProbes;
     private double lastMicros = Double.NaN;
 
     private PaceProbe(final ShmTransport transport, final AlgorithmRegistry registry, final long probeBytes,
@@ -225,7 +224,6 @@ public final class PaceProbe
         final Pace before = pace;
         pace = verdictBytes.getLong(0) == FAST_WORD ? Pace.FAST : Pace.SLOW;
         probes++;
-        fastProbes += pace == Pace.FAST ? 1 : 0;
         if (pace != before && transport.rank() == 0 && log.enabled(Log.INFO, Log.COLL))
         {
             log.info(Log.COLL, String.format(Locale.ROOT, "the %s pace from probe %d (%.1f µs)", pace.label(), probes,
@@ -267,21 +265,9 @@ public final class PaceProbe
         return probes;
     }
 
-    /** Probes that found the fast pace. */
-    public long fastProbes()
-    {
-        return fastProbes;
-    }
-
     /** Rank 0's last probe, µs (NaN elsewhere and before the first). */
     public double lastMicros()
     {
         return lastMicros;
-    }
-
-    /** The threshold this probe judges by, µs. */
-    public double thresholdMicros()
-    {
-        return thresholdMicros;
     }
 }

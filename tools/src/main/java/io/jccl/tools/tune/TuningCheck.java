@@ -69,15 +69,21 @@ final class TuningCheck
      */
     static List<Group> check(final TuningTable table, final long stagingBytes, final List<List<Measurement>> runs)
     {
+        return judge(runs, fileChooser(table, stagingBytes, null));
+    }
+
+    /** The file's choices at {@code pace} (null: those for both paces), as the engine flattens them per rank count. */
+    private static Chooser fileChooser(final TuningTable table, final long stagingBytes, final Pace pace)
+    {
         final AlgorithmRegistry registry = AlgorithmRegistry.instance();
         final Map<Integer, TunedSelection> selections = new HashMap<>();
-        return judge(runs, (collective, ranks, bytes) ->
+        return (collective, ranks, bytes) ->
         {
             final CollectiveAlgorithm chosen = selections
                 .computeIfAbsent(ranks, r -> TunedSelection.of(table, r, registry, stagingBytes))
-                .choose(collective, bytes);
+                .atPace(pace).choose(collective, bytes);
             return chosen == null ? null : chosen.name();
-        });
+        };
     }
 
     /**
@@ -88,7 +94,6 @@ final class TuningCheck
     static List<Group> checkAtPace(final TuningTable table, final long stagingBytes,
         final List<List<Measurement>> runs, final Pace pace, final boolean paced)
     {
-        final AlgorithmRegistry registry = AlgorithmRegistry.instance();
         final Paces paces = Paces.of(runs.stream().flatMap(List::stream).toList());
         final List<Integer> parted = paces.splits().stream().filter(Paces.Split::handoff).map(Paces.Split::ranks)
             .filter(ranks -> table.paceSplit(ranks) != null).toList();
@@ -99,14 +104,7 @@ final class TuningCheck
         {
             return List.of();
         }
-        final Map<Integer, TunedSelection> selections = new HashMap<>();
-        return judge(atPace, (collective, ranks, bytes) ->
-        {
-            final TunedSelection selection = selections
-                .computeIfAbsent(ranks, r -> TunedSelection.of(table, r, registry, stagingBytes));
-            final CollectiveAlgorithm chosen = (paced ? selection.atPace(pace) : selection).choose(collective, bytes);
-            return chosen == null ? null : chosen.name();
-        });
+        return judge(atPace, fileChooser(table, stagingBytes, paced ? pace : null));
     }
 
     /**
