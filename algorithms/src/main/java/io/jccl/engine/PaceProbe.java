@@ -30,11 +30,11 @@ import java.util.Locale;
  * first probe, the choices for both paces hold. Calls of the communicator's non-blocking collectives run on a
  * duplicate of it, which probes its own calls in the same way.
  * <p>
- * Cost: the probe takes 0.15-0.8 ms at 2 ranks on the AMD VM of MODEL.md session 21 (the allgather 24-30 µs at the fast
- * pace, 119-139 at the slow one), about 0.5 % of the time of the default 256 MiB of traffic at either pace; the first
- * probe of a communicator runs {@link #WARM_UP_CALLS} untimed calls first (25-140 ms), as the bench does before its
- * first row, so that its copies are compiled (after 50, the bench's probe read 82-88 µs at the fast pace). Allocates
- * nothing per call or probe: its buffers (1 MiB and a word, off-heap) come with the communicator.
+ * Cost: the probe takes 0.16-0.8 ms at 2 ranks on the AMD VM of MODEL.md session 21 (the allgather 24-30 µs at the fast
+ * pace, 119-139 at the slow one), by arithmetic 0.4-1 % of the time of the default 256 MiB of traffic at either pace; the
+ * first probe of a communicator runs {@link #WARM_UP_CALLS} untimed calls first (25-230 ms at 2-4 ranks), as the bench
+ * does before its first row, so that its copies are compiled (after 50, the bench's probe read 82-88 µs at the fast
+ * pace). Allocates nothing per call or probe: its buffers (1 MiB and a word, off-heap) come with the communicator.
  */
 public final class PaceProbe
 {

@@ -130,16 +130,7 @@ class TuneCommandTest
         final Path run = SyntheticData.write(directory.resolve("run.csv"), 0.03, 26);
         final Path fast = Files.writeString(directory.resolve("fast.csv"), withProbe(Files.readString(run), 0.1));
         final Path fastAgain = Files.copy(fast, directory.resolve("fast-again.csv"));
-        final String slowPace = Files.readAllLines(run).stream().map(line ->
-        {
-            final String[] cells = line.split(",", -1);
-            if (!line.startsWith("collective,") && !"ring".equals(cells[1]))
-            {
-                cells[5] = String.valueOf(3 * Double.parseDouble(cells[5]));
-            }
-            return String.join(",", cells);
-        }).collect(Collectors.joining("\n", "", "\n"));
-        final Path slow = Files.writeString(directory.resolve("slow.csv"), withProbe(slowPace, 0.3));
+        final Path slow = Files.writeString(directory.resolve("slow.csv"), withProbe(slowPace(run), 0.3));
         final Path alone = directory.resolve("alone.json");
         final Path paced = directory.resolve("paced.json");
         final Path fastOnly = directory.resolve("fast-only.json");
@@ -191,16 +182,8 @@ class TuneCommandTest
         final Path fast = Files.writeString(directory.resolve("fast.csv"), withColumn(Files.readString(run),
             "handoff_us", 27));
         final Path fastAgain = Files.copy(fast, directory.resolve("fast-again.csv"));
-        final String slowPace = Files.readAllLines(run).stream().map(line ->
-        {
-            final String[] cells = line.split(",", -1);
-            if (!line.startsWith("collective,") && !"ring".equals(cells[1]))
-            {
-                cells[5] = String.valueOf(3 * Double.parseDouble(cells[5]));
-            }
-            return String.join(",", cells);
-        }).collect(Collectors.joining("\n", "", "\n"));
-        final Path slow = Files.writeString(directory.resolve("slow.csv"), withColumn(slowPace, "handoff_us", 130));
+        final Path slow = Files.writeString(directory.resolve("slow.csv"), withColumn(slowPace(run), "handoff_us",
+            130));
         final Path paced = directory.resolve("paced.json");
         assertEquals(0, command.run(new String[] {"--from", fast.toString(), fastAgain.toString(), slow.toString(),
             "--out", paced.toString()}));
@@ -236,6 +219,20 @@ class TuneCommandTest
         assertEquals(atSlow.group(2), atSlow.group(4));
         assertTrue(Integer.parseInt(atSlow.group(1)) > Integer.parseInt(atSlow.group(3)), atSlow.group());
         assertTrue(text(out).contains("at the fast pace alone"), text(out));
+    }
+
+    /** The CSV {@code run} at a slow pace: every algorithm but ring takes three times as long. */
+    private static String slowPace(final Path run) throws Exception
+    {
+        return Files.readAllLines(run).stream().map(line ->
+        {
+            final String[] cells = line.split(",", -1);
+            if (!line.startsWith("collective,") && !"ring".equals(cells[1]))
+            {
+                cells[5] = String.valueOf(3 * Double.parseDouble(cells[5]));
+            }
+            return String.join(",", cells);
+        }).collect(Collectors.joining("\n", "", "\n"));
     }
 
     /** The sizes, collectives and 2-rank powers of two from 64 B to 64 MiB, at which {@code table} chooses ring. */
