@@ -84,7 +84,9 @@ public final class TuneCommand implements Command
             algorithm, and the share of sizes within 10% of it. Each point counts at the median of its runs; where
             the bench's probes (handoff_us, or probe_us in older sweeps) show that a rank count's rows ran at two
             paces of the machine, at the median of each pace weighted by that pace's share of the rows: the time a
-            call takes on average.
+            call takes on average. Where the handoff probe shows two paces, the file also gets rules for each pace,
+            chosen from that pace's rows, which the engine follows by probing the pace itself (README, "Choosing by
+            the pace of the moment"); --check then also judges them at each pace.
 
               -n N[,N...]          rank counts to measure (default 2); 4 ranks on 2 cores measure scheduling
               --op OPS             operations to measure, as bench takes them (default all)
