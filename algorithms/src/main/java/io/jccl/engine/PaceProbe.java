@@ -43,7 +43,7 @@ public final class PaceProbe
     /** Timed calls of a probe, after one untimed: the probe is the median call's time. */
     public static final int CALLS = 5;
     /** Untimed calls before a communicator's first probe. */
-    static final int WARM_UP_CALLS = 1000;
+    public static final int WARM_UP_CALLS = 1000;
 
     private static final long FAST_WORD = 1;
     private static final long SLOW_WORD = 2;
@@ -57,6 +57,7 @@ public final class PaceProbe
     private final CollectiveArgs probeArgs = new CollectiveArgs();
     private final CollectiveArgs verdictArgs = new CollectiveArgs();
     private final long[] nanos = new long[CALLS];
+    private final Runnable allgatherCall = this::allgatherCall;
     private final Buf send;
     private final Buf recv;
     private final ByteBuffer verdictBytes = ByteBuffer.allocateDirect(Long.BYTES);
@@ -196,18 +197,11 @@ public final class PaceProbe
             }
             warm = true;
         }
-        allgatherCall();
-        for (int i = 0; i < CALLS; i++)
-        {
-            final long start = System.nanoTime();
-            allgatherCall();
-            nanos[i] = System.nanoTime() - start;
-        }
+        final double micros = medianMicros(allgatherCall, nanos);
         long word = 0;
         if (transport.rank() == 0)
         {
-            Arrays.sort(nanos);
-            lastMicros = nanos[CALLS / 2] / 1e3;
+            lastMicros = micros;
             word = lastMicros <= thresholdMicros ? FAST_WORD : SLOW_WORD;
         }
         verdictBytes.putLong(0, word);
@@ -229,6 +223,24 @@ public final class PaceProbe
             log.info(Log.COLL, String.format(Locale.ROOT, "the %s pace from probe %d (%.1f µs)", pace.label(), probes,
                 lastMicros));
         }
+    }
+
+    /**
+     * The handoff probe's timing, the one the bench's {@code handoff_us} takes too, so that a threshold drawn from the
+     * bench's rows holds for the engine's probe: one untimed {@code call}, then {@link #CALLS} timed into
+     * {@code nanos} (left sorted); the median call's time, µs. Allocates nothing.
+     */
+    public static double medianMicros(final Runnable call, final long[] nanos)
+    {
+        call.run();
+        for (int i = 0; i < CALLS; i++)
+        {
+            final long start = System.nanoTime();
+            call.run();
+            nanos[i] = System.nanoTime() - start;
+        }
+        Arrays.sort(nanos);
+        return nanos[CALLS / 2] / 1e3;
     }
 
     private void allgatherCall()

@@ -87,18 +87,8 @@ public final class BenchSweep
      * this one holds for it.
      */
     static final int HANDOFF_PROBE_BYTES = PaceProbe.BYTES;
-    /**
-     * Timed calls of the handoff probe, after one untimed: the probe is the median call's time. When a rank's JIT
-     * compiler ran meanwhile, the probe is taken again once it is quiet (2 ranks: the probe after the fourth row of
-     * every sweep read 71-1150 µs where the others read 25-37, the compiler taking a core).
-     */
-    private static final int HANDOFF_PROBE_CALLS = PaceProbe.CALLS;
-    private final long[] handoffNanos = new long[HANDOFF_PROBE_CALLS];
-    /**
-     * Untimed calls of the handoff probe before the first row, so that its copies are compiled: with 50 the probe
-     * after the first row read 82-88 µs where the next read 30-39 (2 ranks, the fast pace).
-     */
-    private static final int HANDOFF_WARM_UP_CALLS = 1000;
+    private final long[] handoffNanos = new long[PaceProbe.CALLS];
+    private final Runnable handoffCall = this::handoffCall;
     /** The view that runs the handoff probe: null with one rank, or when shm_direct cannot serve it. */
     private Communicator handoffView;
     /** The probe's buffers: null with one rank. */
@@ -402,10 +392,12 @@ public final class BenchSweep
     }
 
     /**
-     * Every rank runs the {@link #HANDOFF_PROBE_BYTES} allgather through the staging areas: one untimed call, then
-     * {@link #HANDOFF_PROBE_CALLS} timed; returns, on rank 0, the median call's time in µs, and NaN elsewhere (and
-     * with one rank). Copies of lines just written on another core, as the staged algorithms make: it reads a VM's
-     * pace where the 8-byte probe reads the waits for a core (ranks outnumbering cores).
+     * Every rank runs the {@link #HANDOFF_PROBE_BYTES} allgather through the staging areas, timed as the engine's
+     * probe times it ({@link PaceProbe#medianMicros}); returns, on rank 0, the median call's time in µs, and NaN
+     * elsewhere (and with one rank). Copies of lines just written on another core, as the staged algorithms make: it
+     * reads a VM's pace where the 8-byte probe reads the waits for a core (ranks outnumbering cores). When a rank's
+     * JIT compiler ran meanwhile, the probe is taken again once it is quiet (2 ranks: the probe after the fourth row
+     * of every sweep read 71-1150 µs where the others read 25-37, the compiler taking a core).
      */
     private double handoffProbe()
     {
@@ -414,31 +406,19 @@ public final class BenchSweep
             return Double.NaN;
         }
         final long compiled = compilationMillis();
-        double micros = timedHandoffCalls();
+        double micros = PaceProbe.medianMicros(handoffCall, handoffNanos);
         if (agreeMax(compilationMillis() - compiled) > 0)
         {
             awaitCompiler();
-            micros = timedHandoffCalls();
+            micros = PaceProbe.medianMicros(handoffCall, handoffNanos);
         }
         return comm.rank() == 0 ? micros : Double.NaN;
     }
 
-    /** One untimed call of the handoff probe, then {@link #HANDOFF_PROBE_CALLS} timed: the median's time, µs. */
-    private double timedHandoffCalls()
-    {
-        handoffCall();
-        for (int i = 0; i < HANDOFF_PROBE_CALLS; i++)
-        {
-            final long start = System.nanoTime();
-            handoffCall();
-            handoffNanos[i] = System.nanoTime() - start;
-        }
-        Arrays.sort(handoffNanos);
-        return handoffNanos[HANDOFF_PROBE_CALLS / 2] / 1e3;
-    }
-
     /**
-     * The untimed calls before the first row; a staging area too small for the probe (every rank's configuration
+     * The untimed calls before the first row ({@link PaceProbe#WARM_UP_CALLS}, as the engine makes before its first
+     * probe), so that the probe's copies are compiled: with 50 the probe after the first row read 82-88 µs where the
+     * next read 30-39 (2 ranks, the fast pace). A staging area too small for the probe (every rank's configuration
      * alike, so every rank refuses the first call before it communicates) leaves the column empty.
      */
     private void warmUpHandoffProbe()
@@ -449,7 +429,7 @@ public final class BenchSweep
         }
         try
         {
-            for (int i = 0; i < HANDOFF_WARM_UP_CALLS; i++)
+            for (int i = 0; i < PaceProbe.WARM_UP_CALLS; i++)
             {
                 handoffCall();
             }
