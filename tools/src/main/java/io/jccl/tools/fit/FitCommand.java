@@ -205,12 +205,14 @@ public final class FitCommand implements Command
 
     private static Pace paceValue(final String value)
     {
-        return switch (value)
+        try
         {
-            case "fast" -> Pace.FAST;
-            case "slow" -> Pace.SLOW;
-            default -> throw new UsageException("--pace must be fast or slow, not '" + value + "'");
-        };
+            return Pace.parse(value);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new UsageException("--pace must be fast or slow, not '" + value + "'");
+        }
     }
 
     /**

@@ -77,6 +77,12 @@ public final class Paces
         {
             return (handoff ? m.handoffMicros() : m.probeMicros()) <= threshold;
         }
+
+        /** Whether {@code m}, of this split's rank count, was measured at {@code pace}. */
+        boolean at(final Measurement m, final Pace pace)
+        {
+            return fast(m) == (pace == Pace.FAST);
+        }
     }
 
     private final Map<Integer, Split> splits;
@@ -198,7 +204,7 @@ public final class Paces
         {
             final Split split = splits.get(repeats.get(0).ranks());
             final List<Measurement> atPace = split == null ? List.of() :
-                repeats.stream().filter(m -> split.fast(m) == (pace == Pace.FAST)).toList();
+                repeats.stream().filter(m -> split.at(m, pace)).toList();
             points.add(atPace.isEmpty() ? expectedPerPoint(repeats).get(0) : Measurement.median(atPace));
         }
         return points;
@@ -213,7 +219,7 @@ public final class Paces
         return rows.stream().filter(m ->
         {
             final Split split = splits.get(m.ranks());
-            return split == null || split.fast(m) == (pace == Pace.FAST);
+            return split == null || split.at(m, pace);
         }).toList();
     }
 }
