@@ -16,8 +16,10 @@ import io.jccl.algorithms.shm.ShmOneShotAllreduce;
 import io.jccl.algorithms.shm.ShmSingleCopyAllgather;
 import io.jccl.algorithms.shm.ShmSingleCopyAllreduce;
 import io.jccl.algorithms.shm.ShmSingleCopyAlltoall;
+import io.jccl.algorithms.shm.ShmSingleCopyBroadcast;
 import io.jccl.algorithms.shm.ShmSingleCopyReduce;
 import io.jccl.algorithms.shm.ShmSingleCopyReduceScatter;
+import io.jccl.algorithms.shm.ShmSingleCopyTwoShotAllreduce;
 import io.jccl.algorithms.shm.ShmTwoShotAllreduce;
 import io.jccl.spi.CollectiveAlgorithm;
 
@@ -38,12 +40,14 @@ public final class SharedMemoryAlgorithms
             new ShmLowLatencyBroadcast(),
             new ShmEagerBroadcast(),
             new ShmDirectBroadcast(),
+            new ShmSingleCopyBroadcast(),
             new ShmDirectReduce(),
             new ShmSingleCopyReduce(),
             new ShmLowLatencyAllreduce(),
             new ShmOneShotAllreduce(),
             new ShmTwoShotAllreduce(),
             new ShmSingleCopyAllreduce(),
+            new ShmSingleCopyTwoShotAllreduce(),
             new ShmLowLatencyAllgather(),
             new ShmDirectAllgather(),
             new ShmSingleCopyAllgather(),

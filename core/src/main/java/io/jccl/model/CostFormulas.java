@@ -230,6 +230,12 @@ public final class CostFormulas
             t.copy(t.bytes());
             t.read(t.bytes());
         }));
+        list.add(new CostFormula("broadcast", "shm_single_copy", "2α_f + α_k + nβ_k", 0, t ->
+        {
+            // the root's token, then every other rank reads its buffer through the kernel at once; the done token
+            t.flags(2);
+            t.kernelReads(1, t.bytes());
+        }));
         list.add(new CostFormula("broadcast", "shm_eager", "2α_f + nβ_c + nβ_r, n ≤ 256 KiB", 0,
             ranks -> EAGER_MAX_BYTES, t ->
         {
@@ -304,6 +310,16 @@ public final class CostFormulas
         // every rank does what a single-copy reduce's root does, all ranks at once
         list.add(new CostFormula("allreduce", "shm_single_copy", SINGLE_COPY_REDUCTION, 0,
             CostFormulas::singleCopyReduction));
+        list.add(new CostFormula("allreduce", "shm_single_copy_twoshot",
+            "3α_f + (p − 1)·(⌈n/(pR)⌉·α_k + (n/p)β_k) + n(p − 1)/p·γ + (p − 1)·(α_k + (n/p)β_k), R = 256 KiB", 0, t ->
+            {
+                // a single-copy reduce-scatter, a flag step, then a single-copy allgather of the reduced blocks
+                final int p = t.ranks();
+                t.flags(3);
+                chunkedKernelReads(t, p - 1, (double)t.bytes() / p);
+                t.reduce((double)t.bytes() * (p - 1) / p);
+                t.kernelReads(p - 1, (double)t.bytes() / p);
+            }));
     }
 
     /** Each peer's whole send buffer read through the kernel in reads of R and reduced: a flag step each way. */

@@ -200,6 +200,13 @@ class CostFormulasTest
         // a 1 MiB allreduce reads the peer's vector in 4 reads of 256 KiB
         assertClose(2 * 0.1 + 4 * alphaK + (1 << 20) * 0.001,
             twoRegimes.predict("allreduce", "shm_single_copy", 2, 1 << 20, "int8", "sum"));
+        // its two-shot form reads the peer's half in 2 reads of 256 KiB, then the peer's reduced half in one, after
+        // a third flag
+        assertClose(3 * 0.1 + 3 * alphaK + (1 << 20) * 0.001,
+            twoRegimes.predict("allreduce", "shm_single_copy_twoshot", 2, 1 << 20, "int8", "sum"));
+        // a 1 MiB broadcast: the root's token, one read of the whole vector, the readers' tokens
+        assertClose(2 * 0.1 + alphaK + (1 << 20) * 0.001,
+            twoRegimes.predict("broadcast", "shm_single_copy", 2, 1 << 20, "int8", "sum"));
     }
 
     /**

@@ -47,7 +47,7 @@ public final class ShmSingleCopyAllreduce extends SingleCopyAlgorithm
         else if (bytes > 0)
         {
             final long own = SingleCopyReads.publish(context, args, bytes, bytes);
-            SingleCopyReads.reduce(context, args, own, 0, bytes);
+            SingleCopyReads.reduce(context, args, own, 0, 0, bytes);
             SingleCopyReads.finish(context);
         }
     }

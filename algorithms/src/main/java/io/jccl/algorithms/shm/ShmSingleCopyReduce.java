@@ -53,7 +53,7 @@ public final class ShmSingleCopyReduce extends SingleCopyAlgorithm
             final long own = SingleCopyReads.publish(context, args, bytes, root ? bytes : 0);
             if (root)
             {
-                SingleCopyReads.reduce(context, args, own, 0, bytes);
+                SingleCopyReads.reduce(context, args, own, 0, 0, bytes);
             }
             SingleCopyReads.finish(context);
         }

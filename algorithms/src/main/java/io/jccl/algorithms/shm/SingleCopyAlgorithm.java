@@ -5,15 +5,28 @@ import io.jccl.spi.CollectiveArgs;
 import io.jccl.spi.CollectiveContext;
 
 /**
- * The {@code shm_single_copy} algorithms, one per collective: their name, and what each call needs beyond the common
- * checks, single copy on every rank ({@link SingleCopyReads#unsupportedReason}) unless the job has one rank.
+ * The algorithms that read peers' buffers through the kernel: {@code shm_single_copy}, one per collective, and the
+ * two-shot allreduce {@code shm_single_copy_twoshot}; their name, and what each call needs beyond the common checks,
+ * single copy on every rank ({@link SingleCopyReads#unsupportedReason}) unless the job has one rank.
  */
 abstract class SingleCopyAlgorithm implements CollectiveAlgorithm
 {
+    private final String name;
+
+    SingleCopyAlgorithm()
+    {
+        this("shm_single_copy");
+    }
+
+    SingleCopyAlgorithm(final String name)
+    {
+        this.name = name;
+    }
+
     @Override
     public final String name()
     {
-        return "shm_single_copy";
+        return name;
     }
 
     @Override

@@ -10,7 +10,9 @@ import io.jccl.spi.Reductions;
 import static io.jccl.algorithms.shm.ShmProtocol.SLOT_ADDRESS;
 import static io.jccl.algorithms.shm.ShmProtocol.SLOT_CONSUMED;
 import static io.jccl.algorithms.shm.ShmProtocol.SLOT_READY;
+import static io.jccl.algorithms.shm.ShmProtocol.SLOT_REDUCED;
 import static io.jccl.algorithms.shm.ShmProtocol.STEP_SINGLE_COPY;
+import static io.jccl.algorithms.shm.ShmProtocol.WORD_BUFFER;
 
 /**
  * The single-copy protocol of the {@code shm_single_copy} algorithms: ranks read each other's buffers through the
@@ -30,6 +32,11 @@ import static io.jccl.algorithms.shm.ShmProtocol.STEP_SINGLE_COPY;
  *   <li>{@link #finish}: {@link ShmProtocol#SLOT_CONSUMED} = the token (release), then a wait until every peer has
  *       said the same (acquire), since a peer may still be reading this rank's buffer.</li>
  * </ol>
+ * A rooted call whose root alone is read (broadcast) has the root {@link #offer} its buffer without waiting and
+ * {@link #finish}, and every other rank await the root's token alone, read, and {@link #consumed} without waiting: a
+ * reader waits for no other reader. A call of two rounds (two-shot allreduce) publishes the buffer of its second
+ * round with {@link #publishSecond} in the payload of {@link ShmProtocol#SLOT_REDUCED}, so that the first round's
+ * address stays put while peers may still read it, and peers find it with {@link #awaitSecond}.
  */
 final class SingleCopyReads
 {
@@ -67,15 +74,42 @@ final class SingleCopyReads
      */
     static void publishAddress(final CollectiveContext context, final long address)
     {
-        final long token = context.token(STEP_SINGLE_COPY);
-        context.setFlag(SLOT_ADDRESS, address);
-        context.setFlag(SLOT_READY, token);
+        final long token = offer(context, address);
         final int rank = context.rank();
         final int size = context.size();
         for (int i = 1; i < size; i++)
         {
             ShmProtocol.awaitSingleCopy(context, (rank + i) % size, token);
         }
+    }
+
+    /**
+     * Publishes (release) the buffer at {@code address}, which stays put and unchanged until {@link #finish}, without
+     * waiting for the peers; returns the call's token.
+     */
+    static long offer(final CollectiveContext context, final long address)
+    {
+        final long token = context.token(STEP_SINGLE_COPY);
+        context.setFlag(SLOT_ADDRESS, address);
+        context.setFlag(SLOT_READY, token);
+        return token;
+    }
+
+    /**
+     * The second round's publication: the buffer at {@code address} (stays put and unchanged until {@link #finish})
+     * in the payload of {@link ShmProtocol#SLOT_REDUCED}, then the call's token there (release).
+     */
+    static void publishSecond(final CollectiveContext context, final long address)
+    {
+        context.setFlagPayload(SLOT_REDUCED, WORD_BUFFER, address);
+        context.setFlag(SLOT_REDUCED, context.token(STEP_SINGLE_COPY));
+    }
+
+    /** Waits (acquire) for {@code peer}'s {@link #publishSecond} of this call; returns the address it published. */
+    static long awaitSecond(final CollectiveContext context, final int peer)
+    {
+        context.waitFlag(peer, SLOT_REDUCED, context.token(STEP_SINGLE_COPY));
+        return context.getFlagPayload(peer, SLOT_REDUCED, WORD_BUFFER);
     }
 
     /**
@@ -86,7 +120,13 @@ final class SingleCopyReads
     static void copy(final CollectiveContext context, final int peer, final long from, final Object base,
         final long offset, final long bytes)
     {
-        final long remote = context.getFlag(peer, SLOT_ADDRESS) + from;
+        copyFrom(context, peer, context.getFlag(peer, SLOT_ADDRESS) + from, base, offset, bytes);
+    }
+
+    /** Like {@link #copy}, from the address {@code remote} in {@code peer}'s memory. */
+    static void copyFrom(final CollectiveContext context, final int peer, final long remote, final Object base,
+        final long offset, final long bytes)
+    {
         if (base == null)
         {
             context.readPeer(peer, remote, offset, bytes);
@@ -103,9 +143,12 @@ final class SingleCopyReads
         }
     }
 
-    /** Step 2: recv[0, bytes) = the reduction of bytes [from, from + bytes) of every rank's published buffer. */
+    /**
+     * Step 2: recv[to, to + bytes) = the reduction of bytes [from, from + bytes) of every rank's published buffer
+     * ({@code own} this rank's).
+     */
     static void reduce(final CollectiveContext context, final CollectiveArgs args, final long own, final long from,
-        final long bytes)
+        final long to, final long bytes)
     {
         final int rank = context.rank();
         final int size = context.size();
@@ -122,7 +165,7 @@ final class SingleCopyReads
             final long at = chunk * chunkBytes;
             final long chunkLength = Math.min(chunkBytes, bytes - at);
             final long elements = chunkLength / elementSize;
-            final long dst = args.recvOffset + at;
+            final long dst = args.recvOffset + to + at;
             long first = 0;
             for (int r = 0; r < size; r++)
             {
@@ -155,13 +198,20 @@ final class SingleCopyReads
     /** Step 3. */
     static void finish(final CollectiveContext context)
     {
-        final long token = context.token(STEP_SINGLE_COPY);
-        context.setFlag(SLOT_CONSUMED, token);
+        final long token = consumed(context);
         final int rank = context.rank();
         final int size = context.size();
         for (int i = 1; i < size; i++)
         {
             context.waitFlag((rank + i) % size, SLOT_CONSUMED, token);
         }
+    }
+
+    /** This rank has read what it reads of this call (release); returns the call's token. */
+    static long consumed(final CollectiveContext context)
+    {
+        final long token = context.token(STEP_SINGLE_COPY);
+        context.setFlag(SLOT_CONSUMED, token);
+        return token;
     }
 }

@@ -121,7 +121,7 @@ class ShmAlgorithmsTest
                 {
                     // every algorithm meets every layout
                     final Layout layout = Layout.values()[(i / SINGLE_COPY.size()) % Layout.values().length];
-                    calls.add(call(SINGLE_COPY.get(i % SINGLE_COPY.size()), type, op, count, 0, layout));
+                    calls.add(call(SINGLE_COPY.get(i % SINGLE_COPY.size()), type, op, count, i % ranks, layout));
                     if (i % 7 == 0)
                     {
                         calls.add(call(new ShmTwoShotAllreduce(), type, op, 13, 0, LAYOUTS[i % LAYOUTS.length]));
@@ -253,7 +253,7 @@ class ShmAlgorithmsTest
             assertTrue(seen.add(algorithm.collectives().iterator().next() + ":" + algorithm.name()));
             assertTrue(algorithm.description().length() > 20, algorithm.name());
         }
-        assertEquals(19, seen.size());
+        assertEquals(21, seen.size());
     }
 
     static Stream<Arguments> lowLatencyAlgorithmsAndRanks()
@@ -524,7 +524,7 @@ class ShmAlgorithmsTest
 
     private static boolean isSingleCopy(final CollectiveAlgorithm algorithm)
     {
-        return algorithm.name().equals("shm_single_copy");
+        return algorithm instanceof SingleCopyAlgorithm;
     }
 
     @Test
