@@ -8,7 +8,7 @@ import org.openjdk.jmh.annotations.Param;
 public class AllreduceBenchmark extends SizedBenchmark
 {
     /** "default" (jccl's selector chooses) or one of allreduce's algorithms: they match the registry (tested). */
-    @Param({"default", "shm_ll", "shm_oneshot", "shm_twoshot", "shm_single_copy", "ring",
+    @Param({"default", "shm_ll", "shm_oneshot", "shm_twoshot", "shm_single_copy", "shm_single_copy_twoshot", "ring",
         "recursive_doubling", "rabenseifner", "reduce_broadcast"})
     public String algorithm;
 

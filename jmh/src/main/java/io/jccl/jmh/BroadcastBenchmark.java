@@ -8,7 +8,8 @@ import org.openjdk.jmh.annotations.Param;
 public class BroadcastBenchmark extends SizedBenchmark
 {
     /** "default" (jccl's selector chooses) or one of broadcast's algorithms: they match the registry (tested). */
-    @Param({"default", "shm_ll", "shm_eager", "shm_direct", "binomial", "chain", "scatter_allgather"})
+    @Param({"default", "shm_ll", "shm_eager", "shm_direct", "shm_single_copy", "binomial", "chain",
+        "scatter_allgather"})
     public String algorithm;
 
     @Override
