@@ -14,10 +14,12 @@ import java.util.Set;
  * into its block of recv, publishes that block, and reads every peer's reduced block into its place in recv.
  * <p>
  * Why: {@link ShmSingleCopyAllreduce} has every rank read and reduce the whole vector of every peer, (p − 1)·n bytes
- * per rank, which two ranks afford and four sharing two cores do not (4 ranks on 2 cores, 2026-11-27: 8 MiB in 8.8
- * ms, against a single-copy reduce-scatter and allgather of the same vector, run as two calls, in 3.5-3.7); the
- * staged {@link ShmTwoShotAllreduce} hands over freshly written lines twice, which is slow where cross-core handoffs
- * are. Here each rank reads 2(p − 1)·n/p bytes, the first half lines nobody has just written. Cost:
+ * per rank, which two ranks afford and four sharing two cores do not; the staged {@link ShmTwoShotAllreduce} hands
+ * over freshly written lines twice, which is slow where cross-core handoffs are. Here each rank reads 2(p − 1)·n/p
+ * bytes, the first half lines nobody has just written (the second half, the reduced blocks, are fresh: no design
+ * avoids that). 4 ranks on 2 cores, 2026-11-27 (AMD VM), medians of three sweeps' rows at the slow pace, 512 KiB / 2
+ * MiB / 8 MiB: 326 / 1228 / 5289 µs, against two-shot's 404 / 1758 / 6958 and shm_single_copy's 454 / 2054 / 10563;
+ * at the fast pace two-shot stays ahead up to 2 MiB (86 / 446 against 264 / 726). Cost:
  * 3α_f + (p − 1)·(⌈n/(pR)⌉·α_k + (n/p)β_k) + n(p − 1)/p·γ + (p − 1)·(α_k + (n/p)β_k), R = 256 KiB, plus n·β_c when the
  * send buffer is copied to scratch first (a heap array, or in place).
  * <p>
