@@ -57,7 +57,9 @@ final class ShmProtocol
 
     /**
      * Two-shot: the owner's reduced block of chunk {@code k} is in its staging area; zero-copy broadcast
-     * ({@code token(STEP_DIRECT)}): the root has written its share into every other rank's recv.
+     * ({@code token(STEP_DIRECT)}): the root has written its share into every other rank's recv; single-copy two-shot
+     * ({@code token(STEP_SINGLE_COPY)}): the owner's reduced block is readable through the kernel at the address in
+     * payload word {@link #WORD_BUFFER}.
      */
     static final int SLOT_REDUCED = 3;
 
