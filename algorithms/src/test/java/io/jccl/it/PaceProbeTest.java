@@ -107,18 +107,53 @@ class PaceProbeTest
         }
     }
 
+    /**
+     * Non-blocking calls run on the progress thread's duplicate of the world, which probes the pace itself, with its
+     * own warm-up, at the calls it counts: at 2 ranks and at 4 on 2 cores, every result is right (ranks that probed
+     * at different calls, or chose by different paces, would hang or fail) and rank 0 logs the pace the duplicate's
+     * first probe read, so the probes ran there.
+     */
+    @Test
+    void nonBlockingCallsProbeThePaceOnTheProgressThread() throws IOException
+    {
+        for (final int ranks : new int[] {2, 4})
+        {
+            for (final String pace : new String[] {"fast", "slow"})
+            {
+                final JobResult result = launch(ranks, 24, pace.equals("fast") ? "1e9" : "0", "nonblocking",
+                    List.of("JCCL_DEBUG=INFO", "JCCL_DEBUG_SUBSYS=COLL"));
+                Jobs.assertSucceeded(result);
+                for (int r = 0; r < ranks; r++)
+                {
+                    assertEquals(24, result.output(r).stream().filter(l -> l.startsWith("NB ")).count(), "rank " + r);
+                }
+                final String logged = "the " + pace + " pace from probe 1 (";
+                assertTrue(result.output(0).stream().anyMatch(l -> l.contains(logged)),
+                    ranks + " ranks: no '" + logged + "' in rank 0's output:\n" + Jobs.allOutput(result));
+            }
+        }
+    }
+
     private JobResult launch(final int ranks, final int calls, final String threshold, final boolean dup)
         throws IOException
+    {
+        return launch(ranks, calls, threshold, dup ? "dup" : null, List.of());
+    }
+
+    private JobResult launch(final int ranks, final int calls, final String threshold, final String mode,
+        final List<String> env) throws IOException
     {
         final Path file = directory.resolve("tuning-" + ranks + ".json");
         file(ranks).write(file);
         final List<String> args = new ArrayList<>(List.of(Integer.toString(calls), Integer.toString(BYTES)));
-        if (dup)
+        if (mode != null)
         {
-            args.add("dup");
+            args.add(mode);
         }
-        return Jobs.launch(ranks, PaceRank.class, args, List.of("JCCL_TUNING_FILE=" + file,
+        final List<String> environment = new ArrayList<>(List.of("JCCL_TUNING_FILE=" + file,
             "JCCL_PACE_PROBE_BYTES=" + PROBE_EVERY * BYTES, "JCCL_PACE_THRESHOLD_US=" + threshold));
+        environment.addAll(env);
+        return Jobs.launch(ranks, PaceRank.class, args, environment);
     }
 
     /** The RAN lines of rank 0, after checking that every rank printed the same ones. */

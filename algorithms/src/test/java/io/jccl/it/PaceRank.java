@@ -11,7 +11,9 @@ import io.jccl.engine.ShmCommunicator;
  * One rank of {@link PaceProbeTest}: {@code calls} float32 sum allreduces of {@code bytes} each (then, with a third
  * argument {@code dup}, as many on a duplicate of the world), each checked, printing after each
  * {@code RAN n algorithm pace}: the algorithm the communicator ran and the pace it chose by ({@code -} before the first
- * probe). Rank 0 ends with {@code PROBE us} per probe it ran.
+ * probe). Rank 0 ends with {@code PROBE us} per probe it ran. With a third argument {@code nonblocking}, the calls are
+ * non-blocking allreduces, each awaited and checked (they run on the progress thread's duplicate, whose algorithm
+ * and probes the rank cannot see: {@code NB n} after each).
  */
 public final class PaceRank
 {
@@ -25,6 +27,12 @@ public final class PaceRank
         final int count = Integer.parseInt(args[1]) / Float.BYTES;
         try (Communicator world = Jccl.connect())
         {
+            if (args.length > 2 && args[2].equals("nonblocking"))
+            {
+                runNonBlocking(world, calls, count);
+                System.out.println("OK rank " + world.rank());
+                return;
+            }
             final StringBuilder probes = new StringBuilder();
             run(world, calls, count, "", probes);
             if (args.length > 2 && args[2].equals("dup"))
@@ -50,26 +58,49 @@ public final class PaceRank
         long seen = 0;
         for (int call = 0; call < calls; call++)
         {
-            for (int i = 0; i < count; i++)
-            {
-                values[i] = comm.rank() + call + i % 5;
-            }
+            fill(values, comm.rank(), call);
             comm.allreduce(Buf.of(values), Buf.of(sums), ReduceOp.SUM);
-            for (int i = 0; i < count; i++)
-            {
-                final float expected = p * (p - 1) / 2.0f + p * (call + i % 5);
-                if (sums[i] != expected)
-                {
-                    throw new IllegalStateException("call " + call + ": element " + i + " = " + sums[i] + ", not " +
-                        expected);
-                }
-            }
+            check(sums, p, call);
             System.out.println("RAN " + prefix + call + " " + shm.lastAlgorithm().name() + " " +
                 (probe == null || probe.pace() == null ? "-" : probe.pace().label()));
             if (probe != null && probe.probes() > seen && comm.rank() == 0)
             {
                 seen = probe.probes();
                 probes.append("PROBE ").append(probe.lastMicros()).append('\n');
+            }
+        }
+    }
+
+    private static void runNonBlocking(final Communicator comm, final int calls, final int count)
+    {
+        final float[] values = new float[count];
+        final float[] sums = new float[count];
+        for (int call = 0; call < calls; call++)
+        {
+            fill(values, comm.rank(), call);
+            comm.iallreduce(Buf.of(values), Buf.of(sums), ReduceOp.SUM).await();
+            check(sums, comm.size(), call);
+            System.out.println("NB " + call);
+        }
+    }
+
+    private static void fill(final float[] values, final int rank, final int call)
+    {
+        for (int i = 0; i < values.length; i++)
+        {
+            values[i] = rank + call + i % 5;
+        }
+    }
+
+    private static void check(final float[] sums, final int p, final int call)
+    {
+        for (int i = 0; i < sums.length; i++)
+        {
+            final float expected = p * (p - 1) / 2.0f + p * (call + i % 5);
+            if (sums[i] != expected)
+            {
+                throw new IllegalStateException("call " + call + ": element " + i + " = " + sums[i] + ", not " +
+                    expected);
             }
         }
     }
