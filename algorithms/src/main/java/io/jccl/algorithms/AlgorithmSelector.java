@@ -20,8 +20,9 @@ import java.util.Map;
  *   <li>{@code shm_direct} for broadcasts, allgathers, alltoalls, reduce-scatters and reduces that it serves
  *       zero-copy, reading the buffers in place in the shared segment ({@link #readsSymmetricInPlace}), from
  *       {@link #ZERO_COPY_MIN_BYTES} (from {@link #OVERSUBSCRIBED_ZERO_COPY_MIN_BYTES} while ranks outnumber cores,
- *       when such calls below {@link #ZERO_COPY_MIN_BYTES} treat their buffers as private memory), tuning file or
- *       not: neither the model nor a tuning file, measured with private buffers, prices reading in place;</li>
+ *       when such calls below {@link #ZERO_COPY_MIN_BYTES} treat their buffers as private memory, as allreduces
+ *       do: {@link #readsAllreduceInPlace}), tuning file or not: neither the model nor a tuning file, measured with
+ *       private buffers, prices reading in place;</li>
  *   <li>without a tuning file, when messages travel single-copy ({@link CollectiveContext#singleCopyBytes()}), for
  *       broadcast messages of at least {@link #SINGLE_COPY_MIN_MESSAGE_BYTES}, allgather, alltoall and
  *       reduce-scatter blocks of {@link #SINGLE_COPY_MIN_BLOCK_BYTES}, 2-rank allreduces of twice
@@ -424,20 +425,20 @@ public final class AlgorithmSelector
         }
         final int size = context.size();
         final CollectiveAlgorithm zeroCopyChoice = zeroCopy[args.collective.ordinal()];
-        if (zeroCopyChoice != null && readsSymmetricInPlace(args))
+        if (zeroCopyChoice != null && readsSymmetricInPlace(args) &&
+            bytes >= (size > cores ? OVERSUBSCRIBED_ZERO_COPY_MIN_BYTES : ZERO_COPY_MIN_BYTES) &&
+            zeroCopyChoice.unsupportedReason(args, size, context) == null)
         {
-            if (bytes >= (size > cores ? OVERSUBSCRIBED_ZERO_COPY_MIN_BYTES : ZERO_COPY_MIN_BYTES) &&
-                zeroCopyChoice.unsupportedReason(args, size, context) == null)
-            {
-                return zeroCopyChoice;
-            }
-            if (size > cores && bytes < ZERO_COPY_MIN_BYTES)
-            {
-                // small calls while ranks share cores: the buffers as private memory, so that shm_direct stages them
-                // rather than make every rank wait until all have been scheduled and have read in place
-                args.sendSegmentOffset = -1;
-                args.recvSegmentOffset = -1;
-            }
+            return zeroCopyChoice;
+        }
+        if (size > cores && bytes < ZERO_COPY_MIN_BYTES &&
+            (zeroCopyChoice != null && readsSymmetricInPlace(args) || readsAllreduceInPlace(args)))
+        {
+            // small calls while ranks share cores: the buffers as private memory, so that shm_direct and the one-
+            // and two-shot allreduces stage them rather than make every rank wait until all have been scheduled and
+            // have read in place
+            args.sendSegmentOffset = -1;
+            args.recvSegmentOffset = -1;
         }
         final CollectiveAlgorithm singleCopyChoice = singleCopy[args.collective.ordinal()];
         final long singleCopyBytes = context.singleCopyBytes();
@@ -634,6 +635,17 @@ public final class AlgorithmSelector
      * 0.35-0.6x either). (Every rank must
      * then pass symmetric buffers, or the call fails on every rank; so the choice is the same on every rank.)
      */
+    /**
+     * Whether an allreduce would be served in place by one- or two-shot (a symmetric send or recv buffer), which
+     * while ranks outnumber cores costs small calls more than staging them: 4 ranks on 2 cores, 2026-11-27, one-shot
+     * at 8-512 B, three alternating runs, 4.8-7.4 µs in place against 2.5-4.6 staged (at 2 KiB 5.1-6.3 against
+     * 3.8-6.6).
+     */
+    private static boolean readsAllreduceInPlace(final CollectiveArgs args)
+    {
+        return args.collective == Collective.ALLREDUCE && (args.sendSegmentOffset >= 0 || args.recvSegmentOffset >= 0);
+    }
+
     private static boolean readsSymmetricInPlace(final CollectiveArgs args)
     {
         return switch (args.collective)

@@ -459,8 +459,8 @@ class TunedSelectionTest
 
     /**
      * Broadcasts, allgathers, alltoalls, reduce-scatters and reduces that shm_direct serves zero-copy take it from
-     * 4 KiB (from 128 KiB when ranks outnumber cores, and below 4 KiB their buffers then count as private), ahead of
-     * the single-copy rule and of a tuning file's choice; private buffers do not.
+     * 4 KiB (from 128 KiB when ranks outnumber cores, and below 4 KiB their buffers then count as private, an
+     * allreduce's too), ahead of the single-copy rule and of a tuning file's choice; private buffers do not.
      */
     @Test
     void symmetricBuffersAreReadInPlace()
@@ -517,7 +517,19 @@ class TunedSelectionTest
             final CollectiveArgs mid = symmetric(Collective.ALLGATHER, 8192 / 16, true, true);
             atFour.select(mid, four.context(0), 8192);
             assertEquals(0, mid.sendSegmentOffset);
+            // and so do small allreduces, which one- and two-shot would otherwise read in place
+            final CollectiveArgs smallAllreduce = symmetric(Collective.ALLREDUCE, 512 / 4, true, true);
+            atFour.select(smallAllreduce, four.context(0), 512);
+            assertEquals(-1, smallAllreduce.sendSegmentOffset);
+            assertEquals(-1, smallAllreduce.recvSegmentOffset);
+            final CollectiveArgs midAllreduce = symmetric(Collective.ALLREDUCE, 8192 / 4, true, true);
+            atFour.select(midAllreduce, four.context(0), 8192);
+            assertEquals(0, midAllreduce.sendSegmentOffset);
         }
+        // with a core each, small allreduces keep reading in place
+        final CollectiveArgs pairAllreduce = symmetric(Collective.ALLREDUCE, 512 / 4, true, true);
+        atTwo.select(pairAllreduce, two.context(0), 512);
+        assertEquals(0, pairAllreduce.sendSegmentOffset);
     }
 
     /** Arguments of a call whose send and recv buffers lie in the shared segment as asked (no memory behind them). */
