@@ -628,14 +628,6 @@ public final class AlgorithmSelector
     }
 
     /**
-     * Whether {@code shm_direct} serves this call zero-copy, copying straight out of the peers' buffers in the shared
-     * segment: a broadcast into symmetric memory, an allgather from or into it, an alltoall, a reduce-scatter or a
-     * reduce from it (2 ranks, reduce-scatter 8 KiB-32 MiB: 0.35-0.6x the staged time, 0.4-0.76x single copy's;
-     * reduce 8-512 KiB 0.2-0.35x the staged time, 0.2-0.8x binomial's; 4 ranks on 2 cores, reduce from 128 KiB
-     * 0.35-0.6x either). (Every rank must
-     * then pass symmetric buffers, or the call fails on every rank; so the choice is the same on every rank.)
-     */
-    /**
      * Whether an allreduce would be served in place by one- or two-shot (a symmetric send or recv buffer), which
      * while ranks outnumber cores costs small calls more than staging them: 4 ranks on 2 cores, 2026-11-27, one-shot
      * at 8-512 B, three alternating runs, 4.8-7.4 µs in place against 2.5-4.6 staged (at 2 KiB 5.1-6.3 against
@@ -646,6 +638,14 @@ public final class AlgorithmSelector
         return args.collective == Collective.ALLREDUCE && (args.sendSegmentOffset >= 0 || args.recvSegmentOffset >= 0);
     }
 
+    /**
+     * Whether {@code shm_direct} serves this call zero-copy, copying straight out of the peers' buffers in the shared
+     * segment: a broadcast into symmetric memory, an allgather from or into it, an alltoall, a reduce-scatter or a
+     * reduce from it (2 ranks, reduce-scatter 8 KiB-32 MiB: 0.35-0.6x the staged time, 0.4-0.76x single copy's;
+     * reduce 8-512 KiB 0.2-0.35x the staged time, 0.2-0.8x binomial's; 4 ranks on 2 cores, reduce from 128 KiB
+     * 0.35-0.6x either). (Every rank must
+     * then pass symmetric buffers, or the call fails on every rank; so the choice is the same on every rank.)
+     */
     private static boolean readsSymmetricInPlace(final CollectiveArgs args)
     {
         return switch (args.collective)
