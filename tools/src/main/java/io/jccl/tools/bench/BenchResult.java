@@ -2,6 +2,8 @@ package io.jccl.tools.bench;
 
 import io.jccl.DataType;
 
+import java.util.Locale;
+
 /**
  * One row: an operation with one algorithm at one size, timed on every rank that took part.
  *
@@ -66,5 +68,11 @@ public record BenchResult(
     public boolean checked()
     {
         return wrong >= 0;
+    }
+
+    /** {@code micros} to 3 decimals, or {@code absent} when it was not measured (NaN): the probes' columns. */
+    static String optionalMicros(final double micros, final String absent)
+    {
+        return Double.isNaN(micros) ? absent : String.format(Locale.ROOT, "%.3f", micros);
     }
 }

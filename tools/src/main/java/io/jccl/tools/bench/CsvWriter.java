@@ -86,8 +86,7 @@ public final class CsvWriter implements ResultWriter
         return String.format(Locale.ROOT, "%s,%s,%d,%d,%s,%.3f,%.3f,%.3f,%d,%.3f,%.3f,%s,%s,%s,%s,%s,%s",
             r.op().label(), r.algorithm(), r.ranks(), r.bytes(), r.type().label(), r.avgUs(), r.minUs(), r.maxUs(),
             r.iters(), r.algbw(), r.busbw(), r.checked() ? Long.toString(r.wrong()) : "", r.op().reducing() ? reduceOp : "",
-            memory, timing, Double.isNaN(r.probeUs()) ? "" : String.format(Locale.ROOT, "%.3f", r.probeUs()),
-            Double.isNaN(r.handoffUs()) ? "" : String.format(Locale.ROOT, "%.3f", r.handoffUs()));
+            memory, timing, BenchResult.optionalMicros(r.probeUs(), ""), BenchResult.optionalMicros(r.handoffUs(), ""));
     }
 
     @Override

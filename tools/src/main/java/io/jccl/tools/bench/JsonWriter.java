@@ -54,8 +54,7 @@ public final class JsonWriter implements ResultWriter
             r.op().label(), r.algorithm(), r.ranks(), r.bytes(), r.type().label(), r.avgUs(), r.minUs(), r.maxUs(),
             r.iters(), r.algbw(), r.busbw(), r.checked() ? Long.toString(r.wrong()) : "null",
             r.op().reducing() ? "\"" + reduceOp + "\"" : "null", memory, timing,
-            Double.isNaN(r.probeUs()) ? "null" : String.format(Locale.ROOT, "%.3f", r.probeUs()),
-            Double.isNaN(r.handoffUs()) ? "null" : String.format(Locale.ROOT, "%.3f", r.handoffUs()));
+            BenchResult.optionalMicros(r.probeUs(), "null"), BenchResult.optionalMicros(r.handoffUs(), "null"));
     }
 
     @Override
