@@ -425,14 +425,13 @@ public final class AlgorithmSelector
         }
         final int size = context.size();
         final CollectiveAlgorithm zeroCopyChoice = zeroCopy[args.collective.ordinal()];
-        if (zeroCopyChoice != null && readsSymmetricInPlace(args) &&
-            bytes >= (size > cores ? OVERSUBSCRIBED_ZERO_COPY_MIN_BYTES : ZERO_COPY_MIN_BYTES) &&
+        final boolean directInPlace = zeroCopyChoice != null && readsSymmetricInPlace(args);
+        if (directInPlace && bytes >= (size > cores ? OVERSUBSCRIBED_ZERO_COPY_MIN_BYTES : ZERO_COPY_MIN_BYTES) &&
             zeroCopyChoice.unsupportedReason(args, size, context) == null)
         {
             return zeroCopyChoice;
         }
-        if (size > cores && bytes < ZERO_COPY_MIN_BYTES &&
-            (zeroCopyChoice != null && readsSymmetricInPlace(args) || readsAllreduceInPlace(args)))
+        if (size > cores && bytes < ZERO_COPY_MIN_BYTES && (directInPlace || readsAllreduceInPlace(args)))
         {
             // small calls while ranks share cores: the buffers as private memory, so that shm_direct and the one-
             // and two-shot allreduces stage them rather than make every rank wait until all have been scheduled and
