@@ -510,26 +510,30 @@ class TunedSelectionTest
             assertEquals("shm_direct", atFour.select(symmetric(Collective.BROADCAST, 131072 / 4, false, true),
                 four.context(0), 131072).name());
             // below 4 KiB the buffers count as private there, so that shm_direct stages them
-            final CollectiveArgs small = symmetric(Collective.ALLGATHER, 2048 / 16, true, true);
-            atFour.select(small, four.context(0), 2048);
+            final CollectiveArgs small = selected(atFour, four, Collective.ALLGATHER, 2048 / 16, 2048);
             assertEquals(-1, small.sendSegmentOffset);
             assertEquals(-1, small.recvSegmentOffset);
-            final CollectiveArgs mid = symmetric(Collective.ALLGATHER, 8192 / 16, true, true);
-            atFour.select(mid, four.context(0), 8192);
-            assertEquals(0, mid.sendSegmentOffset);
+            assertEquals(0, selected(atFour, four, Collective.ALLGATHER, 8192 / 16, 8192).sendSegmentOffset);
             // and so do small allreduces, which one- and two-shot would otherwise read in place
-            final CollectiveArgs smallAllreduce = symmetric(Collective.ALLREDUCE, 512 / 4, true, true);
-            atFour.select(smallAllreduce, four.context(0), 512);
+            final CollectiveArgs smallAllreduce = selected(atFour, four, Collective.ALLREDUCE, 512 / 4, 512);
             assertEquals(-1, smallAllreduce.sendSegmentOffset);
             assertEquals(-1, smallAllreduce.recvSegmentOffset);
-            final CollectiveArgs midAllreduce = symmetric(Collective.ALLREDUCE, 8192 / 4, true, true);
-            atFour.select(midAllreduce, four.context(0), 8192);
-            assertEquals(0, midAllreduce.sendSegmentOffset);
+            assertEquals(0, selected(atFour, four, Collective.ALLREDUCE, 8192 / 4, 8192).sendSegmentOffset);
         }
         // with a core each, small allreduces keep reading in place
-        final CollectiveArgs pairAllreduce = symmetric(Collective.ALLREDUCE, 512 / 4, true, true);
-        atTwo.select(pairAllreduce, two.context(0), 512);
-        assertEquals(0, pairAllreduce.sendSegmentOffset);
+        assertEquals(0, selected(atTwo, two, Collective.ALLREDUCE, 512 / 4, 512).sendSegmentOffset);
+    }
+
+    /**
+     * A call of {@code bytes} on symmetric send and recv buffers, after {@code selector} chose for it on rank 0 of
+     * {@code job} (which may have set the buffers to count as private).
+     */
+    private static CollectiveArgs selected(final AlgorithmSelector selector, final LocalJob job,
+        final Collective collective, final long count, final long bytes)
+    {
+        final CollectiveArgs args = symmetric(collective, count, true, true);
+        selector.select(args, job.context(0), bytes);
+        return args;
     }
 
     /** Arguments of a call whose send and recv buffers lie in the shared segment as asked (no memory behind them). */
