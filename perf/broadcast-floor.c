@@ -9,8 +9,11 @@
  *      lines the root has just written: jccl's shm_eager and shm_direct);
  *   2  the root's buffer in shared memory, every reader copies it out with memcpy (jccl's zero-copy path on buffers
  *      from allocateShared);
- *   3  the flags alone: a round of handshakes and the context switches it takes, no data.
- * Build: cc -O2 -o broadcast-floor broadcast-floor.c    Run: ./broadcast-floor PROCESSES BYTES ROUNDS MODE */
+ *   3  the flags alone: a round of handshakes and the context switches it takes, no data;
+ *   4  a binomial tree of kernel reads, pipelined: each reader reads its parent's buffer (the root's, or another
+ *      reader's copy) through the kernel in segments of SEGMENT bytes (default BYTES: no pipelining), each segment
+ *      once the parent has it, and publishes how many it has (how MPI's tree broadcasts move data over CMA).
+ * Build: cc -O2 -o broadcast-floor broadcast-floor.c    Run: ./broadcast-floor PROCESSES BYTES ROUNDS MODE [SEGMENT] */
 #define _GNU_SOURCE
 #include <sched.h>
 #include <stdint.h>
@@ -33,11 +36,16 @@ static void await(volatile uint64_t *flag, uint64_t value) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 5) { fprintf(stderr, "usage: %s PROCESSES BYTES ROUNDS MODE\n", argv[0]); return 2; }
+    if (argc != 5 && argc != 6) {
+        fprintf(stderr, "usage: %s PROCESSES BYTES ROUNDS MODE [SEGMENT]\n", argv[0]); return 2; }
     const int p = atoi(argv[1]); const size_t n = strtoul(argv[2], 0, 0); const int rounds = atoi(argv[3]);
     const int mode = atoi(argv[4]);
-    if (p < 2 || p > MAX_PROCESSES || mode < 0 || mode > 3) { fprintf(stderr, "bad arguments\n"); return 2; }
-    /* word 0 of process r's flag: the last round it finished; word 1: the address of its buffer (root) */
+    const size_t segment = argc == 6 ? strtoul(argv[5], 0, 0) : n;
+    if (p < 2 || p > MAX_PROCESSES || mode < 0 || mode > 4 || segment == 0) {
+        fprintf(stderr, "bad arguments\n"); return 2; }
+    const uint64_t segments = (n + segment - 1) / segment;
+    /* word 0 of process r's flag: the last round it finished; word 1: the address of its buffer; word 2 (mode 4):
+     * round << 32 | the segments of that round it has */
     volatile uint64_t *flags = mmap(0, MAX_PROCESSES * FLAG_STRIDE * 8, PROT_READ | PROT_WRITE,
         MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     char *staging = mmap(0, n + 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -51,7 +59,10 @@ int main(int argc, char **argv) {
     char *buffer = mode == 2 && me == 0 ? staging : aligned_alloc(4096, n + 4096);
     memset(buffer, me == 0 ? 1 : 0, n);
     const pid_t root = pids[0];
-    if (me == 0) flags[1] = (uint64_t) buffer;
+    flags[me * FLAG_STRIDE + 1] = (uint64_t) buffer;
+    /* the binomial parent: the rank with the highest bit of this one cleared */
+    int parent = 0;
+    for (int bit = 1; bit <= me; bit <<= 1) if (me & bit) parent = me & ~bit;
     __atomic_store_n(&flags[me * FLAG_STRIDE], 1, __ATOMIC_RELEASE);
     for (int r = 0; r < p; r++) await(&flags[r * FLAG_STRIDE], 1);
     const char *source = (const char *) flags[1];
@@ -64,7 +75,17 @@ int main(int argc, char **argv) {
             __atomic_store_n(&flags[0], i, __ATOMIC_RELEASE);
         } else {
             await(&flags[0], i);
-            if (mode == 0) {
+            if (mode == 4) {
+                const char *from = (const char *) flags[parent * FLAG_STRIDE + 1];
+                for (uint64_t k = 0; k < segments; k++) {
+                    if (parent != 0) await(&flags[parent * FLAG_STRIDE + 2], i << 32 | (k + 1));
+                    const size_t at = k * segment, len = at + segment > n ? n - at : segment;
+                    struct iovec l = { buffer + at, len }, r = { (void *) (from + at), len };
+                    if (process_vm_readv(pids[parent], &l, 1, &r, 1, 0) != (ssize_t) len) {
+                        perror("process_vm_readv"); exit(1); }
+                    __atomic_store_n(&flags[me * FLAG_STRIDE + 2], i << 32 | (k + 1), __ATOMIC_RELEASE);
+                }
+            } else if (mode == 0) {
                 struct iovec l = { buffer, n }, r = { (void *) source, n };
                 if (process_vm_readv(root, &l, 1, &r, 1, 0) != (ssize_t) n) { perror("process_vm_readv"); exit(1); }
             } else if (mode == 1 || mode == 2) {
@@ -75,8 +96,11 @@ int main(int argc, char **argv) {
     }
     if (me == 0) for (int r = 1; r < p; r++) await(&flags[r * FLAG_STRIDE], (uint64_t) rounds + 101);
     const double t1 = now();
-    if (me != 0) _exit(0);
+    /* a reader leaves once every reader is done: another may still be reading its buffer (mode 4) */
+    if (me == 0) __atomic_store_n(&flags[0], (uint64_t) rounds + 102, __ATOMIC_RELEASE);
+    else { await(&flags[0], (uint64_t) rounds + 102); _exit(0); }
     for (int r = 1; r < p; r++) waitpid(pids[r], 0, 0);
-    printf("p=%d n=%zu mode=%d: %.2f us\n", p, n, mode, (t1 - t0) * 1e6 / rounds);
+    if (mode == 4) printf("p=%d n=%zu mode=%d segment=%zu: %.2f us\n", p, n, mode, segment, (t1 - t0) * 1e6 / rounds);
+    else printf("p=%d n=%zu mode=%d: %.2f us\n", p, n, mode, (t1 - t0) * 1e6 / rounds);
     return 0;
 }
