@@ -25,6 +25,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -280,13 +281,15 @@ public final class TuneCommand implements Command
             {
                 paceSplits.add(new TuningTable.PaceSplit(split.ranks(), split.threshold(), split.fastProbe(),
                     split.slowProbe()));
+                final List<Measurement> ofRanks = rows.stream()
+                    .filter(m -> m.ranks() == split.ranks() && m.source().equals(fit.source())).toList();
                 for (final Pace pace : Pace.values())
                 {
-                    final List<Measurement> atPace = paces.perPointAt(rows.stream()
-                        .filter(m -> m.ranks() == split.ranks() && m.source().equals(fit.source())).toList(), pace);
+                    final List<Measurement> atPace = paces.perPointAt(ofRanks, pace);
                     final Tuner.Result paceTuned = new Tuner(fit.parameters(), stagingBytes, choice).tune(atPace);
                     paceTuned.rules().forEach(rule -> rules.add(rule.withPace(pace)));
                     printPaceQuality(paceTuned, split.ranks(), pace);
+                    printPaceEvidence(ofRanks, paces, pace);
                 }
             }
         }
@@ -727,6 +730,24 @@ public final class TuneCommand implements Command
         out.printf(Locale.ROOT, "at %d ranks, choices for the %s pace alone (used from the engine's first handoff " +
             "probe that reads it), from that pace's rows: within 10%% of the best measured at %d of %d sizes%n",
             ranks, pace.label(), good, total);
+    }
+
+    /**
+     * How many rows each point's time at {@code pace} rests on ({@code ofRanks}: one rank count's rows): a pace's rules
+     * made from one row per point follow whatever disturbed that row (4 ranks on 2 cores: one size of one algorithm
+     * moves by up to 5x between sweeps), so say so when most points have one or none.
+     */
+    private void printPaceEvidence(final List<Measurement> ofRanks, final Paces paces, final Pace pace)
+    {
+        final int[] counts = Measurement.byPoint(ofRanks).stream().mapToInt(point -> paces.atPace(point, pace).size())
+            .sorted().toArray();
+        final int median = counts[(counts.length - 1) / 2];
+        final long one = Arrays.stream(counts).filter(c -> c == 1).count();
+        final long none = Arrays.stream(counts).filter(c -> c == 0).count();
+        out.printf(Locale.ROOT, "  its points rest on %d row%s each at the median: %d of %d on one row, %d on none " +
+            "(the time to expect stands in)%s%n", median, median == 1 ? "" : "s", one, counts.length, none,
+            median < 2 ? "; one row per point lets a single disturbed row decide a rule: more sweeps (--repeat, or " +
+            "more --from runs) give each pace more" : "");
     }
 
     private static String range(final TuningTable.Rule rule)

@@ -207,6 +207,14 @@ class TuneCommandTest
             }
         }
         assertTrue(text(out).contains("at 2 ranks, choices for the slow pace alone"), text(out));
+        // two runs at the fast pace, one at the slow: each pace says how many rows its choices rest on, and the slow
+        // pace's one row per point is called out
+        assertTrue(text(out).contains("its points rest on 2 rows each at the median: 0 of "), text(out));
+        final Matcher oneRow = Pattern.compile("its points rest on 1 row each at the median: (\\d+) of (\\d+) on one " +
+            "row, 0 on none \\(the time to expect stands in\\); one row per point lets a single disturbed row decide a " +
+            "rule").matcher(text(out));
+        assertTrue(oneRow.find(), text(out));
+        assertEquals(oneRow.group(2), oneRow.group(1));
 
         // judged by the same runs, each pace's choices against that pace's rows, beside the choices for both
         out.reset();
