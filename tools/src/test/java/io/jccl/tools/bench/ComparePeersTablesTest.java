@@ -84,6 +84,18 @@ class ComparePeersTablesTest
         assertTrue(out.lines().noneMatch(line -> line.startsWith("The goal")), out);
     }
 
+    @Test
+    void helpPrintsTheWholeHeader() throws Exception
+    {
+        final Process process = new ProcessBuilder("bash", SCRIPT.toString(), "--help")
+            .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        final String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, process.waitFor(), out);
+        assertTrue(out.startsWith("Side-by-side: jccl against Open MPI and MPICH"), out);
+        assertTrue(out.strip().endsWith("on the unrounded ratios."), out);
+        assertTrue(out.lines().noneMatch(line -> line.startsWith("set ")), out);
+    }
+
     private String tables(final int ranks, final List<Point> points) throws IOException, InterruptedException
     {
         return tables(ranks, points, 14, 14, 14);
