@@ -64,15 +64,7 @@ public final class ShmSingleCopyAllgather extends SingleCopyAlgorithm
             else
             {
                 Memory.copy(args.sendBase, args.sendOffset, recvBase, ownBlock, blockBytes);
-                if (recvBase == null)
-                {
-                    published = ownBlock;
-                }
-                else
-                {
-                    published = context.scratch(2, blockBytes);
-                    Memory.copy(args.sendBase, args.sendOffset, null, published, blockBytes);
-                }
+                published = SingleCopyReads.readableAddress(context, 2, recvBase, ownBlock, blockBytes);
             }
             SingleCopyReads.publishAddress(context, published);
 

@@ -3,7 +3,6 @@ package io.jccl.algorithms.shm;
 import io.jccl.Collective;
 import io.jccl.spi.CollectiveArgs;
 import io.jccl.spi.CollectiveContext;
-import io.jccl.spi.Memory;
 
 import java.util.Set;
 
@@ -48,18 +47,8 @@ public final class ShmSingleCopyBroadcast extends SingleCopyAlgorithm
         final int root = args.root;
         if (context.rank() == root)
         {
-            // the buffer itself when it is off-heap (the GC may move an array: a copy in scratch then)
-            final long published;
-            if (args.recvBase == null)
-            {
-                published = args.recvOffset;
-            }
-            else
-            {
-                published = context.scratch(2, bytes);
-                Memory.copy(args.recvBase, args.recvOffset, null, published, bytes);
-            }
-            SingleCopyReads.offer(context, published);
+            SingleCopyReads.offer(context,
+                SingleCopyReads.readableAddress(context, 2, args.recvBase, args.recvOffset, bytes));
             SingleCopyReads.finish(context);
         }
         else

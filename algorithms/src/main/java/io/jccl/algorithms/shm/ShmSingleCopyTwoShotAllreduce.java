@@ -69,17 +69,8 @@ public final class ShmSingleCopyTwoShotAllreduce extends SingleCopyAlgorithm
             SingleCopyReads.reduce(context, args, own, blockStart, blockStart, blockBytes);
 
             // round 2: publish the reduced block where it lies (a heap recv: a copy in scratch), read the peers'
-            final long reduced;
-            if (recvBase == null)
-            {
-                reduced = recvOffset + blockStart;
-            }
-            else
-            {
-                reduced = context.scratch(3, blockBytes);
-                Memory.copy(recvBase, recvOffset + blockStart, null, reduced, blockBytes);
-            }
-            SingleCopyReads.publishSecond(context, reduced);
+            SingleCopyReads.publishSecond(context,
+                SingleCopyReads.readableAddress(context, 3, recvBase, recvOffset + blockStart, blockBytes));
             for (int i = 1; i < size; i++)
             {
                 final int r = (rank + i) % size;

@@ -69,6 +69,22 @@ final class SingleCopyReads
     }
 
     /**
+     * The address from which peers can read the {@code bytes} at {@code (base, offset)}: the memory itself when it is
+     * off-heap, else a copy in scratch buffer {@code slot} (the GC may move an array, and the kernel reads addresses).
+     */
+    static long readableAddress(final CollectiveContext context, final int slot, final Object base, final long offset,
+        final long bytes)
+    {
+        if (base == null)
+        {
+            return offset;
+        }
+        final long copy = context.scratch(slot, bytes);
+        Memory.copy(base, offset, null, copy, bytes);
+        return copy;
+    }
+
+    /**
      * Step 1 for a buffer at {@code address} that stays put and unchanged until {@link #finish}: publishes it
      * (release) and waits until every peer has published its own (acquire).
      */
