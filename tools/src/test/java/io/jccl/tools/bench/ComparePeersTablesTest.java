@@ -87,10 +87,7 @@ class ComparePeersTablesTest
     @Test
     void helpPrintsTheWholeHeader() throws Exception
     {
-        final Process process = new ProcessBuilder("bash", SCRIPT.toString(), "--help")
-            .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        final String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, process.waitFor(), out);
+        final String out = comparePeers("--help");
         assertTrue(out.startsWith("Side-by-side: jccl against Open MPI and MPICH"), out);
         assertTrue(out.strip().endsWith("on the unrounded ratios."), out);
         assertTrue(out.lines().noneMatch(line -> line.startsWith("set ")), out);
@@ -136,8 +133,15 @@ class ComparePeersTablesTest
             Files.write(runs.resolve("run" + r + "-jccl.csv"), jccl);
             Files.write(runs.resolve("run" + r + "-handoff.csv"), handoff);
         }
-        final Process process = new ProcessBuilder("bash", SCRIPT.toString(), "--tables", "--out", runs.toString())
-            .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        return comparePeers("--tables", "--out", runs.toString());
+    }
+
+    /** Runs the script with {@code arguments}; returns what it printed, once it has exited with status 0. */
+    private static String comparePeers(final String... arguments) throws IOException, InterruptedException
+    {
+        final List<String> command = new ArrayList<>(List.of("bash", SCRIPT.toString()));
+        command.addAll(List.of(arguments));
+        final Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
         final String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, process.waitFor(), out);
         return out;
