@@ -309,6 +309,17 @@ class TuneCommandTest
         }).collect(Collectors.joining("\n", "", "\n"));
     }
 
+    /** Without --repeat, rank counts above the cores get more sweeps: their rows are the noisier. */
+    @Test
+    void sweepsRankCountsAboveTheCoresMoreOften()
+    {
+        assertEquals(TuneCommand.DEFAULT_REPEAT, TuneCommand.defaultRepeat(2, 2));
+        assertEquals(TuneCommand.DEFAULT_REPEAT, TuneCommand.defaultRepeat(4, 8));
+        assertEquals(TuneCommand.DEFAULT_OVERSUBSCRIBED_REPEAT, TuneCommand.defaultRepeat(4, 2));
+        assertEquals(TuneCommand.DEFAULT_OVERSUBSCRIBED_REPEAT, TuneCommand.defaultRepeat(3, 2));
+        assertTrue(TuneCommand.DEFAULT_OVERSUBSCRIBED_REPEAT > TuneCommand.DEFAULT_REPEAT);
+    }
+
     /** Without --from, tune runs the bench sweep itself on real rank JVMs: a tiny one here, twice, every row kept. */
     @Test
     @Timeout(180)
