@@ -45,11 +45,11 @@ public final class TuneCommand implements Command
     static final int DEFAULT_REPEAT = 3;
     /**
      * Sweeps per rank count above the machine's cores, where a row is at the mercy of the scheduler and three sweeps
-     * leave most points one row at each pace of the machine. 4 ranks on 2 cores, nine sweeps of 2026-11-27 (MODEL.md,
-     * session 25), every file made from some of them judged by three others (tune --check): made from six, the
-     * file's choices for the fast pace were within 10 % of the fastest at a median of 91.5 % of sizes (the 68 ways
-     * that part the paces), for the slow pace 85.9 %; made from three of those six, 88.6 % and 83.3 %; six did better
-     * than three in 46 and 44 of the 50 ways all three files parted the paces.
+     * leave most points one row at each pace of the machine. 4 ranks on 2 cores, nine sweeps of 2026-11-27, files
+     * judged by three sweeps they were not made from (perf/tune-splits; MODEL.md, session 25): made from six, the
+     * file's choices for the fast pace were within 10 % of the fastest at a median of 91.5 % of sizes over the
+     * splits, and 90 % or more in 46 of 68; for the slow pace 85.9 %. Made from three, 88.4 % (in 429 of 1124) and
+     * 83.3 %.
      */
     static final int DEFAULT_OVERSUBSCRIBED_REPEAT = 6;
 
@@ -582,8 +582,8 @@ public final class TuneCommand implements Command
     }
 
     /**
-     * Runs the bench sweep over every algorithm, {@link Sweep#repeats} times per rank count, and returns the CSV of every
-     * run's rows: next to the tuning file ({@code tuning-bench.csv} beside {@code tuning.json}), or in a temporary
+     * Runs the bench sweep over every algorithm, {@link Sweep#repeats} times per rank count, and returns the CSV of
+     * every run's rows: next to the tuning file ({@code tuning-bench.csv} beside {@code tuning.json}), or in a temporary
      * file for a dry run. The runs' own CSVs, in a temporary directory, go into {@code kept} once all have run, for
      * the caller to tune from (run by run) and delete; when a run fails they stay, and the error says where.
      */
