@@ -298,7 +298,7 @@ public final class TuneCommand implements Command
                     final Tuner.Result paceTuned = new Tuner(fit.parameters(), stagingBytes, choice).tune(atPace);
                     paceTuned.rules().forEach(rule -> rules.add(rule.withPace(pace)));
                     printPaceQuality(paceTuned, split.ranks(), pace);
-                    printPaceEvidence(ofRanks, paces, pace);
+                    printPaceEvidence(ofRanks.stream().filter(Tuner::choosesFrom).toList(), paces, pace);
                 }
             }
         }
@@ -757,9 +757,10 @@ public final class TuneCommand implements Command
     }
 
     /**
-     * How many rows each point's time at {@code pace} rests on ({@code ofRanks}: one rank count's rows): a pace's rules
-     * made from one row per point follow whatever disturbed that row (4 ranks on 2 cores: one size of one algorithm
-     * moves by up to 5x between sweeps), so say so when most points have one or none.
+     * How many rows each point's time at {@code pace} rests on ({@code ofRanks}: the rows of one rank count that the
+     * tuner chooses from, {@link Tuner#choosesFrom}): a pace's rules made from one row per point follow whatever
+     * disturbed that row (4 ranks on 2 cores: one size of one algorithm moves by up to 5x between sweeps), so say so
+     * when most points have one or none.
      */
     private void printPaceEvidence(final List<Measurement> ofRanks, final Paces paces, final Pace pace)
     {

@@ -96,6 +96,14 @@ public final class Tuner
         this.choice = choice;
     }
 
+    /** Whether tune chooses from this row: a collective and algorithm of the cost model, on private buffers. */
+    public static boolean choosesFrom(final Measurement m)
+    {
+        // on shared buffers the engine takes the zero-copy paths by rule, not by the tuning file
+        return collective(m.collective()) != null && m.algorithmNamed() && !m.shared() &&
+            CostModel.knows(m.collective(), m.algorithm());
+    }
+
     /**
      * Rules for every collective × ranks in {@code measurements} (pingpong, unknown collectives and measurements on
      * shared buffers are skipped).
@@ -105,9 +113,7 @@ public final class Tuner
         final Map<String, List<Measurement>> groups = new TreeMap<>();
         for (final Measurement m : measurements)
         {
-            // on shared buffers the engine takes the zero-copy paths by rule, not by the tuning file
-            if (collective(m.collective()) != null && m.algorithmNamed() && !m.shared() &&
-                CostModel.knows(m.collective(), m.algorithm()))
+            if (choosesFrom(m))
             {
                 groups.computeIfAbsent(String.format("%s %05d", m.collective(), m.ranks()), k -> new ArrayList<>())
                     .add(m);

@@ -215,6 +215,12 @@ class TuneCommandTest
             "rule").matcher(text(out));
         assertTrue(oneRow.find(), text(out));
         assertEquals(oneRow.group(2), oneRow.group(1));
+        // the points are those the tuner chooses from (2 ranks, the first rank count): every collective's, not
+        // pingpong's
+        final long points = Files.readAllLines(slow).stream().skip(1).map(line -> line.split(","))
+            .filter(f -> f[2].equals("2") && !f[0].equals("pingpong")).map(f -> f[0] + "," + f[1] + "," + f[3])
+            .distinct().count();
+        assertEquals(Long.toString(points), oneRow.group(2), text(out));
 
         // judged by the same runs, each pace's choices against that pace's rows, beside the choices for both
         out.reset();
