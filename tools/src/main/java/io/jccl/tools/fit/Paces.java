@@ -29,9 +29,13 @@ import java.util.TreeMap;
 public final class Paces
 {
     /**
-     * Two groups of probes are two paces when the fastest tenth of the slower group is at least this ratio above the
-     * slowest tenth of the faster one: 2.0-2.5 where the AMD VM's rows mixed its paces, 1.0-1.4 within one (and, for
-     * the 8-byte probe, at 4 ranks on 2 cores, where it waits for a core and its times spread without a gap).
+     * Two groups of probes are two paces when the fastest quarter of the slower group is at least this ratio above the
+     * slowest quarter of the faster one. Quarters, not tenths, since some sweeps run a fifth of their rows between the
+     * paces. Twelve 4-rank sweeps of the AMD VM, each of which mixed its paces (MODEL.md, session 25): quarters
+     * 1.46-2.07, below this ratio in one sweep, 13 % of whose rows were slow; tenths 1.24-1.69, below it in nine, and
+     * one sweep whose handoff probe read 100-135 µs in a fifth of its rows kept any nine sweeps with it from parting.
+     * Within one pace (each pace's rows of the twelve alone) 1.16-1.21, and 1.03 for the 8-byte probe at 4 ranks on 2
+     * cores, where it waits for a core and its times spread without a gap.
      */
     static final double SEPARATION = 1.5;
     /**
@@ -144,7 +148,7 @@ public final class Paces
                 fast = k;
             }
         }
-        if (fast < 0 || sorted[fast + (n - fast) / 10] / sorted[fast * 9 / 10] < SEPARATION)
+        if (fast < 0 || sorted[fast + (n - fast) / 4] / sorted[fast * 3 / 4] < SEPARATION)
         {
             return null;
         }

@@ -36,6 +36,27 @@ class PacesTest
         assertEquals(0.33, split.slowProbe(), 0.02);
     }
 
+    /**
+     * The AMD VM's 4-rank handoff probe in a sweep that ran a fifth of its rows between its paces (MODEL.md, session
+     * 25): 60-90 µs at the fast pace, 95-135 between, 140-195 at the slow one. The groups' near tenths stand about
+     * 1.2x apart, their near quarters about 1.6x.
+     */
+    @Test
+    void aFifthOfTheRowsBetweenThePacesStillLeavesTwoPaces()
+    {
+        final Random random = new Random(9);
+        final double[] probes = new double[415];
+        for (int i = 0; i < probes.length; i++)
+        {
+            final double r = random.nextDouble();
+            probes[i] = i < 130 ? 60 * Math.exp(Math.log(1.5) * r) : i < 215 ? 95 + 40 * r : 140 + 55 * r;
+        }
+        final Paces.Split split = Paces.split(4, probes, true);
+        assertNotNull(split);
+        assertTrue(split.threshold() > 90 && split.threshold() < 140, split.toString());
+        assertTrue(split.fastRows() >= 130 && split.fastRows() <= 215, split.toString());
+    }
+
     /** One pace: probes spread without a gap (4 ranks on 2 cores), or a few disturbed rows far off. */
     @Test
     void oneSpreadPaceOrAFewOutliersAreNotTwoPaces()
