@@ -47,9 +47,9 @@ public final class TuneCommand implements Command
      * Sweeps per rank count above the machine's cores, where a row is at the mercy of the scheduler and three sweeps
      * leave most points one row at each pace of the machine. 4 ranks on 2 cores, nine sweeps of 2026-11-27, files
      * judged by three sweeps they were not made from (perf/tune-splits; MODEL.md, session 25): made from six, the
-     * file's choices for the fast pace were within 10 % of the fastest at a median of 91.5 % of sizes over the
-     * splits, and 90 % or more in 46 of 68; for the slow pace 85.9 %. Made from three, 88.4 % (in 429 of 1124) and
-     * 83.3 %.
+     * file's choices for the fast pace were within 10 % of the fastest at a median of 90.8 % of sizes over the
+     * splits, and 90 % or more in 50 of 84; for the slow pace 85.9 %. Made from three, 86.6 % (in 503 of 1680) and
+     * 83.3 %. Nine (of twelve sweeps) did better again, 94.6 % and 87.4 %, at half as much time again.
      */
     static final int DEFAULT_OVERSUBSCRIBED_REPEAT = 6;
 
