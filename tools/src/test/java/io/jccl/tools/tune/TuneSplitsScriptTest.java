@@ -19,7 +19,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code perf/tune-splits}: which files make each tuning file, which judge it, and the summary over the splits. The
  * launcher it calls is a stand-in here (JCCL), so that each split's share is known: a sweep file holds one number,
  * {@code tune --from} writes their sum, and {@code tune --check} finds (that sum + the first judging sweep's number)
- * of 10 sizes within 10 %, and, for files made with sweep 1, (10 − the sum) of 10 at the fast pace.
+ * of 10 sizes within 10 %, and, for files made with sweep 1, (10 − the sum) of 10 at the fast pace; sweeps whose
+ * numbers sum to 99 or more make no file.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class TuneSplitsScriptTest
