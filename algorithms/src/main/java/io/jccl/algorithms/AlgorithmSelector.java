@@ -32,7 +32,8 @@ import java.util.Map;
  *       {@link #SINGLE_COPY_PREFERENCES}: the shipped model's parameters describe the two-copy paths, and on a
  *       machine whose cross-core transfers of freshly written lines are slow (this project's 2-vCPU VMs, half of the
  *       time) the staged algorithms lose up to 6x where one copy out of the sender's own buffer does not;</li>
- *   <li>without a tuning file, binomial for broadcasts up to {@link #OVERSUBSCRIBED_BROADCAST_MAX_BYTES} and reduces
+ *   <li>without a tuning file, binomial for broadcasts from {@link #OVERSUBSCRIBED_BROADCAST_TREE_MIN_BYTES} up to
+ *       {@link #OVERSUBSCRIBED_BROADCAST_MAX_BYTES} and reduces
  *       up to {@link #OVERSUBSCRIBED_REDUCE_MAX_BYTES} when ranks outnumber cores, whose eager messages keep a stream
  *       of calls flowing while ranks wait for their cores, and {@code shm_direct} for larger reduces there; and at 2
  *       ranks with a core each binomial for broadcasts from {@link #PAIR_BROADCAST_TREE_MIN_BYTES} and for reduces
@@ -198,6 +199,20 @@ public final class AlgorithmSelector
      * 4.3-4.6. Up to 4 KiB binomial was as fast or faster (8 ranks, 1 KiB: 1.0-1.3 against 1.5-1.9).
      */
     private static final long OVERSUBSCRIBED_BROADCAST_MAX_BYTES = 8 * 1024;
+
+    /**
+     * Smallest broadcast that takes binomial when ranks outnumber cores (up to
+     * {@link #OVERSUBSCRIBED_BROADCAST_MAX_BYTES}): below it, where the low-latency protocol's messages of up to 1 KiB
+     * serve, {@code shm_ll}. One call at a time (bench --sync), binomial waits for each level of its tree to be
+     * scheduled, and took 1.2-4.7 µs at 8-512 B with 4 ranks on 2 cores against shm_ll's 1.0-1.5, and 3.7-8.2 µs
+     * with 8 ranks against 1.1-2.8 (two runs each, 2026-11-28). Back to back the two took 0.6-1.5x each other's
+     * time, either ahead by turns: 4 ranks, nine sweeps of both paces (MODEL.md, session 24), medians at 8-512 B
+     * 0.127-0.649 µs for binomial against 0.133-0.525 for shm_ll; 8 ranks, five runs, 0.20-0.96 against 0.24-0.69
+     * (medians per size 0.36-0.47 against 0.30-0.42). Sessions before 2026-11-28 had measured the low-latency
+     * protocol at 8 ranks at twice binomial's time back to back (see {@link #OVERSUBSCRIBED_REDUCE_MAX_BYTES}); it no
+     * longer is.
+     */
+    private static final long OVERSUBSCRIBED_BROADCAST_TREE_MIN_BYTES = 1024;
 
     /**
      * Largest broadcast that takes binomial at 2 ranks with a core each (without a tuning file; reduces up to
@@ -598,7 +613,11 @@ public final class AlgorithmSelector
     /** Smallest broadcast or reduce that takes binomial in a job of {@code size} ranks under {@link #treeMaxBytes}. */
     private long treeMinBytes(final Collective collective, final int size)
     {
-        return collective == Collective.BROADCAST && size == 2 && size <= cores ? PAIR_BROADCAST_TREE_MIN_BYTES : 0;
+        if (collective != Collective.BROADCAST)
+        {
+            return 0;
+        }
+        return size > cores ? OVERSUBSCRIBED_BROADCAST_TREE_MIN_BYTES : size == 2 ? PAIR_BROADCAST_TREE_MIN_BYTES : 0;
     }
 
     /**

@@ -303,9 +303,9 @@ class TunedSelectionTest
     }
 
     /**
-     * Without a tuning file, when ranks outnumber cores, broadcasts up to 8 KiB take binomial and reduces up to 128
-     * KiB, larger reduces shm_direct (with a core per rank: the shipped model); a measured tuning file decides for
-     * itself. Needs at most 3 cores, as every machine this project runs on has, so 4 ranks share cores.
+     * Without a tuning file, when ranks outnumber cores, broadcasts from 1 KiB to 8 KiB take binomial (below,
+     * shm_ll) and reduces up to 128 KiB, larger reduces shm_direct (with a core per rank: the shipped model); a
+     * measured tuning file decides for itself. Needs at most 3 cores, as every machine this project runs on has, so 4 ranks share cores.
      */
     @Test
     void oversubscribedSmallBroadcastsAndReducesTakeBinomialUnlessATuningFileSaysOtherwise()
@@ -315,7 +315,10 @@ class TunedSelectionTest
         final LocalJob four = new LocalJob(4, STAGING, 1 << 20);
         assertEquals("binomial", atFour.select(args(Collective.BROADCAST, 2048 / 4), four.context(0), 2048).name());
         assertEquals("binomial", atFour.select(args(Collective.BROADCAST, 8192 / 4), four.context(0), 8192).name());
-        assertEquals("binomial", atFour.select(args(Collective.BROADCAST, 2), four.context(0), 8).name());
+        // below 1 KiB the low-latency protocol, whose calls do not wait for a tree's levels to be scheduled
+        assertEquals("shm_ll", atFour.select(args(Collective.BROADCAST, 2), four.context(0), 8).name());
+        assertEquals("shm_ll", atFour.select(args(Collective.BROADCAST, 128), four.context(0), 512).name());
+        assertEquals("binomial", atFour.select(args(Collective.BROADCAST, 256), four.context(0), 1024).name());
         // beyond 8 KiB the eager slots, whose root also runs ahead, up to their 256 KiB
         assertEquals("shm_eager",
             atFour.select(args(Collective.BROADCAST, 65536 / 4), four.context(0), 65536).name());
@@ -330,7 +333,7 @@ class TunedSelectionTest
             assertEquals("shm_direct", atFour.select(reduce(bytes / 4), four.context(0), bytes).name(),
                 "reduce of " + bytes + " B");
         }
-        assertEquals("broadcast binomial up to 8192 B; reduce binomial up to 131072 B, shm_direct beyond",
+        assertEquals("broadcast binomial from 1024 B up to 8192 B; reduce binomial up to 131072 B, shm_direct beyond",
             atFour.describeRankRules(4));
         final java.nio.file.Path file = writeTable(new TuningTable(ModelParameters.shipped(), Map.of(), List.of(
             new Rule(Collective.BROADCAST, 4, 0, Long.MAX_VALUE, "shm_direct", 0))));
