@@ -292,13 +292,14 @@ public final class TuneCommand implements Command
                     split.slowProbe()));
                 final List<Measurement> ofRanks = rows.stream()
                     .filter(m -> m.ranks() == split.ranks() && m.source().equals(fit.source())).toList();
+                final List<Measurement> chosenFrom = ofRanks.stream().filter(Tuner::choosesFrom).toList();
                 for (final Pace pace : Pace.values())
                 {
                     final List<Measurement> atPace = paces.perPointAt(ofRanks, pace);
                     final Tuner.Result paceTuned = new Tuner(fit.parameters(), stagingBytes, choice).tune(atPace);
                     paceTuned.rules().forEach(rule -> rules.add(rule.withPace(pace)));
                     printPaceQuality(paceTuned, split.ranks(), pace);
-                    printPaceEvidence(ofRanks.stream().filter(Tuner::choosesFrom).toList(), paces, pace);
+                    printPaceEvidence(chosenFrom, paces, pace);
                 }
             }
         }
