@@ -205,7 +205,7 @@ public final class AlgorithmSelector
      * {@link #OVERSUBSCRIBED_BROADCAST_MAX_BYTES}): below it, where the low-latency protocol's messages of up to 1 KiB
      * serve, {@code shm_ll}. One call at a time (bench --sync), binomial waits for each level of its tree to be
      * scheduled, and took 1.2-4.7 µs at 8-512 B with 4 ranks on 2 cores against shm_ll's 1.0-1.5, and 3.7-8.2 µs
-     * with 8 ranks against 1.1-2.8 (two runs each, 2026-11-28). Back to back the two took 0.6-1.5x each other's
+     * with 8 ranks against 1.1-2.8 (two runs each, 2026-11-28). Back to back the two took 0.6-1.6x each other's
      * time, either ahead by turns: 4 ranks, nine sweeps of both paces (MODEL.md, session 24), medians at 8-512 B
      * 0.127-0.649 µs for binomial against 0.133-0.525 for shm_ll; 8 ranks, five runs, 0.20-0.96 against 0.24-0.69
      * (medians per size 0.36-0.47 against 0.30-0.42). Sessions before 2026-11-28 had measured the low-latency
