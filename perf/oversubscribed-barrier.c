@@ -1,10 +1,15 @@
 // The floor of a collective while ranks outnumber cores: N processes (fork, no pinning, as jccl's ranks) each raise
-// their own flag (its own 128-byte line) to round e and wait until every other flag has reached e, spinning S polls
-// and then calling sched_yield between polls. Every round needs every process to run once, so with 4 processes on
-// 2 cores a round is at least a round of context switches; a collective that waits on flags cannot beat it.
+// their own flag (its own 128-byte line) to round e and wait until every other flag has reached e. Every round needs
+// every process to run once, so with 4 processes on 2 cores a round needs at least one context switch on each core.
 //
-//   cc -O2 -o /tmp/ob perf/oversubscribed-barrier.c && /tmp/ob 4 && /tmp/ob 4 200000 50 && /tmp/ob 8 50000
-//   usage: ob [PROCESSES (4)] [ROUNDS (200000)] [SPINS before each yield (0)]
+// Mode 0: a waiter spins S polls, then calls sched_yield between polls. A process switched in often finds the round
+// still waiting for the other core and yields straight back: about 0.75 yields per process and round.
+// Mode 1 (what jccl's CoreMates does): each process publishes the CPU it runs on (sched_getcpu); a waiter yields at
+// once while a process that has not arrived last ran on its CPU, and otherwise spins, up to S polls between yields,
+// while the processes it waits for run on the other core. About 0.5 yields per process and round: one switch per core.
+//
+//   cc -O2 -o /tmp/ob perf/oversubscribed-barrier.c && /tmp/ob 4 && /tmp/ob 4 200000 300 1 && /tmp/ob 8 50000
+//   usage: ob [PROCESSES (4)] [ROUNDS (200000)] [SPINS (mode 0: 0; mode 1: 300)] [MODE (0)]
 #define _GNU_SOURCE
 #include <sched.h>
 #include <stdint.h>
@@ -26,47 +31,73 @@ int main(int argc, char **argv)
 {
     int n = argc > 1 ? atoi(argv[1]) : 4;
     long rounds = argc > 2 ? atol(argv[2]) : 200000;
-    long spins = argc > 3 ? atol(argv[3]) : 0;
-    if (n < 2 || n > 32 || rounds < 10) {
-        fprintf(stderr, "usage: %s [PROCESSES 2-32] [ROUNDS >= 10] [SPINS]\n", argv[0]);
+    int mode = argc > 4 ? atoi(argv[4]) : 0;
+    long spins = argc > 3 ? atol(argv[3]) : (mode == 1 ? 300 : 0);
+    if (n < 2 || n > 32 || rounds < 10 || mode < 0 || mode > 1) {
+        fprintf(stderr, "usage: %s [PROCESSES 2-32] [ROUNDS >= 10] [SPINS] [MODE 0|1]\n", argv[0]);
         return 2;
     }
-    // flags 128 bytes apart (16 words), then one result per process
-    volatile uint64_t *flags = mmap(0, 4096 + 8 * 32, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    // flags 128 bytes apart (16 words), then each process's CPU, then one result and yield count per process
+    volatile uint64_t *flags = mmap(0, 3 * 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (flags == MAP_FAILED) {
         perror("mmap");
         return 1;
     }
-    double *result = (double *)(flags + 512);
+    volatile uint64_t *cpus = flags + 512;
+    double *result = (double *)(flags + 1024);
+    double *yields_per_round = result + 32;
     for (int r = 0; r < n; r++) {
         if (fork() == 0) {
             double start = 0;
+            long yields = 0;
+            uint64_t cpu = (uint64_t)sched_getcpu();
+            __atomic_store_n(&cpus[r * 16], cpu, __ATOMIC_RELAXED);
             for (long e = 1; e <= rounds; e++) {
                 if (e == rounds / 10) {
                     start = now_ns(); // the first tenth warms up
+                    yields = 0;
                 }
                 __atomic_store_n(&flags[r * 16], e, __ATOMIC_RELEASE);
-                for (int q = 0; q < n; q++) {
-                    long polls = 0;
-                    while (__atomic_load_n(&flags[q * 16], __ATOMIC_ACQUIRE) < (uint64_t)e) {
-                        if (++polls > spins) {
-                            sched_yield();
+                long polls = 0;
+                for (;;) {
+                    int behind = 0, behind_here = 0;
+                    for (int q = 0; q < n; q++) {
+                        if (__atomic_load_n(&flags[q * 16], __ATOMIC_ACQUIRE) < (uint64_t)e) {
+                            behind++;
+                            behind_here += __atomic_load_n(&cpus[q * 16], __ATOMIC_RELAXED) == cpu;
                         }
+                    }
+                    if (!behind) {
+                        break;
+                    }
+                    if (++polls <= spins && (mode == 0 || !behind_here)) {
+                        continue;
+                    }
+                    polls = 0;
+                    sched_yield();
+                    yields++;
+                    uint64_t now = (uint64_t)sched_getcpu();
+                    if (mode == 1 && now != cpu) {
+                        cpu = now;
+                        __atomic_store_n(&cpus[r * 16], cpu, __ATOMIC_RELAXED);
                     }
                 }
             }
             result[r] = (now_ns() - start) / (rounds - rounds / 10);
+            yields_per_round[r] = (double)yields / (rounds - rounds / 10);
             _exit(0);
         }
     }
     for (int r = 0; r < n; r++) {
         wait(NULL);
     }
-    double mean = 0;
+    double mean = 0, yields = 0;
     for (int r = 0; r < n; r++) {
         mean += result[r] / n;
+        yields += yields_per_round[r] / n;
     }
-    printf("%d processes on %ld cores, %ld spins then sched_yield: %.3f us per barrier\n", n,
-           sysconf(_SC_NPROCESSORS_ONLN), spins, mean / 1000);
+    printf("%d processes on %ld cores, mode %d (%s), %ld spins: %.3f us per barrier, %.2f yields per process\n", n,
+           sysconf(_SC_NPROCESSORS_ONLN), mode, mode == 0 ? "every waiter yields" : "yield to a process on my CPU",
+           spins, mean / 1000, yields);
     return 0;
 }
