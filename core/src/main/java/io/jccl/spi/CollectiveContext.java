@@ -134,6 +134,15 @@ public interface CollectiveContext
      */
     void waitWord(int peer, long address, long expected);
 
+    /**
+     * Says that this rank has written everything its peers need from it in the current collective, so its waits from
+     * here to the collective's end only read (a barrier after its arrival, a one-shot exchange after its publish). A
+     * hint for the waits of ranks that share cores: those of ranks still writing go first. Optional.
+     */
+    default void onlyReadsLeft()
+    {
+    }
+
     /** Sequence number of the current collective, identical on every rank and growing by one per collective. */
     long sequence();
 

@@ -60,9 +60,9 @@ public final class SegmentDescriptor
      * 2: rank records carry call signatures (mismatch detection), staging areas end in the LL region. 3: rank records
      * carry the segment address and single-copy capability, channel trailers the rendezvous words. 4: staging areas
      * end in the eager region and then an LL region of 64 slots (ranks of different builds would split a staging
-     * area differently). 5: the header's idle-ranks word.
+     * area differently). 5: the header's idle-ranks word. 6: rank records carry the rank's CPU and the wait it yields in.
      */
-    public static final int VERSION = 5;
+    public static final int VERSION = 6;
 
     public static final int MAGIC_OFFSET = 0;
     public static final int VERSION_OFFSET = 8;
@@ -208,6 +208,16 @@ public final class SegmentDescriptor
      *     | (SIGNATURE_LENGTH each)      |   collectives this rank started,
      *     |                              |   slot = sequence % SLOTS
      *     +------------------------------+ 384
+     *     | CPU (8): where the rank last |   (CoreMates) stored when it
+     *     | ran                          |   changes: a line read by all
+     *     +------------------------------+ 448
+     *     | wait: segment offset of the  |   (CoreMates) stored when a
+     *     | awaited word (8, 0: none),   |   wait first idles and when it
+     *     | its value (8), kind (8): at  |   ends: hints, read by the ranks
+     *     | least or equal, and whether  |   that share this rank's CPU
+     *     | only reads are left; the     |
+     *     | collective's sequence (8)    |
+     *     +------------------------------+ 512
      *     | flag 0 .. FLAG_SLOTS-1,      |   one 64-byte line each: the
      *     | monotonic, release-stored    |   flag (8), then its payload
      *     |                              |   (7 × 8), stored before the flag
@@ -245,7 +255,12 @@ public final class SegmentDescriptor
         public static final int SIGNATURE_SEQUENCE_OFFSET = 0;
         public static final int SIGNATURE_KIND_OFFSET = 8;
         public static final int SIGNATURE_COUNT_OFFSET = 16;
-        public static final int FLAGS_OFFSET = 384;
+        public static final int CPU_OFFSET = 384;
+        public static final int WAIT_ADDRESS_OFFSET = 448;
+        public static final int WAIT_VALUE_OFFSET = 456;
+        public static final int WAIT_KIND_OFFSET = 464;
+        public static final int WAIT_SEQUENCE_OFFSET = 472;
+        public static final int FLAGS_OFFSET = 512;
         public static final int FLAG_STRIDE = 64;
         /** In a flag's line, the values published with the flag (a zero-copy buffer's segment offset). */
         public static final int FLAG_PAYLOAD_OFFSET = 8;

@@ -76,6 +76,8 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
     private int cores;
     /** While ranks outnumber cores (and the spins are not configured): the count of ranks idle in a long wait. */
     private IdleRanks idleRanks;
+    /** While ranks outnumber cores (and the spins are not configured), on a JVM that can tell its CPU. */
+    private CoreMates coreMates;
     /** Made once the job's cores are known: its thresholds depend on them. */
     private SingleCopy singleCopy;
     private int activeSendQueues;
@@ -247,9 +249,10 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         }
         if (size > cores)
         {
-            log.info(Log.INIT, size + " ranks on " + cores + " cores: oversubscribed, waiting ranks yield at once " +
-                "and park sooner" + (idleRanks != null ? ", and wait and send as with a core each while the " +
-                "ranks not idle in a long wait have one" : ""));
+            log.info(Log.INIT, size + " ranks on " + cores + " cores: oversubscribed, waiting ranks yield " +
+                (coreMates != null ? "only to a rank on their CPU that can go on " : "at once ") + "and park sooner" +
+                (idleRanks != null ? ", and wait and send as with a core each while the ranks not idle in a long " +
+                "wait have one" : ""));
         }
         singleCopy = new SingleCopy(configuration, rank, base, layout, size > cores, idleRanks);
         final String singleCopyOff = singleCopy.probe();
@@ -280,6 +283,10 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         final boolean oversubscribed = size > cores;
         final boolean spinsSet = configuration.get(Configuration.IDLE_SPINS_PROP_NAME) != null;
         idleRanks = oversubscribed && !spinsSet && everyRankOnEveryCore ? new IdleRanks(base, size, cores) : null;
+        if (oversubscribed && !spinsSet && coreMates == null)
+        {
+            coreMates = CoreMates.of(base, layout, rank);
+        }
         waiter.waitWith(
             configuration.getLong(Configuration.IDLE_SPINS_PROP_NAME,
                 oversubscribed ? Configuration.IDLE_SPINS_OVERSUBSCRIBED_DEFAULT : Configuration.IDLE_SPINS_DEFAULT),
@@ -287,7 +294,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
                 oversubscribed ? Configuration.IDLE_YIELDS_OVERSUBSCRIBED_DEFAULT : Configuration.IDLE_YIELDS_DEFAULT),
             TimeUnit.MICROSECONDS.toNanos(configuration.getLong(Configuration.IDLE_MAX_PARK_US_PROP_NAME,
                 Configuration.IDLE_MAX_PARK_US_DEFAULT)),
-            idleRanks, Configuration.IDLE_SPINS_DEFAULT);
+            idleRanks, Configuration.IDLE_SPINS_DEFAULT, oversubscribed && !spinsSet ? coreMates : null);
     }
 
     /** The cores the job's ranks share, as they decide whether ranks outnumber cores ({@link JobCores}). */
@@ -669,10 +676,16 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         // Acquire: what the peer wrote before its release store of the flag is visible after this load.
         while ((value = UnsafeApi.getLongAcquire(null, address)) < atLeast)
         {
-            idle(peer);
+            idle(peer, address, atLeast, CoreMates.AT_LEAST);
         }
         waiter.done();
         return value;
+    }
+
+    @Override
+    public void onlyReadsLeft()
+    {
+        waiter.onlyReads();
     }
 
     @Override
@@ -681,7 +694,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         // Acquire: what the peer stored before its release store of the word is visible after this load.
         while (UnsafeApi.getLongAcquire(null, address) != expected)
         {
-            idle(peer);
+            idle(peer, address, expected, CoreMates.EQUALS);
         }
         waiter.done();
     }
@@ -1184,9 +1197,14 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
 
     private void idle(final int peer)
     {
+        idle(peer, 0, 0, CoreMates.UNKNOWN);
+    }
+
+    private void idle(final int peer, final long address, final long value, final int kind)
+    {
         try
         {
-            waiter.idle(peer);
+            waiter.idle(peer, address, value, kind);
         }
         catch (final JcclException ex)
         {

@@ -59,10 +59,10 @@ final class Waiter
      * out to share more cores than this JVM counted at its start ({@link JobCores}).
      */
     void waitWith(final long spins, final long yields, final long maxParkNs, final IdleRanks idleRanks,
-        final long coreEachSpins)
+        final long coreEachSpins, final CoreMates coreMates)
     {
         this.idle = new SpinYieldParkIdleStrategy(spins, yields, 1_000, Math.max(1_000, maxParkNs), idleRanks,
-            coreEachSpins);
+            coreEachSpins, coreMates);
     }
 
     /**
@@ -74,6 +74,7 @@ final class Waiter
     {
         this.pointToPoint = pointToPoint;
         idle.spinWithCoreEach(pointToPoint);
+        idle.operation(pointToPoint ? Long.MAX_VALUE : sequence);
         this.operation = name;
         this.sequence = sequence;
         this.count = count;
@@ -81,6 +82,12 @@ final class Waiter
         this.peer = -1;
         this.tag = Integer.MIN_VALUE;
         this.bytes = -1;
+    }
+
+    /** The rank has written all its part of the current collective: its waits from now on only read. */
+    void onlyReads()
+    {
+        idle.onlyReads();
     }
 
     /** Names the peer and message of the following waits (a point-to-point step). */
@@ -129,9 +136,19 @@ final class Waiter
         }
     }
 
-    /** One idle step of a wait on {@code awaited} (a rank, or -1 for any). */
+    /** One idle step of a wait on {@code awaited} (a rank, or -1 for any) for something other than one word. */
     void idle(final int awaited)
     {
+        idle(awaited, 0, 0, CoreMates.UNKNOWN);
+    }
+
+    /**
+     * One idle step of a wait on rank {@code awaited} for the word at {@code address} to reach (or equal, by
+     * {@link CoreMates} {@code kind}) {@code value}: ranks that share this one's CPU may look at it.
+     */
+    void idle(final int awaited, final long address, final long value, final int kind)
+    {
+        idle.awaiting(address, value, kind);
         if (!started)
         {
             if (++idles < CLOCK_START_IDLES)

@@ -50,7 +50,8 @@ class IdleRanksTest
         final IdleRanks idleRanks = new IdleRanks(base, 3, 2);
         final long yields = IdleRanks.AFTER_YIELDS + 10;
         // no spins while 3 ranks share 2 cores, 5 with a core each; then the yields, then parks of 1 µs
-        final SpinYieldParkIdleStrategy strategy = new SpinYieldParkIdleStrategy(0, yields, 1_000, 1_000, idleRanks, 5);
+        final SpinYieldParkIdleStrategy strategy =
+            new SpinYieldParkIdleStrategy(0, yields, 1_000, 1_000, idleRanks, 5, null);
 
         idleFor(strategy, IdleRanks.AFTER_YIELDS);
         assertFalse(strategy.countedIdle(), "yields 1 to " + IdleRanks.AFTER_YIELDS);
@@ -84,7 +85,8 @@ class IdleRanksTest
     void aWaitThatParksBeforeItsCountingYieldCountsItselfThen()
     {
         final IdleRanks idleRanks = new IdleRanks(base, 3, 2);
-        final SpinYieldParkIdleStrategy strategy = new SpinYieldParkIdleStrategy(0, 3, 1_000, 1_000, idleRanks, 0);
+        final SpinYieldParkIdleStrategy strategy =
+            new SpinYieldParkIdleStrategy(0, 3, 1_000, 1_000, idleRanks, 0, null);
         idleFor(strategy, 3);
         assertEquals(0, idle());
         strategy.idle();
@@ -96,7 +98,7 @@ class IdleRanksTest
     @Test
     void withoutIdleRanksNothingIsCounted()
     {
-        final SpinYieldParkIdleStrategy strategy = new SpinYieldParkIdleStrategy(1, 1, 1_000, 1_000, null, 1);
+        final SpinYieldParkIdleStrategy strategy = new SpinYieldParkIdleStrategy(1, 1, 1_000, 1_000, null, 1, null);
         idleFor(strategy, 4);
         assertFalse(strategy.countedIdle());
         strategy.reset();
