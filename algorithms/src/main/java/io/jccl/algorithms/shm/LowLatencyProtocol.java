@@ -111,7 +111,8 @@ final class LowLatencyProtocol
 
     /**
      * Writes {@code bytes} from {@code (base, offset)} into this rank's slot of the current operation, line by line,
-     * each line's payload before its sequence word, after making sure every peer has read what the slot held.
+     * each line's payload before its sequence word, after making sure every peer has read what the slot held. The
+     * rank then has only reads left of the operation ({@link CollectiveContext#onlyReadsLeft}).
      */
     static void publish(final CollectiveContext context, final Object base, final long offset, final long bytes)
     {
@@ -136,6 +137,8 @@ final class LowLatencyProtocol
             // Release: the line's payload is visible before the sequence that vouches for it.
             UnsafeApi.putLongRelease(null, line + LINE_PAYLOAD, sequence);
         }
+        // every LL collective publishes its part in one call and then only reads the peers'
+        context.onlyReadsLeft();
     }
 
     /**

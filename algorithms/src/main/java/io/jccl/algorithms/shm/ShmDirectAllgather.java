@@ -105,8 +105,7 @@ public final class ShmDirectAllgather implements CollectiveAlgorithm
 
             // step 2: stage our chunk and publish it (release)
             Memory.copyToShared(recvBase, ownBlock + first, context.stagingAddress(rank) + half, bytes);
-            final long token = context.token(chunk);
-            context.setFlag(SLOT_READY, token);
+            final long token = ShmProtocol.publishExchangeChunk(context, chunk, chunks);
 
             // step 3: copy each peer's chunk into its block once published (acquire), starting after our rank so
             // the peers do not all read the same staging area at once

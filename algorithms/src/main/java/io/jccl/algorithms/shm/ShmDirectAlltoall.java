@@ -115,8 +115,7 @@ public final class ShmDirectAlltoall implements CollectiveAlgorithm
                         ownStaging + half + j * columnBytes, bytes);
                 }
             }
-            final long token = context.token(chunk);
-            context.setFlag(SLOT_READY, token);
+            final long token = ShmProtocol.publishExchangeChunk(context, chunk, chunks);
 
             // step 3: copy the columns each peer addressed to us into its block of recv, once published (acquire)
             for (int i = 1; i < size; i++)

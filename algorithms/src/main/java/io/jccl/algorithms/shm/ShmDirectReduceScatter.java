@@ -160,8 +160,7 @@ public final class ShmDirectReduceScatter implements CollectiveAlgorithm
                     Memory.copyToShared(sendBase, send + j * blockBytes, ownStaging + half + j * columnBytes, bytes);
                 }
             }
-            final long token = context.token(chunk);
-            context.setFlag(SLOT_READY, token);
+            final long token = ShmProtocol.publishExchangeChunk(context, chunk, chunks);
 
             // step 3: recv = x_0 op ... op x_(p-1) over our block's columns, waiting (acquire) for each in turn
             final long dst = recvOffset + first * elementSize;

@@ -47,6 +47,7 @@ public final class ShmFlagsBarrier implements CollectiveAlgorithm
 
         // step 1: arrive (release: everything this rank wrote before the barrier is visible to whoever passes it)
         context.setFlag(SLOT_ARRIVED, arrived);
+        context.onlyReadsLeft();
 
         // step 2: wait (acquire) until every peer has arrived; a peer already in a later barrier has a larger token
         for (int i = 1; i < size; i++)

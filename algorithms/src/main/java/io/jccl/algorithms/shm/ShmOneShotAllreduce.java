@@ -112,8 +112,7 @@ public final class ShmOneShotAllreduce implements CollectiveAlgorithm
             // step 2: stage the input chunk and publish it (release: the copy happens-before a peer's acquire)
             Memory.copyToShared(sendBase, sendOffset + first * elementSize,
                 context.stagingAddress(rank) + half, elements * elementSize);
-            final long ready = context.token(chunk);
-            context.setFlag(SLOT_READY, ready);
+            final long ready = ShmProtocol.publishExchangeChunk(context, chunk, chunks);
 
             // step 3: recv = x_0 op x_1 op ... op x_(p-1), waiting (acquire) for each staged chunk in turn; the own
             // input is read from staging too, since recv may be the send buffer

@@ -228,6 +228,22 @@ final class ShmProtocol
     }
 
     /**
+     * Publishes (release) that this rank has staged chunk {@code chunk} of {@code chunks} of an exchange, and returns
+     * the chunk's token. After the last chunk this rank's part of the exchange is written: its waits only read
+     * ({@link CollectiveContext#onlyReadsLeft}).
+     */
+    static long publishExchangeChunk(final CollectiveContext context, final int chunk, final int chunks)
+    {
+        final long token = context.token(chunk);
+        context.setFlag(SLOT_READY, token);
+        if (chunk == chunks - 1)
+        {
+            context.onlyReadsLeft();
+        }
+        return token;
+    }
+
+    /**
      * Waits (acquire) until {@code peer}'s {@code slot} reaches {@code token} of the staging protocol; fails when the
      * peer runs the zero-copy protocol instead.
      */
