@@ -21,8 +21,9 @@ import static io.jccl.shm.SegmentDescriptor.RankRecordDescriptor.WAIT_VALUE_OFFS
  * rank waits in a later collective; until then the ranks on other CPUs complete the collective.
  * <p>
  * 4 processes on 2 cores in C ({@code perf/oversubscribed-barrier.c}, mode 1 against mode 0): a barrier round in
- * 1.5-1.7 µs against 2.1-2.4 with every waiter yielding at once, half a yield per process and round against 0.75:
- * with one switch per core per round, the least a round of every process running once can take.
+ * 1.5-2.4 µs (a median of 2.0) against 2.1-2.9 (2.2) with every waiter yielding at once, and in most runs half a
+ * yield per process and round against 0.75: one switch per core, the least a round of every process running once
+ * can take.
  * <p>
  * Everything here is a hint: a rank that reads a stale CPU or wait spins a bounded while or yields once too often,
  * never waits forever. The CPU word holds the CPU + 1 (0: not known); the wait's address is an offset in the segment

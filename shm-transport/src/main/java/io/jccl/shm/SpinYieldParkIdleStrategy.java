@@ -22,8 +22,8 @@ final class SpinYieldParkIdleStrategy implements IdleStrategy
      * How long a wait spins while the ranks that share its CPU all wait for others, before it yields anyway: a few
      * of the yield's switches (1.4 µs each on this project's VMs), as a small collective's ranks on the other core may
      * need a switch of their own before they write. A wait that a stale CPU or wait misled loses no more than this per
-     * yield. 4 ranks on 2 cores, 8-512 B: windows of 3 and 6 µs measured alike, 256 and 1024 polls (about 1 and 4 µs)
-     * fell back more often to the times of yielding at once.
+     * yield. 4 ranks on 2 cores, 8-512 B: windows of 3 and 6 µs measured alike; 256 and 1024 polls fell back more often
+     * to the times of yielding at once.
      */
     static final long BLOCKED_MATES_SPIN_NS = 5_000;
     /** A spin beside blocked CPU-mates looks at them, and at the clock, every this many idle calls. */
@@ -54,6 +54,7 @@ final class SpinYieldParkIdleStrategy implements IdleStrategy
     /** The collective the waits are in ({@link Long#MAX_VALUE} outside one), and whether only reads are left of it. */
     private long sequence = Long.MAX_VALUE;
     private boolean onlyReads;
+    /** Whether the current wait has published what it is for, or tried to (its word may be outside the segment). */
     private boolean waitPublished;
     /** Idle calls spent beside blocked CPU-mates since the wait's last yield, and when the first was. */
     private int matesSpins;

@@ -7,8 +7,8 @@ import java.lang.invoke.MethodHandle;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 /**
- * {@link CurrentCpu} through glibc's {@code sched_getcpu(3)} (which reads the kernel's restartable-sequences area or
- * the vDSO: tens of nanoseconds with the call's transition, against the microsecond of the yield it is asked after).
+ * {@link CurrentCpu} through glibc's {@code sched_getcpu(3)}, which reads the kernel's restartable-sequences area or
+ * asks the vDSO, without a system call: far cheaper than the yield of a microsecond or more it is asked after.
  * Compiled only by JDK 22 or newer (the {@code java22} profile of this module's pom).
  */
 final class SchedGetCpu implements CurrentCpu
