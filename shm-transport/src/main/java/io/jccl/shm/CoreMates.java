@@ -21,7 +21,7 @@ import static io.jccl.shm.SegmentDescriptor.RankRecordDescriptor.WAIT_VALUE_OFFS
  * rank waits in a later collective; until then the ranks on other CPUs complete the collective.
  * <p>
  * 4 processes on 2 cores in C ({@code perf/oversubscribed-barrier.c}, mode 1 against mode 0): a barrier round in
- * 1.5-2.4 µs (a median of 2.0) against 2.1-2.9 (2.2) with every waiter yielding at once, and in most runs half a
+ * 1.5-2.4 µs (a median of 2.0) against 2.1-3.1 (2.2) with every waiter yielding at once, and in most runs half a
  * yield per process and round against 0.75: one switch per core, the least a round of every process running once
  * can take.
  * <p>
