@@ -103,7 +103,7 @@ final class CoreMates
         final boolean onlyReads)
     {
         final long offset = address - base;
-        if (kind == UNKNOWN || offset <= 0 || offset > segmentLength - Long.BYTES)
+        if (kind == UNKNOWN || !inSegment(offset))
         {
             return;
         }
@@ -142,7 +142,7 @@ final class CoreMates
             }
             // Acquire: pairs with publishWait's release store, so the value and kind are the wait's own.
             final long offset = UnsafeApi.getLongAcquire(null, records[r] + WAIT_ADDRESS_OFFSET);
-            if (offset <= 0 || offset > segmentLength - Long.BYTES)
+            if (!inSegment(offset))
             {
                 return true;
             }
@@ -159,5 +159,11 @@ final class CoreMates
             }
         }
         return false;
+    }
+
+    /** Whether a word at {@code offset} lies in the segment, past its first word (never awaited; 0 means no wait). */
+    private boolean inSegment(final long offset)
+    {
+        return offset > 0 && offset <= segmentLength - Long.BYTES;
     }
 }

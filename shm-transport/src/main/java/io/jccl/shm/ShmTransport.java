@@ -282,8 +282,9 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         this.cores = cores;
         final boolean oversubscribed = size > cores;
         final boolean spinsSet = configuration.get(Configuration.IDLE_SPINS_PROP_NAME) != null;
-        idleRanks = oversubscribed && !spinsSet && everyRankOnEveryCore ? new IdleRanks(base, size, cores) : null;
-        if (oversubscribed && !spinsSet && coreMates == null)
+        final boolean waitsAdapt = oversubscribed && !spinsSet;
+        idleRanks = waitsAdapt && everyRankOnEveryCore ? new IdleRanks(base, size, cores) : null;
+        if (waitsAdapt && coreMates == null)
         {
             coreMates = CoreMates.of(base, layout, rank);
         }
@@ -294,7 +295,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
                 oversubscribed ? Configuration.IDLE_YIELDS_OVERSUBSCRIBED_DEFAULT : Configuration.IDLE_YIELDS_DEFAULT),
             TimeUnit.MICROSECONDS.toNanos(configuration.getLong(Configuration.IDLE_MAX_PARK_US_PROP_NAME,
                 Configuration.IDLE_MAX_PARK_US_DEFAULT)),
-            idleRanks, Configuration.IDLE_SPINS_DEFAULT, oversubscribed && !spinsSet ? coreMates : null);
+            idleRanks, Configuration.IDLE_SPINS_DEFAULT, waitsAdapt ? coreMates : null);
     }
 
     /** The cores the job's ranks share, as they decide whether ranks outnumber cores ({@link JobCores}). */

@@ -54,8 +54,6 @@ final class SpinYieldParkIdleStrategy implements IdleStrategy
     /** The collective the waits are in ({@link Long#MAX_VALUE} outside one), and whether only reads are left of it. */
     private long sequence = Long.MAX_VALUE;
     private boolean onlyReads;
-    /** Whether the current wait has published what it is for, or tried to (its word may be outside the segment). */
-    private boolean waitPublished;
     /** Idle calls spent beside blocked CPU-mates since the wait's last yield, and when the first was. */
     private int matesSpins;
     private long windowStart;
@@ -152,7 +150,7 @@ final class SpinYieldParkIdleStrategy implements IdleStrategy
     /**
      * Whether to spin this idle call rather than yield: for up to {@link #BLOCKED_MATES_SPIN_NS} since the last
      * yield, while no rank that shares this CPU could go on. The first look after a yield reads this thread's CPU
-     * again (the scheduler may have moved it), and the wait's first publishes what it is for.
+     * again (the scheduler may have moved it), and the wait's first look, before any yield, publishes what it is for.
      */
     private boolean spinBesideBlockedMates()
     {
@@ -165,9 +163,8 @@ final class SpinYieldParkIdleStrategy implements IdleStrategy
         {
             windowStart = now;
             coreMates.refreshCpu();
-            if (!waitPublished)
+            if (yields == 0)
             {
-                waitPublished = true;
                 coreMates.publishWait(awaitedAddress, awaitedValue, awaitedKind, sequence, onlyReads);
             }
         }
@@ -192,9 +189,8 @@ final class SpinYieldParkIdleStrategy implements IdleStrategy
         parkNs = minParkNs;
         waitStarted = false;
         matesSpins = 0;
-        if (waitPublished)
+        if (coreMates != null)
         {
-            waitPublished = false;
             coreMates.clearWait();
         }
         if (countedIdle)

@@ -136,15 +136,10 @@ final class Waiter
         }
     }
 
-    /** One idle step of a wait on {@code awaited} (a rank, or -1 for any) for something other than one word. */
-    void idle(final int awaited)
-    {
-        idle(awaited, 0, 0, CoreMates.UNKNOWN);
-    }
-
     /**
-     * One idle step of a wait on rank {@code awaited} for the word at {@code address} to reach (or equal, by
-     * {@link CoreMates} {@code kind}) {@code value}: ranks that share this one's CPU may look at it.
+     * One idle step of a wait on {@code awaited} (a rank, or -1 for any) for the word at {@code address} to reach (or
+     * equal, by {@link CoreMates} {@code kind}) {@code value}, which ranks that share this one's CPU may look at; a
+     * wait for anything else is of kind {@link CoreMates#UNKNOWN}.
      */
     void idle(final int awaited, final long address, final long value, final int kind)
     {
