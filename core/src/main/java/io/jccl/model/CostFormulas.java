@@ -47,11 +47,11 @@ public final class CostFormulas
     public static final long EAGER_MAX_BYTES = 256 * 1024;
 
     /**
-     * The low-latency protocol's region at the end of a staging area of at least 256 KiB, which the chunk halves leave
-     * out (io.jccl.algorithms.shm.LowLatencyProtocol: 64 slots of 19 lines).
+     * The low-latency protocol's region at the end of a staging area of at least 1 MiB, which the chunk halves leave
+     * out (io.jccl.algorithms.shm.LowLatencyProtocol: 256 slots of 19 lines).
      */
-    private static final long LL_REGION_BYTES = 64 * 19 * CACHE_LINE;
-    private static final long LL_MIN_STAGING_BYTES = 256 * 1024;
+    private static final long LL_REGION_BYTES = 256 * 19 * CACHE_LINE;
+    private static final long LL_MIN_STAGING_BYTES = 1024 * 1024;
 
     /**
      * The eager protocol's region before it in a staging area of at least 4 MiB (io.jccl.algorithms.shm.EagerProtocol:

@@ -51,9 +51,10 @@ final class EagerProtocol
 
     /**
      * Smaller staging areas have no eager region: it would take too much of the chunk halves. In the default staging
-     * area (4 MiB) the region leaves halves of 0.96 MiB, where they had 1.84 MiB beside 32 KiB slots; in runs that
-     * alternated 4 and 6 MiB areas (halves of 0.96 and 1.96 MiB), the staged collectives at 2 and 4 ranks from
-     * 512 KiB to 32 MiB took 0.63-1.35x (median 0.93x) the time with the smaller halves.
+     * area (4 MiB) the region left halves of 0.96 MiB (0.85 since the LL region has 256 slots), where they had 1.84
+     * MiB beside 32 KiB slots; in runs that alternated 4 and 6 MiB areas (halves of 0.96 and 1.96 MiB), the staged
+     * collectives at 2 and 4 ranks from 512 KiB to 32 MiB took 0.63-1.35x (median 0.93x) the time with the smaller
+     * halves.
      */
     static final long MIN_STAGING_BYTES = 4L << 20;
 

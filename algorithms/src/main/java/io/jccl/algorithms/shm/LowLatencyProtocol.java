@@ -65,18 +65,21 @@ final class LowLatencyProtocol
     /**
      * Slots per rank, used round-robin by operation sequence: how far a broadcast root may run ahead of its slowest
      * reader. With 4 ranks on 2 cores a reader often waits for its core; 8 slots held a stream of 8-byte broadcasts
-     * at 1.8-2.6 µs each (the root stalled every 8 calls until the readers were scheduled), 64 at 0.32 µs.
+     * at 1.8-2.6 µs each (the root stalled every 8 calls until the readers were scheduled), 64 at 0.32 µs, and 256
+     * at 0.57-0.90x the time of 64 from 8 B to 1 KiB (five alternating runs, medians; 8 ranks 0.72-0.82x): each
+     * switch to a reader serves four times as many calls. Exchanges, which cannot run ahead, took the same time
+     * (0.98-1.02x, six runs), and the 2-rank collectives too.
      */
-    static final int SLOTS = 64;
+    static final int SLOTS = 256;
 
     /** The LL region at the end of every staging area. */
     static final long REGION_BYTES = SLOTS * SLOT_BYTES;
 
     /**
-     * Smaller staging areas (tests of chunking use a few KiB) have no LL region: all of it goes to the halves. Four
-     * times the region, so that the halves keep most of a staging area.
+     * Smaller staging areas (tests of chunking use a few KiB) have no LL region: all of it goes to the halves. About
+     * three times the region, so that the halves keep most of a staging area.
      */
-    static final long MIN_STAGING_BYTES = 256 * 1024;
+    static final long MIN_STAGING_BYTES = 1024 * 1024;
 
     /** The owner has read everything of the LL operation whose sequence this holds. */
     static final int SLOT_LL_DONE = 5;
