@@ -194,7 +194,7 @@ public final class AlgorithmSelector
     /**
      * Broadcasts up to this size take binomial when ranks outnumber cores (see
      * {@link #OVERSUBSCRIBED_REDUCE_MAX_BYTES}). Beyond, the eager slots (shm_eager, which the model chooses up to its
-     * 256 KiB) also let the root run ahead, with one copy in and one out instead of a message per tree edge: 4 ranks on
+     * 2 MiB) also let the root run ahead, with one copy in and one out instead of a message per tree edge: 4 ranks on
      * 2 cores, 16 KiB 2.1 µs against binomial's 2.9-3.2, 64 KiB 8 against 12-13.5; 8 ranks, 8 KiB 3.0-3.4 against
      * 4.3-4.6. Up to 4 KiB binomial was as fast or faster (8 ranks, 1 KiB: 1.0-1.3 against 1.5-1.9).
      */

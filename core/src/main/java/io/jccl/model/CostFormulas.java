@@ -43,8 +43,11 @@ public final class CostFormulas
     /** Payload bytes per rank of the low-latency protocol (io.jccl.algorithms.shm.LowLatencyProtocol.MAX_BYTES). */
     public static final long LL_MAX_BYTES = 1024;
 
-    /** Payload bytes of the eager protocol's slot (io.jccl.algorithms.shm.EagerProtocol.MAX_BYTES). */
-    public static final long EAGER_MAX_BYTES = 256 * 1024;
+    /** Payload bytes of the eager protocol's slot (io.jccl.algorithms.shm.EagerProtocol.SLOT_PAYLOAD). */
+    public static final long EAGER_SLOT_BYTES = 256 * 1024;
+
+    /** The eager protocol's largest call, all 8 slots (io.jccl.algorithms.shm.EagerProtocol.MAX_BYTES). */
+    public static final long EAGER_MAX_BYTES = 8 * EAGER_SLOT_BYTES;
 
     /**
      * The low-latency protocol's region at the end of a staging area of at least 1 MiB, which the chunk halves leave
@@ -55,9 +58,9 @@ public final class CostFormulas
 
     /**
      * The eager protocol's region before it in a staging area of at least 4 MiB (io.jccl.algorithms.shm.EagerProtocol:
-     * 8 slots of {@link #EAGER_MAX_BYTES} and a line).
+     * 8 slots of {@link #EAGER_SLOT_BYTES} and a line).
      */
-    private static final long EAGER_REGION_BYTES = 8 * (EAGER_MAX_BYTES + CACHE_LINE);
+    private static final long EAGER_REGION_BYTES = 8 * (EAGER_SLOT_BYTES + CACHE_LINE);
     private static final long EAGER_MIN_STAGING_BYTES = 4L << 20;
 
     /**
@@ -236,10 +239,11 @@ public final class CostFormulas
             t.flags(2);
             t.kernelReads(1, t.bytes());
         }));
-        list.add(new CostFormula("broadcast", "shm_eager", "2α_f + nβ_c + nβ_r, n ≤ 256 KiB", 0,
+        list.add(new CostFormula("broadcast", "shm_eager", "2α_f + nβ_c + nβ_r, n ≤ 2 MiB", 0,
             ranks -> EAGER_MAX_BYTES, t ->
         {
-            // one slot: the stamp, then the payload it guards; the root does not wait for the readers' release
+            // the stamp, then the payload it guards; a call of several slots reads one while the root fills the next,
+            // and the root does not wait for the readers' release
             t.flags(STAGED_HANDOFFS);
             t.copy(t.bytes());
             t.read(t.bytes());

@@ -61,7 +61,7 @@ public final class SegmentDescriptor
      * carry the segment address and single-copy capability, channel trailers the rendezvous words. 4: staging areas
      * end in the eager region and then an LL region of 64 slots (ranks of different builds would split a staging
      * area differently). 5: the header's idle-ranks word. 6: rank records carry the rank's CPU and the wait it yields in.
-     * 7: the LL region has 256 slots.
+     * 7: the LL region has 256 slots, and an eager call takes as many of its slots as it fills.
      */
     public static final int VERSION = 7;
 

@@ -235,7 +235,8 @@ final class LowLatencyProtocol
 
     /**
      * Waits until every peer has finished the operation that last wrote one of this rank's slots, whose sequence is
-     * the word at {@code lastWriter} (0 if none), in a protocol of {@code slots} slots used round-robin.
+     * the word at {@code lastWriter} (0 if none), in a protocol of {@code slots} slots used round-robin (so that the
+     * last writer was operation sequence − slots or earlier), or 0 when the last writer could be any earlier one.
      */
     static void awaitSlotFree(final CollectiveContext context, final long lastWriter, final int slots)
     {

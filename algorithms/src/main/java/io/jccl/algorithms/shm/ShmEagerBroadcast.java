@@ -8,11 +8,11 @@ import io.jccl.spi.CollectiveContext;
 import java.util.Set;
 
 /**
- * Broadcast on the eager protocol ({@link EagerProtocol}): the root copies the vector into its slot of the operation
- * and stamps it, every other rank waits for the stamp and copies the vector out. One handoff, and the root does not
- * wait for its readers except when it comes back to a slot they have not finished, so a stream of broadcasts flows
- * at the pace of the slower of one copy in and one copy out, where {@link ShmDirectBroadcast} adds two handoffs per
- * call. Cost: α_f + nβ_c + nβ_r, for n ≤ {@link EagerProtocol#MAX_BYTES} bytes.
+ * Broadcast on the eager protocol ({@link EagerProtocol}): the root copies the vector into its slots of the operation
+ * (256 KiB each), stamping each, and every other rank copies each slot out once it sees the stamp. One handoff, and the
+ * root does not wait for its readers except when it comes back to a slot they have not finished, so a stream of
+ * broadcasts flows at the pace of the slower of one copy in and one copy out, where {@link ShmDirectBroadcast} adds two
+ * handoffs per call. Cost: 2α_f + nβ_c + nβ_r, for n ≤ {@link EagerProtocol#MAX_BYTES} bytes.
  */
 public final class ShmEagerBroadcast implements CollectiveAlgorithm
 {
@@ -25,7 +25,7 @@ public final class ShmEagerBroadcast implements CollectiveAlgorithm
     @Override
     public String description()
     {
-        return "the root copies the vector into one of its eager slots and stamps it, the others copy it out: " +
+        return "the root copies the vector into its eager slots and stamps each, the others copy each out: " +
             "one handoff, the root runs ahead, for vectors up to " + EagerProtocol.MAX_BYTES + " bytes";
     }
 
@@ -53,12 +53,12 @@ public final class ShmEagerBroadcast implements CollectiveAlgorithm
         }
         if (context.rank() == args.root)
         {
-            // root: copy the vector into this operation's slot and stamp it (release)
+            // root: copy the vector into this operation's slots, stamping each (release)
             EagerProtocol.publish(context, args.recvBase, args.recvOffset, bytes);
         }
         else
         {
-            // others: wait for the stamp (acquire) and copy the vector out
+            // others: copy each slot out once stamped (acquire)
             EagerProtocol.read(context, args.root, args.recvBase, args.recvOffset, bytes);
         }
         // done reading (release): the root may reuse the slot once every reader has said so

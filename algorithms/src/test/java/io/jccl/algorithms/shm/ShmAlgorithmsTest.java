@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.locks.LockSupport;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
@@ -455,6 +456,32 @@ class ShmAlgorithmsTest
         runJob(ranks, EAGER_STAGING_BYTES, calls);
     }
 
+    /**
+     * Calls of one to all the eager slots, and parts of slots, with readers that start each call late: each size
+     * places its slots differently, so a root that runs ahead comes back to slots that calls of other sizes wrote
+     * last, and must wait for their readers (a root that took a slot as free because no call of its own size had
+     * used it for {@code SLOTS} calls overwrote calls not yet read).
+     */
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {2, 3, 8})
+    void eagerBroadcastCallsOfEverySlotCountShareTheSlots(final int ranks)
+    {
+        final CollectiveAlgorithm eager = new ShmEagerBroadcast();
+        final long slotElements = EagerProtocol.SLOT_PAYLOAD / DataType.INT32.size();
+        final List<Call> calls = new ArrayList<>();
+        int i = 0;
+        for (int round = 0; round < 2; round++)
+        {
+            for (final long slots : new long[]{1, 2, 8, 3, 1, 5, 2, 4, 1, 7, 6, 1, 1, 1, 2, 1})
+            {
+                final long count = slots * slotElements - (i % 3 == 0 ? 0 : slotElements / 2 + i);
+                calls.add(call(eager, DataType.INT32, ReduceOp.SUM, count, round, LAYOUTS[i % LAYOUTS.length]));
+                i++;
+            }
+        }
+        runJob(ranks, EAGER_STAGING_BYTES, calls, 200_000);
+    }
+
     @Test
     void eagerRefusesLargeCallsAndSmallStagingAreas()
     {
@@ -594,6 +621,12 @@ class ShmAlgorithmsTest
 
     private static void runJob(final int ranks, final long stagingBytes, final List<Call> calls)
     {
+        runJob(ranks, stagingBytes, calls, 0);
+    }
+
+    /** {@link #runJob}, every rank but a call's root starting the call {@code lateNanos} late. */
+    private static void runJob(final int ranks, final long stagingBytes, final List<Call> calls, final long lateNanos)
+    {
         long largest = 0;
         for (final Call call : calls)
         {
@@ -611,6 +644,10 @@ class ShmAlgorithmsTest
                 final ShmRankDriver driver = new ShmRankDriver(job, context, hashes, arrivals);
                 for (final Call call : calls)
                 {
+                    if (lateNanos > 0 && context.rank() != call.root())
+                    {
+                        LockSupport.parkNanos(lateNanos);
+                    }
                     driver.run(call);
                 }
             });
