@@ -50,9 +50,10 @@ final class EagerProtocol
     static final int SLOTS = 8;
 
     /**
-     * The largest call: every slot. Calls of more than one slot run fewer calls ahead, but still ahead: 4 ranks on 2
-     * cores, 512 KiB in two of four slots of 512 KiB (a prototype, every call three ahead) took 35-49 µs against
-     * shm_direct's 66-70 and single copy's 97-100 (four alternating runs, fast pace), Open MPI about 100.
+     * The largest call: every slot. Calls of more than one slot run fewer calls ahead, or none, but their slots
+     * pipeline: 4 ranks on 2 cores at the fast pace, 512 KiB / 1 MiB / 2 MiB took 34 / 68-98 / 144-147 µs against
+     * shm_direct's 68-87 / 135-139 / 275 and Open MPI's about 100 / - / 430 (two runs; PERFORMANCE.md, session 27). At
+     * the slow pace single copy is faster from 128 KiB, and the eager slots still beat shm_direct.
      */
     static final long MAX_BYTES = SLOTS * SLOT_PAYLOAD;
 
