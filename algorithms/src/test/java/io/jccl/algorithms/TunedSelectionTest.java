@@ -319,13 +319,13 @@ class TunedSelectionTest
         assertEquals("shm_ll", atFour.select(args(Collective.BROADCAST, 2), four.context(0), 8).name());
         assertEquals("shm_ll", atFour.select(args(Collective.BROADCAST, 128), four.context(0), 512).name());
         assertEquals("binomial", atFour.select(args(Collective.BROADCAST, 256), four.context(0), 1024).name());
-        // beyond 8 KiB the eager slots, whose root also runs ahead, up to their 256 KiB
+        // beyond 8 KiB the eager slots, whose root also runs ahead, up to all of them (2 MiB)
         assertEquals("shm_eager",
             atFour.select(args(Collective.BROADCAST, 65536 / 4), four.context(0), 65536).name());
         assertEquals("shm_eager",
-            atFour.select(args(Collective.BROADCAST, 262144 / 4), four.context(0), 262144).name());
+            atFour.select(args(Collective.BROADCAST, (2 << 20) / 4), four.context(0), 2 << 20).name());
         assertNotEquals("shm_eager",
-            atFour.select(args(Collective.BROADCAST, 524288 / 4), four.context(0), 524288).name());
+            atFour.select(args(Collective.BROADCAST, (4 << 20) / 4), four.context(0), 4 << 20).name());
         assertEquals("binomial", atFour.select(reduce(128 / 4), four.context(0), 128).name());
         assertEquals("binomial", atFour.select(reduce(131072 / 4), four.context(0), 131072).name());
         for (final long bytes : new long[] {131076, 512 * 1024, 8L << 20})
