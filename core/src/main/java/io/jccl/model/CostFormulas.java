@@ -44,10 +44,13 @@ public final class CostFormulas
     public static final long LL_MAX_BYTES = 1024;
 
     /** Payload bytes of the eager protocol's slot (io.jccl.algorithms.shm.EagerProtocol.SLOT_PAYLOAD). */
-    public static final long EAGER_SLOT_BYTES = 256 * 1024;
+    private static final long EAGER_SLOT_BYTES = 256 * 1024;
 
-    /** The eager protocol's largest call, all 8 slots (io.jccl.algorithms.shm.EagerProtocol.MAX_BYTES). */
-    public static final long EAGER_MAX_BYTES = 8 * EAGER_SLOT_BYTES;
+    /** The eager protocol's slots per rank (io.jccl.algorithms.shm.EagerProtocol.SLOTS). */
+    private static final int EAGER_SLOTS = 8;
+
+    /** The eager protocol's largest call, all its slots (io.jccl.algorithms.shm.EagerProtocol.MAX_BYTES). */
+    public static final long EAGER_MAX_BYTES = EAGER_SLOTS * EAGER_SLOT_BYTES;
 
     /**
      * The low-latency protocol's region at the end of a staging area of at least 1 MiB, which the chunk halves leave
@@ -58,9 +61,9 @@ public final class CostFormulas
 
     /**
      * The eager protocol's region before it in a staging area of at least 4 MiB (io.jccl.algorithms.shm.EagerProtocol:
-     * 8 slots of {@link #EAGER_SLOT_BYTES} and a line).
+     * its slots, each {@link #EAGER_SLOT_BYTES} and a line).
      */
-    private static final long EAGER_REGION_BYTES = 8 * (EAGER_SLOT_BYTES + CACHE_LINE);
+    private static final long EAGER_REGION_BYTES = EAGER_SLOTS * (EAGER_SLOT_BYTES + CACHE_LINE);
     private static final long EAGER_MIN_STAGING_BYTES = 4L << 20;
 
     /**
