@@ -69,12 +69,19 @@ public final class OversubscribedBarrier
                     "--rank", file.toString(), Integer.toString(r), Integer.toString(n), Long.toString(rounds),
                     Long.toString(spins), Integer.toString(mode)).inheritIO().start());
             }
-            for (final Process p : ranks)
+            // a rank that fails leaves the others waiting for its flag for ever: stop them
+            while (ranks.stream().anyMatch(Process::isAlive))
             {
-                if (p.waitFor() != 0)
+                if (ranks.stream().anyMatch(p -> !p.isAlive() && p.exitValue() != 0))
                 {
-                    throw new IllegalStateException("a rank failed: exit " + p.exitValue());
+                    ranks.forEach(Process::destroyForcibly);
+                    throw new IllegalStateException("a rank failed: see its output above");
                 }
+                Thread.sleep(50);
+            }
+            if (ranks.stream().anyMatch(p -> p.exitValue() != 0))
+            {
+                throw new IllegalStateException("a rank failed: see its output above");
             }
             try (Arena arena = Arena.ofConfined(); FileChannel channel = FileChannel.open(file))
             {
