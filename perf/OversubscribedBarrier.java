@@ -35,6 +35,8 @@ public final class OversubscribedBarrier
     private static final long STRIDE = 128;
     private static final long CPUS = 4096;
     private static final long RESULTS = 8192;
+    /** Flags, then CPUs, then each rank's result: a page each. */
+    private static final long FILE_BYTES = 3 * 4096;
 
     public static void main(final String[] args) throws Throwable
     {
@@ -57,7 +59,7 @@ public final class OversubscribedBarrier
         {
             try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw"))
             {
-                raf.setLength(3 * 4096);
+                raf.setLength(FILE_BYTES);
             }
             final String java = ProcessHandle.current().info().command().orElse("java");
             // the ranks run this file too; the source launcher names it
@@ -70,22 +72,18 @@ public final class OversubscribedBarrier
                     Long.toString(spins), Integer.toString(mode)).inheritIO().start());
             }
             // a rank that fails leaves the others waiting for its flag for ever: stop them
-            while (ranks.stream().anyMatch(Process::isAlive))
+            while (ranks.stream().anyMatch(Process::isAlive) && !failed(ranks))
             {
-                if (ranks.stream().anyMatch(p -> !p.isAlive() && p.exitValue() != 0))
-                {
-                    ranks.forEach(Process::destroyForcibly);
-                    throw new IllegalStateException("a rank failed: see its output above");
-                }
                 Thread.sleep(50);
             }
-            if (ranks.stream().anyMatch(p -> p.exitValue() != 0))
+            if (failed(ranks))
             {
+                ranks.forEach(Process::destroyForcibly);
                 throw new IllegalStateException("a rank failed: see its output above");
             }
             try (Arena arena = Arena.ofConfined(); FileChannel channel = FileChannel.open(file))
             {
-                final MemorySegment results = channel.map(FileChannel.MapMode.READ_ONLY, 0, 3 * 4096, arena);
+                final MemorySegment results = channel.map(FileChannel.MapMode.READ_ONLY, 0, FILE_BYTES, arena);
                 double micros = 0;
                 double yields = 0;
                 for (int r = 0; r < n; r++)
@@ -104,6 +102,12 @@ public final class OversubscribedBarrier
         }
     }
 
+    /** Whether a rank has exited with an error. */
+    private static boolean failed(final List<Process> ranks)
+    {
+        return ranks.stream().anyMatch(p -> !p.isAlive() && p.exitValue() != 0);
+    }
+
     private static void rank(final String[] args) throws Throwable
     {
         final Path file = Path.of(args[1]);
@@ -118,7 +122,7 @@ public final class OversubscribedBarrier
         final MemorySegment m;
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE))
         {
-            m = channel.map(FileChannel.MapMode.READ_WRITE, 0, 3 * 4096, Arena.global());
+            m = channel.map(FileChannel.MapMode.READ_WRITE, 0, FILE_BYTES, Arena.global());
         }
         long cpu = (int)getCpu.invokeExact();
         LONG.setOpaque(m, CPUS + r * STRIDE, cpu);
