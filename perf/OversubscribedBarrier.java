@@ -19,14 +19,16 @@ import java.util.Locale;
  * JVMs. N JVMs (started by this one, unpinned, as jccl's ranks) each raise their own flag (its own 128-byte line of a
  * file in /dev/shm) to round e and wait until every other flag has reached e; mode 0 yields after SPINS polls, mode 1
  * (what jccl's CoreMates does) yields at once while a process that has not arrived last ran on its CPU
- * (sched_getcpu, through the foreign-function API) and otherwise spins up to SPINS polls. The same loop as the C
+ * (sched_getcpu, through the foreign-function API) and otherwise spins up to SPINS polls. Before raising its flag each
+ * JVM does LINES lines of work, one word incremented in each line of a private array, a page and a line apart; with no
+ * more JVMs than cores and SPINS large none yields, which gives the same work without switches. The same loop as the C
  * program, statement for statement, so that the two differ by the runtime alone.
  * <p>
  * Run with JDK 22 or newer:
  * <pre>
  *   J=/usr/lib/jvm/temurin-25-jdk-amd64/bin/java
  *   $J --enable-native-access=ALL-UNNAMED perf/OversubscribedBarrier.java [PROCESSES (4)] [ROUNDS (1000000)] \
- *      [SPINS (mode 1: 300; mode 0: 0)] [MODE (1)]
+ *      [SPINS (mode 1: 300; mode 0: 0)] [MODE (1)] [LINES (0)]
  * </pre>
  */
 public final class OversubscribedBarrier
@@ -49,9 +51,11 @@ public final class OversubscribedBarrier
         final long rounds = args.length > 1 ? Long.parseLong(args[1]) : 1_000_000;
         final int mode = args.length > 3 ? Integer.parseInt(args[3]) : 1;
         final long spins = args.length > 2 ? Long.parseLong(args[2]) : mode == 1 ? 300 : 0;
-        if (n < 2 || n > 30 || rounds < 10 || mode < 0 || mode > 1)
+        final int lines = args.length > 4 ? Integer.parseInt(args[4]) : 0;
+        if (n < 2 || n > 30 || rounds < 10 || mode < 0 || mode > 1 || lines < 0 || lines > 65536)
         {
-            System.err.println("usage: OversubscribedBarrier [PROCESSES 2-30] [ROUNDS >= 10] [SPINS] [MODE 0|1]");
+            System.err.println("usage: OversubscribedBarrier [PROCESSES 2-30] [ROUNDS >= 10] [SPINS] [MODE 0|1] " +
+                "[LINES 0-65536]");
             System.exit(2);
         }
         final Path file = Files.createTempFile(Path.of("/dev/shm"), "jccl-oversubscribed-barrier", "");
@@ -69,7 +73,7 @@ public final class OversubscribedBarrier
             {
                 ranks.add(new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", source,
                     "--rank", file.toString(), Integer.toString(r), Integer.toString(n), Long.toString(rounds),
-                    Long.toString(spins), Integer.toString(mode)).inheritIO().start());
+                    Long.toString(spins), Integer.toString(mode), Integer.toString(lines)).inheritIO().start());
             }
             // a rank that fails leaves the others waiting for its flag for ever: stop them
             while (ranks.stream().anyMatch(Process::isAlive) && !failed(ranks))
@@ -91,9 +95,9 @@ public final class OversubscribedBarrier
                     micros += results.get(ValueLayout.JAVA_DOUBLE, RESULTS + r * 16L) / n;
                     yields += results.get(ValueLayout.JAVA_DOUBLE, RESULTS + r * 16L + 8) / n;
                 }
-                System.out.printf(Locale.ROOT, "%d JVMs on %d cores, mode %d (%s), %d spins: %.3f us per barrier, " +
-                    "%.2f yields per process%n", n, Runtime.getRuntime().availableProcessors(), mode,
-                    mode == 0 ? "every waiter yields" : "yield to a process on my CPU", spins, micros, yields);
+                System.out.printf(Locale.ROOT, "%d JVMs on %d cores, mode %d (%s), %d spins, %d lines of work: %.3f us " +
+                    "per barrier, %.2f yields per process%n", n, Runtime.getRuntime().availableProcessors(), mode,
+                    mode == 0 ? "every waiter yields" : "yield to a process on my CPU", spins, lines, micros, yields);
             }
         }
         finally
@@ -116,6 +120,10 @@ public final class OversubscribedBarrier
         final long rounds = Long.parseLong(args[4]);
         final long spins = Long.parseLong(args[5]);
         final int mode = Integer.parseInt(args[6]);
+        final int lines = Integer.parseInt(args[7]);
+        // the work's lines, a page and a line apart (each in its own page and cache set)
+        final int workStride = (4096 + 64) / Long.BYTES;
+        final long[] work = new long[Math.max(1, lines * workStride)];
         final Linker linker = Linker.nativeLinker();
         final MethodHandle getCpu = linker.downcallHandle(linker.defaultLookup().find("sched_getcpu").orElseThrow(),
             FunctionDescriptor.of(ValueLayout.JAVA_INT));
@@ -134,6 +142,10 @@ public final class OversubscribedBarrier
             {
                 start = System.nanoTime(); // the first tenth warms up
                 yields = 0;
+            }
+            for (int i = 0; i < lines; i++)
+            {
+                work[i * workStride]++;
             }
             LONG.setRelease(m, r * STRIDE, e);
             long polls = 0;
