@@ -29,6 +29,14 @@ public final class Reductions
     /** The SIMD kernels for off-heap operands, or null (constant once the class is initialised). */
     private static final OffHeapReductions OFF_HEAP = OffHeapReductions.load();
 
+    /**
+     * Bytes of the widest vector the SIMD kernels use (512 bits). Fewer bytes fill no vector, so the SIMD kernel
+     * would reduce none of them and only cost its call: they take the scalar loop. That call is dear where it adds
+     * up: an 8-byte allreduce of 4 ranks on 2 cores reduces three times a call on each rank, and the ranks of a core
+     * run one after the other (PERFORMANCE.md, session 30).
+     */
+    static final int SIMD_MIN_BYTES = 64;
+
     /** dst and one operand are typed arrays at one index: stage the other operand, write dst in place. */
     private static final int PLAN_STAGE_OTHER = 0;
     /** One operand is a typed array: stage the other, combine into the staging array, copy that to dst. */
@@ -48,7 +56,7 @@ public final class Reductions
         final Object dstBase, final long dstOffset, final long count)
     {
         final boolean simd = OFF_HEAP != null && OFF_HEAP.handles(type);
-        if (simd && aBase == null && bBase == null && dstBase == null)
+        if (simd && aBase == null && bBase == null && dstBase == null && count * type.size() >= SIMD_MIN_BYTES)
         {
             offHeap(type, op, aOffset, bOffset, dstOffset, count);
             return;

@@ -24,11 +24,15 @@ import static org.junit.jupiter.api.Assertions.fail;
 @Timeout(60)
 class ReductionsTest
 {
-    /** Counts around the scalar limit and the block size (1024 elements of 4 bytes, 2048 of 2 bytes...). */
+    /**
+     * Counts around one SIMD vector (below it off-heap operands take the scalar loop), the scalar limit and the block
+     * size (1024 elements of 4 bytes, 2048 of 2 bytes...).
+     */
     private static int[] counts(final DataType type)
     {
         final int limit = Reductions.scalarLimit(type);
-        return new int[] {0, 1, 7, limit - 1, limit, limit + 1, 1000, 2049, 4099};
+        final int vector = Reductions.SIMD_MIN_BYTES / type.size();
+        return new int[] {0, 1, 7, vector - 1, vector, vector + 1, limit - 1, limit, limit + 1, 1000, 2049, 4099};
     }
     private static final int[] DIVISORS = {1, 2, 3, 7, 1000};
 

@@ -195,6 +195,19 @@ final class LowLatencyProtocol
         }
     }
 
+    /**
+     * Address of {@code peer}'s payload for the current operation when it fits one line ({@link #LINE_PAYLOAD}
+     * bytes), once that line carries the operation's sequence: the payload lies there in one piece, to be read in
+     * place until this rank {@link #finishExchange finishes}.
+     */
+    static long awaitLine(final CollectiveContext context, final int peer)
+    {
+        final long sequence = context.sequence();
+        final long line = slotAddress(context, peer, sequence);
+        arrived(context, peer, line + LINE_PAYLOAD, sequence);
+        return line;
+    }
+
     /** This rank has read everything of the current operation: peers may reuse the slots it read. */
     static void finish(final CollectiveContext context)
     {

@@ -279,7 +279,10 @@ class ShmAlgorithmsTest
         for (final DataType type : TYPES)
         {
             final long largest = largestLowLatencyCount(algorithm, type, ranks);
-            for (final long count : new long[]{0, 1, 3, 7, 13, largest - 1, largest})
+            // one line's payload and one element more: the one-line path and the first count past it
+            final long line = LowLatencyProtocol.LINE_PAYLOAD / type.size();
+            for (final long count : new long[]{0, 1, 3, 7, 13, Math.min(line, largest), Math.min(line + 1, largest),
+                largest - 1, largest})
             {
                 for (final ReduceOp op : OPS)
                 {
