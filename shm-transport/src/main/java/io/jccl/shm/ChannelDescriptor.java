@@ -23,10 +23,11 @@ package io.jccl.shm;
  * <pre>
  *   0                   1                   2                   3
  *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *  +---------------------------------------------------------------+
+ *  |   header word: record sequence x SEQUENCE_SPREAD (mod 2^64)   |  0: release-stored last
  *  +-------------------------------+-------------------------------+
- *  |      chunk length (bytes)     |   record sequence (low 32)    |  0: header word, release-stored last
- *  +-------------------------------+-------------------------------+
- *  |              tag              |             flags             |  8: FIRST, LAST, PADDING
+ *  |              tag              | flags (4 bits), chunk length  |  8: FIRST, LAST, PADDING, RENDEZVOUS;
+ *  |                               | in bytes (28 bits) above them |     the chunk's bytes
  *  +-------------------------------+-------------------------------+
  *  |     message length (FIRST record of a multi-record message)   | 16
  *  +---------------------------------------------------------------+
@@ -35,9 +36,13 @@ package io.jccl.shm;
  * </pre>
  * The header word carries the record's sequence number, so the consumer polls the one word where the next record
  * must appear and needs no separate flag: a message of up to {@link #INLINE_PAYLOAD} bytes travels in one cache
- * line. Sequence numbers grow forever (they are never reset), so stale records from earlier laps never match and
- * the consumer never clears the ring. A message larger than one chunk streams as several records, back-pressured
- * by the consumer head.
+ * line. Sequence numbers grow forever (they are never reset), so stale headers from earlier laps never match and
+ * the consumer never clears the ring. The word it polls may also hold stale payload of an earlier lap, as records
+ * differ in length: the sequence is spread over all 64 bits by an odd multiplier ({@link #headerWord}), so that no
+ * natural data matches it. (Until session 30 the word held the sequence's low 32 bits beside the chunk length, and
+ * a 2-rank soak of small messages took a stale pair of float32 and int32 elements for record 704,450, whose int32
+ * half equalled that sequence: `jccl soak -n 2 --max-bytes 256 --seed 44`, "message truncated" after 2.2 million
+ * calls.) A message larger than one chunk streams as several records, back-pressured by the consumer head.
  * <p>
  * Line-flagged records (LL128-style): a record of 2 to {@link #FLAGGED_LINES_MAX} lines ({@link #lineFlagged})
  * carries its header word again in the last word of every line after the first, and the rest of each such line is
@@ -90,6 +95,15 @@ public final class ChannelDescriptor
     public static final int FLAG_LAST = 2;
     public static final int FLAG_PADDING = 4;
     public static final int FLAG_RENDEZVOUS = 8;
+    /** The flags' bits of the word at {@link #FLAGS_OFFSET}; the chunk length fills the bits above them. */
+    private static final int FLAG_BITS = 4;
+    private static final int FLAG_MASK = (1 << FLAG_BITS) - 1;
+
+    /**
+     * Odd, so that the header words of distinct sequences differ (a bijection of 64-bit words) and none is 0, the
+     * word of a fresh ring; 2^64 / φ, whose multiples of small numbers look like no integer or float data.
+     */
+    private static final long SEQUENCE_SPREAD = 0x9E37_79B9_7F4A_7C15L;
 
     /** Payload of a rendezvous record: the producer's buffer address, then the rendezvous id. */
     public static final int RENDEZVOUS_ADDRESS_OFFSET = PAYLOAD_OFFSET;
@@ -163,25 +177,31 @@ public final class ChannelDescriptor
         return Math.max(Math.min(RENDEZVOUS_CHUNK_MIN, half), Math.min(RENDEZVOUS_CHUNK_MAX, eighth));
     }
 
-    public static long headerWord(final long sequence, final int chunkLength)
+    /** The header word of record {@code sequence} (1, 2, ...): never 0, and no two sequences share one. */
+    public static long headerWord(final long sequence)
     {
-        return (sequence << 32) | (chunkLength & 0xFFFF_FFFFL);
+        return sequence * SEQUENCE_SPREAD;
     }
 
-    public static int chunkLength(final long headerWord)
+    /**
+     * Tag, flags and chunk length as the one word written at {@link #TAG_OFFSET} (native little-endian order: tag
+     * first, then the int at {@link #FLAGS_OFFSET}). A chunk is at most a quarter of the largest ring, 2^28 bytes.
+     */
+    public static long tagAndFlags(final int tag, final int flags, final int chunkLength)
     {
-        return (int) headerWord;
+        return ((long) (flags | chunkLength << FLAG_BITS) << 32) | (tag & 0xFFFF_FFFFL);
     }
 
-    /** Tag and flags as the one word written at {@link #TAG_OFFSET} (native little-endian order: tag first). */
-    public static long tagAndFlags(final int tag, final int flags)
+    /** The flags of the int at {@link #FLAGS_OFFSET}. */
+    public static int flags(final int flagsAndLength)
     {
-        return ((long) flags << 32) | (tag & 0xFFFF_FFFFL);
+        return flagsAndLength & FLAG_MASK;
     }
 
-    public static int sequence(final long headerWord)
+    /** The chunk length of the int at {@link #FLAGS_OFFSET}. */
+    public static int chunkLength(final int flagsAndLength)
     {
-        return (int) (headerWord >>> 32);
+        return flagsAndLength >>> FLAG_BITS;
     }
 
     public static void checkCapacity(final long capacity)

@@ -38,17 +38,18 @@ final class ChannelReader
             final long at = ring + (head & mask);
             // Acquire: the record's fields and payload are read only after its header word.
             final long word = UnsafeApi.getLongAcquire(null, at + HEADER_WORD_OFFSET);
-            if (sequence(word) != (int) expected)
+            if (word != headerWord(expected))
             {
                 return false;
             }
-            if ((UnsafeApi.getInt(null, at + FLAGS_OFFSET) & FLAG_PADDING) != 0)
+            final int flagsAndLength = UnsafeApi.getInt(null, at + FLAGS_OFFSET);
+            final int length = chunkLength(flagsAndLength);
+            if ((ChannelDescriptor.flags(flagsAndLength) & FLAG_PADDING) != 0)
             {
-                head += chunkLength(word);
+                head += length;
                 expected++;
                 continue;
             }
-            final int length = chunkLength(word);
             if (lineFlagged(length) && !linesArrived(at, flaggedLines(length), word))
             {
                 return false;
@@ -80,7 +81,7 @@ final class ChannelReader
 
     int flags()
     {
-        return UnsafeApi.getInt(null, record + FLAGS_OFFSET);
+        return ChannelDescriptor.flags(UnsafeApi.getInt(null, record + FLAGS_OFFSET));
     }
 
     /** Length of the whole message; valid on its first record. */

@@ -56,7 +56,7 @@ final class ChannelWriter
         }
         // Few stores into the line the consumer polls: tag and flags go as one word, and a message of one record
         // needs no separate length (it is the chunk's).
-        UnsafeApi.putLong(null, at + TAG_OFFSET, tagAndFlags(tag, flags));
+        UnsafeApi.putLong(null, at + TAG_OFFSET, tagAndFlags(tag, flags, chunk));
         if ((flags & (FLAG_FIRST | FLAG_LAST)) != (FLAG_FIRST | FLAG_LAST))
         {
             UnsafeApi.putLong(null, at + MESSAGE_LENGTH_OFFSET, messageLength);
@@ -107,7 +107,8 @@ final class ChannelWriter
         {
             return false;
         }
-        UnsafeApi.putLong(null, at + TAG_OFFSET, tagAndFlags(tag, FLAG_FIRST | FLAG_LAST | FLAG_RENDEZVOUS));
+        UnsafeApi.putLong(null, at + TAG_OFFSET,
+            tagAndFlags(tag, FLAG_FIRST | FLAG_LAST | FLAG_RENDEZVOUS, RENDEZVOUS_PAYLOAD));
         UnsafeApi.putLong(null, at + MESSAGE_LENGTH_OFFSET, messageLength);
         UnsafeApi.putLong(null, at + RENDEZVOUS_ADDRESS_OFFSET, address);
         UnsafeApi.putLong(null, at + RENDEZVOUS_ID_OFFSET, id);
@@ -128,9 +129,9 @@ final class ChannelWriter
         if (padding > 0)
         {
             final long at = ring + position;
-            UnsafeApi.putLong(null, at + TAG_OFFSET, tagAndFlags(0, FLAG_PADDING));
-            // Release: the padding flag is visible before the header that makes the record valid.
-            UnsafeApi.putLongRelease(null, at + HEADER_WORD_OFFSET, headerWord(sequence++, (int) padding));
+            UnsafeApi.putLong(null, at + TAG_OFFSET, tagAndFlags(0, FLAG_PADDING, (int) padding));
+            // Release: the padding flag and length are visible before the header that makes the record valid.
+            UnsafeApi.putLongRelease(null, at + HEADER_WORD_OFFSET, headerWord(sequence++));
             tail += padding;
         }
         return ring + (tail & mask);
@@ -139,8 +140,8 @@ final class ChannelWriter
     /** Release-stores the header word of the record at {@code at} and returns it. */
     private long publish(final long at, final int chunk)
     {
-        final long word = headerWord(sequence++, chunk);
-        // Release: tag, flags, length and payload (or a line-flagged record's cleared flags) are visible before the
+        final long word = headerWord(sequence++);
+        // Release: tag, flags, lengths and payload (or a line-flagged record's cleared flags) are visible before the
         // header word that publishes them.
         UnsafeApi.putLongRelease(null, at + HEADER_WORD_OFFSET, word);
         tail += recordLength(chunk);
