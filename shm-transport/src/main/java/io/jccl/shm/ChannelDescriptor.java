@@ -38,11 +38,12 @@ package io.jccl.shm;
  * must appear and needs no separate flag: a message of up to {@link #INLINE_PAYLOAD} bytes travels in one cache
  * line. Sequence numbers grow forever (they are never reset), so stale headers from earlier laps never match and
  * the consumer never clears the ring. The word it polls may also hold stale payload of an earlier lap, as records
- * differ in length: the sequence is spread over all 64 bits by an odd multiplier ({@link #headerWord}), so that no
- * natural data matches it. (Until session 30 the word held the sequence's low 32 bits beside the chunk length, and
- * a 2-rank soak of small messages took a stale pair of float32 and int32 elements for record 704,450, whose int32
- * half equalled that sequence: `jccl soak -n 2 --max-bytes 256 --seed 44`, "message truncated" after 2.2 million
- * calls.) A message larger than one chunk streams as several records, back-pressured by the consumer head.
+ * differ in length: the sequence is spread over all 64 bits by an odd multiplier ({@link #headerWord}), so that
+ * stale data passes for the next record only if it holds that exact 64-bit value. (Until session 30 the word held
+ * the sequence's low 32 bits beside the chunk length, and a 2-rank soak of small messages took a stale pair of
+ * float32 and int32 elements for record 704,450, whose int32 half equalled that sequence:
+ * {@code jccl soak -n 2 --max-bytes 256 --seed 44}, "message truncated" after 2.2 million calls.) A message larger
+ * than one chunk streams as several records, back-pressured by the consumer head.
  * <p>
  * Line-flagged records (LL128-style): a record of 2 to {@link #FLAGGED_LINES_MAX} lines ({@link #lineFlagged})
  * carries its header word again in the last word of every line after the first, and the rest of each such line is
