@@ -6,7 +6,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.nio.ByteBuffer;
+import java.util.HashSet;
 import java.util.Random;
+import java.util.Set;
 
 import static io.jccl.shm.ChannelDescriptor.*;
 import static org.junit.jupiter.api.Assertions.*;
@@ -170,7 +172,7 @@ class ChannelTest
     @Test
     void headerWordsDifferAndTheFlagsWordCarriesTheLength()
     {
-        final java.util.Set<Long> words = new java.util.HashSet<>();
+        final Set<Long> words = new HashSet<>();
         for (long sequence = 1; sequence <= 100_000; sequence++)
         {
             assertNotEquals(0L, headerWord(sequence));
