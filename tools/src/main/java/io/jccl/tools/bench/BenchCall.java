@@ -2,6 +2,7 @@ package io.jccl.tools.bench;
 
 import io.jccl.Buf;
 import io.jccl.Collective;
+import io.jccl.CollectiveRequest;
 import io.jccl.Communicator;
 import io.jccl.ReduceOp;
 import io.jccl.spi.CollectiveArgs;
@@ -87,6 +88,12 @@ public abstract class BenchCall
 
     /** One call on buffer set {@code set}. The hot path: no allocation. */
     public abstract void run(int set);
+
+    /**
+     * The call on buffer set {@code set} as a non-blocking collective ({@code comm.i...}), which runs with jccl's own
+     * choice of algorithm whatever view {@code comm} is; ping-pong has no such form.
+     */
+    public abstract CollectiveRequest start(int set);
 
     /** False on the ranks that sit out (ping-pong runs on ranks 0 and 1 only). */
     public boolean participates()
@@ -289,6 +296,12 @@ public abstract class BenchCall
         }
 
         @Override
+        public CollectiveRequest start(final int set)
+        {
+            throw new UnsupportedOperationException("ping-pong has no non-blocking form");
+        }
+
+        @Override
         public boolean participates()
         {
             return rank < 2;
@@ -307,6 +320,12 @@ public abstract class BenchCall
         {
             comm.barrier();
         }
+
+        @Override
+        public CollectiveRequest start(final int set)
+        {
+            return comm.ibarrier();
+        }
     }
 
     private static final class Broadcast extends BenchCall
@@ -321,6 +340,12 @@ public abstract class BenchCall
         public void run(final int set)
         {
             comm.broadcast(recv[set], root);
+        }
+
+        @Override
+        public CollectiveRequest start(final int set)
+        {
+            return comm.ibroadcast(recv[set], root);
         }
     }
 
@@ -337,6 +362,12 @@ public abstract class BenchCall
         {
             comm.reduce(send[set], recv[set], reduceOp, root);
         }
+
+        @Override
+        public CollectiveRequest start(final int set)
+        {
+            return comm.ireduce(send[set], recv[set], reduceOp, root);
+        }
     }
 
     private static final class Allreduce extends BenchCall
@@ -351,6 +382,12 @@ public abstract class BenchCall
         public void run(final int set)
         {
             comm.allreduce(send[set], recv[set], reduceOp);
+        }
+
+        @Override
+        public CollectiveRequest start(final int set)
+        {
+            return comm.iallreduce(send[set], recv[set], reduceOp);
         }
     }
 
@@ -367,6 +404,12 @@ public abstract class BenchCall
         {
             comm.gather(send[set], recv[set], root);
         }
+
+        @Override
+        public CollectiveRequest start(final int set)
+        {
+            return comm.igather(send[set], recv[set], root);
+        }
     }
 
     private static final class Scatter extends BenchCall
@@ -381,6 +424,12 @@ public abstract class BenchCall
         public void run(final int set)
         {
             comm.scatter(send[set], recv[set], root);
+        }
+
+        @Override
+        public CollectiveRequest start(final int set)
+        {
+            return comm.iscatter(send[set], recv[set], root);
         }
     }
 
@@ -397,6 +446,12 @@ public abstract class BenchCall
         {
             comm.allgather(send[set], recv[set]);
         }
+
+        @Override
+        public CollectiveRequest start(final int set)
+        {
+            return comm.iallgather(send[set], recv[set]);
+        }
     }
 
     private static final class ReduceScatter extends BenchCall
@@ -411,6 +466,12 @@ public abstract class BenchCall
         public void run(final int set)
         {
             comm.reduceScatter(send[set], recv[set], reduceOp);
+        }
+
+        @Override
+        public CollectiveRequest start(final int set)
+        {
+            return comm.ireduceScatter(send[set], recv[set], reduceOp);
         }
     }
 
@@ -427,6 +488,12 @@ public abstract class BenchCall
         {
             comm.alltoall(send[set], recv[set]);
         }
+
+        @Override
+        public CollectiveRequest start(final int set)
+        {
+            return comm.ialltoall(send[set], recv[set]);
+        }
     }
 
     private static final class Allgatherv extends BenchCall
@@ -441,6 +508,12 @@ public abstract class BenchCall
         public void run(final int set)
         {
             comm.allgatherv(send[set], recv[set], counts, null);
+        }
+
+        @Override
+        public CollectiveRequest start(final int set)
+        {
+            return comm.iallgatherv(send[set], recv[set], counts, null);
         }
     }
 
@@ -457,6 +530,12 @@ public abstract class BenchCall
         {
             comm.reduceScatterv(send[set], recv[set], counts, reduceOp);
         }
+
+        @Override
+        public CollectiveRequest start(final int set)
+        {
+            return comm.ireduceScatterv(send[set], recv[set], counts, reduceOp);
+        }
     }
 
     private static final class Alltoallv extends BenchCall
@@ -471,6 +550,12 @@ public abstract class BenchCall
         public void run(final int set)
         {
             comm.alltoallv(send[set], counts, null, recv[set], counts, null);
+        }
+
+        @Override
+        public CollectiveRequest start(final int set)
+        {
+            return comm.ialltoallv(send[set], counts, null, recv[set], counts, null);
         }
     }
 }
