@@ -1,12 +1,16 @@
 package io.jccl.tools.soak;
 
+import io.jccl.Configuration;
 import io.jccl.launch.JobLauncher;
 import io.jccl.launch.JobResult;
 import io.jccl.tools.Command;
 import io.jccl.tools.bench.BenchSink;
+import io.jccl.tools.soak.SoakOptions.Memory;
 
 import java.io.PrintStream;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * {@code ./jccl soak [-n N] [--duration 10m] ...}: starts N ranks running {@link SoakRank} and passes rank 0's
@@ -17,9 +21,10 @@ public final class SoakCommand implements Command
 {
     /**
      * The ranks' heap is fixed and touched up front, so that resident memory does not grow with the collector's
-     * high-water mark: what grows after warm-up is native memory, code or segment pages.
+     * high-water mark: what grows after warm-up is native memory, code or segment pages. This much, and the heap
+     * regions on top when there are any.
      */
-    private static final String[] RANK_JVM_ARGS = {"-XX:+UseSerialGC", "-Xms128m", "-Xmx128m", "-XX:+AlwaysPreTouch"};
+    private static final long RANK_HEAP_BYTES = 128L << 20;
     /** Past the soak's own duration, how long the job may take before the launcher stops it as hung. */
     private static final Duration HANG_MARGIN = Duration.ofMinutes(2);
 
@@ -48,23 +53,27 @@ public final class SoakCommand implements Command
     public String usage()
     {
         return """
-            usage: ./jccl soak [-n N] [--duration D] [--max-bytes B] [--seed S] [--report D]
+            usage: ./jccl soak [-n N] [--duration D] [--max-bytes B] [--seed S] [--report D] [--memory M]
+                               [--blocking-only]
 
             Starts N ranks that run random operations until the time is up: every bench operation (pingpong,
             barrier, broadcast, reduce, allreduce, gather, scatter, allgather, reduce_scatter, alltoall and the v
             forms), every datatype and reduction, every algorithm of the collective or jccl's own choice, sizes
-            log-uniform from one element to --max-bytes, a random root. Each call starts from fresh seeded inputs
-            and its result is checked against a reference every rank computes locally (as bench --check: integers
-            exactly, floating point within rounding). Rank 0 prints a line every --report with the operations done,
-            the wrong results and the resident memory (VmRSS) of each rank, then a summary comparing each rank's
-            resident memory after warm-up (the first tenth of the run) with the end. Exits with 1 when any result
-            was wrong.
+            log-uniform from one element to --max-bytes, a random root, buffers in direct, heap or shared memory.
+            One step in four starts one to three non-blocking collectives, makes a blocking call while they run,
+            then waits for them. Each call starts from fresh seeded inputs and its result is checked against a
+            reference every rank computes locally (as bench --check: integers exactly, floating point within
+            rounding). Rank 0 prints a line every --report with the operations done, the wrong results and the
+            resident memory (VmRSS) of each rank, then a summary comparing each rank's resident memory after
+            warm-up (the first tenth of the run) with the end. Exits with 1 when any result was wrong.
 
               -n N             number of ranks (default 4)
               --duration D     how long to run: 10m, 30s, 1h, 500ms (default 60s)
               --max-bytes B    largest message, counted as bench counts it (default 4m); suffixes k, m, g
               --seed S         seed of the calls and their data (default: from the clock; printed)
               --report D       interval between progress lines (default a tenth of the duration, 1s to 10s)
+              --memory M       where buffers live, any of direct, heap, shared (default all three)
+              --blocking-only  no non-blocking collectives
             """;
     }
 
@@ -76,13 +85,28 @@ public final class SoakCommand implements Command
             .ranks(options.ranks())
             .mainClass(SoakRank.class.getName())
             .args(options.toArgs())
-            .jvmArgs(RANK_JVM_ARGS)
-            .jvmArgs("-XX:MaxDirectMemorySize=" + (2 * options.maxBytes() + (64 << 20)))
+            .jvmArgs(rankJvmArgs(options))
             .classPath(System.getProperty("java.class.path"))
             .outputSink(new BenchSink(out, err))
             .timeout(Duration.ofMillis(options.durationMs()).plus(HANG_MARGIN))
             .build()
             .run();
         return result.exitCode();
+    }
+
+    /** A fixed heap with room for the heap regions, direct memory for the direct ones, a segment for the shared. */
+    static List<String> rankJvmArgs(final SoakOptions options)
+    {
+        final long regions = 2 * options.maxBytes();
+        final long heapMiB = (RANK_HEAP_BYTES + (options.memory().contains(Memory.HEAP) ? regions : 0) + (1 << 20) -
+            1) >> 20;
+        final List<String> args = new ArrayList<>(List.of("-XX:+UseSerialGC", "-Xms" + heapMiB + "m",
+            "-Xmx" + heapMiB + "m", "-XX:+AlwaysPreTouch", "-XX:MaxDirectMemorySize=" + (regions + (64 << 20))));
+        if (options.memory().contains(Memory.SHARED))
+        {
+            // what allocateShared of both regions takes, alignment included (as bench --shared)
+            args.add("-D" + Configuration.SYMMETRIC_BYTES_PROP_NAME + "=" + (regions + 2 * 64));
+        }
+        return args;
     }
 }

@@ -4,6 +4,7 @@ import io.jccl.Configuration;
 import io.jccl.tools.Arguments;
 import io.jccl.tools.UsageException;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -16,13 +17,37 @@ import java.util.Locale;
  * @param maxBytes     largest message, as {@code ./jccl bench} counts bytes.
  * @param seed         seed of the random calls and of their data.
  * @param reportMs     interval between progress lines.
+ * @param memory       the kinds of memory the calls' buffers are drawn from.
+ * @param nonBlocking  whether some steps start non-blocking collectives and make a blocking call while they run.
  */
-public record SoakOptions(int ranks, long durationMs, long maxBytes, long seed, long reportMs)
+public record SoakOptions(int ranks, long durationMs, long maxBytes, long seed, long reportMs, List<Memory> memory,
+    boolean nonBlocking)
 {
     public static final int DEFAULT_RANKS = 4;
     public static final long DEFAULT_DURATION_MS = 60_000;
     public static final long DEFAULT_MAX_BYTES = 4L << 20;
     public static final long DEFAULT_REPORT_MS = 10_000;
+
+    /** Where a call's buffers live. */
+    public enum Memory
+    {
+        /** Direct ByteBuffers: the path of most benchmarks. */
+        DIRECT,
+        /** Arrays on the Java heap: the copies that go through a bounce buffer or the heap's own addresses. */
+        HEAP,
+        /** The job segment ({@code allocateShared}): the zero-copy paths that read peers' buffers in place. */
+        SHARED;
+
+        public String label()
+        {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    public SoakOptions
+    {
+        memory = List.copyOf(memory);
+    }
 
     public static SoakOptions parse(final String[] args)
     {
@@ -32,6 +57,8 @@ public record SoakOptions(int ranks, long durationMs, long maxBytes, long seed, 
         long maxBytes = DEFAULT_MAX_BYTES;
         long seed = System.nanoTime();
         long reportMs = -1;
+        List<Memory> memory = List.of(Memory.values());
+        boolean nonBlocking = true;
         String option;
         while ((option = arguments.nextOption()) != null)
         {
@@ -42,6 +69,8 @@ public record SoakOptions(int ranks, long durationMs, long maxBytes, long seed, 
                 case "--max-bytes" -> maxBytes = bytes(option, arguments.value(option));
                 case "--seed" -> seed = longValue(option, arguments.value(option));
                 case "--report" -> reportMs = durationMs(option, arguments.value(option));
+                case "--memory" -> memory = memory(option, arguments.value(option));
+                case "--blocking-only" -> nonBlocking = false;
                 default -> throw Arguments.unknownOption(option);
             }
         }
@@ -54,14 +83,45 @@ public record SoakOptions(int ranks, long durationMs, long maxBytes, long seed, 
         {
             reportMs = Math.min(DEFAULT_REPORT_MS, Math.max(1_000, durationMs / 10));
         }
-        return new SoakOptions(ranks, durationMs, maxBytes, seed, reportMs);
+        return new SoakOptions(ranks, durationMs, maxBytes, seed, reportMs, memory, nonBlocking);
     }
 
     /** The arguments that give these options back, for the ranks. */
     public List<String> toArgs()
     {
-        return List.of("-n", Integer.toString(ranks), "--duration", durationMs + "ms", "--max-bytes",
-            Long.toString(maxBytes), "--seed", Long.toString(seed), "--report", reportMs + "ms");
+        final List<String> args = new ArrayList<>(List.of("-n", Integer.toString(ranks), "--duration",
+            durationMs + "ms", "--max-bytes", Long.toString(maxBytes), "--seed", Long.toString(seed), "--report",
+            reportMs + "ms", "--memory", String.join(",", memory.stream().map(Memory::label).toList())));
+        if (!nonBlocking)
+        {
+            args.add("--blocking-only");
+        }
+        return args;
+    }
+
+    /** "direct,heap,shared" or any of them, in any order, each once. */
+    static List<Memory> memory(final String option, final String text)
+    {
+        final List<Memory> kinds = new ArrayList<>();
+        for (final String name : text.split(",", -1))
+        {
+            final Memory kind;
+            try
+            {
+                kind = Memory.valueOf(name.trim().toUpperCase(Locale.ROOT));
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                throw new UsageException(option + " takes direct, heap and shared, separated by commas, not '" +
+                    name.trim() + "'");
+            }
+            if (kinds.contains(kind))
+            {
+                throw new UsageException(option + " names " + kind.label() + " twice");
+            }
+            kinds.add(kind);
+        }
+        return kinds;
     }
 
     /** "10m", "30s", "1h", "500ms", or a number of seconds. */

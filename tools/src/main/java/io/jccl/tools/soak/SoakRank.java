@@ -1,6 +1,7 @@
 package io.jccl.tools.soak;
 
 import io.jccl.Buf;
+import io.jccl.CollectiveRequest;
 import io.jccl.Communicator;
 import io.jccl.DataType;
 import io.jccl.Jccl;
@@ -12,6 +13,8 @@ import io.jccl.tools.UsageException;
 import io.jccl.tools.bench.BenchCall;
 import io.jccl.tools.bench.BenchOp;
 import io.jccl.tools.bench.SeededData;
+import io.jccl.tools.soak.SoakOptions.Memory;
+import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
@@ -21,6 +24,8 @@ import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -29,18 +34,29 @@ import java.util.SplittableRandom;
 
 /**
  * One rank of {@code ./jccl soak}: random operations (every {@link BenchOp}, every datatype and reduction, every
- * algorithm of the collective or jccl's own choice, sizes log-uniform up to {@code --max-bytes}, a random root),
- * each from fresh seeded inputs and checked against the reference every rank computes locally ({@link SeededData},
- * as {@code bench --check}). Every rank draws the same calls from the same seed, so no call is negotiated; a forced
- * algorithm that cannot serve a call is skipped by all ranks together. Every {@link #CONTROL_EVERY} operations the
- * ranks send rank 0 their counts and resident memory; rank 0 prints progress and says when the time is up.
- * Exits with 1 when any result was wrong.
+ * algorithm of the collective or jccl's own choice, sizes log-uniform up to {@code --max-bytes}, a random root,
+ * buffers in direct, heap or shared memory), each from fresh seeded inputs and checked against the reference every
+ * rank computes locally ({@link SeededData}, as {@code bench --check}). One step in {@link #BATCH_EVERY} starts one
+ * to {@link #MAX_IN_FLIGHT} non-blocking collectives, makes a blocking call while they run, then waits for them and
+ * checks them all; the calls of a batch share the regions, each in a slot of its own. Every rank draws the same
+ * calls from the same seed, so no call is negotiated; a forced algorithm that cannot serve a call is skipped by all
+ * ranks together. Every {@link #CONTROL_EVERY} steps the ranks send rank 0 their counts and resident memory; rank 0
+ * prints progress and says when the time is up. Exits with 1 when any result was wrong.
  */
 public final class SoakRank
 {
-    /** Operations between two control rounds (counts to rank 0, "go on" or "stop" back). */
+    /** Steps between two control rounds (counts to rank 0, "go on" or "stop" back). */
     static final int CONTROL_EVERY = 16;
+    /** With non-blocking calls on, one step in this many is a batch. */
+    static final int BATCH_EVERY = 4;
+    /** The most non-blocking calls in flight in one batch. */
+    static final int MAX_IN_FLIGHT = 3;
+    /** A batch's slots start at multiples of this (a cache line; a whole number of elements of every type). */
+    private static final int SLOT_ALIGNMENT = 64;
     private static final String DEFAULT_ALGORITHM = "default";
+    /** The operations a non-blocking call draws from: every collective. */
+    private static final BenchOp[] COLLECTIVES = Arrays.stream(BenchOp.values())
+        .filter(op -> op.collective() != null).toArray(BenchOp[]::new);
 
     private final Communicator comm;
     private final SoakOptions options;
@@ -48,9 +64,8 @@ public final class SoakRank
     private final int rank;
     private final int ranks;
     private final SplittableRandom random;
-    private final UnsafeBuffer sendRegion;
-    private final UnsafeBuffer recvRegion;
-    private final Map<DataType, BenchCall.Regions> regions = new HashMap<>();
+    private final Memory[] memories;
+    private final Map<Memory, Regions> regions = new EnumMap<>(Memory.class);
     private final Map<String, Communicator> views = new HashMap<>();
     private final Map<BenchOp, List<String>> algorithms = new HashMap<>();
     private final CollectiveArgs probe = new CollectiveArgs();
@@ -59,7 +74,9 @@ public final class SoakRank
     private final long[] mine = new long[SoakReport.FIELDS];
     private final long[] everyone;
     private final long[] verdict = new long[2];
-    private final long[] opsByKind = new long[BenchOp.values().length];
+    /** Operations by kind, by memory and non-blocking: see {@link SoakReport#TALLY_LENGTH}. */
+    private final long[] tally = new long[SoakReport.TALLY_LENGTH];
+    private final int maxInFlight;
 
     private long ops;
     private long skipped;
@@ -73,14 +90,11 @@ public final class SoakRank
         this.rank = comm.rank();
         this.ranks = comm.size();
         this.random = new SplittableRandom(options.seed());
+        this.memories = options.memory().toArray(Memory[]::new);
         final int bytes = Math.toIntExact(options.maxBytes());
-        final ByteBuffer send = ByteBuffer.allocateDirect(bytes).order(ByteOrder.nativeOrder());
-        final ByteBuffer recv = ByteBuffer.allocateDirect(bytes).order(ByteOrder.nativeOrder());
-        this.sendRegion = new UnsafeBuffer(send);
-        this.recvRegion = new UnsafeBuffer(recv);
-        for (final DataType type : DataType.values())
+        for (final Memory memory : memories)
         {
-            regions.put(type, new BenchCall.Regions(sendRegion, recvRegion, Buf.of(send, type), Buf.of(recv, type)));
+            regions.put(memory, Regions.allocate(memory, bytes, comm));
         }
         for (final BenchOp op : BenchOp.values())
         {
@@ -93,6 +107,8 @@ public final class SoakRank
             algorithms.put(op, names);
         }
         this.everyone = new long[mine.length * ranks];
+        this.maxInFlight = options.nonBlocking() ?
+            (int) Math.min(MAX_IN_FLIGHT, options.maxBytes() / SLOT_ALIGNMENT - 1) : 0;
     }
 
     public static void main(final String[] args)
@@ -130,12 +146,50 @@ public final class SoakRank
             {
                 return verdict[1] == 0;
             }
-            runOne(step);
+            runStep(step);
         }
     }
 
-    /** One random operation, checked. */
-    private void runOne(final long step)
+    /**
+     * One blocking call, or a batch: non-blocking calls in slots 0 to k − 1 of the regions, the blocking call in slot
+     * k while they run, then the wait for them. (Without non-blocking calls nothing is drawn for batches, so a seed
+     * makes the calls it made before batches existed.)
+     */
+    private void runStep(final long step)
+    {
+        final int inFlight = maxInFlight > 0 && random.nextInt(BATCH_EVERY) == 0 ? 1 + random.nextInt(maxInFlight) : 0;
+        if (inFlight == 0)
+        {
+            final Call call = drawBlocking(step, 0, options.maxBytes());
+            if (call != null)
+            {
+                call.call.run(0);
+                check(call);
+            }
+            return;
+        }
+        final long slotBytes = options.maxBytes() / (inFlight + 1) / SLOT_ALIGNMENT * SLOT_ALIGNMENT;
+        final Call[] started = new Call[inFlight];
+        for (int slot = 0; slot < inFlight; slot++)
+        {
+            started[slot] = drawNonBlocking(step, slot, slotBytes);
+            started[slot].request = started[slot].call.start(0);
+        }
+        final Call beside = drawBlocking(step, inFlight, slotBytes);
+        if (beside != null)
+        {
+            beside.call.run(0);
+            check(beside);
+        }
+        for (final Call call : started)
+        {
+            call.request.await();
+            check(call);
+        }
+    }
+
+    /** A blocking call in {@code slot}, ready to run; null when its forced algorithm cannot serve it (skipped). */
+    private Call drawBlocking(final long step, final int slot, final long slotBytes)
     {
         final BenchOp[] kinds = BenchOp.values();
         final BenchOp op = kinds[random.nextInt(kinds.length)];
@@ -144,38 +198,80 @@ public final class SoakRank
         final List<String> names = algorithms.get(op);
         final String algorithm = names.get(random.nextInt(names.size()));
         final int root = random.nextInt(ranks);
-        final long count = count(op, type);
+        final long count = count(op, type, slotBytes);
+        final Memory memory = drawMemory();
 
         final Communicator view = DEFAULT_ALGORITHM.equals(algorithm) ? comm :
             views.computeIfAbsent(op.collective().label() + ":" + algorithm, comm::withAlgorithm);
-        final BenchCall.Regions typed = regions.get(type);
-        final BenchCall call = BenchCall.create(op, view, typed, count, 1, 0, root, reduceOp);
-        if (refusedAnywhere(op, view, call, count * type.size()))
+        final Call call = prepare(step, slot, slotBytes, view, op, type, reduceOp, root, count, memory, algorithm);
+        if (refusedAnywhere(op, view, call.call, count * type.size()))
         {
             skipped++;
-            return;
+            return null;
         }
+        return call;
+    }
+
+    /** A non-blocking collective in {@code slot}, ready to start: jccl chooses its algorithm. */
+    private Call drawNonBlocking(final long step, final int slot, final long slotBytes)
+    {
+        final BenchOp op = COLLECTIVES[random.nextInt(COLLECTIVES.length)];
+        final DataType type = DataType.values()[random.nextInt(DataType.values().length)];
+        final ReduceOp reduceOp = ReduceOp.values()[random.nextInt(ReduceOp.values().length)];
+        final int root = random.nextInt(ranks);
+        final long count = count(op, type, slotBytes);
+        final Memory memory = drawMemory();
+        return prepare(step, slot, slotBytes, comm, op, type, reduceOp, root, count, memory, "non-blocking");
+    }
+
+    private Memory drawMemory()
+    {
+        return memories.length == 1 ? memories[0] : memories[random.nextInt(memories.length)];
+    }
+
+    /** The call on its slot of {@code memory}'s regions, its inputs filled and its outputs poisoned. */
+    private Call prepare(final long step, final int slot, final long slotBytes, final Communicator view,
+        final BenchOp op, final DataType type, final ReduceOp reduceOp, final int root, final long count,
+        final Memory memory, final String algorithm)
+    {
+        final BenchCall.Regions slotRegions = regions.get(memory).slot(type, slot * slotBytes, slotBytes);
+        final BenchCall call = BenchCall.create(op, view, slotRegions, count, 1, 0, root, reduceOp);
+        // the blocking call of a step without a batch keeps the seed it had before batches existed
         final SeededData data = new SeededData(type, reduceOp, op.reducing() && reduceOp == ReduceOp.PROD, ranks,
-            options.seed() + step);
-        data.fill(sendRegion, rank, op.sendBytes(count * type.size(), ranks) / type.size());
-        call.prepareCheck(data, recvRegion);
-        call.run(0);
-        final long bad = call.wrong(data, recvRegion);
+            options.seed() + step + ((long) slot << 40));
+        data.fill(slotRegions.sendRegion(), rank, op.sendBytes(count * type.size(), ranks) / type.size());
+        call.prepareCheck(data, slotRegions.recvRegion());
+        return new Call(step, call, data, slotRegions.recvRegion(), op, type, reduceOp, count, root, memory,
+            algorithm);
+    }
+
+    /** Counts the call and checks its result. */
+    private void check(final Call c)
+    {
+        final long bad = c.call.wrong(c.data, c.recvRegion);
         ops++;
-        opsByKind[op.ordinal()]++;
+        tally[c.op.ordinal()]++;
+        tally[SoakReport.TALLY_MEMORY + c.memory.ordinal()]++;
+        if (c.request != null)
+        {
+            tally[SoakReport.TALLY_NON_BLOCKING]++;
+        }
         if (bad > 0)
         {
             wrong += bad;
-            System.err.println(String.format(Locale.ROOT, "WRONG step %d: %s %s %s %s, %d elements, root %d: %d " +
-                "wrong elements on rank %d", step, op.label(), algorithm, type.label(), reduceOp.label(), count, root,
-                bad, rank));
+            System.err.println(String.format(Locale.ROOT, "WRONG step %d: %s %s %s %s, %d elements, root %d, %s " +
+                "memory: %d wrong elements on rank %d", c.step, c.op.label(), c.algorithm, c.type.label(),
+                c.reduceOp.label(), c.count, c.root, c.memory.label(), bad, rank));
         }
     }
 
-    /** Elements of the whole vector: log-uniform from 1 to the largest message, whole blocks for blocked ops. */
-    private long count(final BenchOp op, final DataType type)
+    /**
+     * Elements of the whole vector: log-uniform from 1 to what {@code maxBytes} holds, whole blocks for blocked
+     * ops.
+     */
+    private long count(final BenchOp op, final DataType type, final long maxBytes)
     {
-        final long maxElements = options.maxBytes() / type.size();
+        final long maxElements = maxBytes / type.size();
         final double exponent = random.nextDouble() * (Math.log(maxElements) / Math.log(2));
         long count = Math.max(1, (long) Math.pow(2, exponent));
         count += random.nextLong(count);
@@ -221,7 +317,7 @@ public final class SoakRank
         comm.gather(Buf.of(mine), Buf.of(everyone), 0);
         if (report != null)
         {
-            final boolean over = report.update(everyone, opsByKind);
+            final boolean over = report.update(everyone, tally);
             verdict[0] = over ? 1 : 0;
             verdict[1] = report.totalWrong();
         }
@@ -255,6 +351,96 @@ public final class SoakRank
         catch (final IOException | RuntimeException ex)
         {
             // reported as unknown
+        }
+    }
+
+    /** One call of a step and what checking it needs; {@code request} is set once a non-blocking call started. */
+    private static final class Call
+    {
+        final long step;
+        final BenchCall call;
+        final SeededData data;
+        final MutableDirectBuffer recvRegion;
+        final BenchOp op;
+        final DataType type;
+        final ReduceOp reduceOp;
+        final long count;
+        final int root;
+        final Memory memory;
+        final String algorithm;
+        CollectiveRequest request;
+
+        Call(final long step, final BenchCall call, final SeededData data, final MutableDirectBuffer recvRegion,
+            final BenchOp op, final DataType type, final ReduceOp reduceOp, final long count, final int root,
+            final Memory memory, final String algorithm)
+        {
+            this.step = step;
+            this.call = call;
+            this.data = data;
+            this.recvRegion = recvRegion;
+            this.op = op;
+            this.type = type;
+            this.reduceOp = reduceOp;
+            this.count = count;
+            this.root = root;
+            this.memory = memory;
+            this.algorithm = algorithm;
+        }
+    }
+
+    /** One kind of memory's send and receive regions: raw bytes (to fill and check) and a buffer of every type. */
+    private record Regions(MutableDirectBuffer send, MutableDirectBuffer recv, Map<DataType, Buf> sendBufs,
+        Map<DataType, Buf> recvBufs)
+    {
+        static Regions allocate(final Memory memory, final int bytes, final Communicator comm)
+        {
+            final Map<DataType, Buf> sendBufs = new EnumMap<>(DataType.class);
+            final Map<DataType, Buf> recvBufs = new EnumMap<>(DataType.class);
+            switch (memory)
+            {
+                case DIRECT, HEAP ->
+                {
+                    final ByteBuffer send = memory == Memory.DIRECT ? ByteBuffer.allocateDirect(bytes) :
+                        ByteBuffer.wrap(new byte[bytes]);
+                    final ByteBuffer recv = memory == Memory.DIRECT ? ByteBuffer.allocateDirect(bytes) :
+                        ByteBuffer.wrap(new byte[bytes]);
+                    send.order(ByteOrder.nativeOrder());
+                    recv.order(ByteOrder.nativeOrder());
+                    for (final DataType type : DataType.values())
+                    {
+                        sendBufs.put(type, Buf.of(send, type));
+                        recvBufs.put(type, Buf.of(recv, type));
+                    }
+                    return new Regions(new UnsafeBuffer(send), new UnsafeBuffer(recv), sendBufs, recvBufs);
+                }
+                default ->
+                {
+                    final Buf send = comm.allocateShared(bytes, DataType.INT8);
+                    final Buf recv = comm.allocateShared(bytes, DataType.INT8);
+                    for (final DataType type : DataType.values())
+                    {
+                        sendBufs.put(type, retyped(send, type));
+                        recvBufs.put(type, retyped(recv, type));
+                    }
+                    return new Regions(new UnsafeBuffer(send.offset(), bytes), new UnsafeBuffer(recv.offset(), bytes),
+                        sendBufs, recvBufs);
+                }
+            }
+        }
+
+        /** The same shared bytes as elements of {@code type}. */
+        private static Buf retyped(final Buf shared, final DataType type)
+        {
+            return Buf.ofShared(shared.offset(), shared.segmentOffset(), shared.bytes() / type.size(), type, shared);
+        }
+
+        /** {@code bytes} from byte {@code from} of both regions, as elements of {@code type}. */
+        BenchCall.Regions slot(final DataType type, final long from, final long bytes)
+        {
+            final int size = type.size();
+            return new BenchCall.Regions(new UnsafeBuffer(send, (int) from, (int) bytes),
+                new UnsafeBuffer(recv, (int) from, (int) bytes), sendBufs.get(type).slice(from / size, bytes / size),
+                recvBufs.get(type).slice(from / size, bytes / size));
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.jccl.tools.soak;
 
 import io.jccl.tools.bench.BenchOp;
+import io.jccl.tools.soak.SoakOptions.Memory;
 
 import java.io.PrintStream;
 import java.util.Locale;
@@ -20,6 +21,10 @@ final class SoakReport
     private static final int SKIPPED = 2;
     private static final int RSS = 3;
     private static final double KIB_PER_MIB = 1024.0;
+    /** Rank 0's operations by {@link BenchOp}, then by {@link Memory} from here, then the non-blocking ones. */
+    static final int TALLY_MEMORY = BenchOp.values().length;
+    static final int TALLY_NON_BLOCKING = TALLY_MEMORY + Memory.values().length;
+    static final int TALLY_LENGTH = TALLY_NON_BLOCKING + 1;
 
     private final SoakOptions options;
     private final int ranks;
@@ -52,15 +57,17 @@ final class SoakReport
     {
         startNs = System.nanoTime();
         nextReportMs = options.reportMs();
-        out.printf(Locale.ROOT, "soak: %d ranks for %s, messages up to %d bytes, seed %d; a line every %s%n", ranks,
-            seconds(options.durationMs()), options.maxBytes(), options.seed(), seconds(options.reportMs()));
+        out.printf(Locale.ROOT, "soak: %d ranks for %s, messages up to %d bytes, seed %d; %s memory%s; a line " +
+            "every %s%n", ranks, seconds(options.durationMs()), options.maxBytes(), options.seed(),
+            String.join(", ", options.memory().stream().map(Memory::label).toList()),
+            options.nonBlocking() ? ", non-blocking calls too" : ", blocking calls only", seconds(options.reportMs()));
     }
 
     /**
-     * Takes every rank's {@link #FIELDS} longs and rank 0's operations by kind; prints what is due. Returns true when
-     * the soak is over.
+     * Takes every rank's {@link #FIELDS} longs and rank 0's tally of operations ({@link #TALLY_LENGTH}); prints what
+     * is due. Returns true when the soak is over.
      */
-    boolean update(final long[] everyone, final long[] opsByKind)
+    boolean update(final long[] everyone, final long[] tally)
     {
         final long elapsedMs = (System.nanoTime() - startNs) / 1_000_000;
         // every rank runs the same calls: rank 0's counts are the job's
@@ -103,7 +110,7 @@ final class SoakReport
         }
         if (over)
         {
-            summary(elapsedMs, opsByKind);
+            summary(elapsedMs, tally);
         }
         return over;
     }
@@ -113,7 +120,7 @@ final class SoakReport
         return totalWrong;
     }
 
-    private void summary(final long elapsedMs, final long[] opsByKind)
+    private void summary(final long elapsedMs, final long[] tally)
     {
         out.printf(Locale.ROOT, "soak done: %d ranks, %.1f s, %d ops, %d wrong, %d skipped (forced algorithm " +
             "could not serve the call), seed %d%n", ranks, elapsedMs / 1000.0, totalOps, totalWrong, totalSkipped,
@@ -121,9 +128,15 @@ final class SoakReport
         final StringBuilder byKind = new StringBuilder("ops by kind:");
         for (final BenchOp op : BenchOp.values())
         {
-            byKind.append(' ').append(op.label()).append(' ').append(opsByKind[op.ordinal()]);
+            byKind.append(' ').append(op.label()).append(' ').append(tally[op.ordinal()]);
         }
         out.println(byKind);
+        final StringBuilder byMemory = new StringBuilder("ops by memory:");
+        for (final Memory memory : Memory.values())
+        {
+            byMemory.append(' ').append(memory.label()).append(' ').append(tally[TALLY_MEMORY + memory.ordinal()]);
+        }
+        out.println(byMemory.append("; non-blocking ").append(tally[TALLY_NON_BLOCKING]));
         final String[] kinds = {"rss", "  anonymous (heap, native)", "  shared (segment pages touched)"};
         for (int kind = 0; kind < 3; kind++)
         {

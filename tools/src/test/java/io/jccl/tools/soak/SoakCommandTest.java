@@ -1,6 +1,7 @@
 package io.jccl.tools.soak;
 
 import io.jccl.tools.UsageException;
+import io.jccl.tools.soak.SoakOptions.Memory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -10,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -28,12 +30,15 @@ class SoakCommandTest
         final String text = out.toString(StandardCharsets.UTF_8);
         final String all = text + err.toString(StandardCharsets.UTF_8);
         assertEquals(0, exit, all);
-        assertTrue(text.contains("soak: 3 ranks for 5 s, messages up to 65536 bytes, seed 11"), all);
+        assertTrue(text.contains("soak: 3 ranks for 5 s, messages up to 65536 bytes, seed 11; direct, heap, shared " +
+            "memory, non-blocking calls too"), all);
         assertTrue(text.matches("(?s).*soak +\\d+\\.\\d s: \\d+ ops \\(.*/s\\), 0 wrong, \\d+ skipped; rss MiB:" +
             "( \\d+\\.\\d){3}\n.*"), all);
         assertTrue(text.matches("(?s).*soak done: 3 ranks, [\\d.]+ s, [1-9]\\d* ops, 0 wrong.*"), all);
         assertTrue(text.contains("rss MiB after warm-up") && text.contains("anonymous (heap, native) MiB") &&
             text.contains("shared (segment pages touched) MiB"), all);
+        assertTrue(text.matches("(?s).*ops by memory: direct [1-9]\\d* heap [1-9]\\d* shared [1-9]\\d*; " +
+            "non-blocking [1-9]\\d*\n.*"), all);
         assertTrue(text.contains("soak: all results right"), all);
     }
 
@@ -41,13 +46,13 @@ class SoakCommandTest
     void reportCountsWrongResultsOfEveryRankAndSaysItFailed()
     {
         final ByteArrayOutputStream out = new ByteArrayOutputStream();
-        final SoakReport report = new SoakReport(new SoakOptions(2, 1, 64, 5, 1), 2,
+        final SoakReport report = new SoakReport(new SoakOptions(2, 1, 64, 5, 1, List.of(Memory.DIRECT), true), 2,
             new PrintStream(out, true, StandardCharsets.UTF_8));
         report.start();
         // (ops, wrong, skipped, resident, anonymous, shared KiB) per rank; the duration (1 ms) is over at once
         sleepMs(5);
         final boolean over = report.update(new long[] {10, 0, 1, 2048, 1024, 512, 10, 3, 1, 4096, 2048, 1024},
-            new long[13]);
+            new long[SoakReport.TALLY_LENGTH]);
         assertTrue(over);
         assertEquals(3, report.totalWrong());
         final String text = out.toString(StandardCharsets.UTF_8);
@@ -64,15 +69,34 @@ class SoakCommandTest
         assertEquals(600_000, options.durationMs());
         assertEquals(1 << 20, options.maxBytes());
         assertEquals(10_000, options.reportMs());
+        assertEquals(List.of(Memory.DIRECT, Memory.HEAP, Memory.SHARED), options.memory());
+        assertTrue(options.nonBlocking());
         assertEquals(options, SoakOptions.parse(options.toArgs().toArray(String[]::new)));
+        final SoakOptions narrowed = SoakOptions.parse(new String[] {"--memory", "shared,heap", "--blocking-only"});
+        assertEquals(List.of(Memory.SHARED, Memory.HEAP), narrowed.memory());
+        assertFalse(narrowed.nonBlocking());
+        assertEquals(narrowed, SoakOptions.parse(narrowed.toArgs().toArray(String[]::new)));
         assertEquals(30_000, SoakOptions.parse(new String[] {"--duration", "30"}).durationMs());
         assertEquals(500, SoakOptions.parse(new String[] {"--duration", "500ms"}).durationMs());
         assertEquals(3_600_000, SoakOptions.parse(new String[] {"--duration", "1h"}).durationMs());
         for (final List<String> bad : List.of(List.of("--duration", "soon"), List.of("--duration", "0s"),
-            List.of("-n", "1"), List.of("--max-bytes", "8"), List.of("--bogus")))
+            List.of("-n", "1"), List.of("--max-bytes", "8"), List.of("--bogus"), List.of("--memory", "gpu"),
+            List.of("--memory", "heap,heap"), List.of("--memory", "")))
         {
             assertThrows(UsageException.class, () -> SoakOptions.parse(bad.toArray(String[]::new)), bad::toString);
         }
+    }
+
+    @Test
+    void ranksGetHeapForHeapRegionsAndSymmetricMemoryForSharedOnes()
+    {
+        final List<String> all = SoakCommand.rankJvmArgs(SoakOptions.parse(new String[] {"--max-bytes", "16m"}));
+        assertTrue(all.containsAll(List.of("-Xms160m", "-Xmx160m", "-XX:MaxDirectMemorySize=" + ((32 + 64) << 20),
+            "-Djccl.symmetric.bytes=" + ((32L << 20) + 128))), all::toString);
+        final List<String> direct = SoakCommand.rankJvmArgs(SoakOptions.parse(new String[] {"--max-bytes", "16m",
+            "--memory", "direct"}));
+        assertTrue(direct.containsAll(List.of("-Xms128m", "-Xmx128m")), direct::toString);
+        assertTrue(direct.stream().noneMatch(arg -> arg.startsWith("-Djccl.symmetric")), direct::toString);
     }
 
     private static void sleepMs(final long ms)
