@@ -5,6 +5,7 @@ import io.jccl.tools.Arguments;
 import io.jccl.tools.UsageException;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -18,10 +19,11 @@ import java.util.Locale;
  * @param seed         seed of the random calls and of their data.
  * @param reportMs     interval between progress lines.
  * @param memory       the kinds of memory the calls' buffers are drawn from.
+ * @param groups       the communicators the calls are drawn from.
  * @param nonBlocking  whether some steps start non-blocking collectives and make a blocking call while they run.
  */
 public record SoakOptions(int ranks, long durationMs, long maxBytes, long seed, long reportMs, List<Memory> memory,
-    boolean nonBlocking)
+    List<Group> groups, boolean nonBlocking)
 {
     public static final int DEFAULT_RANKS = 4;
     public static final long DEFAULT_DURATION_MS = 60_000;
@@ -44,9 +46,29 @@ public record SoakOptions(int ranks, long durationMs, long maxBytes, long seed, 
         }
     }
 
+    /** The communicator a call runs on. */
+    public enum Group
+    {
+        /** The job's communicator. */
+        WORLD,
+        /** {@code dup()} of it: the same ranks in a segment of their own. */
+        DUP,
+        /**
+         * {@code split(rank % 2, -rank)}: the even and the odd ranks, each group numbered backwards, running their
+         * calls at the same time.
+         */
+        SPLIT;
+
+        public String label()
+        {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
     public SoakOptions
     {
         memory = List.copyOf(memory);
+        groups = List.copyOf(groups);
     }
 
     public static SoakOptions parse(final String[] args)
@@ -58,6 +80,7 @@ public record SoakOptions(int ranks, long durationMs, long maxBytes, long seed, 
         long seed = System.nanoTime();
         long reportMs = -1;
         List<Memory> memory = List.of(Memory.values());
+        List<Group> groups = List.of(Group.values());
         boolean nonBlocking = true;
         String option;
         while ((option = arguments.nextOption()) != null)
@@ -69,7 +92,8 @@ public record SoakOptions(int ranks, long durationMs, long maxBytes, long seed, 
                 case "--max-bytes" -> maxBytes = bytes(option, arguments.value(option));
                 case "--seed" -> seed = longValue(option, arguments.value(option));
                 case "--report" -> reportMs = durationMs(option, arguments.value(option));
-                case "--memory" -> memory = memory(option, arguments.value(option));
+                case "--memory" -> memory = kinds(option, arguments.value(option), Memory.class);
+                case "--groups" -> groups = kinds(option, arguments.value(option), Group.class);
                 case "--blocking-only" -> nonBlocking = false;
                 default -> throw Arguments.unknownOption(option);
             }
@@ -83,7 +107,7 @@ public record SoakOptions(int ranks, long durationMs, long maxBytes, long seed, 
         {
             reportMs = Math.min(DEFAULT_REPORT_MS, Math.max(1_000, durationMs / 10));
         }
-        return new SoakOptions(ranks, durationMs, maxBytes, seed, reportMs, memory, nonBlocking);
+        return new SoakOptions(ranks, durationMs, maxBytes, seed, reportMs, memory, groups, nonBlocking);
     }
 
     /** The arguments that give these options back, for the ranks. */
@@ -91,7 +115,8 @@ public record SoakOptions(int ranks, long durationMs, long maxBytes, long seed, 
     {
         final List<String> args = new ArrayList<>(List.of("-n", Integer.toString(ranks), "--duration",
             durationMs + "ms", "--max-bytes", Long.toString(maxBytes), "--seed", Long.toString(seed), "--report",
-            reportMs + "ms", "--memory", String.join(",", memory.stream().map(Memory::label).toList())));
+            reportMs + "ms", "--memory", String.join(",", memory.stream().map(Memory::label).toList()), "--groups",
+            String.join(",", groups.stream().map(Group::label).toList())));
         if (!nonBlocking)
         {
             args.add("--blocking-only");
@@ -99,27 +124,29 @@ public record SoakOptions(int ranks, long durationMs, long maxBytes, long seed, 
         return args;
     }
 
-    /** "direct,heap,shared" or any of them, in any order, each once. */
-    static List<Memory> memory(final String option, final String text)
+    /** Names of {@code kind}'s constants separated by commas ("direct,heap"), in any order, each once. */
+    static <E extends Enum<E>> List<E> kinds(final String option, final String text, final Class<E> kind)
     {
-        final List<Memory> kinds = new ArrayList<>();
+        final List<E> kinds = new ArrayList<>();
         for (final String name : text.split(",", -1))
         {
-            final Memory kind;
+            final E value;
             try
             {
-                kind = Memory.valueOf(name.trim().toUpperCase(Locale.ROOT));
+                value = Enum.valueOf(kind, name.trim().toUpperCase(Locale.ROOT));
             }
             catch (final IllegalArgumentException ex)
             {
-                throw new UsageException(option + " takes direct, heap and shared, separated by commas, not '" +
-                    name.trim() + "'");
+                final List<String> names = Arrays.stream(kind.getEnumConstants())
+                    .map(e -> e.name().toLowerCase(Locale.ROOT)).toList();
+                throw new UsageException(option + " takes " + String.join(", ", names) + ", separated by commas, " +
+                    "not '" + name.trim() + "'");
             }
-            if (kinds.contains(kind))
+            if (kinds.contains(value))
             {
-                throw new UsageException(option + " names " + kind.label() + " twice");
+                throw new UsageException(option + " names " + name.trim() + " twice");
             }
-            kinds.add(kind);
+            kinds.add(value);
         }
         return kinds;
     }

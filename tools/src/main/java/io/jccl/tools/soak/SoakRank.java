@@ -13,6 +13,7 @@ import io.jccl.tools.UsageException;
 import io.jccl.tools.bench.BenchCall;
 import io.jccl.tools.bench.BenchOp;
 import io.jccl.tools.bench.SeededData;
+import io.jccl.tools.soak.SoakOptions.Group;
 import io.jccl.tools.soak.SoakOptions.Memory;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -35,12 +36,12 @@ import java.util.SplittableRandom;
 /**
  * One rank of {@code ./jccl soak}: random operations (every {@link BenchOp}, every datatype and reduction, every
  * algorithm of the collective or jccl's own choice, sizes log-uniform up to {@code --max-bytes}, a random root,
- * buffers in direct, heap or shared memory), each from fresh seeded inputs and checked against the reference every
+ * buffers in direct, heap or shared memory, on the job's communicator, a duplicate or a split of it), each from fresh seeded inputs and checked against the reference every
  * rank computes locally ({@link SeededData}, as {@code bench --check}). One step in {@link #BATCH_EVERY} starts one
  * to {@link #MAX_IN_FLIGHT} non-blocking collectives, makes a blocking call while they run, then waits for them and
  * checks them all; the calls of a batch share the regions, each in a slot of its own. Every rank draws the same
- * calls from the same seed, so no call is negotiated; a forced algorithm that cannot serve a call is skipped by all
- * ranks together. Every {@link #CONTROL_EVERY} steps the ranks send rank 0 their counts and resident memory; rank 0
+ * calls from the same seed, so no call is negotiated (the two groups of the split run the calls of their draws
+ * side by side); a forced algorithm that cannot serve a call is skipped by all ranks together. Every {@link #CONTROL_EVERY} steps the ranks send rank 0 their counts and resident memory; rank 0
  * prints progress and says when the time is up. Exits with 1 when any result was wrong.
  */
 public final class SoakRank
@@ -65,7 +66,13 @@ public final class SoakRank
     private final int ranks;
     private final SplittableRandom random;
     private final Memory[] memories;
+    private final Group[] groups;
+    /** By {@link Group}: this rank's communicator of the group, null for groups the options leave out. */
+    private final Communicator[] communicators = new Communicator[Group.values().length];
+    /** Direct and heap regions, which serve every group. */
     private final Map<Memory, Regions> regions = new EnumMap<>(Memory.class);
+    /** Shared regions by group: a communicator reads in place only buffers in its own segment. */
+    private final Map<Group, Regions> sharedRegions = new EnumMap<>(Group.class);
     private final Map<String, Communicator> views = new HashMap<>();
     private final Map<BenchOp, List<String>> algorithms = new HashMap<>();
     private final CollectiveArgs probe = new CollectiveArgs();
@@ -91,10 +98,28 @@ public final class SoakRank
         this.ranks = comm.size();
         this.random = new SplittableRandom(options.seed());
         this.memories = options.memory().toArray(Memory[]::new);
+        this.groups = options.groups().toArray(Group[]::new);
+        for (final Group group : groups)
+        {
+            communicators[group.ordinal()] = switch (group)
+            {
+                case WORLD -> comm;
+                case DUP -> comm.dup();
+                case SPLIT -> comm.split(rank % 2, -rank);
+            };
+        }
         final int bytes = Math.toIntExact(options.maxBytes());
         for (final Memory memory : memories)
         {
-            regions.put(memory, Regions.allocate(memory, bytes, comm));
+            if (memory != Memory.SHARED)
+            {
+                regions.put(memory, Regions.allocate(memory, bytes, comm));
+                continue;
+            }
+            for (final Group group : groups)
+            {
+                sharedRegions.put(group, Regions.allocate(memory, bytes, communicators[group.ordinal()]));
+            }
         }
         for (final BenchOp op : BenchOp.values())
         {
@@ -127,7 +152,9 @@ public final class SoakRank
         final boolean allRight;
         try (Communicator comm = Jccl.connect())
         {
-            allRight = new SoakRank(comm, options, System.out).run();
+            final SoakRank soak = new SoakRank(comm, options, System.out);
+            allRight = soak.run();
+            soak.closeGroups();
         }
         System.exit(allRight ? 0 : 1);
     }
@@ -150,6 +177,18 @@ public final class SoakRank
         }
     }
 
+    /** Closes the duplicate and the split (the job's communicator is the caller's). */
+    void closeGroups()
+    {
+        for (final Communicator c : communicators)
+        {
+            if (c != null && c != comm)
+            {
+                c.close();
+            }
+        }
+    }
+
     /**
      * One blocking call, or a batch: non-blocking calls in slots 0 to k − 1 of the regions, the blocking call in slot
      * k while they run, then the wait for them. (Without non-blocking calls nothing is drawn for batches, so a seed
@@ -163,7 +202,7 @@ public final class SoakRank
             final Call call = drawBlocking(step, 0, options.maxBytes());
             if (call != null)
             {
-                call.call.run(0);
+                call.run();
                 check(call);
             }
             return;
@@ -178,7 +217,7 @@ public final class SoakRank
         final Call beside = drawBlocking(step, inFlight, slotBytes);
         if (beside != null)
         {
-            beside.call.run(0);
+            beside.run();
             check(beside);
         }
         for (final Call call : started)
@@ -188,7 +227,11 @@ public final class SoakRank
         }
     }
 
-    /** A blocking call in {@code slot}, ready to run; null when its forced algorithm cannot serve it (skipped). */
+    /**
+     * A blocking call in {@code slot}, ready to run; null when its forced algorithm cannot serve it on some rank
+     * (skipped). (The draws that have one choice draw nothing, so that a seed with one memory and the job's
+     * communicator alone makes the calls it made before those choices existed.)
+     */
     private Call drawBlocking(final long step, final int slot, final long slotBytes)
     {
         final BenchOp[] kinds = BenchOp.values();
@@ -197,14 +240,18 @@ public final class SoakRank
         final ReduceOp reduceOp = ReduceOp.values()[random.nextInt(ReduceOp.values().length)];
         final List<String> names = algorithms.get(op);
         final String algorithm = names.get(random.nextInt(names.size()));
-        final int root = random.nextInt(ranks);
-        final long count = count(op, type, slotBytes);
+        final int anyRoot = random.nextInt(ranks);
+        final Group group = drawGroup();
+        final Communicator on = communicators[group.ordinal()];
+        final long count = count(op, type, slotBytes, on.size());
         final Memory memory = drawMemory();
 
-        final Communicator view = DEFAULT_ALGORITHM.equals(algorithm) ? comm :
-            views.computeIfAbsent(op.collective().label() + ":" + algorithm, comm::withAlgorithm);
-        final Call call = prepare(step, slot, slotBytes, view, op, type, reduceOp, root, count, memory, algorithm);
-        if (refusedAnywhere(op, view, call.call, count * type.size()))
+        final Communicator view = DEFAULT_ALGORITHM.equals(algorithm) ? on :
+            views.computeIfAbsent(group.label() + ":" + op.collective().label() + ":" + algorithm, k ->
+                on.withAlgorithm(op.collective().label() + ":" + algorithm));
+        final Call call = prepare(step, slot, slotBytes, view, group, op, type, reduceOp, anyRoot % on.size(), count,
+            memory, algorithm);
+        if (refusedAnywhere(view != on, op, view, call.call, count * type.size()))
         {
             skipped++;
             return null;
@@ -218,10 +265,13 @@ public final class SoakRank
         final BenchOp op = COLLECTIVES[random.nextInt(COLLECTIVES.length)];
         final DataType type = DataType.values()[random.nextInt(DataType.values().length)];
         final ReduceOp reduceOp = ReduceOp.values()[random.nextInt(ReduceOp.values().length)];
-        final int root = random.nextInt(ranks);
-        final long count = count(op, type, slotBytes);
+        final int anyRoot = random.nextInt(ranks);
+        final Group group = drawGroup();
+        final Communicator on = communicators[group.ordinal()];
+        final long count = count(op, type, slotBytes, on.size());
         final Memory memory = drawMemory();
-        return prepare(step, slot, slotBytes, comm, op, type, reduceOp, root, count, memory, "non-blocking");
+        return prepare(step, slot, slotBytes, on, group, op, type, reduceOp, anyRoot % on.size(), count, memory,
+            "non-blocking");
     }
 
     private Memory drawMemory()
@@ -229,29 +279,40 @@ public final class SoakRank
         return memories.length == 1 ? memories[0] : memories[random.nextInt(memories.length)];
     }
 
+    private Group drawGroup()
+    {
+        return groups.length == 1 ? groups[0] : groups[random.nextInt(groups.length)];
+    }
+
     /** The call on its slot of {@code memory}'s regions, its inputs filled and its outputs poisoned. */
     private Call prepare(final long step, final int slot, final long slotBytes, final Communicator view,
-        final BenchOp op, final DataType type, final ReduceOp reduceOp, final int root, final long count,
-        final Memory memory, final String algorithm)
+        final Group group, final BenchOp op, final DataType type, final ReduceOp reduceOp, final int root,
+        final long count, final Memory memory, final String algorithm)
     {
-        final BenchCall.Regions slotRegions = regions.get(memory).slot(type, slot * slotBytes, slotBytes);
+        final Regions memoryRegions = memory == Memory.SHARED ? sharedRegions.get(group) : regions.get(memory);
+        final BenchCall.Regions slotRegions = memoryRegions.slot(type, slot * slotBytes, slotBytes);
         final BenchCall call = BenchCall.create(op, view, slotRegions, count, 1, 0, root, reduceOp);
         // the blocking call of a step without a batch keeps the seed it had before batches existed
-        final SeededData data = new SeededData(type, reduceOp, op.reducing() && reduceOp == ReduceOp.PROD, ranks,
-            options.seed() + step + ((long) slot << 40));
-        data.fill(slotRegions.sendRegion(), rank, op.sendBytes(count * type.size(), ranks) / type.size());
+        final SeededData data = new SeededData(type, reduceOp, op.reducing() && reduceOp == ReduceOp.PROD,
+            view.size(), options.seed() + step + ((long) slot << 40));
+        data.fill(slotRegions.sendRegion(), view.rank(), op.sendBytes(count * type.size(), view.size()) / type.size());
         call.prepareCheck(data, slotRegions.recvRegion());
-        return new Call(step, call, data, slotRegions.recvRegion(), op, type, reduceOp, count, root, memory,
-            algorithm);
+        return new Call(step, call, data, slotRegions.recvRegion(), group, view.size(), op, type, reduceOp, count,
+            root, memory, algorithm);
     }
 
     /** Counts the call and checks its result. */
     private void check(final Call c)
     {
+        if (!c.runs())
+        {
+            return;
+        }
         final long bad = c.call.wrong(c.data, c.recvRegion);
         ops++;
         tally[c.op.ordinal()]++;
         tally[SoakReport.TALLY_MEMORY + c.memory.ordinal()]++;
+        tally[SoakReport.TALLY_GROUP + c.group.ordinal()]++;
         if (c.request != null)
         {
             tally[SoakReport.TALLY_NON_BLOCKING]++;
@@ -260,16 +321,16 @@ public final class SoakRank
         {
             wrong += bad;
             System.err.println(String.format(Locale.ROOT, "WRONG step %d: %s %s %s %s, %d elements, root %d, %s " +
-                "memory: %d wrong elements on rank %d", c.step, c.op.label(), c.algorithm, c.type.label(),
-                c.reduceOp.label(), c.count, c.root, c.memory.label(), bad, rank));
+                "memory, %s communicator: %d wrong elements on rank %d", c.step, c.op.label(), c.algorithm,
+                c.type.label(), c.reduceOp.label(), c.count, c.root, c.memory.label(), c.group.label(), bad, rank));
         }
     }
 
     /**
-     * Elements of the whole vector: log-uniform from 1 to what {@code maxBytes} holds, whole blocks for blocked
-     * ops.
+     * Elements of the whole vector: log-uniform from 1 to what {@code maxBytes} holds, whole blocks of
+     * {@code ranks} ranks for blocked ops.
      */
-    private long count(final BenchOp op, final DataType type, final long maxBytes)
+    private long count(final BenchOp op, final DataType type, final long maxBytes, final int ranks)
     {
         final long maxElements = maxBytes / type.size();
         final double exponent = random.nextDouble() * (Math.log(maxElements) / Math.log(2));
@@ -287,11 +348,15 @@ public final class SoakRank
         return count;
     }
 
-    /** True when a forced algorithm cannot serve the call on some rank: every rank then skips it. */
-    private boolean refusedAnywhere(final BenchOp op, final Communicator view, final BenchCall call, final long bytes)
+    /**
+     * True when a forced algorithm cannot serve the call on some rank: every rank then skips it (those of both groups
+     * of the split, which keeps every rank on the same draws).
+     */
+    private boolean refusedAnywhere(final boolean forced, final BenchOp op, final Communicator view,
+        final BenchCall call, final long bytes)
     {
         long refused = 0;
-        if (view != comm && view instanceof ShmCommunicator shm && op.collective() != null)
+        if (forced && view instanceof ShmCommunicator shm && op.collective() != null)
         {
             try
             {
@@ -361,6 +426,8 @@ public final class SoakRank
         final BenchCall call;
         final SeededData data;
         final MutableDirectBuffer recvRegion;
+        final Group group;
+        final int groupSize;
         final BenchOp op;
         final DataType type;
         final ReduceOp reduceOp;
@@ -370,14 +437,30 @@ public final class SoakRank
         final String algorithm;
         CollectiveRequest request;
 
+        /** False for a ping-pong in a group of one rank, which has nobody to play with. */
+        boolean runs()
+        {
+            return op != BenchOp.PINGPONG || groupSize > 1;
+        }
+
+        void run()
+        {
+            if (runs())
+            {
+                call.run(0);
+            }
+        }
+
         Call(final long step, final BenchCall call, final SeededData data, final MutableDirectBuffer recvRegion,
-            final BenchOp op, final DataType type, final ReduceOp reduceOp, final long count, final int root,
-            final Memory memory, final String algorithm)
+            final Group group, final int groupSize, final BenchOp op, final DataType type, final ReduceOp reduceOp,
+            final long count, final int root, final Memory memory, final String algorithm)
         {
             this.step = step;
             this.call = call;
             this.data = data;
             this.recvRegion = recvRegion;
+            this.group = group;
+            this.groupSize = groupSize;
             this.op = op;
             this.type = type;
             this.reduceOp = reduceOp;

@@ -1,6 +1,7 @@
 package io.jccl.tools.soak;
 
 import io.jccl.tools.bench.BenchOp;
+import io.jccl.tools.soak.SoakOptions.Group;
 import io.jccl.tools.soak.SoakOptions.Memory;
 
 import java.io.PrintStream;
@@ -21,9 +22,13 @@ final class SoakReport
     private static final int SKIPPED = 2;
     private static final int RSS = 3;
     private static final double KIB_PER_MIB = 1024.0;
-    /** Rank 0's operations by {@link BenchOp}, then by {@link Memory} from here, then the non-blocking ones. */
+    /**
+     * Rank 0's operations by {@link BenchOp}, then by {@link Memory} from here, by {@link Group} from
+     * {@link #TALLY_GROUP}, then the non-blocking ones.
+     */
     static final int TALLY_MEMORY = BenchOp.values().length;
-    static final int TALLY_NON_BLOCKING = TALLY_MEMORY + Memory.values().length;
+    static final int TALLY_GROUP = TALLY_MEMORY + Memory.values().length;
+    static final int TALLY_NON_BLOCKING = TALLY_GROUP + Group.values().length;
     static final int TALLY_LENGTH = TALLY_NON_BLOCKING + 1;
 
     private final SoakOptions options;
@@ -57,9 +62,10 @@ final class SoakReport
     {
         startNs = System.nanoTime();
         nextReportMs = options.reportMs();
-        out.printf(Locale.ROOT, "soak: %d ranks for %s, messages up to %d bytes, seed %d; %s memory%s; a line " +
+        out.printf(Locale.ROOT, "soak: %d ranks for %s, messages up to %d bytes, seed %d; %s%s; a line " +
             "every %s%n", ranks, seconds(options.durationMs()), options.maxBytes(), options.seed(),
-            String.join(", ", options.memory().stream().map(Memory::label).toList()),
+            String.join(", ", options.memory().stream().map(Memory::label).toList()) + " memory, " +
+                String.join(", ", options.groups().stream().map(Group::label).toList()) + " communicators",
             options.nonBlocking() ? ", non-blocking calls too" : ", blocking calls only", seconds(options.reportMs()));
     }
 
@@ -135,6 +141,11 @@ final class SoakReport
         for (final Memory memory : Memory.values())
         {
             byMemory.append(' ').append(memory.label()).append(' ').append(tally[TALLY_MEMORY + memory.ordinal()]);
+        }
+        byMemory.append("; by communicator:");
+        for (final Group group : Group.values())
+        {
+            byMemory.append(' ').append(group.label()).append(' ').append(tally[TALLY_GROUP + group.ordinal()]);
         }
         out.println(byMemory.append("; non-blocking ").append(tally[TALLY_NON_BLOCKING]));
         final String[] kinds = {"rss", "  anonymous (heap, native)", "  shared (segment pages touched)"};

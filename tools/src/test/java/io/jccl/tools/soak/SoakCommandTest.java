@@ -1,6 +1,7 @@
 package io.jccl.tools.soak;
 
 import io.jccl.tools.UsageException;
+import io.jccl.tools.soak.SoakOptions.Group;
 import io.jccl.tools.soak.SoakOptions.Memory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -31,14 +32,14 @@ class SoakCommandTest
         final String all = text + err.toString(StandardCharsets.UTF_8);
         assertEquals(0, exit, all);
         assertTrue(text.contains("soak: 3 ranks for 5 s, messages up to 65536 bytes, seed 11; direct, heap, shared " +
-            "memory, non-blocking calls too"), all);
+            "memory, world, dup, split communicators, non-blocking calls too"), all);
         assertTrue(text.matches("(?s).*soak +\\d+\\.\\d s: \\d+ ops \\(.*/s\\), 0 wrong, \\d+ skipped; rss MiB:" +
             "( \\d+\\.\\d){3}\n.*"), all);
         assertTrue(text.matches("(?s).*soak done: 3 ranks, [\\d.]+ s, [1-9]\\d* ops, 0 wrong.*"), all);
         assertTrue(text.contains("rss MiB after warm-up") && text.contains("anonymous (heap, native) MiB") &&
             text.contains("shared (segment pages touched) MiB"), all);
         assertTrue(text.matches("(?s).*ops by memory: direct [1-9]\\d* heap [1-9]\\d* shared [1-9]\\d*; " +
-            "non-blocking [1-9]\\d*\n.*"), all);
+            "by communicator: world [1-9]\\d* dup [1-9]\\d* split [1-9]\\d*; non-blocking [1-9]\\d*\n.*"), all);
         assertTrue(text.contains("soak: all results right"), all);
     }
 
@@ -46,8 +47,8 @@ class SoakCommandTest
      * Millions of small messages lap the channels' rings many times, so a reader meets old payload where the next
      * record's header goes. With this seed, the code before the channels' header words were compared whole took an
      * int32 element equal to the expected sequence for a header after 2.24 million calls, about 15 s into the run on
-     * the 2-core VM, and failed with "message truncated". (Direct memory and blocking calls only: the calls the
-     * soak made then, seed for seed.)
+     * the 2-core VM, and failed with "message truncated". (Direct memory, the job's communicator and blocking calls
+     * only: the calls the soak made then, seed for seed.)
      */
     @Test
     void smallMessagesLappingTheRingsForHalfAMinuteOnTwoRanks()
@@ -57,7 +58,7 @@ class SoakCommandTest
         final int exit = new SoakCommand(new PrintStream(out, true, StandardCharsets.UTF_8),
             new PrintStream(err, true, StandardCharsets.UTF_8))
             .run(new String[] {"-n", "2", "--duration", "30s", "--max-bytes", "256", "--seed", "44", "--report", "10s",
-                "--memory", "direct", "--blocking-only"});
+                "--memory", "direct", "--groups", "world", "--blocking-only"});
         final String all = out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8);
         assertEquals(0, exit, all);
         assertTrue(all.contains("soak: all results right"), all);
@@ -67,7 +68,8 @@ class SoakCommandTest
     void reportCountsWrongResultsOfEveryRankAndSaysItFailed()
     {
         final ByteArrayOutputStream out = new ByteArrayOutputStream();
-        final SoakReport report = new SoakReport(new SoakOptions(2, 1, 64, 5, 1, List.of(Memory.DIRECT), true), 2,
+        final SoakReport report = new SoakReport(new SoakOptions(2, 1, 64, 5, 1, List.of(Memory.DIRECT),
+            List.of(Group.WORLD), true), 2,
             new PrintStream(out, true, StandardCharsets.UTF_8));
         report.start();
         // (ops, wrong, skipped, resident, anonymous, shared KiB) per rank; the duration (1 ms) is over at once
@@ -93,8 +95,11 @@ class SoakCommandTest
         assertEquals(List.of(Memory.DIRECT, Memory.HEAP, Memory.SHARED), options.memory());
         assertTrue(options.nonBlocking());
         assertEquals(options, SoakOptions.parse(options.toArgs().toArray(String[]::new)));
-        final SoakOptions narrowed = SoakOptions.parse(new String[] {"--memory", "shared,heap", "--blocking-only"});
+        assertEquals(List.of(Group.WORLD, Group.DUP, Group.SPLIT), options.groups());
+        final SoakOptions narrowed = SoakOptions.parse(new String[] {"--memory", "shared,heap", "--groups", "split",
+            "--blocking-only"});
         assertEquals(List.of(Memory.SHARED, Memory.HEAP), narrowed.memory());
+        assertEquals(List.of(Group.SPLIT), narrowed.groups());
         assertFalse(narrowed.nonBlocking());
         assertEquals(narrowed, SoakOptions.parse(narrowed.toArgs().toArray(String[]::new)));
         assertEquals(30_000, SoakOptions.parse(new String[] {"--duration", "30"}).durationMs());
@@ -102,7 +107,7 @@ class SoakCommandTest
         assertEquals(3_600_000, SoakOptions.parse(new String[] {"--duration", "1h"}).durationMs());
         for (final List<String> bad : List.of(List.of("--duration", "soon"), List.of("--duration", "0s"),
             List.of("-n", "1"), List.of("--max-bytes", "8"), List.of("--bogus"), List.of("--memory", "gpu"),
-            List.of("--memory", "heap,heap"), List.of("--memory", "")))
+            List.of("--memory", "heap,heap"), List.of("--memory", ""), List.of("--groups", "world,half")))
         {
             assertThrows(UsageException.class, () -> SoakOptions.parse(bad.toArray(String[]::new)), bad::toString);
         }
