@@ -6,6 +6,7 @@ import io.jccl.Communicator;
 import io.jccl.DataType;
 import io.jccl.Jccl;
 import io.jccl.ReduceOp;
+import io.jccl.Request;
 import io.jccl.algorithms.AlgorithmRegistry;
 import io.jccl.engine.ShmCommunicator;
 import io.jccl.spi.CollectiveArgs;
@@ -36,22 +37,31 @@ import java.util.SplittableRandom;
 /**
  * One rank of {@code ./jccl soak}: random operations (every {@link BenchOp}, every datatype and reduction, every
  * algorithm of the collective or jccl's own choice, sizes log-uniform up to {@code --max-bytes}, a random root,
- * buffers in direct, heap or shared memory, on the job's communicator, a duplicate or a split of it), each from fresh seeded inputs and checked against the reference every
- * rank computes locally ({@link SeededData}, as {@code bench --check}). One step in {@link #BATCH_EVERY} starts one
- * to {@link #MAX_IN_FLIGHT} non-blocking collectives, makes a blocking call while they run, then waits for them and
- * checks them all; the calls of a batch share the regions, each in a slot of its own. Every rank draws the same
- * calls from the same seed, so no call is negotiated (the two groups of the split run the calls of their draws
- * side by side); a forced algorithm that cannot serve a call is skipped by all ranks together. Every {@link #CONTROL_EVERY} steps the ranks send rank 0 their counts and resident memory; rank 0
- * prints progress and says when the time is up. Exits with 1 when any result was wrong.
+ * buffers in direct, heap or shared memory, on the job's communicator, a duplicate or a split of it), each from fresh
+ * seeded inputs and checked against the reference every rank computes locally ({@link SeededData}, as
+ * {@code bench --check}). With non-blocking calls on, a step in four is a batch: one to {@link #MAX_IN_FLIGHT}
+ * non-blocking collectives, a blocking call while they run, then the wait for them, the calls of a batch each in a
+ * slot of its own of the regions; and a step in eight an exchange of point-to-point messages between every pair of
+ * ranks ({@link #runExchange}). Every rank draws the same calls from the same seed, so no call is negotiated (the two
+ * groups of the split run the calls of their draws side by side); a forced algorithm that cannot serve a call is
+ * skipped by all ranks together. Every {@link #CONTROL_EVERY} steps the ranks send rank 0 their counts and resident
+ * memory; rank 0 prints progress and says when the time is up. Exits with 1 when any result was wrong.
  */
 public final class SoakRank
 {
     /** Steps between two control rounds (counts to rank 0, "go on" or "stop" back). */
     static final int CONTROL_EVERY = 16;
-    /** With non-blocking calls on, one step in this many is a batch. */
-    static final int BATCH_EVERY = 4;
+    /**
+     * With non-blocking calls on, a step draws one of this many outcomes: two are a batch, one an exchange of
+     * point-to-point messages, the rest a blocking call.
+     */
+    static final int STEP_DRAWS = 8;
     /** The most non-blocking calls in flight in one batch. */
     static final int MAX_IN_FLIGHT = 3;
+    /** The most messages from one rank to another in an exchange. */
+    static final int MAX_PER_PAIR = 4;
+    /** An exchange's tags: few, so that some messages share a tag (and must arrive in order) and others overtake. */
+    static final int EXCHANGE_TAGS = 3;
     /** A batch's slots start at multiples of this (a cache line; a whole number of elements of every type). */
     private static final int SLOT_ALIGNMENT = 64;
     private static final String DEFAULT_ALGORITHM = "default";
@@ -190,14 +200,21 @@ public final class SoakRank
     }
 
     /**
-     * One blocking call, or a batch: non-blocking calls in slots 0 to k − 1 of the regions, the blocking call in slot
-     * k while they run, then the wait for them. (Without non-blocking calls nothing is drawn for batches, so a seed
-     * makes the calls it made before batches existed.)
+     * One blocking call, a batch or an exchange. (Without non-blocking calls nothing is drawn for the kind of step,
+     * so a seed makes the calls it made before batches and exchanges existed.)
      */
     private void runStep(final long step)
     {
-        final int inFlight = maxInFlight > 0 && random.nextInt(BATCH_EVERY) == 0 ? 1 + random.nextInt(maxInFlight) : 0;
-        if (inFlight == 0)
+        final int draw = options.nonBlocking() ? random.nextInt(STEP_DRAWS) : STEP_DRAWS - 1;
+        if (draw < 2 && maxInFlight > 0)
+        {
+            runBatch(step, 1 + random.nextInt(maxInFlight));
+        }
+        else if (draw == 2)
+        {
+            runExchange(step);
+        }
+        else
         {
             final Call call = drawBlocking(step, 0, options.maxBytes());
             if (call != null)
@@ -205,8 +222,15 @@ public final class SoakRank
                 call.run();
                 check(call);
             }
-            return;
         }
+    }
+
+    /**
+     * Non-blocking calls in slots 0 to {@code inFlight} − 1 of the regions, a blocking call in the slot after them
+     * while they run, then the wait for them.
+     */
+    private void runBatch(final long step, final int inFlight)
+    {
         final long slotBytes = options.maxBytes() / (inFlight + 1) / SLOT_ALIGNMENT * SLOT_ALIGNMENT;
         final Call[] started = new Call[inFlight];
         for (int slot = 0; slot < inFlight; slot++)
@@ -225,6 +249,182 @@ public final class SoakRank
             call.request.await();
             check(call);
         }
+    }
+
+    /**
+     * Point-to-point messages under load: every rank of a group sends each other rank one to {@link #MAX_PER_PAIR}
+     * messages with isend, of lengths from 0 to its share of the regions and tags among {@link #EXCHANGE_TAGS}, and
+     * posts irecvs for theirs by tag in reverse (so a message overtakes those of other tags, never one of its own),
+     * some before its sends and some after; then it waits for all its requests in a shuffled order and checks every
+     * length and byte. Lengths, tags and contents follow from the seed, the step and the pair, not from the shared
+     * draws, which the two groups of a split must make alike.
+     */
+    private void runExchange(final long step)
+    {
+        final int perPair = 1 + random.nextInt(MAX_PER_PAIR);
+        final Group group = drawGroup();
+        final Memory memory = drawMemory();
+        final Communicator on = communicators[group.ordinal()];
+        final int size = on.size();
+        final int me = on.rank();
+        final int messages = (size - 1) * perPair;
+        final long slotBytes = messages == 0 ? 0 : options.maxBytes() / messages / Long.BYTES * Long.BYTES;
+        if (slotBytes == 0)
+        {
+            return;
+        }
+        final Regions memoryRegions = memory == Memory.SHARED ? sharedRegions.get(group) : regions.get(memory);
+        final Request[] requests = new Request[2 * messages];
+        final Received[] received = new Received[messages];
+        int posted = 0;
+        int receives = 0;
+        for (int phase = 0; phase < 3; phase++)
+        {
+            for (int peer = 0; peer < size; peer++)
+            {
+                if (peer == me || phase == 0 && peer > me || phase == 2 && peer < me)
+                {
+                    continue;
+                }
+                final int peerSlot = peer < me ? peer : peer - 1;
+                if (phase == 1)
+                {
+                    for (int i = 0; i < perPair; i++)
+                    {
+                        final long key = messageKey(step, group, me, peer, i);
+                        final BenchCall.Regions slot = memoryRegions.slot(DataType.INT8,
+                            (peerSlot * perPair + i) * slotBytes, slotBytes);
+                        final long length = messageLength(key, slotBytes);
+                        fillMessage(slot.sendRegion(), key, length);
+                        requests[posted++] = on.isend(slot.sendBuf().slice(0, length), peer, messageTag(key));
+                    }
+                    continue;
+                }
+                for (int tag = EXCHANGE_TAGS - 1; tag >= 0; tag--)
+                {
+                    for (int i = 0; i < perPair; i++)
+                    {
+                        final long key = messageKey(step, group, peer, me, i);
+                        if (messageTag(key) != tag)
+                        {
+                            continue;
+                        }
+                        final BenchCall.Regions slot = memoryRegions.slot(DataType.INT8,
+                            (peerSlot * perPair + i) * slotBytes, slotBytes);
+                        poisonMessage(slot.recvRegion(), slotBytes);
+                        received[receives] = new Received(peer, i, key, messageLength(key, slotBytes),
+                            slot.recvRegion());
+                        requests[posted] = on.irecv(slot.recvBuf(), peer, tag);
+                        received[receives++].request = requests[posted++];
+                    }
+                }
+            }
+        }
+        final SplittableRandom order = new SplittableRandom(mix(options.seed() ^ mix(step)));
+        for (int i = requests.length - 1; i > 0; i--)
+        {
+            final int j = order.nextInt(i + 1);
+            final Request r = requests[i];
+            requests[i] = requests[j];
+            requests[j] = r;
+        }
+        for (final Request request : requests)
+        {
+            request.await();
+        }
+        long bad = 0;
+        for (final Received r : received)
+        {
+            final long got = r.request.bytes();
+            final long wrongHere = got != r.length ? Math.max(got, r.length) + 1 : wrongBytes(r.region, r.key, got);
+            if (wrongHere > 0)
+            {
+                System.err.println(String.format(Locale.ROOT, "WRONG step %d: exchange, message %d of %d from rank " +
+                    "%d, %d bytes expected, %d received, %s memory, %s communicator: %d wrong bytes on rank %d", step,
+                    r.index, perPair, r.source, r.length, got, memory.label(), group.label(), wrongHere, me));
+            }
+            bad += wrongHere;
+        }
+        wrong += bad;
+        ops++;
+        tally[SoakReport.TALLY_EXCHANGE]++;
+        tally[SoakReport.TALLY_MEMORY + memory.ordinal()]++;
+        tally[SoakReport.TALLY_GROUP + group.ordinal()]++;
+        tally[SoakReport.TALLY_NON_BLOCKING]++;
+    }
+
+    /** Names message {@code index} from {@code source} to {@code dest} of an exchange: its length, tag and bytes. */
+    private long messageKey(final long step, final Group group, final int source, final int dest, final int index)
+    {
+        return mix(options.seed() + mix(step + mix(group.ordinal() + mix(source + mix(dest + mix(index))))));
+    }
+
+    private static int messageTag(final long key)
+    {
+        return (int) ((key >>> 48) % EXCHANGE_TAGS);
+    }
+
+    /** Log-uniform from 0 to {@code most} bytes; 0 in one message of 16. */
+    private static long messageLength(final long key, final long most)
+    {
+        if ((key & 15) == 0)
+        {
+            return 0;
+        }
+        final double u = ((key >>> 4) & 0xFFFFF) / (double) (1 << 20);
+        return Math.min(most, (long) Math.pow(2, u * (Math.log(most + 1) / Math.log(2))));
+    }
+
+    /** Byte {@code at} of a message is byte {@code at % 8} (little-endian) of {@code mix(key + at / 8)}. */
+    private static void fillMessage(final MutableDirectBuffer buffer, final long key, final long length)
+    {
+        final int words = (int) (length >>> 3);
+        for (int w = 0; w < words; w++)
+        {
+            buffer.putLong(w << 3, mix(key + w), ByteOrder.LITTLE_ENDIAN);
+        }
+        for (int at = words << 3; at < length; at++)
+        {
+            buffer.putByte(at, messageByte(key, at));
+        }
+    }
+
+    private static void poisonMessage(final MutableDirectBuffer buffer, final long bytes)
+    {
+        buffer.setMemory(0, (int) bytes, (byte) 0x5A);
+    }
+
+    private static long wrongBytes(final MutableDirectBuffer buffer, final long key, final long length)
+    {
+        long wrong = 0;
+        final int words = (int) (length >>> 3);
+        for (int w = 0; w < words; w++)
+        {
+            final long diff = buffer.getLong(w << 3, ByteOrder.LITTLE_ENDIAN) ^ mix(key + w);
+            for (long d = diff; d != 0; d >>>= 8)
+            {
+                wrong += (d & 0xFF) != 0 ? 1 : 0;
+            }
+        }
+        for (int at = words << 3; at < length; at++)
+        {
+            wrong += buffer.getByte(at) != messageByte(key, at) ? 1 : 0;
+        }
+        return wrong;
+    }
+
+    private static byte messageByte(final long key, final int at)
+    {
+        return (byte) (mix(key + (at >>> 3)) >>> ((at & 7) << 3));
+    }
+
+    /** SplitMix64's finaliser: a different, well-spread long for every input. */
+    private static long mix(final long x)
+    {
+        long z = x + 0x9E3779B97F4A7C15L;
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
     }
 
     /**
@@ -468,6 +668,27 @@ public final class SoakRank
             this.root = root;
             this.memory = memory;
             this.algorithm = algorithm;
+        }
+    }
+
+    /** A receive of an exchange and the message it must get. */
+    private static final class Received
+    {
+        final int source;
+        final int index;
+        final long key;
+        final long length;
+        final MutableDirectBuffer region;
+        Request request;
+
+        Received(final int source, final int index, final long key, final long length,
+            final MutableDirectBuffer region)
+        {
+            this.source = source;
+            this.index = index;
+            this.key = key;
+            this.length = length;
+            this.region = region;
         }
     }
 

@@ -23,10 +23,11 @@ final class SoakReport
     private static final int RSS = 3;
     private static final double KIB_PER_MIB = 1024.0;
     /**
-     * Rank 0's operations by {@link BenchOp}, then by {@link Memory} from here, by {@link Group} from
-     * {@link #TALLY_GROUP}, then the non-blocking ones.
+     * Rank 0's operations by {@link BenchOp}, then the exchanges of point-to-point messages, by {@link Memory} from
+     * {@link #TALLY_MEMORY}, by {@link Group} from {@link #TALLY_GROUP}, then the non-blocking ones.
      */
-    static final int TALLY_MEMORY = BenchOp.values().length;
+    static final int TALLY_EXCHANGE = BenchOp.values().length;
+    static final int TALLY_MEMORY = TALLY_EXCHANGE + 1;
     static final int TALLY_GROUP = TALLY_MEMORY + Memory.values().length;
     static final int TALLY_NON_BLOCKING = TALLY_GROUP + Group.values().length;
     static final int TALLY_LENGTH = TALLY_NON_BLOCKING + 1;
@@ -136,7 +137,7 @@ final class SoakReport
         {
             byKind.append(' ').append(op.label()).append(' ').append(tally[op.ordinal()]);
         }
-        out.println(byKind);
+        out.println(byKind.append(" p2p_exchange ").append(tally[TALLY_EXCHANGE]));
         final StringBuilder byMemory = new StringBuilder("ops by memory:");
         for (final Memory memory : Memory.values())
         {
