@@ -91,7 +91,7 @@ public final class SoakRank
     private final long[] mine = new long[SoakReport.FIELDS];
     private final long[] everyone;
     private final long[] verdict = new long[2];
-    /** Operations by kind, by memory and non-blocking: see {@link SoakReport#TALLY_LENGTH}. */
+    /** Operations by kind, exchanges, by memory, by communicator, non-blocking: see {@link SoakReport#TALLY_LENGTH}. */
     private final long[] tally = new long[SoakReport.TALLY_LENGTH];
     private final int maxInFlight;
 
