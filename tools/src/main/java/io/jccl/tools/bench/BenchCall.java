@@ -7,6 +7,7 @@ import io.jccl.Communicator;
 import io.jccl.ReduceOp;
 import io.jccl.spi.CollectiveArgs;
 import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.Arrays;
 
@@ -35,6 +36,8 @@ public abstract class BenchCall
     protected final Buf[] send;
     protected final Buf[] recv;
     protected final int[] counts;
+    /** Whether {@link #inPlace()} made the buffers overlap as MPI_IN_PLACE does. */
+    private boolean inPlace;
 
     private BenchCall(final BenchOp op, final Communicator comm, final Regions regions, final long count,
         final int sets, final long strideElements, final int root, final ReduceOp reduceOp)
@@ -86,6 +89,44 @@ public abstract class BenchCall
         };
     }
 
+    /** Whether {@code op} has an in-place form: allreduce, reduce, allgather, gather, reduce-scatter and scatter. */
+    public static boolean hasInPlace(final BenchOp op)
+    {
+        return switch (op)
+        {
+            case ALLREDUCE, REDUCE, ALLGATHER, GATHER, REDUCE_SCATTER, SCATTER -> true;
+            default -> false;
+        };
+    }
+
+    /**
+     * Makes the call in place, as {@link Communicator} describes it: the reductions' send is their receive buffer,
+     * an allgather's send (and a gather root's) its block of the receive buffer, a reduce-scatter's receive (and a
+     * scatter root's) its block of the send buffer. Only for the ops of {@link #hasInPlace}.
+     *
+     * @return this call.
+     */
+    public BenchCall inPlace()
+    {
+        if (!hasInPlace(op))
+        {
+            throw new IllegalArgumentException(op.label() + " has no in-place form");
+        }
+        for (int set = 0; set < send.length; set++)
+        {
+            switch (op)
+            {
+                case ALLREDUCE, REDUCE -> send[set] = recv[set];
+                case ALLGATHER -> send[set] = recv[set].slice(rank * block, block);
+                case GATHER -> send[set] = rank == root ? recv[set].slice(root * block, block) : send[set];
+                case REDUCE_SCATTER -> recv[set] = send[set].slice(rank * block, block);
+                default -> recv[set] = rank == root ? send[set].slice(root * block, block) : recv[set];
+            }
+        }
+        inPlace = true;
+        return this;
+    }
+
     /** One call on buffer set {@code set}. The hot path: no allocation. */
     public abstract void run(int set);
 
@@ -101,9 +142,35 @@ public abstract class BenchCall
         return true;
     }
 
-    /** Puts set 0 in the state a checked call starts from: outputs poisoned, the broadcast root's data in place. */
-    public void prepareCheck(final SeededData data, final MutableDirectBuffer recvRegion)
+    /**
+     * Puts set 0 in the state a checked call starts from, once the send region holds this rank's seeded input from
+     * element 0: outputs poisoned, the broadcast root's data in place, and an in-place call's input where it reads it.
+     */
+    public void prepareCheck(final SeededData data, final Regions regions)
     {
+        final MutableDirectBuffer recvRegion = regions.recvRegion();
+        if (inPlace)
+        {
+            switch (op)
+            {
+                case ALLREDUCE, REDUCE -> data.fill(recvRegion, rank, count);
+                case ALLGATHER, GATHER ->
+                {
+                    if (op == BenchOp.ALLGATHER || rank == root)
+                    {
+                        final int elementSize = data.type().size();
+                        data.poison(recvRegion, 0, recv[0].count());
+                        data.fill(new UnsafeBuffer(recvRegion, Math.toIntExact(rank * block * elementSize),
+                            Math.toIntExact(block * elementSize)), rank, block);
+                    }
+                }
+                default ->
+                {
+                    // reduce-scatter and scatter: the result lands in the send region, which holds the input
+                }
+            }
+            return;
+        }
         switch (op)
         {
             case BARRIER ->
@@ -131,8 +198,17 @@ public abstract class BenchCall
     }
 
     /** Elements of this rank's output of the checked call (set 0) that differ from the reference. */
-    public long wrong(final SeededData data, final MutableDirectBuffer recvRegion)
+    public long wrong(final SeededData data, final Regions regions)
     {
+        final MutableDirectBuffer recvRegion = regions.recvRegion();
+        if (inPlace && op == BenchOp.REDUCE_SCATTER)
+        {
+            return data.wrongReductions(regions.sendRegion(), rank * block, block, rank * block);
+        }
+        if (inPlace && op == BenchOp.SCATTER && rank == root)
+        {
+            return data.wrongCopies(regions.sendRegion(), root * block, block, root, root * block);
+        }
         return switch (op)
         {
             case BARRIER -> 0;

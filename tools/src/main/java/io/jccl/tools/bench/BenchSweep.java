@@ -476,9 +476,9 @@ public final class BenchSweep
     private long check(final BenchCall call)
     {
         comm.barrier();
-        call.prepareCheck(data, regions.recvRegion());
+        call.prepareCheck(data, regions);
         call.run(0);
-        return call.wrong(data, regions.recvRegion());
+        return call.wrong(data, regions);
     }
 
     /**
