@@ -54,16 +54,17 @@ public final class SoakCommand implements Command
     {
         return """
             usage: ./jccl soak [-n N] [--duration D] [--max-bytes B] [--seed S] [--report D] [--memory M]
-                               [--groups G] [--blocking-only]
+                               [--groups G] [--blocking-only] [--out-of-place-only]
 
             Starts N ranks that run random operations until the time is up: every bench operation (pingpong,
             barrier, broadcast, reduce, allreduce, gather, scatter, allgather, reduce_scatter, alltoall and the v
             forms), every datatype and reduction, every algorithm of the collective or jccl's own choice, sizes
             log-uniform from one element to --max-bytes, a random root, buffers in direct, heap or shared memory, on
             the job's communicator, a dup() of it or the two groups of a split (even and odd ranks, each numbered
-            backwards), whose calls run side by side. One step in four starts one to three non-blocking collectives,
-            makes a blocking call while they run, then waits for them; one in eight exchanges one to four
-            isend/irecv messages between every two ranks, in several tags and of every length from 0. Each call
+            backwards), whose calls run side by side; a call in four of allreduce, reduce, allgather, gather,
+            reduce_scatter and scatter is made in place. One step in four starts one to three non-blocking
+            collectives, makes a blocking call while they run, then waits for them; one in eight exchanges one to
+            four isend/irecv messages between every two ranks, in several tags and of every length from 0. Each call
             starts from fresh seeded inputs and its result is checked against a reference every rank computes
             locally (as bench --check: integers exactly, floating point within rounding). Rank 0 prints a line every
             --report with the operations done, the wrong results and the resident memory (VmRSS) of each rank, then
@@ -78,6 +79,8 @@ public final class SoakCommand implements Command
               --memory M       where buffers live, any of direct, heap, shared (default all three)
               --groups G       communicators the calls run on, any of world, dup, split (default all three)
               --blocking-only  no non-blocking collectives and no exchanges
+              --out-of-place-only
+                               no calls in place
             """;
     }
 

@@ -20,10 +20,12 @@ import java.util.Locale;
  * @param reportMs     interval between progress lines.
  * @param memory       the kinds of memory the calls' buffers are drawn from.
  * @param groups       the communicators the calls are drawn from.
- * @param nonBlocking  whether some steps start non-blocking collectives and make a blocking call while they run.
+ * @param nonBlocking  whether some steps start non-blocking collectives and make a blocking call while they run, or
+ *                     exchange point-to-point messages.
+ * @param inPlace      whether some calls of the ops that have an in-place form use it.
  */
 public record SoakOptions(int ranks, long durationMs, long maxBytes, long seed, long reportMs, List<Memory> memory,
-    List<Group> groups, boolean nonBlocking)
+    List<Group> groups, boolean nonBlocking, boolean inPlace)
 {
     public static final int DEFAULT_RANKS = 4;
     public static final long DEFAULT_DURATION_MS = 60_000;
@@ -82,6 +84,7 @@ public record SoakOptions(int ranks, long durationMs, long maxBytes, long seed, 
         List<Memory> memory = List.of(Memory.values());
         List<Group> groups = List.of(Group.values());
         boolean nonBlocking = true;
+        boolean inPlace = true;
         String option;
         while ((option = arguments.nextOption()) != null)
         {
@@ -95,6 +98,7 @@ public record SoakOptions(int ranks, long durationMs, long maxBytes, long seed, 
                 case "--memory" -> memory = kinds(option, arguments.value(option), Memory.class);
                 case "--groups" -> groups = kinds(option, arguments.value(option), Group.class);
                 case "--blocking-only" -> nonBlocking = false;
+                case "--out-of-place-only" -> inPlace = false;
                 default -> throw Arguments.unknownOption(option);
             }
         }
@@ -107,7 +111,8 @@ public record SoakOptions(int ranks, long durationMs, long maxBytes, long seed, 
         {
             reportMs = Math.min(DEFAULT_REPORT_MS, Math.max(1_000, durationMs / 10));
         }
-        return new SoakOptions(ranks, durationMs, maxBytes, seed, reportMs, memory, groups, nonBlocking);
+        return new SoakOptions(ranks, durationMs, maxBytes, seed, reportMs, memory, groups, nonBlocking,
+            inPlace);
     }
 
     /** The arguments that give these options back, for the ranks. */
@@ -120,6 +125,10 @@ public record SoakOptions(int ranks, long durationMs, long maxBytes, long seed, 
         if (!nonBlocking)
         {
             args.add("--blocking-only");
+        }
+        if (!inPlace)
+        {
+            args.add("--out-of-place-only");
         }
         return args;
     }

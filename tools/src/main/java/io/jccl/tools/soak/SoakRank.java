@@ -62,6 +62,8 @@ public final class SoakRank
     static final int MAX_PER_PAIR = 4;
     /** An exchange's tags: few, so that some messages share a tag (and must arrive in order) and others overtake. */
     static final int EXCHANGE_TAGS = 3;
+    /** With in-place calls on, one call in this many of an op that has an in-place form is made in place. */
+    static final int IN_PLACE_EVERY = 4;
     /** A batch's slots start at multiples of this (a cache line; a whole number of elements of every type). */
     private static final int SLOT_ALIGNMENT = 64;
     private static final String DEFAULT_ALGORITHM = "default";
@@ -429,8 +431,8 @@ public final class SoakRank
 
     /**
      * A blocking call in {@code slot}, ready to run; null when its forced algorithm cannot serve it on some rank
-     * (skipped). (The draws that have one choice draw nothing, so that a seed with one memory and the job's
-     * communicator alone makes the calls it made before those choices existed.)
+     * (skipped). (The draws that have one choice draw nothing, so that a seed with one memory, the job's communicator
+     * alone and out-of-place calls only makes the calls it made before those choices existed.)
      */
     private Call drawBlocking(final long step, final int slot, final long slotBytes)
     {
@@ -440,18 +442,13 @@ public final class SoakRank
         final ReduceOp reduceOp = ReduceOp.values()[random.nextInt(ReduceOp.values().length)];
         final List<String> names = algorithms.get(op);
         final String algorithm = names.get(random.nextInt(names.size()));
-        final int anyRoot = random.nextInt(ranks);
-        final Group group = drawGroup();
-        final Communicator on = communicators[group.ordinal()];
-        final long count = count(op, type, slotBytes, on.size());
-        final Memory memory = drawMemory();
-
+        final Draw draw = drawTheRest(op, type, reduceOp, algorithm, slotBytes);
+        final Communicator on = communicators[draw.group().ordinal()];
         final Communicator view = DEFAULT_ALGORITHM.equals(algorithm) ? on :
-            views.computeIfAbsent(group.label() + ":" + op.collective().label() + ":" + algorithm, k ->
+            views.computeIfAbsent(draw.group().label() + ":" + op.collective().label() + ":" + algorithm, k ->
                 on.withAlgorithm(op.collective().label() + ":" + algorithm));
-        final Call call = prepare(step, slot, slotBytes, view, group, op, type, reduceOp, anyRoot % on.size(), count,
-            memory, algorithm);
-        if (refusedAnywhere(view != on, op, view, call.call, count * type.size()))
+        final Call call = prepare(step, slot, slotBytes, view, draw);
+        if (refusedAnywhere(view != on, op, view, call.call, draw.count() * type.size()))
         {
             skipped++;
             return null;
@@ -465,13 +462,21 @@ public final class SoakRank
         final BenchOp op = COLLECTIVES[random.nextInt(COLLECTIVES.length)];
         final DataType type = DataType.values()[random.nextInt(DataType.values().length)];
         final ReduceOp reduceOp = ReduceOp.values()[random.nextInt(ReduceOp.values().length)];
+        final Draw draw = drawTheRest(op, type, reduceOp, "non-blocking", slotBytes);
+        return prepare(step, slot, slotBytes, communicators[draw.group().ordinal()], draw);
+    }
+
+    /** The root, the communicator, the count, the memory and whether in place, in that order. */
+    private Draw drawTheRest(final BenchOp op, final DataType type, final ReduceOp reduceOp, final String algorithm,
+        final long slotBytes)
+    {
         final int anyRoot = random.nextInt(ranks);
         final Group group = drawGroup();
-        final Communicator on = communicators[group.ordinal()];
-        final long count = count(op, type, slotBytes, on.size());
+        final int size = communicators[group.ordinal()].size();
+        final long count = count(op, type, slotBytes, size);
         final Memory memory = drawMemory();
-        return prepare(step, slot, slotBytes, on, group, op, type, reduceOp, anyRoot % on.size(), count, memory,
-            "non-blocking");
+        final boolean inPlace = options.inPlace() && BenchCall.hasInPlace(op) && random.nextInt(IN_PLACE_EVERY) == 0;
+        return new Draw(op, type, reduceOp, algorithm, anyRoot % size, count, group, memory, inPlace);
     }
 
     private Memory drawMemory()
@@ -484,21 +489,25 @@ public final class SoakRank
         return groups.length == 1 ? groups[0] : groups[random.nextInt(groups.length)];
     }
 
-    /** The call on its slot of {@code memory}'s regions, its inputs filled and its outputs poisoned. */
+    /** The call on its slot of its memory's regions, its inputs filled and its outputs poisoned. */
     private Call prepare(final long step, final int slot, final long slotBytes, final Communicator view,
-        final Group group, final BenchOp op, final DataType type, final ReduceOp reduceOp, final int root,
-        final long count, final Memory memory, final String algorithm)
+        final Draw d)
     {
-        final Regions memoryRegions = memory == Memory.SHARED ? sharedRegions.get(group) : regions.get(memory);
-        final BenchCall.Regions slotRegions = memoryRegions.slot(type, slot * slotBytes, slotBytes);
-        final BenchCall call = BenchCall.create(op, view, slotRegions, count, 1, 0, root, reduceOp);
+        final Regions memoryRegions = d.memory() == Memory.SHARED ? sharedRegions.get(d.group()) :
+            regions.get(d.memory());
+        final BenchCall.Regions slotRegions = memoryRegions.slot(d.type(), slot * slotBytes, slotBytes);
+        final BenchCall call = BenchCall.create(d.op(), view, slotRegions, d.count(), 1, 0, d.root(), d.reduceOp());
+        if (d.inPlace())
+        {
+            call.inPlace();
+        }
         // the blocking call of a step without a batch keeps the seed it had before batches existed
-        final SeededData data = new SeededData(type, reduceOp, op.reducing() && reduceOp == ReduceOp.PROD,
-            view.size(), options.seed() + step + ((long) slot << 40));
-        data.fill(slotRegions.sendRegion(), view.rank(), op.sendBytes(count * type.size(), view.size()) / type.size());
-        call.prepareCheck(data, slotRegions.recvRegion());
-        return new Call(step, call, data, slotRegions.recvRegion(), group, view.size(), op, type, reduceOp, count,
-            root, memory, algorithm);
+        final SeededData data = new SeededData(d.type(), d.reduceOp(), d.op().reducing() &&
+            d.reduceOp() == ReduceOp.PROD, view.size(), options.seed() + step + ((long) slot << 40));
+        data.fill(slotRegions.sendRegion(), view.rank(),
+            d.op().sendBytes(d.count() * d.type().size(), view.size()) / d.type().size());
+        call.prepareCheck(data, slotRegions);
+        return new Call(step, d, call, data, slotRegions, view.size());
     }
 
     /** Counts the call and checks its result. */
@@ -508,21 +517,21 @@ public final class SoakRank
         {
             return;
         }
-        final long bad = c.call.wrong(c.data, c.recvRegion);
+        final Draw d = c.draw;
+        final long bad = c.call.wrong(c.data, c.regions);
         ops++;
-        tally[c.op.ordinal()]++;
-        tally[SoakReport.TALLY_MEMORY + c.memory.ordinal()]++;
-        tally[SoakReport.TALLY_GROUP + c.group.ordinal()]++;
-        if (c.request != null)
-        {
-            tally[SoakReport.TALLY_NON_BLOCKING]++;
-        }
+        tally[d.op().ordinal()]++;
+        tally[SoakReport.TALLY_MEMORY + d.memory().ordinal()]++;
+        tally[SoakReport.TALLY_GROUP + d.group().ordinal()]++;
+        tally[SoakReport.TALLY_IN_PLACE] += d.inPlace() ? 1 : 0;
+        tally[SoakReport.TALLY_NON_BLOCKING] += c.request != null ? 1 : 0;
         if (bad > 0)
         {
             wrong += bad;
-            System.err.println(String.format(Locale.ROOT, "WRONG step %d: %s %s %s %s, %d elements, root %d, %s " +
-                "memory, %s communicator: %d wrong elements on rank %d", c.step, c.op.label(), c.algorithm,
-                c.type.label(), c.reduceOp.label(), c.count, c.root, c.memory.label(), c.group.label(), bad, rank));
+            System.err.println(String.format(Locale.ROOT, "WRONG step %d: %s%s %s %s %s, %d elements, root %d, %s " +
+                "memory, %s communicator: %d wrong elements on rank %d", c.step, d.op().label(),
+                d.inPlace() ? " in place" : "", d.algorithm(), d.type().label(), d.reduceOp().label(), d.count(),
+                d.root(), d.memory().label(), d.group().label(), bad, rank));
         }
     }
 
@@ -619,28 +628,38 @@ public final class SoakRank
         }
     }
 
+    /** What a call drew, alike on every rank of the job (the root and count for its communicator). */
+    private record Draw(BenchOp op, DataType type, ReduceOp reduceOp, String algorithm, int root, long count,
+        Group group, Memory memory, boolean inPlace)
+    {
+    }
+
     /** One call of a step and what checking it needs; {@code request} is set once a non-blocking call started. */
     private static final class Call
     {
         final long step;
+        final Draw draw;
         final BenchCall call;
         final SeededData data;
-        final MutableDirectBuffer recvRegion;
-        final Group group;
+        final BenchCall.Regions regions;
         final int groupSize;
-        final BenchOp op;
-        final DataType type;
-        final ReduceOp reduceOp;
-        final long count;
-        final int root;
-        final Memory memory;
-        final String algorithm;
         CollectiveRequest request;
+
+        Call(final long step, final Draw draw, final BenchCall call, final SeededData data,
+            final BenchCall.Regions regions, final int groupSize)
+        {
+            this.step = step;
+            this.draw = draw;
+            this.call = call;
+            this.data = data;
+            this.regions = regions;
+            this.groupSize = groupSize;
+        }
 
         /** False for a ping-pong in a group of one rank, which has nobody to play with. */
         boolean runs()
         {
-            return op != BenchOp.PINGPONG || groupSize > 1;
+            return draw.op() != BenchOp.PINGPONG || groupSize > 1;
         }
 
         void run()
@@ -649,25 +668,6 @@ public final class SoakRank
             {
                 call.run(0);
             }
-        }
-
-        Call(final long step, final BenchCall call, final SeededData data, final MutableDirectBuffer recvRegion,
-            final Group group, final int groupSize, final BenchOp op, final DataType type, final ReduceOp reduceOp,
-            final long count, final int root, final Memory memory, final String algorithm)
-        {
-            this.step = step;
-            this.call = call;
-            this.data = data;
-            this.recvRegion = recvRegion;
-            this.group = group;
-            this.groupSize = groupSize;
-            this.op = op;
-            this.type = type;
-            this.reduceOp = reduceOp;
-            this.count = count;
-            this.root = root;
-            this.memory = memory;
-            this.algorithm = algorithm;
         }
     }
 

@@ -24,12 +24,14 @@ final class SoakReport
     private static final double KIB_PER_MIB = 1024.0;
     /**
      * Rank 0's operations by {@link BenchOp}, then the exchanges of point-to-point messages, by {@link Memory} from
-     * {@link #TALLY_MEMORY}, by {@link Group} from {@link #TALLY_GROUP}, then the non-blocking ones.
+     * {@link #TALLY_MEMORY}, by {@link Group} from {@link #TALLY_GROUP}, then the ones in place and the non-blocking
+     * ones.
      */
     static final int TALLY_EXCHANGE = BenchOp.values().length;
     static final int TALLY_MEMORY = TALLY_EXCHANGE + 1;
     static final int TALLY_GROUP = TALLY_MEMORY + Memory.values().length;
-    static final int TALLY_NON_BLOCKING = TALLY_GROUP + Group.values().length;
+    static final int TALLY_IN_PLACE = TALLY_GROUP + Group.values().length;
+    static final int TALLY_NON_BLOCKING = TALLY_IN_PLACE + 1;
     static final int TALLY_LENGTH = TALLY_NON_BLOCKING + 1;
 
     private final SoakOptions options;
@@ -67,7 +69,9 @@ final class SoakReport
             "every %s%n", ranks, seconds(options.durationMs()), options.maxBytes(), options.seed(),
             String.join(", ", options.memory().stream().map(Memory::label).toList()) + " memory, " +
                 String.join(", ", options.groups().stream().map(Group::label).toList()) + " communicators",
-            options.nonBlocking() ? ", non-blocking calls too" : ", blocking calls only", seconds(options.reportMs()));
+            (options.inPlace() ? ", in place too" : ", out of place only") +
+                (options.nonBlocking() ? ", non-blocking calls too" : ", blocking calls only"),
+            seconds(options.reportMs()));
     }
 
     /**
@@ -148,7 +152,8 @@ final class SoakReport
         {
             byMemory.append(' ').append(group.label()).append(' ').append(tally[TALLY_GROUP + group.ordinal()]);
         }
-        out.println(byMemory.append("; non-blocking ").append(tally[TALLY_NON_BLOCKING]));
+        out.println(byMemory.append("; in place ").append(tally[TALLY_IN_PLACE]).append("; non-blocking ")
+            .append(tally[TALLY_NON_BLOCKING]));
         final String[] kinds = {"rss", "  anonymous (heap, native)", "  shared (segment pages touched)"};
         for (int kind = 0; kind < 3; kind++)
         {

@@ -32,7 +32,7 @@ class SoakCommandTest
         final String all = text + err.toString(StandardCharsets.UTF_8);
         assertEquals(0, exit, all);
         assertTrue(text.contains("soak: 3 ranks for 5 s, messages up to 65536 bytes, seed 11; direct, heap, shared " +
-            "memory, world, dup, split communicators, non-blocking calls too"), all);
+            "memory, world, dup, split communicators, in place too, non-blocking calls too"), all);
         assertTrue(text.matches("(?s).*soak +\\d+\\.\\d s: \\d+ ops \\(.*/s\\), 0 wrong, \\d+ skipped; rss MiB:" +
             "( \\d+\\.\\d){3}\n.*"), all);
         assertTrue(text.matches("(?s).*soak done: 3 ranks, [\\d.]+ s, [1-9]\\d* ops, 0 wrong.*"), all);
@@ -40,7 +40,8 @@ class SoakCommandTest
             text.contains("shared (segment pages touched) MiB"), all);
         assertTrue(text.matches("(?s).*alltoallv [1-9]\\d* p2p_exchange [1-9]\\d*\n.*"), all);
         assertTrue(text.matches("(?s).*ops by memory: direct [1-9]\\d* heap [1-9]\\d* shared [1-9]\\d*; " +
-            "by communicator: world [1-9]\\d* dup [1-9]\\d* split [1-9]\\d*; non-blocking [1-9]\\d*\n.*"), all);
+            "by communicator: world [1-9]\\d* dup [1-9]\\d* split [1-9]\\d*; in place [1-9]\\d*; " +
+            "non-blocking [1-9]\\d*\n.*"), all);
         assertTrue(text.contains("soak: all results right"), all);
     }
 
@@ -48,8 +49,8 @@ class SoakCommandTest
      * Millions of small messages lap the channels' rings many times, so a reader meets old payload where the next
      * record's header goes. With this seed, the code before the channels' header words were compared whole took an
      * int32 element equal to the expected sequence for a header after 2.24 million calls, about 15 s into the run on
-     * the 2-core VM, and failed with "message truncated". (Direct memory, the job's communicator and blocking calls
-     * only: the calls the soak made then, seed for seed.)
+     * the 2-core VM, and failed with "message truncated". (Direct memory, the job's communicator, blocking calls out
+     * of place only: the calls the soak made then, seed for seed.)
      */
     @Test
     void smallMessagesLappingTheRingsForHalfAMinuteOnTwoRanks()
@@ -59,7 +60,8 @@ class SoakCommandTest
         final int exit = new SoakCommand(new PrintStream(out, true, StandardCharsets.UTF_8),
             new PrintStream(err, true, StandardCharsets.UTF_8))
             .run(new String[] {"-n", "2", "--duration", "30s", "--max-bytes", "256", "--seed", "44", "--report", "10s",
-                "--memory", "direct", "--groups", "world", "--blocking-only"});
+                "--memory", "direct", "--groups", "world", "--blocking-only",
+                "--out-of-place-only"});
         final String all = out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8);
         assertEquals(0, exit, all);
         assertTrue(all.contains("soak: all results right"), all);
@@ -70,7 +72,7 @@ class SoakCommandTest
     {
         final ByteArrayOutputStream out = new ByteArrayOutputStream();
         final SoakReport report = new SoakReport(new SoakOptions(2, 1, 64, 5, 1, List.of(Memory.DIRECT),
-            List.of(Group.WORLD), true), 2,
+            List.of(Group.WORLD), true, true), 2,
             new PrintStream(out, true, StandardCharsets.UTF_8));
         report.start();
         // (ops, wrong, skipped, resident, anonymous, shared KiB) per rank; the duration (1 ms) is over at once
@@ -97,11 +99,13 @@ class SoakCommandTest
         assertTrue(options.nonBlocking());
         assertEquals(options, SoakOptions.parse(options.toArgs().toArray(String[]::new)));
         assertEquals(List.of(Group.WORLD, Group.DUP, Group.SPLIT), options.groups());
+        assertTrue(options.inPlace());
         final SoakOptions narrowed = SoakOptions.parse(new String[] {"--memory", "shared,heap", "--groups", "split",
-            "--blocking-only"});
+            "--blocking-only", "--out-of-place-only"});
         assertEquals(List.of(Memory.SHARED, Memory.HEAP), narrowed.memory());
         assertEquals(List.of(Group.SPLIT), narrowed.groups());
         assertFalse(narrowed.nonBlocking());
+        assertFalse(narrowed.inPlace());
         assertEquals(narrowed, SoakOptions.parse(narrowed.toArgs().toArray(String[]::new)));
         assertEquals(30_000, SoakOptions.parse(new String[] {"--duration", "30"}).durationMs());
         assertEquals(500, SoakOptions.parse(new String[] {"--duration", "500ms"}).durationMs());
