@@ -52,10 +52,11 @@ public final class SoakRank
     /** Steps between two control rounds (counts to rank 0, "go on" or "stop" back). */
     static final int CONTROL_EVERY = 16;
     /**
-     * With non-blocking calls on, a step draws one of this many outcomes: two are a batch, one an exchange of
-     * point-to-point messages, the rest a blocking call.
+     * With non-blocking calls on, a step draws one of this many outcomes: the first {@link #BATCH_DRAWS} are a batch,
+     * the next an exchange of point-to-point messages, the rest a blocking call.
      */
     static final int STEP_DRAWS = 8;
+    static final int BATCH_DRAWS = 2;
     /** The most non-blocking calls in flight in one batch. */
     static final int MAX_IN_FLIGHT = 3;
     /** The most messages from one rank to another in an exchange. */
@@ -208,11 +209,11 @@ public final class SoakRank
     private void runStep(final long step)
     {
         final int draw = options.nonBlocking() ? random.nextInt(STEP_DRAWS) : STEP_DRAWS - 1;
-        if (draw < 2 && maxInFlight > 0)
+        if (draw < BATCH_DRAWS && maxInFlight > 0)
         {
             runBatch(step, 1 + random.nextInt(maxInFlight));
         }
-        else if (draw == 2)
+        else if (draw == BATCH_DRAWS)
         {
             runExchange(step);
         }
