@@ -59,17 +59,18 @@ public final class SoakCommand implements Command
             Starts N ranks that run random operations until the time is up: every bench operation (pingpong,
             barrier, broadcast, reduce, allreduce, gather, scatter, allgather, reduce_scatter, alltoall and the v
             forms), every datatype and reduction, every algorithm of the collective or jccl's own choice, sizes
-            log-uniform from one element to --max-bytes, a random root, buffers in direct, heap or shared memory, on
-            the job's communicator, a dup() of it or the two groups of a split (even and odd ranks, each numbered
-            backwards), whose calls run side by side; a call in four of allreduce, reduce, allgather, gather,
-            reduce_scatter and scatter is made in place. One step in four starts one to three non-blocking
-            collectives, makes a blocking call while they run, then waits for them; one in eight exchanges one to
-            four isend/irecv messages between every two ranks, in several tags and of every length from 0. Each call
-            starts from fresh seeded inputs and its result is checked against a reference every rank computes
-            locally (as bench --check: integers exactly, floating point within rounding). Rank 0 prints a line every
-            --report with the operations done, the wrong results and the resident memory (VmRSS) of each rank, then
-            a summary comparing each rank's resident memory after warm-up (the first tenth of the run) with the end.
-            Exits with 1 when any result was wrong.
+            log-uniform from one element to --max-bytes, a random root, buffers in direct, heap or shared memory
+            (direct and heap mixed across the ranks in a call of four that draws one of them), on the job's
+            communicator, a dup() of it or the two groups of a split (even and odd ranks, each numbered backwards),
+            whose calls run side by side; a call in four of allreduce, reduce, allgather, gather, reduce_scatter and
+            scatter is made in place. One step in four starts one to three non-blocking collectives, makes a
+            blocking call while they run, then waits for them; one in eight exchanges one to four isend/irecv
+            messages between every two ranks, in several tags and of every length from 0. Each call starts from
+            fresh seeded inputs and its result is checked against a reference every rank computes locally (as bench
+            --check: integers exactly, floating point within rounding). Rank 0 prints a line every --report with the
+            operations done, the wrong results and the resident memory (VmRSS) of each rank, then a summary
+            comparing each rank's resident memory after warm-up (the first tenth of the run) with the end. Exits
+            with 1 when any result was wrong.
 
               -n N             number of ranks (default 4)
               --duration D     how long to run: 10m, 30s, 1h, 500ms (default 60s)

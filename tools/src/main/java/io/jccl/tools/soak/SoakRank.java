@@ -65,6 +65,11 @@ public final class SoakRank
     static final int EXCHANGE_TAGS = 3;
     /** With in-place calls on, one call in this many of an op that has an in-place form is made in place. */
     static final int IN_PLACE_EVERY = 4;
+    /**
+     * With direct and heap memory both on, one call (or exchange) in this many that draws one of them gives the odd
+     * ranks of its communicator the other: a rank's buffers need not be of its peers' kind (shared ones must).
+     */
+    static final int MIXED_EVERY = 4;
     /** A batch's slots start at multiples of this (a cache line; a whole number of elements of every type). */
     private static final int SLOT_ALIGNMENT = 64;
     private static final String DEFAULT_ALGORITHM = "default";
@@ -266,8 +271,10 @@ public final class SoakRank
     {
         final int perPair = 1 + random.nextInt(MAX_PER_PAIR);
         final Group group = drawGroup();
-        final Memory memory = drawMemory();
         final Communicator on = communicators[group.ordinal()];
+        final Memory drawn = drawMemory();
+        final boolean mixed = drawMixed(drawn);
+        final Memory memory = mixed ? memoryOf(drawn, on.rank()) : drawn;
         final int size = on.size();
         final int me = on.rank();
         final int messages = (size - 1) * perPair;
@@ -343,8 +350,9 @@ public final class SoakRank
             if (wrongHere > 0)
             {
                 System.err.println(String.format(Locale.ROOT, "WRONG step %d: exchange, message %d of %d from rank " +
-                    "%d, %d bytes expected, %d received, %s memory, %s communicator: %d wrong bytes on rank %d", step,
-                    r.index, perPair, r.source, r.length, got, memory.label(), group.label(), wrongHere, me));
+                    "%d, %d bytes expected, %d received, %s memory%s, %s communicator: %d wrong bytes on rank %d",
+                    step, r.index, perPair, r.source, r.length, got, memory.label(),
+                    mixed ? " (mixed across ranks)" : "", group.label(), wrongHere, me));
             }
             bad += wrongHere;
         }
@@ -352,6 +360,7 @@ public final class SoakRank
         ops++;
         tally[SoakReport.TALLY_EXCHANGE]++;
         tally[SoakReport.TALLY_MEMORY + memory.ordinal()]++;
+        tally[SoakReport.TALLY_MIXED] += mixed ? 1 : 0;
         tally[SoakReport.TALLY_GROUP + group.ordinal()]++;
         tally[SoakReport.TALLY_NON_BLOCKING]++;
     }
@@ -467,22 +476,37 @@ public final class SoakRank
         return prepare(step, slot, slotBytes, communicators[draw.group().ordinal()], draw);
     }
 
-    /** The root, the communicator, the count, the memory and whether in place, in that order. */
+    /** The root, the communicator, the count, the memory, whether in place and whether mixed, in that order. */
     private Draw drawTheRest(final BenchOp op, final DataType type, final ReduceOp reduceOp, final String algorithm,
         final long slotBytes)
     {
         final int anyRoot = random.nextInt(ranks);
         final Group group = drawGroup();
-        final int size = communicators[group.ordinal()].size();
-        final long count = count(op, type, slotBytes, size);
-        final Memory memory = drawMemory();
+        final Communicator on = communicators[group.ordinal()];
+        final long count = count(op, type, slotBytes, on.size());
+        final Memory drawn = drawMemory();
         final boolean inPlace = options.inPlace() && BenchCall.hasInPlace(op) && random.nextInt(IN_PLACE_EVERY) == 0;
-        return new Draw(op, type, reduceOp, algorithm, anyRoot % size, count, group, memory, inPlace);
+        final boolean mixed = drawMixed(drawn);
+        return new Draw(op, type, reduceOp, algorithm, anyRoot % on.size(), count, group,
+            mixed ? memoryOf(drawn, on.rank()) : drawn, mixed, inPlace);
     }
 
     private Memory drawMemory()
     {
         return memories.length == 1 ? memories[0] : memories[random.nextInt(memories.length)];
+    }
+
+    /** Whether the ranks mix direct and heap memory (drawn only when both are on and {@code drawn} is one of them). */
+    private boolean drawMixed(final Memory drawn)
+    {
+        return drawn != Memory.SHARED && regions.containsKey(Memory.DIRECT) && regions.containsKey(Memory.HEAP) &&
+            random.nextInt(MIXED_EVERY) == 0;
+    }
+
+    /** In a mixed call, the even ranks' memory is the one drawn and the odd ranks' the other. */
+    private static Memory memoryOf(final Memory drawn, final int rankInGroup)
+    {
+        return rankInGroup % 2 == 0 ? drawn : drawn == Memory.DIRECT ? Memory.HEAP : Memory.DIRECT;
     }
 
     private Group drawGroup()
@@ -524,15 +548,17 @@ public final class SoakRank
         tally[d.op().ordinal()]++;
         tally[SoakReport.TALLY_MEMORY + d.memory().ordinal()]++;
         tally[SoakReport.TALLY_GROUP + d.group().ordinal()]++;
+        tally[SoakReport.TALLY_MIXED] += d.mixed() ? 1 : 0;
         tally[SoakReport.TALLY_IN_PLACE] += d.inPlace() ? 1 : 0;
         tally[SoakReport.TALLY_NON_BLOCKING] += c.request != null ? 1 : 0;
         if (bad > 0)
         {
             wrong += bad;
             System.err.println(String.format(Locale.ROOT, "WRONG step %d: %s%s %s %s %s, %d elements, root %d, %s " +
-                "memory, %s communicator: %d wrong elements on rank %d", c.step, d.op().label(),
+                "memory%s, %s communicator: %d wrong elements on rank %d", c.step, d.op().label(),
                 d.inPlace() ? " in place" : "", d.algorithm(), d.type().label(), d.reduceOp().label(), d.count(),
-                d.root(), d.memory().label(), d.group().label(), bad, rank));
+                d.root(), d.memory().label(), d.mixed() ? " (mixed across ranks)" : "", d.group().label(), bad,
+                rank));
         }
     }
 
@@ -629,9 +655,12 @@ public final class SoakRank
         }
     }
 
-    /** What a call drew, alike on every rank of the job (the root and count for its communicator). */
+    /**
+     * What a call drew, alike on every rank of the job (the root and count for its communicator) but for the memory
+     * of a {@code mixed} call, which is this rank's.
+     */
     private record Draw(BenchOp op, DataType type, ReduceOp reduceOp, String algorithm, int root, long count,
-        Group group, Memory memory, boolean inPlace)
+        Group group, Memory memory, boolean mixed, boolean inPlace)
     {
     }
 

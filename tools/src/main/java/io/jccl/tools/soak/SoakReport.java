@@ -24,13 +24,14 @@ final class SoakReport
     private static final double KIB_PER_MIB = 1024.0;
     /**
      * Rank 0's operations by {@link BenchOp}, then the exchanges of point-to-point messages, by {@link Memory} from
-     * {@link #TALLY_MEMORY}, by {@link Group} from {@link #TALLY_GROUP}, then the ones in place and the non-blocking
-     * ones.
+     * {@link #TALLY_MEMORY} (rank 0's memory), by {@link Group} from {@link #TALLY_GROUP}, then the ones whose ranks
+     * mixed direct and heap memory, the ones in place and the non-blocking ones.
      */
     static final int TALLY_EXCHANGE = BenchOp.values().length;
     static final int TALLY_MEMORY = TALLY_EXCHANGE + 1;
     static final int TALLY_GROUP = TALLY_MEMORY + Memory.values().length;
-    static final int TALLY_IN_PLACE = TALLY_GROUP + Group.values().length;
+    static final int TALLY_MIXED = TALLY_GROUP + Group.values().length;
+    static final int TALLY_IN_PLACE = TALLY_MIXED + 1;
     static final int TALLY_NON_BLOCKING = TALLY_IN_PLACE + 1;
     static final int TALLY_LENGTH = TALLY_NON_BLOCKING + 1;
 
@@ -147,6 +148,7 @@ final class SoakReport
         {
             byMemory.append(' ').append(memory.label()).append(' ').append(tally[TALLY_MEMORY + memory.ordinal()]);
         }
+        byMemory.append(" (direct and heap mixed across ranks ").append(tally[TALLY_MIXED]).append(')');
         byMemory.append("; by communicator:");
         for (final Group group : Group.values())
         {
