@@ -39,10 +39,9 @@ class SoakCommandTest
         assertTrue(text.contains("rss MiB after warm-up") && text.contains("anonymous (heap, native) MiB") &&
             text.contains("shared (segment pages touched) MiB"), all);
         assertTrue(text.matches("(?s).*alltoallv [1-9]\\d* p2p_exchange [1-9]\\d*\n.*"), all);
-        assertTrue(text.matches("(?s).*ops by memory: direct [1-9]\\d* heap [1-9]\\d* shared [1-9]\\d* \\(direct " +
-            "and heap mixed across ranks [1-9]\\d*\\); " +
-            "by communicator: world [1-9]\\d* dup [1-9]\\d* split [1-9]\\d*; in place [1-9]\\d*; " +
-            "non-blocking [1-9]\\d*\n.*"), all);
+        assertTrue(text.matches("(?s).*ops by memory: direct [1-9]\\d* heap [1-9]\\d* shared [1-9]\\d* " +
+            "\\(direct and heap mixed across ranks [1-9]\\d*\\); by communicator: world [1-9]\\d* dup [1-9]\\d* " +
+            "split [1-9]\\d*; in place [1-9]\\d*; non-blocking [1-9]\\d*\n.*"), all);
         assertTrue(text.contains("soak: all results right"), all);
     }
 
@@ -61,8 +60,7 @@ class SoakCommandTest
         final int exit = new SoakCommand(new PrintStream(out, true, StandardCharsets.UTF_8),
             new PrintStream(err, true, StandardCharsets.UTF_8))
             .run(new String[] {"-n", "2", "--duration", "30s", "--max-bytes", "256", "--seed", "44", "--report", "10s",
-                "--memory", "direct", "--groups", "world", "--blocking-only",
-                "--out-of-place-only"});
+                "--memory", "direct", "--groups", "world", "--blocking-only", "--out-of-place-only"});
         final String all = out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8);
         assertEquals(0, exit, all);
         assertTrue(all.contains("soak: all results right"), all);
