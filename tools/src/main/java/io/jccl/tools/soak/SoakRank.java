@@ -63,6 +63,8 @@ public final class SoakRank
     static final int MAX_PER_PAIR = 4;
     /** An exchange's tags: few, so that some messages share a tag (and must arrive in order) and others overtake. */
     static final int EXCHANGE_TAGS = 3;
+    /** One exchange in this many shifts its messages round the group with blocking sendRecvs. */
+    static final int SEND_RECV_EVERY = 4;
     /** With in-place calls on, one call in this many of an op that has an in-place form is made in place. */
     static final int IN_PLACE_EVERY = 4;
     /**
@@ -261,11 +263,11 @@ public final class SoakRank
 
     /**
      * Point-to-point messages under load: every rank of a group sends each other rank one to {@link #MAX_PER_PAIR}
-     * messages with isend, of lengths from 0 to its share of the regions and tags among {@link #EXCHANGE_TAGS}, and
-     * posts irecvs for theirs by tag in reverse (so a message overtakes those of other tags, never one of its own),
-     * some before its sends and some after; then it waits for all its requests in a shuffled order and checks every
-     * length and byte. Lengths, tags and contents follow from the seed, the step and the pair, not from the shared
-     * draws, which the two groups of a split must make alike.
+     * messages, of lengths from 0 to its share of the regions and tags among {@link #EXCHANGE_TAGS}, and checks every
+     * length and byte it receives. One exchange in {@link #SEND_RECV_EVERY} shifts the messages round the group with
+     * blocking {@code sendRecv}s ({@link #exchangeBySendRecv}); the others use isend and irecv
+     * ({@link #exchangeNonBlocking}). Lengths, tags and contents follow from the seed, the step and the pair, not from
+     * the shared draws, which the two groups of a split must make alike.
      */
     private void runExchange(final long step)
     {
@@ -274,6 +276,7 @@ public final class SoakRank
         final Communicator on = communicators[group.ordinal()];
         final Memory drawn = drawMemory();
         final boolean mixed = drawMixed(drawn);
+        final boolean bySendRecv = random.nextInt(SEND_RECV_EVERY) == 0;
         final Memory memory = mixed ? memoryOf(drawn, on.rank()) : drawn;
         final int size = on.size();
         final int me = on.rank();
@@ -283,54 +286,76 @@ public final class SoakRank
         {
             return;
         }
-        final Regions memoryRegions = memory == Memory.SHARED ? sharedRegions.get(group) : regions.get(memory);
-        final Request[] requests = new Request[2 * messages];
-        final Received[] received = new Received[messages];
+        final Exchange x = new Exchange(options.seed(), step, group, on, perPair, slotBytes,
+            memory == Memory.SHARED ? sharedRegions.get(group) : regions.get(memory));
+        final Received[] received = bySendRecv ? exchangeBySendRecv(x) : exchangeNonBlocking(x);
+        long bad = 0;
+        for (final Received r : received)
+        {
+            final long wrongHere = r.got != r.length ? Math.max(r.got, r.length) + 1 :
+                wrongBytes(r.region, r.key, r.got);
+            if (wrongHere > 0)
+            {
+                System.err.println(String.format(Locale.ROOT, "WRONG step %d: exchange%s, message %d of %d from " +
+                    "rank %d, %d bytes expected, %d received, %s memory%s, %s communicator: %d wrong bytes on rank %d",
+                    step, bySendRecv ? " by sendRecv" : "", r.index, perPair, r.source, r.length, r.got,
+                    memory.label(), mixed ? " (mixed across ranks)" : "", group.label(), wrongHere, me));
+            }
+            bad += wrongHere;
+        }
+        wrong += bad;
+        ops++;
+        tally[SoakReport.TALLY_EXCHANGE]++;
+        tally[SoakReport.TALLY_SEND_RECV] += bySendRecv ? 1 : 0;
+        tally[SoakReport.TALLY_MEMORY + memory.ordinal()]++;
+        tally[SoakReport.TALLY_MIXED] += mixed ? 1 : 0;
+        tally[SoakReport.TALLY_GROUP + group.ordinal()]++;
+        tally[SoakReport.TALLY_NON_BLOCKING] += bySendRecv ? 0 : 1;
+    }
+
+    /**
+     * Isends to every peer, and irecvs for theirs posted by tag in reverse (so a message overtakes those of other tags,
+     * never one of its own), some before the sends and some after; then the wait for all requests in a shuffled order.
+     */
+    private Received[] exchangeNonBlocking(final Exchange x)
+    {
+        final int me = x.on().rank();
+        final Request[] requests = new Request[2 * (x.on().size() - 1) * x.perPair()];
+        final Received[] received = new Received[requests.length / 2];
         int posted = 0;
         int receives = 0;
         for (int phase = 0; phase < 3; phase++)
         {
-            for (int peer = 0; peer < size; peer++)
+            for (int peer = 0; peer < x.on().size(); peer++)
             {
                 if (peer == me || phase == 0 && peer > me || phase == 2 && peer < me)
                 {
                     continue;
                 }
-                final int peerSlot = peer < me ? peer : peer - 1;
                 if (phase == 1)
                 {
-                    for (int i = 0; i < perPair; i++)
+                    for (int i = 0; i < x.perPair(); i++)
                     {
-                        final long key = messageKey(step, group, me, peer, i);
-                        final BenchCall.Regions slot = memoryRegions.slot(DataType.INT8,
-                            (peerSlot * perPair + i) * slotBytes, slotBytes);
-                        final long length = messageLength(key, slotBytes);
-                        fillMessage(slot.sendRegion(), key, length);
-                        requests[posted++] = on.isend(slot.sendBuf().slice(0, length), peer, messageTag(key));
+                        requests[posted++] = x.on().isend(x.outgoing(peer, i), peer, messageTag(x.key(me, peer, i)));
                     }
                     continue;
                 }
                 for (int tag = EXCHANGE_TAGS - 1; tag >= 0; tag--)
                 {
-                    for (int i = 0; i < perPair; i++)
+                    for (int i = 0; i < x.perPair(); i++)
                     {
-                        final long key = messageKey(step, group, peer, me, i);
-                        if (messageTag(key) != tag)
+                        if (messageTag(x.key(peer, me, i)) == tag)
                         {
-                            continue;
+                            final Received r = x.incoming(peer, i);
+                            r.request = x.on().irecv(r.buf, peer, tag);
+                            requests[posted++] = r.request;
+                            received[receives++] = r;
                         }
-                        final BenchCall.Regions slot = memoryRegions.slot(DataType.INT8,
-                            (peerSlot * perPair + i) * slotBytes, slotBytes);
-                        poisonMessage(slot.recvRegion(), slotBytes);
-                        received[receives] = new Received(peer, i, key, messageLength(key, slotBytes),
-                            slot.recvRegion());
-                        requests[posted] = on.irecv(slot.recvBuf(), peer, tag);
-                        received[receives++].request = requests[posted++];
                     }
                 }
             }
         }
-        final SplittableRandom order = new SplittableRandom(mix(options.seed() ^ mix(step)));
+        final SplittableRandom order = new SplittableRandom(mix(options.seed() ^ mix(x.step())));
         for (int i = requests.length - 1; i > 0; i--)
         {
             final int j = order.nextInt(i + 1);
@@ -342,33 +367,44 @@ public final class SoakRank
         {
             request.await();
         }
-        long bad = 0;
         for (final Received r : received)
         {
-            final long got = r.request.bytes();
-            final long wrongHere = got != r.length ? Math.max(got, r.length) + 1 : wrongBytes(r.region, r.key, got);
-            if (wrongHere > 0)
-            {
-                System.err.println(String.format(Locale.ROOT, "WRONG step %d: exchange, message %d of %d from rank " +
-                    "%d, %d bytes expected, %d received, %s memory%s, %s communicator: %d wrong bytes on rank %d",
-                    step, r.index, perPair, r.source, r.length, got, memory.label(),
-                    mixed ? " (mixed across ranks)" : "", group.label(), wrongHere, me));
-            }
-            bad += wrongHere;
+            r.got = r.request.bytes();
         }
-        wrong += bad;
-        ops++;
-        tally[SoakReport.TALLY_EXCHANGE]++;
-        tally[SoakReport.TALLY_MEMORY + memory.ordinal()]++;
-        tally[SoakReport.TALLY_MIXED] += mixed ? 1 : 0;
-        tally[SoakReport.TALLY_GROUP + group.ordinal()]++;
-        tally[SoakReport.TALLY_NON_BLOCKING]++;
+        return received;
+    }
+
+    /**
+     * The messages shifted round the group with blocking sendRecvs: in round k every rank sends to the rank k after it
+     * and receives from the rank k before it, message by message, as its peers do.
+     */
+    private Received[] exchangeBySendRecv(final Exchange x)
+    {
+        final int size = x.on().size();
+        final int me = x.on().rank();
+        final Received[] received = new Received[(size - 1) * x.perPair()];
+        int receives = 0;
+        for (int k = 1; k < size; k++)
+        {
+            final int dest = (me + k) % size;
+            final int source = (me - k + size) % size;
+            for (int i = 0; i < x.perPair(); i++)
+            {
+                final Buf out = x.outgoing(dest, i);
+                final Received r = x.incoming(source, i);
+                r.got = x.on().sendRecv(out, dest, messageTag(x.key(me, dest, i)), r.buf, source,
+                    messageTag(r.key));
+                received[receives++] = r;
+            }
+        }
+        return received;
     }
 
     /** Names message {@code index} from {@code source} to {@code dest} of an exchange: its length, tag and bytes. */
-    private long messageKey(final long step, final Group group, final int source, final int dest, final int index)
+    private static long messageKey(final long seed, final long step, final Group group, final int source,
+        final int dest, final int index)
     {
-        return mix(options.seed() + mix(step + mix(group.ordinal() + mix(source + mix(dest + mix(index))))));
+        return mix(seed + mix(step + mix(group.ordinal() + mix(source + mix(dest + mix(index))))));
     }
 
     private static int messageTag(final long key)
@@ -701,7 +737,44 @@ public final class SoakRank
         }
     }
 
-    /** A receive of an exchange and the message it must get. */
+    /** One exchange: its messages' slots in the regions and their keys. */
+    private record Exchange(long seed, long step, Group group, Communicator on, int perPair, long slotBytes,
+        Regions regions)
+    {
+        /** Names message {@code index} from {@code source} to {@code dest}: its length, tag and bytes. */
+        long key(final int source, final int dest, final int index)
+        {
+            return messageKey(seed, step, group, source, dest, index);
+        }
+
+        /** Message {@code index} to {@code dest}, written into its slot of the send region. */
+        Buf outgoing(final int dest, final int index)
+        {
+            final long key = key(on.rank(), dest, index);
+            final BenchCall.Regions slot = slot(dest, index);
+            final long length = messageLength(key, slotBytes);
+            fillMessage(slot.sendRegion(), key, length);
+            return slot.sendBuf().slice(0, length);
+        }
+
+        /** The receive of message {@code index} from {@code source}, its slot of the receive region poisoned. */
+        Received incoming(final int source, final int index)
+        {
+            final long key = key(source, on.rank(), index);
+            final BenchCall.Regions slot = slot(source, index);
+            poisonMessage(slot.recvRegion(), slotBytes);
+            return new Received(source, index, key, messageLength(key, slotBytes), slot.recvRegion(), slot.recvBuf());
+        }
+
+        /** The slots of the messages to and from {@code peer}: the peers in rank order, this rank left out. */
+        private BenchCall.Regions slot(final int peer, final int index)
+        {
+            final int peerSlot = peer < on.rank() ? peer : peer - 1;
+            return regions.slot(DataType.INT8, (peerSlot * perPair + index) * slotBytes, slotBytes);
+        }
+    }
+
+    /** A receive of an exchange, the message it must get and, once done, the bytes it got. */
     private static final class Received
     {
         final int source;
@@ -709,16 +782,19 @@ public final class SoakRank
         final long key;
         final long length;
         final MutableDirectBuffer region;
+        final Buf buf;
         Request request;
+        long got;
 
         Received(final int source, final int index, final long key, final long length,
-            final MutableDirectBuffer region)
+            final MutableDirectBuffer region, final Buf buf)
         {
             this.source = source;
             this.index = index;
             this.key = key;
             this.length = length;
             this.region = region;
+            this.buf = buf;
         }
     }
 
