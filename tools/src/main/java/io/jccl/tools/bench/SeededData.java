@@ -296,8 +296,8 @@ public final class SeededData
         };
     }
 
-    /** SplitMix64's finaliser. */
-    private static long mix(final long z)
+    /** SplitMix64's finaliser: a different, well-spread long for every input. */
+    public static long mix(final long z)
     {
         long x = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
         x = (x ^ (x >>> 27)) * 0x94D049BB133111EBL;

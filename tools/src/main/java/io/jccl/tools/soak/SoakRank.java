@@ -466,13 +466,10 @@ public final class SoakRank
         return (byte) (mix(key + (at >>> 3)) >>> ((at & 7) << 3));
     }
 
-    /** SplitMix64's finaliser: a different, well-spread long for every input. */
+    /** One step of SplitMix64: the golden increment, then {@link SeededData#mix}, its finaliser. */
     private static long mix(final long x)
     {
-        long z = x + 0x9E3779B97F4A7C15L;
-        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-        return z ^ (z >>> 31);
+        return SeededData.mix(x + 0x9E3779B97F4A7C15L);
     }
 
     /**
