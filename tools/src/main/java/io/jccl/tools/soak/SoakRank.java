@@ -286,8 +286,7 @@ public final class SoakRank
         {
             return;
         }
-        final Exchange x = new Exchange(options.seed(), step, group, on, perPair, slotBytes,
-            memory == Memory.SHARED ? sharedRegions.get(group) : regions.get(memory));
+        final Exchange x = new Exchange(options.seed(), step, group, on, perPair, slotBytes, regionsOf(memory, group));
         final Received[] received = bySendRecv ? exchangeBySendRecv(x) : exchangeNonBlocking(x);
         long bad = 0;
         for (final Received r : received)
@@ -547,13 +546,18 @@ public final class SoakRank
         return groups.length == 1 ? groups[0] : groups[random.nextInt(groups.length)];
     }
 
+    /** {@code memory}'s regions for calls on {@code group}: shared ones from the group's own segment. */
+    private Regions regionsOf(final Memory memory, final Group group)
+    {
+        return memory == Memory.SHARED ? sharedRegions.get(group) : regions.get(memory);
+    }
+
     /** The call on its slot of its memory's regions, its inputs filled and its outputs poisoned. */
     private Call prepare(final long step, final int slot, final long slotBytes, final Communicator view,
         final Draw d)
     {
-        final Regions memoryRegions = d.memory() == Memory.SHARED ? sharedRegions.get(d.group()) :
-            regions.get(d.memory());
-        final BenchCall.Regions slotRegions = memoryRegions.slot(d.type(), slot * slotBytes, slotBytes);
+        final BenchCall.Regions slotRegions = regionsOf(d.memory(), d.group()).slot(d.type(), slot * slotBytes,
+            slotBytes);
         final BenchCall call = BenchCall.create(d.op(), view, slotRegions, d.count(), 1, 0, d.root(), d.reduceOp());
         if (d.inPlace())
         {
