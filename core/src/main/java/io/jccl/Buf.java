@@ -201,6 +201,30 @@ public final class Buf
             segmentOffset < 0 ? -1 : segmentOffset + byteShift);
     }
 
+    /**
+     * The same bytes as elements of {@code type}: symmetric memory stays symmetric and a read-only view stays
+     * read-only. One {@link Communicator#allocateShared} area can so serve calls of several types. The view's bytes
+     * must be a whole number of {@code type}'s elements.
+     */
+    public Buf as(final DataType type)
+    {
+        if (type == null)
+        {
+            throw new IllegalArgumentException("type is null");
+        }
+        if (type == this.type)
+        {
+            return this;
+        }
+        final long bytes = bytes();
+        if (bytes % type.size() != 0)
+        {
+            throw new IllegalArgumentException(bytes + " bytes are not a whole number of " + type.label() +
+                " elements");
+        }
+        return new Buf(base, offset, bytes / type.size(), type, readOnly, keepAlive, segmentOffset);
+    }
+
     /** The same memory seen read-only. */
     public Buf asReadOnly()
     {

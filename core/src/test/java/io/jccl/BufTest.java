@@ -54,7 +54,10 @@ class BufTest
             bad("slice negative from", "slice [-1, -1+2) is outside a buffer of 8", () -> ints.slice(-1, 2)),
             bad("slice negative count", "is outside", () -> ints.slice(0, -2)),
             bad("slice past the end", "slice [6, 6+4) is outside", () -> ints.slice(6, 4)),
-            bad("slice overflowing", "is outside", () -> ints.slice(Long.MAX_VALUE, Long.MAX_VALUE)));
+            bad("slice overflowing", "is outside", () -> ints.slice(Long.MAX_VALUE, Long.MAX_VALUE)),
+            bad("as a null type", "type is null", () -> ints.as(null)),
+            bad("as partial elements", "12 bytes are not a whole number of int64",
+                () -> ints.slice(0, 3).as(DataType.INT64)));
     }
 
     private static Arguments bad(final String name, final String words, final Executable call)
@@ -89,6 +92,33 @@ class BufTest
         assertTrue(readOnly.isReadOnly());
         assertTrue(readOnly.sameStart(buf));
         assertSame(readOnly, readOnly.asReadOnly());
+    }
+
+    @Test
+    void asSeesTheSameBytesAsAnotherType()
+    {
+        final float[] array = new float[4];
+        final Buf floats = Buf.of(array);
+        final Buf bytes = floats.as(DataType.INT8);
+        assertEquals(16, bytes.count());
+        assertSame(array, bytes.base());
+        assertTrue(bytes.sameStart(floats));
+        assertEquals(DataType.INT8, bytes.type());
+        assertEquals(2, bytes.slice(8, 8).as(DataType.FLOAT32).count());
+        assertSame(floats, floats.as(DataType.FLOAT32), "the same type is the same view");
+        assertTrue(floats.asReadOnly().as(DataType.INT64).isReadOnly(), "read-only stays read-only");
+    }
+
+    @Test
+    void asKeepsSymmetricMemorySymmetric()
+    {
+        final ByteBuffer memory = ByteBuffer.allocateDirect(256);
+        final Buf shared = Buf.ofShared(Buf.of(memory, DataType.INT8).offset(), 128, 256, DataType.INT8, memory);
+        final Buf longs = shared.slice(64, 64).as(DataType.INT64);
+        assertTrue(longs.isShared());
+        assertEquals(128 + 64, longs.segmentOffset());
+        assertEquals(8, longs.count());
+        assertEquals(shared.offset() + 64, longs.offset());
     }
 
     @Test

@@ -121,9 +121,7 @@ final class ContractBuffers
             throw new IllegalStateException("symmetric pool of role " + role + " holds " +
                 (pool == null ? 0 : pool.bytes()) + " bytes, a case needs " + (bytes + 2 * GUARD));
         }
-        // the pool is int8 memory; the same bytes seen as elements of the case's type, still symmetric
-        return new Region(Buf.ofShared(pool.offset() + GUARD, pool.segmentOffset() + GUARD, count, type, pool),
-            SENTINELS[role]);
+        return new Region(pool.slice(GUARD, bytes).as(type), SENTINELS[role]);
     }
 
     /** A view with its guards, and element access by index. */

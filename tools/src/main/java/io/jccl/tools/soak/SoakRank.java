@@ -830,19 +830,13 @@ public final class SoakRank
                     final Buf recv = comm.allocateShared(bytes, DataType.INT8);
                     for (final DataType type : DataType.values())
                     {
-                        sendBufs.put(type, retyped(send, type));
-                        recvBufs.put(type, retyped(recv, type));
+                        sendBufs.put(type, send.as(type));
+                        recvBufs.put(type, recv.as(type));
                     }
                     return new Regions(new UnsafeBuffer(send.offset(), bytes), new UnsafeBuffer(recv.offset(), bytes),
                         sendBufs, recvBufs);
                 }
             }
-        }
-
-        /** The same shared bytes as elements of {@code type}. */
-        private static Buf retyped(final Buf shared, final DataType type)
-        {
-            return Buf.ofShared(shared.offset(), shared.segmentOffset(), shared.bytes() / type.size(), type, shared);
         }
 
         /** {@code bytes} from byte {@code from} of both regions, as elements of {@code type}. */
