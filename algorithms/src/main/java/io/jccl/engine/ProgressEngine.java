@@ -4,8 +4,8 @@ import io.jccl.Communicator;
 import io.jccl.JcclException;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
-import org.jctools.queues.MpmcArrayQueue;
-import org.jctools.queues.MpscArrayQueue;
+import org.jctools.queues.atomic.MpmcAtomicArrayQueue;
+import org.jctools.queues.atomic.MpscAtomicArrayQueue;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -15,6 +15,9 @@ import java.util.concurrent.locks.LockSupport;
  * The background progress of one communicator's non-blocking collectives: an Agrona {@link Agent} on its own daemon
  * thread, fed through a JCTools queue, running each operation to completion, in order, on a private duplicate of the
  * communicator (so they never match the caller's blocking calls, which go on at the same time on the original).
+ * <p>
+ * The queues are JCTools' atomic variants (field updaters and atomic arrays): its plain ones reach
+ * {@code sun.misc.Unsafe}, whose memory access Java 24 warns about on every rank's stderr and later releases deny.
  * <p>
  * Idle: after its last operation the thread polls briefly, then parks until the next submission unparks it, so it
  * takes no core from the caller's computation while nothing is in flight ({@link ParkWhenIdleStrategy}). While an
@@ -33,8 +36,8 @@ final class ProgressEngine implements Agent, AutoCloseable
     private static final int CLOSE_RETRY_MS = 1;
 
     private final Communicator comm;
-    private final MpscArrayQueue<PendingCollective> queue = new MpscArrayQueue<>(MAX_IN_FLIGHT);
-    private final MpmcArrayQueue<PendingCollective> pool = new MpmcArrayQueue<>(MAX_IN_FLIGHT);
+    private final MpscAtomicArrayQueue<PendingCollective> queue = new MpscAtomicArrayQueue<>(MAX_IN_FLIGHT);
+    private final MpmcAtomicArrayQueue<PendingCollective> pool = new MpmcAtomicArrayQueue<>(MAX_IN_FLIGHT);
     private final AtomicLong completed = new AtomicLong();
     private final AgentRunner runner;
     private final Thread thread;

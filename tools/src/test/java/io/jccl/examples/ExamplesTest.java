@@ -14,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Every example runs as real rank JVMs (what {@code ./jccl run -n N -- CLASS ARGS} does), on small sizes, and passes
- * its own checks: exit status 0 and the line saying so.
+ * its own checks: exit status 0 and the line saying so, and no rank prints a JVM warning.
  */
 @Timeout(150)
 class ExamplesTest
@@ -49,6 +49,13 @@ class ExamplesTest
         if (example.equals("DataParallelTraining") && output.contains("loss difference"))
         {
             assertTrue(output.contains(" ok;"), output);
+        }
+        for (int rank = 0; rank < ranks; rank++)
+        {
+            // JVM warnings are noise in every rank's output: JCTools' plain queues drew one from Java 24 on
+            final List<String> warnings =
+                result.output(rank).stream().filter(line -> line.startsWith("WARNING")).toList();
+            assertTrue(warnings.isEmpty(), "rank " + rank + " printed " + warnings);
         }
     }
 }
