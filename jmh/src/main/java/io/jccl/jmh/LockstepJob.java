@@ -8,6 +8,7 @@ import io.jccl.JcclException;
 import io.jccl.launch.JobLauncher;
 import io.jccl.shm.SegmentFiles;
 
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
@@ -180,20 +181,51 @@ final class LockstepJob implements AutoCloseable
         final List<String> command = peerCommand();
         for (int rank = 1; rank < workload.ranks(); rank++)
         {
-            final ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
+            final ProcessBuilder builder = new ProcessBuilder(command).inheritIO()
+                .redirectError(ProcessBuilder.Redirect.PIPE);
             final Map<String, String> env = builder.environment();
             env.put(Configuration.envName(Configuration.RANK_PROP_NAME), Integer.toString(rank));
             env.put(Configuration.envName(Configuration.WORLD_SIZE_PROP_NAME), Integer.toString(workload.ranks()));
             env.put(Configuration.envName(Configuration.JOB_ID_PROP_NAME), jobId);
             try
             {
-                peers.add(builder.start());
+                final Process peer = builder.start();
+                peers.add(peer);
+                forwardErrors(rank, peer);
             }
             catch (final IOException ex)
             {
                 throw new JcclException("cannot start peer rank " + rank + " (" + command.get(0) + "): " + ex, ex);
             }
         }
+    }
+
+    /**
+     * Copies a peer's stderr to this fork's, line by line, but for the warning a JVM with the incubating Vector API
+     * prints at start, which would land in the middle of JMH's line for the first iteration.
+     */
+    private static void forwardErrors(final int rank, final Process peer)
+    {
+        final Thread thread = new Thread(() ->
+        {
+            try (BufferedReader reader = peer.errorReader())
+            {
+                String line;
+                while ((line = reader.readLine()) != null)
+                {
+                    if (!line.equals(JobLauncher.INCUBATOR_WARNING))
+                    {
+                        System.err.println(line);
+                    }
+                }
+            }
+            catch (final IOException ex)
+            {
+                // the pipe is gone with the peer
+            }
+        }, "jccl-jmh-peer-" + rank + "-stderr");
+        thread.setDaemon(true);
+        thread.start();
     }
 
     /**
