@@ -50,7 +50,8 @@ public interface Communicator extends AutoCloseable
     // ---------------------------------------------------------------------------------------------------------------
     // Collectives. In place: for broadcast-like and reduce-like calls pass the same Buf as send and receive; for
     // allgather and gather pass as send this rank's block of the receive buffer (recv.slice(rank × n, n)); for
-    // reduce_scatter and scatter pass as receive this rank's block of the send buffer (MPI_IN_PLACE semantics).
+    // reduce_scatter and scatter pass as receive this rank's block of the send buffer (MPI_IN_PLACE semantics). The
+    // v forms of gather and scatter take the root's block at its displacement (recv.slice(displs[root], n)).
     // ---------------------------------------------------------------------------------------------------------------
 
     /** Returns once every rank has entered the barrier. */
@@ -74,8 +75,22 @@ public interface Communicator extends AutoCloseable
     /** Concatenates every rank's {@code send} (n elements each) into {@code recv} of {@code root} (size × n). */
     void gather(Buf send, Buf recv, int root);
 
+    /**
+     * Gather with a count per rank: rank i sends {@code counts[i]} elements, placed in {@code recv} of {@code root}
+     * at {@code displs[i]} (in elements). Every rank passes the same {@code counts}; {@code displs} matter at the root
+     * and may be null: blocks are then packed in rank order. {@code recv} may be null elsewhere.
+     */
+    void gatherv(Buf send, Buf recv, int[] counts, int[] displs, int root);
+
     /** Splits {@code send} of {@code root} (size × n) into n-element blocks, block i to rank i's {@code recv}. */
     void scatter(Buf send, Buf recv, int root);
+
+    /**
+     * Scatter with a count per rank: rank i receives in {@code recv} the {@code counts[i]} elements of {@code send}
+     * of {@code root} at {@code displs[i]} (in elements). Every rank passes the same {@code counts}; {@code displs}
+     * matter at the root and may be null: blocks are then packed in rank order. {@code send} may be null elsewhere.
+     */
+    void scatterv(Buf send, Buf recv, int[] counts, int[] displs, int root);
 
     /** Concatenates every rank's {@code send} (n elements each) into every rank's {@code recv} (size × n). */
     void allgather(Buf send, Buf recv);
@@ -126,8 +141,14 @@ public interface Communicator extends AutoCloseable
     /** Non-blocking {@link #gather(Buf, Buf, int)}. */
     CollectiveRequest igather(Buf send, Buf recv, int root);
 
+    /** Non-blocking {@link #gatherv}; the arrays must not change until completion. */
+    CollectiveRequest igatherv(Buf send, Buf recv, int[] counts, int[] displs, int root);
+
     /** Non-blocking {@link #scatter(Buf, Buf, int)}. */
     CollectiveRequest iscatter(Buf send, Buf recv, int root);
+
+    /** Non-blocking {@link #scatterv}; the arrays must not change until completion. */
+    CollectiveRequest iscatterv(Buf send, Buf recv, int[] counts, int[] displs, int root);
 
     /** Non-blocking {@link #allgather(Buf, Buf)}. */
     CollectiveRequest iallgather(Buf send, Buf recv);

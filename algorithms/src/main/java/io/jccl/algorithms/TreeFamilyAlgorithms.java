@@ -10,16 +10,19 @@ import io.jccl.algorithms.broadcast.ChainBroadcast;
 import io.jccl.algorithms.broadcast.ScatterAllgatherBroadcast;
 import io.jccl.algorithms.gather.BinomialGather;
 import io.jccl.algorithms.gather.LinearGather;
+import io.jccl.algorithms.gather.LinearGatherv;
 import io.jccl.algorithms.reduce.BinomialReduce;
 import io.jccl.algorithms.scatter.BinomialScatter;
 import io.jccl.algorithms.scatter.LinearScatter;
+import io.jccl.algorithms.scatter.LinearScatterv;
 import io.jccl.spi.CollectiveAlgorithm;
 
 import java.util.List;
 
 /**
  * The message-passing algorithms built on trees, chains, Bruck and pairwise patterns: binomial and k-nomial trees,
- * pipelined chain, van de Geijn scatter-allgather, Bruck, pairwise exchange, dissemination.
+ * pipelined chain, van de Geijn scatter-allgather, Bruck, pairwise exchange, linear gather and scatter (and their
+ * v forms), dissemination.
  */
 public final class TreeFamilyAlgorithms
 {
@@ -33,8 +36,10 @@ public final class TreeFamilyAlgorithms
         new PairwiseAlltoall(),
         new BruckAlltoall(),
         new LinearGather(),
+        new LinearGatherv(),
         new BinomialGather(),
         new LinearScatter(),
+        new LinearScatterv(),
         new BinomialScatter(),
         new DisseminationBarrier());
 

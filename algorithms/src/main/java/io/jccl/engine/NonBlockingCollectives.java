@@ -78,12 +78,38 @@ final class NonBlockingCollectives implements AutoCloseable
         return engine.submit(p);
     }
 
+    CollectiveRequest gatherv(final Buf send, final Buf recv, final int[] counts, final int[] displs, final int root)
+    {
+        checkRoot(root);
+        final PendingCollective p = engine().acquire(Kind.GATHERV);
+        p.send = notNull(send, "send buffer");
+        p.recv = parent.rank() == root ? notNull(recv, "receive buffer") : recv;
+        p.counts = counts;
+        p.displs = displs;
+        p.root = root;
+        p.bytes = parent.rank() == root ? recv.bytes() : 0;
+        return engine.submit(p);
+    }
+
     CollectiveRequest scatter(final Buf send, final Buf recv, final int root)
     {
         checkRoot(root);
         final PendingCollective p = engine().acquire(Kind.SCATTER);
         p.send = parent.rank() == root ? notNull(send, "send buffer") : send;
         p.recv = notNull(recv, "receive buffer");
+        p.root = root;
+        p.bytes = recv.bytes();
+        return engine.submit(p);
+    }
+
+    CollectiveRequest scatterv(final Buf send, final Buf recv, final int[] counts, final int[] displs, final int root)
+    {
+        checkRoot(root);
+        final PendingCollective p = engine().acquire(Kind.SCATTERV);
+        p.send = parent.rank() == root ? notNull(send, "send buffer") : send;
+        p.recv = notNull(recv, "receive buffer");
+        p.counts = counts;
+        p.displs = displs;
         p.root = root;
         p.bytes = recv.bytes();
         return engine.submit(p);

@@ -38,8 +38,8 @@ final class PendingCollective implements CollectiveRequest
 
     enum Kind
     {
-        BARRIER, BROADCAST, REDUCE, ALLREDUCE, GATHER, SCATTER, ALLGATHER, ALLGATHERV, REDUCE_SCATTER,
-        REDUCE_SCATTERV, ALLTOALL, ALLTOALLV
+        BARRIER, BROADCAST, REDUCE, ALLREDUCE, GATHER, GATHERV, SCATTER, SCATTERV, ALLGATHER, ALLGATHERV,
+        REDUCE_SCATTER, REDUCE_SCATTERV, ALLTOALL, ALLTOALLV
     }
 
     private final ProgressEngine engine;
@@ -99,7 +99,9 @@ final class PendingCollective implements CollectiveRequest
                 case REDUCE -> comm.reduce(send, recv, op, root);
                 case ALLREDUCE -> comm.allreduce(send, recv, op);
                 case GATHER -> comm.gather(send, recv, root);
+                case GATHERV -> comm.gatherv(send, recv, counts, displs, root);
                 case SCATTER -> comm.scatter(send, recv, root);
+                case SCATTERV -> comm.scatterv(send, recv, counts, displs, root);
                 case ALLGATHER -> comm.allgather(send, recv);
                 case ALLGATHERV -> comm.allgatherv(send, recv, counts, displs);
                 case REDUCE_SCATTER -> comm.reduceScatter(send, recv, op);

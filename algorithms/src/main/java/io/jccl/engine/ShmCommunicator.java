@@ -363,6 +363,48 @@ public final class ShmCommunicator implements Communicator
     }
 
     @Override
+    public void gatherv(final Buf send, final Buf recv, final int[] counts, final int[] displs, final int root)
+    {
+        enter();
+        try
+        {
+            checkRank(root, size(), "root");
+            checkBuffer(send, "send buffer", false);
+            final boolean isRoot = rank() == root;
+            int[] d = null;
+            if (isRoot)
+            {
+                checkBuffer(recv, "receive buffer", true);
+                checkSameType(send, recv);
+                d = checkLayout(counts, displs, size(), recv.count(), "counts", "receive buffer");
+                checkBlockOrApart(recv, send, d[root], "gatherv send buffer");
+            }
+            else
+            {
+                checkCounts(counts, size(), "counts");
+            }
+            checkAtLeast(send, counts[rank()], "send buffer (counts[" + rank() + "])");
+            final CollectiveArgs a = args.clear();
+            a.collective = Collective.GATHERV;
+            a.type = send.type();
+            a.root = root;
+            a.count = counts[rank()];
+            a.counts = counts;
+            a.displs = d;
+            setSend(a, send);
+            if (isRoot)
+            {
+                setRecv(a, recv);
+            }
+            run(sum(counts) * send.type().size(), null, sum(counts));
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    @Override
     public void scatter(final Buf send, final Buf recv, final int root)
     {
         enter();
@@ -388,6 +430,48 @@ public final class ShmCommunicator implements Communicator
             }
             setRecv(a, recv);
             run(recv.bytes() * size(), null, a.count);
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    @Override
+    public void scatterv(final Buf send, final Buf recv, final int[] counts, final int[] displs, final int root)
+    {
+        enter();
+        try
+        {
+            checkRank(root, size(), "root");
+            checkBuffer(recv, "receive buffer", true);
+            final boolean isRoot = rank() == root;
+            int[] d = null;
+            if (isRoot)
+            {
+                checkBuffer(send, "send buffer", false);
+                checkSameType(send, recv);
+                d = checkLayout(counts, displs, size(), send.count(), "counts", "send buffer");
+                checkBlockOrApart(send, recv, d[root], "scatterv receive buffer");
+            }
+            else
+            {
+                checkCounts(counts, size(), "counts");
+            }
+            checkAtLeast(recv, counts[rank()], "receive buffer (counts[" + rank() + "])");
+            final CollectiveArgs a = args.clear();
+            a.collective = Collective.SCATTERV;
+            a.type = recv.type();
+            a.root = root;
+            a.count = counts[rank()];
+            a.counts = counts;
+            a.displs = d;
+            if (isRoot)
+            {
+                setSend(a, send);
+            }
+            setRecv(a, recv);
+            run(sum(counts) * recv.type().size(), null, sum(counts));
         }
         finally
         {
@@ -655,6 +739,22 @@ public final class ShmCommunicator implements Communicator
     }
 
     @Override
+    public CollectiveRequest igatherv(final Buf send, final Buf recv, final int[] counts, final int[] displs,
+        final int root)
+    {
+        nonBlocking.start();
+        enter();
+        try
+        {
+            return nonBlocking.gatherv(send, recv, counts, displs, root);
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    @Override
     public CollectiveRequest iscatter(final Buf send, final Buf recv, final int root)
     {
         nonBlocking.start();
@@ -662,6 +762,22 @@ public final class ShmCommunicator implements Communicator
         try
         {
             return nonBlocking.scatter(send, recv, root);
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    @Override
+    public CollectiveRequest iscatterv(final Buf send, final Buf recv, final int[] counts, final int[] displs,
+        final int root)
+    {
+        nonBlocking.start();
+        enter();
+        try
+        {
+            return nonBlocking.scatterv(send, recv, counts, displs, root);
         }
         finally
         {
@@ -860,8 +976,12 @@ public final class ShmCommunicator implements Communicator
 
     private static boolean rooted(final Collective collective)
     {
-        return collective == Collective.BROADCAST || collective == Collective.REDUCE ||
-            collective == Collective.GATHER || collective == Collective.SCATTER;
+        return switch (collective)
+        {
+            case BROADCAST, REDUCE, GATHER, GATHERV, SCATTER, SCATTERV -> true;
+            case BARRIER, ALLREDUCE, ALLGATHER, ALLGATHERV, REDUCE_SCATTER, REDUCE_SCATTERV, ALLTOALL, ALLTOALLV ->
+                false;
+        };
     }
 
     /** The last operations of this rank, one per line: what a timeout or a failure dumps to stderr. */

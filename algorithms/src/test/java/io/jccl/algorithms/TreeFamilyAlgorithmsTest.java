@@ -115,7 +115,9 @@ class TreeFamilyAlgorithmsTest
                     case REDUCE, ALLREDUCE -> reduce(c, rank, size, args, call, label, failures);
                     case ALLGATHER -> allgather(c, rank, size, args, call, label, failures);
                     case GATHER -> gather(c, rank, size, args, call, label, failures);
+                    case GATHERV -> gatherv(c, rank, size, args, call, label, failures);
                     case SCATTER -> scatter(c, rank, size, args, call, label, failures);
+                    case SCATTERV -> scatterv(c, rank, size, args, call, label, failures);
                     case ALLTOALL -> alltoall(c, rank, size, args, call, label, failures);
                     case ALLTOALLV -> alltoallv(c, rank, size, args, call, label, failures);
                     default -> fail("no check for " + collective);
@@ -129,7 +131,8 @@ class TreeFamilyAlgorithmsTest
     private static List<Case> cases(final Collective collective, final int size)
     {
         final boolean rooted = collective == Collective.BROADCAST || collective == Collective.REDUCE ||
-            collective == Collective.GATHER || collective == Collective.SCATTER;
+            collective == Collective.GATHER || collective == Collective.GATHERV || collective == Collective.SCATTER ||
+            collective == Collective.SCATTERV;
         final boolean reduction = collective == Collective.REDUCE || collective == Collective.ALLREDUCE;
         final int[] roots = !rooted || size == 1 ? new int[]{0} : new int[]{0, size - 1};
         final boolean[] placements = collective == Collective.BROADCAST ? new boolean[]{false} :
@@ -283,6 +286,107 @@ class TreeFamilyAlgorithmsTest
         {
             failures.expectUntouched(label, "send of a non-root", send);
         }
+    }
+
+    /**
+     * Rank j's uneven block (some empty) at displs[j] of the root's recv, blocks in reverse rank order one element
+     * apart; in place means the root's send is its own block of recv. Non-roots get no displacements, as from the
+     * communicator.
+     */
+    private static void gatherv(final Case c, final int rank, final int size, final CollectiveArgs args,
+        final Runnable call, final Supplier<String> label, final Failures failures)
+    {
+        final boolean root = rank == c.root;
+        final boolean inPlace = c.inPlace && root;
+        final int elementSize = c.type.size();
+        final int[] counts = new int[size];
+        final int[] displs = new int[size];
+        final int extent = vLayout(c, size, counts, displs);
+        final byte[] input = encode(c.type, c.seed, rank, 0, counts[rank], Kind.MOVE);
+        final Guarded recv = new Guarded((long)extent * elementSize);
+        final long ownAt = (long)displs[rank] * elementSize;
+        final Guarded send = inPlace ? recv.put(ownAt, input) : new Guarded(input.length).put(0, input);
+        final byte[] expected = recv.content();
+        fill(args, c);
+        args.counts = counts;
+        args.displs = root ? displs : null;
+        args.sendBase = send.array;
+        args.sendOffset = inPlace ? recv.offset(ownAt) : send.offset(0);
+        args.recvBase = recv.array;
+        args.recvOffset = recv.offset(0);
+        call.run();
+        if (root)
+        {
+            for (int source = 0; source < size; source++)
+            {
+                final byte[] block = encode(c.type, c.seed, source, 0, counts[source], Kind.MOVE);
+                System.arraycopy(block, 0, expected, displs[source] * elementSize, block.length);
+            }
+            failures.expect(label, "recv", expected, recv, 0);
+        }
+        else
+        {
+            failures.expectUntouched(label, "recv of a non-root", recv);
+        }
+        if (!inPlace)
+        {
+            failures.expect(label, "send", input, send, 0);
+        }
+    }
+
+    /**
+     * Rank j receives the root's counts[j] elements at displs[j], in gatherv's layout; in place means the root's recv
+     * is its own block of send. Non-roots get no displacements, as from the communicator.
+     */
+    private static void scatterv(final Case c, final int rank, final int size, final CollectiveArgs args,
+        final Runnable call, final Supplier<String> label, final Failures failures)
+    {
+        final boolean root = rank == c.root;
+        final boolean inPlace = c.inPlace && root;
+        final int elementSize = c.type.size();
+        final int[] counts = new int[size];
+        final int[] displs = new int[size];
+        final int extent = vLayout(c, size, counts, displs);
+        final byte[] rootInput = encode(c.type, c.seed, c.root, 0, extent, Kind.MOVE);
+        final Guarded send = new Guarded(rootInput.length);
+        if (root)
+        {
+            send.put(0, rootInput);
+        }
+        final long ownAt = (long)displs[rank] * elementSize;
+        final Guarded recv = inPlace ? send : new Guarded((long)counts[rank] * elementSize);
+        fill(args, c);
+        args.counts = counts;
+        args.displs = root ? displs : null;
+        args.sendBase = send.array;
+        args.sendOffset = send.offset(0);
+        args.recvBase = recv.array;
+        args.recvOffset = inPlace ? send.offset(ownAt) : recv.offset(0);
+        call.run();
+        failures.expect(label, "recv", encode(c.type, c.seed, c.root, displs[rank], counts[rank], Kind.MOVE), recv,
+            inPlace ? ownAt : 0);
+        if (root)
+        {
+            failures.expect(label, "send", rootInput, send, 0);
+        }
+        else
+        {
+            failures.expectUntouched(label, "send of a non-root", send);
+        }
+    }
+
+    /** gatherv's and scatterv's counts (0, n/2 or n) and displacements; returns the extent in elements. */
+    private static int vLayout(final Case c, final int size, final int[] counts, final int[] displs)
+    {
+        final int n = (int)c.count;
+        int extent = 0;
+        for (int j = size - 1; j >= 0; j--)
+        {
+            counts[j] = n * ((j + 1) % 3) / 2;
+            displs[j] = extent + 1;
+            extent += counts[j] + 1;
+        }
+        return extent;
     }
 
     /** Block j of rank i's send goes to rank j; in place means send is recv. */
@@ -544,12 +648,12 @@ class TreeFamilyAlgorithmsTest
             }
         }
         assertEquals(EnumSet.of(Collective.BARRIER, Collective.BROADCAST, Collective.REDUCE, Collective.ALLREDUCE,
-            Collective.ALLGATHER, Collective.ALLTOALL, Collective.ALLTOALLV, Collective.GATHER, Collective.SCATTER),
-            covered);
+            Collective.ALLGATHER, Collective.ALLTOALL, Collective.ALLTOALLV, Collective.GATHER, Collective.GATHERV,
+            Collective.SCATTER, Collective.SCATTERV), covered);
         assertEquals(Set.of("broadcast/binomial", "broadcast/chain", "broadcast/scatter_allgather",
             "reduce/binomial", "allreduce/reduce_broadcast", "allgather/bruck", "alltoall/pairwise",
-            "alltoall/bruck", "alltoallv/pairwise", "gather/linear", "gather/binomial", "scatter/linear",
-            "scatter/binomial", "barrier/dissemination"), seen);
+            "alltoall/bruck", "alltoallv/pairwise", "gather/linear", "gatherv/linear", "gather/binomial",
+            "scatter/linear", "scatterv/linear", "scatter/binomial", "barrier/dissemination"), seen);
         final Set<Class<?>> classes = new HashSet<>();
         for (final CollectiveAlgorithm algorithm : TreeFamilyAlgorithms.all())
         {

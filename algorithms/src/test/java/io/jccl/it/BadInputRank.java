@@ -35,7 +35,8 @@ public final class BadInputRank
     /** Cases run after the table, by name: threads, and every public method after close. */
     static final List<String> LATER = List.of("second thread refused", "closed: send", "closed: recv",
         "closed: sendRecv", "closed: isend", "closed: irecv", "closed: barrier", "closed: broadcast", "closed: reduce",
-        "closed: allreduce", "closed: gather", "closed: scatter", "closed: allgather", "closed: allgatherv",
+        "closed: allreduce", "closed: gather", "closed: gatherv", "closed: scatter", "closed: scatterv",
+        "closed: allgather", "closed: allgatherv",
         "closed: reduceScatter", "closed: reduceScatterv", "closed: alltoall", "closed: alltoallv",
         "closed: allocateShared", "closed: iallreduce", "closed: ibarrier", "closed: split");
 
@@ -106,6 +107,31 @@ public final class BadInputRank
             m -> m.scatter(ok, Buf.of(new int[4]), 0)));
         c.add(new Case("scatter receive read-only", Who.ALL, iae, "receive buffer is read-only",
             m -> m.scatter(Buf.of(new int[8]), readOnly, 0)));
+        c.add(new Case("gatherv counts null", Who.ALL, iae, "counts must have one entry per rank (2), not null",
+            m -> m.gatherv(ok, Buf.of(new int[8]), null, null, 0)));
+        c.add(new Case("gatherv negative count", Who.ALL, iae, "counts[1] is negative: -4",
+            m -> m.gatherv(ok, Buf.of(new int[8]), new int[] {4, -4}, null, 0)));
+        c.add(new Case("gatherv root 2", Who.ALL, iae, "root 2 is outside",
+            m -> m.gatherv(ok, Buf.of(new int[8]), new int[] {4, 4}, null, 2)));
+        c.add(new Case("gatherv send below its count", Who.ALL, iae, "send buffer (counts[",
+            m -> m.gatherv(ok, Buf.of(new int[10]), new int[] {5, 5}, null, 0)));
+        c.add(new Case("gatherv receive too small on root", Who.ROOT, iae,
+            "receive buffer holds 7 elements; block 1 needs [4, 8)",
+            m -> m.gatherv(ok, Buf.of(new int[7]), new int[] {4, 4}, null, 0)));
+        c.add(new Case("gatherv send overlaps another block on root", Who.ROOT, iae, "exactly this rank's block", m ->
+        {
+            final int[] a = new int[8];
+            m.gatherv(Buf.of(a, 1, 4), Buf.of(a), new int[] {4, 4}, null, 0);
+        }));
+        c.add(new Case("scatterv send too small on root", Who.ROOT, iae,
+            "send buffer holds 4 elements; block 1 needs [4, 8)",
+            m -> m.scatterv(Buf.of(new int[4]), ok, new int[] {4, 4}, null, 0)));
+        c.add(new Case("scatterv displacement out of range on root", Who.ROOT, iae, "block 1 needs [6, 10)",
+            m -> m.scatterv(Buf.of(new int[8]), ok, new int[] {4, 4}, new int[] {0, 6}, 0)));
+        c.add(new Case("scatterv receive below its count", Who.ALL, iae, "receive buffer (counts[",
+            m -> m.scatterv(Buf.of(new int[10]), ok, new int[] {5, 5}, null, 0)));
+        c.add(new Case("scatterv receive read-only", Who.ALL, iae, "receive buffer is read-only",
+            m -> m.scatterv(Buf.of(new int[8]), readOnly, new int[] {4, 4}, null, 0)));
         // unrooted collectives
         c.add(new Case("allreduce null send", Who.ALL, iae, "send buffer is null",
             m -> m.allreduce(null, Buf.of(four), ReduceOp.SUM)));
@@ -217,7 +243,9 @@ public final class BadInputRank
             () -> comm.send(ok, peer, 0), () -> comm.recv(ok, peer, 0), () -> comm.sendRecv(ok, peer, 0, ok, peer, 0),
             () -> comm.isend(ok, peer, 0), () -> comm.irecv(ok, peer, 0), comm::barrier, () -> comm.broadcast(ok, 0),
             () -> comm.reduce(ok, ok, ReduceOp.SUM, 0), () -> comm.allreduce(ok, ReduceOp.SUM),
-            () -> comm.gather(ok, big, 0), () -> comm.scatter(big, ok, 0), () -> comm.allgather(ok, big),
+            () -> comm.gather(ok, big, 0), () -> comm.gatherv(ok, big, new int[] {4, 4}, null, 0),
+            () -> comm.scatter(big, ok, 0), () -> comm.scatterv(big, ok, new int[] {4, 4}, null, 0),
+            () -> comm.allgather(ok, big),
             () -> comm.allgatherv(ok, big, new int[] {4, 4}, null),
             () -> comm.reduceScatter(big, ok, ReduceOp.SUM),
             () -> comm.reduceScatterv(big, ok, new int[] {4, 4}, ReduceOp.SUM), () -> comm.alltoall(ok, ok),

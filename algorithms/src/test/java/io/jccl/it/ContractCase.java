@@ -15,7 +15,7 @@ import io.jccl.ReduceOp;
  * @param type       element type (null for barrier).
  * @param op         reduction op (null for data movement and barrier).
  * @param count      n: the whole vector for broadcast, reduce and allreduce, one rank's block for the other block
- *                   collectives, the base block size of allgatherv and alltoallv, the total of reduce_scatterv,
+ *                   collectives, the base block size of the v forms but reduce_scatterv, whose total it is,
  *                   the number of back-to-back calls for barrier.
  * @param root       root rank (for barrier: the rank that arrives late); -1 when the collective has none.
  * @param inPlace    the Communicator's in-place form of the call.
@@ -51,7 +51,7 @@ record ContractCase(
         SHARED
     }
 
-    /** Placement of the per-rank blocks of allgatherv and alltoallv. */
+    /** Placement of the per-rank blocks of gatherv, scatterv, allgatherv and alltoallv. */
     enum Layout
     {
         /** Packed in rank order; null displacements are passed. */

@@ -152,8 +152,7 @@ final class ContractCases
         final boolean barrier = collective == Collective.BARRIER;
         final Kind recvKind = barrier ? null : kinds[1];
         final Kind sendKind = barrier || collective == Collective.BROADCAST ? null : inPlace ? recvKind : kinds[0];
-        final Layout layout = collective == Collective.ALLGATHERV || collective == Collective.ALLTOALLV ?
-            Layout.values()[index % Layout.values().length] : Layout.PACKED;
+        final Layout layout = hasLayout(collective) ? Layout.values()[index % Layout.values().length] : Layout.PACKED;
         cases.add(new ContractCase(index, collective, algorithm, type, op, count, root, inPlace, sendKind, recvKind,
             inexact, layout, seed));
     }
@@ -178,28 +177,38 @@ final class ContractCases
     static boolean hasRoot(final Collective c)
     {
         return c == Collective.BROADCAST || c == Collective.REDUCE || c == Collective.GATHER ||
-            c == Collective.SCATTER;
+            c == Collective.GATHERV || c == Collective.SCATTER || c == Collective.SCATTERV;
     }
 
     /** Collectives whose in-place form the Communicator javadoc defines (broadcast is in place by nature). */
     static boolean hasInPlace(final Collective c)
     {
         return c == Collective.REDUCE || c == Collective.ALLREDUCE || c == Collective.GATHER ||
-            c == Collective.SCATTER || c == Collective.ALLGATHER || c == Collective.ALLGATHERV ||
-            c == Collective.REDUCE_SCATTER;
+            c == Collective.GATHERV || c == Collective.SCATTER || c == Collective.SCATTERV ||
+            c == Collective.ALLGATHER || c == Collective.ALLGATHERV || c == Collective.REDUCE_SCATTER;
     }
 
     /** Collectives whose count is one rank's block (reduce_scatterv's count is the total). */
     static boolean isBlock(final Collective c)
     {
-        return c == Collective.GATHER || c == Collective.SCATTER || c == Collective.ALLGATHER ||
-            c == Collective.ALLGATHERV || c == Collective.REDUCE_SCATTER || c == Collective.ALLTOALL ||
+        return c == Collective.GATHER || c == Collective.GATHERV || c == Collective.SCATTER ||
+            c == Collective.SCATTERV || c == Collective.ALLGATHER || c == Collective.ALLGATHERV ||
+            c == Collective.REDUCE_SCATTER || c == Collective.ALLTOALL || c == Collective.ALLTOALLV;
+    }
+
+    /** The v forms whose blocks may lie packed, apart or in reverse order ({@link Layout}). */
+    static boolean hasLayout(final Collective c)
+    {
+        return c == Collective.GATHERV || c == Collective.SCATTERV || c == Collective.ALLGATHERV ||
             c == Collective.ALLTOALLV;
     }
 
     // ----------------------------------------------------------------------------------------- v-form layouts
 
-    /** Elements rank {@code from} contributes (allgatherv) or sends to {@code to} (alltoallv): 0, or n/2 to 3n/2. */
+    /**
+     * Elements rank {@code from} contributes (gatherv, allgatherv), receives (scatterv) or sends to {@code to}
+     * (alltoallv): 0, or n/2 to 3n/2.
+     */
     static int blockCount(final ContractCase c, final int from, final int to)
     {
         final long h = ContractValues.mix(c.seed() ^ (from * 0x632BE59BD9B4E019L + to * 0x85157AF5L + 17));
@@ -207,7 +216,7 @@ final class ContractCases
             c.count() + 1));
     }
 
-    /** allgatherv counts: what each rank contributes. */
+    /** gatherv, scatterv and allgatherv counts: each rank's block. */
     static int[] allgathervCounts(final ContractCase c, final int ranks)
     {
         final int[] counts = new int[ranks];
@@ -294,7 +303,12 @@ final class ContractCases
             case BARRIER, BROADCAST -> 0;
             case REDUCE, ALLREDUCE, GATHER, ALLGATHER -> n;
             case SCATTER, REDUCE_SCATTER, ALLTOALL -> ranks * n;
-            case ALLGATHERV -> allgathervCounts(c, ranks)[rank];
+            case GATHERV, ALLGATHERV -> allgathervCounts(c, ranks)[rank];
+            case SCATTERV ->
+            {
+                final int[] counts = allgathervCounts(c, ranks);
+                yield extent(counts, displacements(counts, c.layout()));
+            }
             case REDUCE_SCATTERV -> n;
             case ALLTOALLV ->
             {
@@ -313,7 +327,8 @@ final class ContractCases
             case BARRIER -> 0;
             case BROADCAST, REDUCE, ALLREDUCE, SCATTER, REDUCE_SCATTER -> n;
             case GATHER, ALLGATHER, ALLTOALL -> ranks * n;
-            case ALLGATHERV ->
+            case SCATTERV -> allgathervCounts(c, ranks)[rank];
+            case GATHERV, ALLGATHERV ->
             {
                 final int[] counts = allgathervCounts(c, ranks);
                 yield extent(counts, displacements(counts, c.layout()));

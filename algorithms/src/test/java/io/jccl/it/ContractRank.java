@@ -241,7 +241,9 @@ public final class ContractRank
             case REDUCE -> reduce(c);
             case ALLREDUCE -> allreduce(c);
             case GATHER -> gather(c);
+            case GATHERV -> gatherv(c);
             case SCATTER -> scatter(c);
+            case SCATTERV -> scatterv(c);
             case ALLGATHER -> allgather(c);
             case ALLGATHERV -> allgatherv(c);
             case REDUCE_SCATTER -> reduceScatter(c);
@@ -408,6 +410,79 @@ public final class ContractRank
         if (send != null)
         {
             expectInput(send, 0, size * n, rank, 0, isRoot ? "send buffer (must not change)" :
+                "send buffer of a non-root (must not change)");
+        }
+        guards(send, "send buffer");
+        guards(recv, "receive buffer");
+    }
+
+    private void gatherv(final ContractCase c)
+    {
+        final int[] counts = ContractCases.allgathervCounts(c, size);
+        final int[] displs = ContractCases.displacements(counts, c.layout());
+        final long extent = ContractCases.extent(counts, displs);
+        final boolean isRoot = rank == c.root();
+        final Region send;
+        final Region recv;
+        final Buf sendBuf;
+        if (c.inPlace() && isRoot)
+        {
+            recv = buffers.region(RECV, c.recvKind(), type, extent);
+            fillInput(recv, displs[rank], counts[rank], rank, 0);
+            send = null;
+            sendBuf = recv.buf.slice(displs[rank], counts[rank]);
+        }
+        else
+        {
+            send = buffers.region(SEND, c.sendKind(), type, counts[rank]);
+            fillInput(send, 0, counts[rank], rank, 0);
+            sendBuf = send.buf;
+            recv = isRoot || c.index() % 2 == 1 ? buffers.region(RECV, c.recvKind(), type, extent) : null;
+        }
+        view(c).gatherv(sendBuf, recv == null ? null : recv.buf, counts.clone(),
+            c.layout() == Layout.PACKED ? null : displs.clone(), c.root());
+        if (isRoot)
+        {
+            for (int j = 0; j < size; j++)
+            {
+                expectInput(recv, displs[j], counts[j], j, 0, "block of rank " + j);
+            }
+            expectGapsUntouched(recv, counts, displs);
+        }
+        else if (recv != null)
+        {
+            expectUntouched(recv, 0, extent, "receive buffer of a non-root");
+        }
+        if (send != null)
+        {
+            expectInput(send, 0, counts[rank], rank, 0, "send buffer (must not change)");
+        }
+        guards(send, "send buffer");
+        guards(recv, "receive buffer");
+    }
+
+    private void scatterv(final ContractCase c)
+    {
+        final int[] counts = ContractCases.allgathervCounts(c, size);
+        final int[] displs = ContractCases.displacements(counts, c.layout());
+        final long extent = ContractCases.extent(counts, displs);
+        final boolean isRoot = rank == c.root();
+        final Region send = isRoot || c.index() % 2 == 1 ? buffers.region(SEND, c.sendKind(), type, extent) : null;
+        if (send != null)
+        {
+            fillInput(send, 0, extent, rank, 0);
+        }
+        final Region recv = c.inPlace() && isRoot ? null : buffers.region(RECV, c.recvKind(), type, counts[rank]);
+        final Buf recvBuf = recv == null ? send.buf.slice(displs[rank], counts[rank]) : recv.buf;
+        view(c).scatterv(send == null ? null : send.buf, recvBuf, counts.clone(),
+            c.layout() == Layout.PACKED ? null : displs.clone(), c.root());
+        if (recv != null)
+        {
+            expectInput(recv, 0, counts[rank], c.root(), displs[rank], "received block");
+        }
+        if (send != null)
+        {
+            expectInput(send, 0, extent, rank, 0, isRoot ? "send buffer (must not change)" :
                 "send buffer of a non-root (must not change)");
         }
         guards(send, "send buffer");

@@ -135,6 +135,31 @@ public final class NonBlockingRank
             check(v[at] == r && v[at + counts[r] - 1] == r, "iallgatherv block " + r);
         }
 
+        // gatherv to the last rank, blocks in reverse order two elements apart
+        final int[] displs = new int[p];
+        for (int r = p - 1, at = 0; r >= 0; at += counts[r] + 2, r--)
+        {
+            displs[r] = at;
+        }
+        final int last = p - 1;
+        final int[] gatheredV = new int[total + 2 * p];
+        comm.igatherv(Buf.of(myPart), me == last ? Buf.of(gatheredV) : null, counts, displs, last).await();
+        if (me == last)
+        {
+            for (int r = 0; r < p; r++)
+            {
+                check(gatheredV[displs[r]] == r && gatheredV[displs[r] + counts[r] - 1] == r, "igatherv block " + r);
+            }
+        }
+
+        // scatterv from the last rank with the same layout: rank r gets the r + 1 elements from displs[r]
+        final int[] scatterVSrc = new int[total + 2 * p];
+        Arrays.setAll(scatterVSrc, i -> 100 * i);
+        final int[] pieceV = new int[me + 1];
+        comm.iscatterv(me == last ? Buf.of(scatterVSrc) : null, Buf.of(pieceV), counts, displs, last).await();
+        check(pieceV[0] == 100 * displs[me] && pieceV[me] == 100 * (displs[me] + me),
+            "iscatterv piece " + Arrays.toString(pieceV));
+
         final long[] rsIn = new long[3 * p];
         Arrays.setAll(rsIn, i -> i + me);
         final long[] rsOut = new long[3];

@@ -117,9 +117,14 @@ public final class ArgumentChecks
     public static void checkOwnBlockOrApart(final Buf whole, final Buf block, final int rank, final long blockCount,
         final String role)
     {
+        checkBlockOrApart(whole, block, rank * blockCount, role);
+    }
+
+    /** As {@link #checkOwnBlockOrApart}, for this rank's block at element {@code blockStart} of {@code whole}. */
+    public static void checkBlockOrApart(final Buf whole, final Buf block, final long blockStart, final String role)
+    {
         if (whole.overlaps(block) &&
-            !(block.base() == whole.base() && block.offset() == whole.offset() + rank * blockCount *
-            whole.type().size()))
+            !(block.base() == whole.base() && block.offset() == whole.offset() + blockStart * whole.type().size()))
         {
             throw new IllegalArgumentException(role + " overlaps the other buffer without being exactly this " +
                 "rank's block of it (in place means passing that block)");
@@ -133,11 +138,7 @@ public final class ArgumentChecks
     public static int[] checkLayout(final int[] counts, final int[] displs, final int size, final long capacity,
         final String name, final String role)
     {
-        if (counts == null || counts.length != size)
-        {
-            throw new IllegalArgumentException(name + " must have one entry per rank (" + size + ")" +
-                (counts == null ? ", not null" : ", not " + counts.length));
-        }
+        checkCounts(counts, size, name);
         if (displs != null && displs.length != size)
         {
             throw new IllegalArgumentException("displacements must have one entry per rank (" + size + "), not " +
@@ -179,6 +180,23 @@ public final class ArgumentChecks
             at += counts[r];
         }
         return packedDispls;
+    }
+
+    /** Per-rank counts: one entry per rank, none negative. */
+    public static void checkCounts(final int[] counts, final int size, final String name)
+    {
+        if (counts == null || counts.length != size)
+        {
+            throw new IllegalArgumentException(name + " must have one entry per rank (" + size + ")" +
+                (counts == null ? ", not null" : ", not " + counts.length));
+        }
+        for (int r = 0; r < size; r++)
+        {
+            if (counts[r] < 0)
+            {
+                throw new IllegalArgumentException(name + "[" + r + "] is negative: " + counts[r]);
+            }
+        }
     }
 
     /** The sum of per-rank counts, as a long (an int sum could overflow). */

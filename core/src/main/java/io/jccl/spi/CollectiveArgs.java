@@ -15,7 +15,9 @@ import io.jccl.ReduceOp;
  * REDUCE           n                             n on root (recvBase/offset unset elsewhere)
  * ALLREDUCE        n                             n
  * GATHER           n                             size × n on root
+ * GATHERV          counts[rank]                  counts[i] at displs[i] for each rank i, on root
  * SCATTER          size × n on root              n
+ * SCATTERV         counts[i] at displs[i] on root  counts[rank]
  * ALLGATHER        n                             size × n
  * ALLGATHERV       counts[rank]                  counts[i] at displs[i] for each rank i
  * REDUCE_SCATTER   size × n                      n
@@ -51,7 +53,10 @@ public final class CollectiveArgs
      */
     public long chunkBytes;
 
-    /** v forms: per-rank counts and displacements in elements (recv side for ALLGATHERV and REDUCE_SCATTERV). */
+    /**
+     * v forms: per-rank counts and displacements in elements, of the buffer that holds every rank's block (recv for
+     * GATHERV and ALLGATHERV, send for SCATTERV and REDUCE_SCATTERV).
+     */
     public int[] counts;
     public int[] displs;
     public int[] sendCounts;
