@@ -137,8 +137,8 @@ public final class Workload
         return switch (Collective.parse(operation))
         {
             case ALLREDUCE -> 2.0 * (p - 1) / p;
-            case ALLGATHER, ALLGATHERV, REDUCE_SCATTER, REDUCE_SCATTERV, ALLTOALL, ALLTOALLV, GATHER, SCATTER ->
-                (p - 1) / p;
+            case ALLGATHER, ALLGATHERV, REDUCE_SCATTER, REDUCE_SCATTERV, ALLTOALL, ALLTOALLV, GATHER, GATHERV, SCATTER,
+                SCATTERV -> (p - 1) / p;
             case BROADCAST, REDUCE -> 1.0;
             case BARRIER -> 0.0;
         };
@@ -216,7 +216,8 @@ public final class Workload
     {
         return collective != null && switch (collective)
         {
-            case GATHER, SCATTER, ALLGATHER, ALLGATHERV, REDUCE_SCATTER, REDUCE_SCATTERV, ALLTOALL, ALLTOALLV -> true;
+            case GATHER, GATHERV, SCATTER, SCATTERV, ALLGATHER, ALLGATHERV, REDUCE_SCATTER, REDUCE_SCATTERV,
+                ALLTOALL, ALLTOALLV -> true;
             default -> false;
         };
     }
@@ -281,11 +282,23 @@ public final class Workload
                 final Buf recv = rootOnly(communicator, count);
                 yield () -> c.gather(send, recv, 0);
             }
+            case GATHERV ->
+            {
+                final Buf send = buffer(communicator, block);
+                final Buf recv = rootOnly(communicator, count);
+                yield () -> c.gatherv(send, recv, blockCounts, null, 0);
+            }
             case SCATTER ->
             {
                 final Buf send = rootOnly(communicator, count);
                 final Buf recv = buffer(communicator, block);
                 yield () -> c.scatter(send, recv, 0);
+            }
+            case SCATTERV ->
+            {
+                final Buf send = rootOnly(communicator, count);
+                final Buf recv = buffer(communicator, block);
+                yield () -> c.scatterv(send, recv, blockCounts, null, 0);
             }
             case ALLGATHER ->
             {

@@ -26,6 +26,8 @@ class ParamListsTest
         Map.entry(Collective.SCATTER, ScatterBenchmark.class),
         Map.entry(Collective.ALLGATHER, AllgatherBenchmark.class),
         Map.entry(Collective.ALLGATHERV, AllgathervBenchmark.class),
+        Map.entry(Collective.GATHERV, GathervBenchmark.class),
+        Map.entry(Collective.SCATTERV, ScattervBenchmark.class),
         Map.entry(Collective.REDUCE_SCATTER, ReduceScatterBenchmark.class),
         Map.entry(Collective.REDUCE_SCATTERV, ReduceScattervBenchmark.class),
         Map.entry(Collective.ALLTOALL, AlltoallBenchmark.class),

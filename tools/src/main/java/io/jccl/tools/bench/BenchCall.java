@@ -86,23 +86,28 @@ public abstract class BenchCall
             case ALLGATHERV -> new Allgatherv(comm, regions, count, sets, strideElements);
             case REDUCE_SCATTERV -> new ReduceScatterv(comm, regions, count, sets, strideElements, reduceOp);
             case ALLTOALLV -> new Alltoallv(comm, regions, count, sets, strideElements);
+            case GATHERV -> new Gatherv(comm, regions, count, sets, strideElements, root);
+            case SCATTERV -> new Scatterv(comm, regions, count, sets, strideElements, root);
         };
     }
 
-    /** Whether {@code op} has an in-place form: allreduce, reduce, allgather, gather, reduce-scatter and scatter. */
+    /**
+     * Whether {@code op} has an in-place form: allreduce, reduce, allgather, gather, gatherv, reduce-scatter, scatter
+     * and scatterv.
+     */
     public static boolean hasInPlace(final BenchOp op)
     {
         return switch (op)
         {
-            case ALLREDUCE, REDUCE, ALLGATHER, GATHER, REDUCE_SCATTER, SCATTER -> true;
+            case ALLREDUCE, REDUCE, ALLGATHER, GATHER, GATHERV, REDUCE_SCATTER, SCATTER, SCATTERV -> true;
             default -> false;
         };
     }
 
     /**
      * Makes the call in place, as {@link Communicator} describes it: the reductions' send is their receive buffer,
-     * an allgather's send (and a gather root's) its block of the receive buffer, a reduce-scatter's receive (and a
-     * scatter root's) its block of the send buffer. Only for the ops of {@link #hasInPlace}.
+     * an allgather's send (and a gather or gatherv root's) its block of the receive buffer, a reduce-scatter's receive
+     * (and a scatter or scatterv root's) its block of the send buffer. Only for the ops of {@link #hasInPlace}.
      *
      * @return this call.
      */
@@ -118,7 +123,7 @@ public abstract class BenchCall
             {
                 case ALLREDUCE, REDUCE -> send[set] = recv[set];
                 case ALLGATHER -> send[set] = recv[set].slice(rank * block, block);
-                case GATHER -> send[set] = rank == root ? recv[set].slice(root * block, block) : send[set];
+                case GATHER, GATHERV -> send[set] = rank == root ? recv[set].slice(root * block, block) : send[set];
                 case REDUCE_SCATTER -> recv[set] = send[set].slice(rank * block, block);
                 default -> recv[set] = rank == root ? send[set].slice(root * block, block) : recv[set];
             }
@@ -154,7 +159,7 @@ public abstract class BenchCall
             switch (op)
             {
                 case ALLREDUCE, REDUCE -> data.fill(recvRegion, rank, count);
-                case ALLGATHER, GATHER ->
+                case ALLGATHER, GATHER, GATHERV ->
                 {
                     if (op == BenchOp.ALLGATHER || rank == root)
                     {
@@ -166,7 +171,7 @@ public abstract class BenchCall
                 }
                 default ->
                 {
-                    // reduce-scatter and scatter: the result lands in the send region, which holds the input
+                    // reduce-scatter, scatter and scatterv: the result lands in the send region, which holds the input
                 }
             }
             return;
@@ -205,7 +210,7 @@ public abstract class BenchCall
         {
             return data.wrongReductions(regions.sendRegion(), rank * block, block, rank * block);
         }
-        if (inPlace && op == BenchOp.SCATTER && rank == root)
+        if (inPlace && (op == BenchOp.SCATTER || op == BenchOp.SCATTERV) && rank == root)
         {
             return data.wrongCopies(regions.sendRegion(), root * block, block, root, root * block);
         }
@@ -216,8 +221,8 @@ public abstract class BenchCall
             case BROADCAST -> data.wrongCopies(recvRegion, 0, count, root, 0);
             case REDUCE -> rank == root ? data.wrongReductions(recvRegion, 0, count, 0) : 0;
             case ALLREDUCE -> data.wrongReductions(recvRegion, 0, count, 0);
-            case GATHER -> rank == root ? wrongBlocks(data, recvRegion, 0) : 0;
-            case SCATTER -> data.wrongCopies(recvRegion, 0, block, root, rank * block);
+            case GATHER, GATHERV -> rank == root ? wrongBlocks(data, recvRegion, 0) : 0;
+            case SCATTER, SCATTERV -> data.wrongCopies(recvRegion, 0, block, root, rank * block);
             case ALLGATHER, ALLGATHERV -> wrongBlocks(data, recvRegion, 0);
             case REDUCE_SCATTER, REDUCE_SCATTERV -> data.wrongReductions(recvRegion, 0, block, rank * block);
             case ALLTOALL, ALLTOALLV -> wrongBlocks(data, recvRegion, rank * block);
@@ -278,6 +283,26 @@ public abstract class BenchCall
             }
             case SCATTER ->
             {
+                if (isRoot)
+                {
+                    setSend(a, s);
+                }
+                setRecv(withCount(a, block), r);
+            }
+            case GATHERV ->
+            {
+                a.counts = counts;
+                a.displs = isRoot ? packedDisplacements() : null;
+                setSend(withCount(a, block), s);
+                if (isRoot)
+                {
+                    setRecv(a, r);
+                }
+            }
+            case SCATTERV ->
+            {
+                a.counts = counts;
+                a.displs = isRoot ? packedDisplacements() : null;
                 if (isRoot)
                 {
                     setSend(a, s);
@@ -611,6 +636,48 @@ public abstract class BenchCall
         public CollectiveRequest start(final int set)
         {
             return comm.ireduceScatterv(send[set], recv[set], counts, reduceOp);
+        }
+    }
+
+    private static final class Gatherv extends BenchCall
+    {
+        Gatherv(final Communicator comm, final Regions regions, final long count, final int sets, final long stride,
+            final int root)
+        {
+            super(BenchOp.GATHERV, comm, regions, count, sets, stride, root, ReduceOp.SUM);
+        }
+
+        @Override
+        public void run(final int set)
+        {
+            comm.gatherv(send[set], recv[set], counts, null, root);
+        }
+
+        @Override
+        public CollectiveRequest start(final int set)
+        {
+            return comm.igatherv(send[set], recv[set], counts, null, root);
+        }
+    }
+
+    private static final class Scatterv extends BenchCall
+    {
+        Scatterv(final Communicator comm, final Regions regions, final long count, final int sets,
+            final long stride, final int root)
+        {
+            super(BenchOp.SCATTERV, comm, regions, count, sets, stride, root, ReduceOp.SUM);
+        }
+
+        @Override
+        public void run(final int set)
+        {
+            comm.scatterv(send[set], recv[set], counts, null, root);
+        }
+
+        @Override
+        public CollectiveRequest start(final int set)
+        {
+            return comm.iscatterv(send[set], recv[set], counts, null, root);
         }
     }
 

@@ -8,7 +8,8 @@ import java.util.Locale;
 /**
  * An operation {@code jccl bench} measures: point-to-point ping-pong or one collective. {@code bytes} follows
  * nccl-tests (DESIGN.md section 7): the whole vector for broadcast, reduce and allreduce; the gathered output for
- * gather and allgather; the input for scatter and reduce_scatter; one rank's send buffer for alltoall. Operations
+ * gather and allgather; the input for scatter and reduce_scatter; one rank's send buffer for alltoall. The v forms
+ * count as their plain forms, with equal counts. Operations
  * whose vector is cut into one block per rank are {@link #blocked()}.
  */
 public enum BenchOp
@@ -29,7 +30,9 @@ public enum BenchOp
     REDUCE_SCATTERV("reduce_scatterv", Collective.REDUCE_SCATTERV, true, false, true,
         "OSU MPI%s Reduce_scatter Latency Test"),
     ALLTOALLV("alltoallv", Collective.ALLTOALLV, true, false, false,
-        "OSU MPI%s All-to-Allv Personalized Exchange Latency Test");
+        "OSU MPI%s All-to-Allv Personalized Exchange Latency Test"),
+    GATHERV("gatherv", Collective.GATHERV, true, true, false, "OSU MPI%s Gatherv Latency Test"),
+    SCATTERV("scatterv", Collective.SCATTERV, true, true, false, "OSU MPI%s Scatterv Latency Test");
 
     /** The algorithm column of ping-pong rows: it runs on send/recv, not on a collective algorithm. */
     public static final String P2P_ALGORITHM = "p2p";
@@ -119,7 +122,7 @@ public enum BenchOp
         return switch (this)
         {
             case BARRIER, BROADCAST -> 0;
-            case GATHER, ALLGATHER, ALLGATHERV -> bytes / ranks;
+            case GATHER, GATHERV, ALLGATHER, ALLGATHERV -> bytes / ranks;
             default -> bytes;
         };
     }
@@ -130,7 +133,7 @@ public enum BenchOp
         return switch (this)
         {
             case BARRIER -> 0;
-            case SCATTER, REDUCE_SCATTER, REDUCE_SCATTERV -> bytes / ranks;
+            case SCATTER, SCATTERV, REDUCE_SCATTER, REDUCE_SCATTERV -> bytes / ranks;
             default -> bytes;
         };
     }
@@ -143,7 +146,7 @@ public enum BenchOp
     {
         return switch (this)
         {
-            case GATHER, SCATTER, ALLGATHER, ALLGATHERV, ALLTOALL, ALLTOALLV -> bytes / ranks;
+            case GATHER, GATHERV, SCATTER, SCATTERV, ALLGATHER, ALLGATHERV, ALLTOALL, ALLTOALLV -> bytes / ranks;
             default -> bytes;
         };
     }

@@ -54,7 +54,7 @@ public final class SoakCommand implements Command
     {
         return """
             usage: ./jccl soak [-n N] [--duration D] [--max-bytes B] [--seed S] [--report D] [--memory M]
-                               [--groups G] [--blocking-only] [--out-of-place-only]
+                               [--groups G] [--blocking-only] [--out-of-place-only] [--ops OPS]
 
             Starts N ranks that run random operations until the time is up: every bench operation (pingpong,
             barrier, broadcast, reduce, allreduce, gather, scatter, allgather, reduce_scatter, alltoall and the v
@@ -62,8 +62,8 @@ public final class SoakCommand implements Command
             log-uniform from one element to --max-bytes, a random root, buffers in direct, heap or shared memory
             (direct and heap mixed across the ranks in a call of four that draws one of them), on the job's
             communicator, a dup() of it or the two groups of a split (even and odd ranks, each numbered backwards),
-            whose calls run side by side; a call in four of allreduce, reduce, allgather, gather, reduce_scatter and
-            scatter is made in place. One step in four starts one to three non-blocking collectives, makes a
+            whose calls run side by side; a call in four of allreduce, reduce, allgather, gather, reduce_scatter,
+            scatter, gatherv and scatterv is made in place. One step in four starts one to three non-blocking collectives, makes a
             blocking call while they run, then waits for them; one in eight exchanges one to four messages between
             every two ranks, in several tags and of every length from 0, by isend/irecv or, one exchange in four, by
             blocking sendRecv round the group. Each call starts from fresh seeded inputs and its result is checked
@@ -82,6 +82,7 @@ public final class SoakCommand implements Command
               --blocking-only  no non-blocking collectives and no exchanges
               --out-of-place-only
                                no calls in place
+              --ops OPS        operations drawn, a comma list of bench's (--op), or all (default all)
             """;
     }
 

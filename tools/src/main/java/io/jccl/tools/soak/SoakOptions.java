@@ -3,6 +3,7 @@ package io.jccl.tools.soak;
 import io.jccl.Configuration;
 import io.jccl.tools.Arguments;
 import io.jccl.tools.UsageException;
+import io.jccl.tools.bench.BenchOp;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -23,9 +24,10 @@ import java.util.Locale;
  * @param nonBlocking  whether some steps start non-blocking collectives and make a blocking call while they run, or
  *                     exchange point-to-point messages.
  * @param inPlace      whether some calls of the ops that have an in-place form use it.
+ * @param ops          the operations the calls are drawn from, in {@link BenchOp}'s order.
  */
 public record SoakOptions(int ranks, long durationMs, long maxBytes, long seed, long reportMs, List<Memory> memory,
-    List<Group> groups, boolean nonBlocking, boolean inPlace)
+    List<Group> groups, boolean nonBlocking, boolean inPlace, List<BenchOp> ops)
 {
     public static final int DEFAULT_RANKS = 4;
     public static final long DEFAULT_DURATION_MS = 60_000;
@@ -71,6 +73,7 @@ public record SoakOptions(int ranks, long durationMs, long maxBytes, long seed, 
     {
         memory = List.copyOf(memory);
         groups = List.copyOf(groups);
+        ops = List.copyOf(ops);
     }
 
     public static SoakOptions parse(final String[] args)
@@ -85,6 +88,7 @@ public record SoakOptions(int ranks, long durationMs, long maxBytes, long seed, 
         List<Group> groups = List.of(Group.values());
         boolean nonBlocking = true;
         boolean inPlace = true;
+        List<BenchOp> ops = BenchOp.all();
         String option;
         while ((option = arguments.nextOption()) != null)
         {
@@ -99,6 +103,7 @@ public record SoakOptions(int ranks, long durationMs, long maxBytes, long seed, 
                 case "--groups" -> groups = kinds(option, arguments.value(option), Group.class);
                 case "--blocking-only" -> nonBlocking = false;
                 case "--out-of-place-only" -> inPlace = false;
+                case "--ops" -> ops = ops(option, arguments.value(option));
                 default -> throw Arguments.unknownOption(option);
             }
         }
@@ -112,7 +117,7 @@ public record SoakOptions(int ranks, long durationMs, long maxBytes, long seed, 
             reportMs = Math.min(DEFAULT_REPORT_MS, Math.max(1_000, durationMs / 10));
         }
         return new SoakOptions(ranks, durationMs, maxBytes, seed, reportMs, memory, groups, nonBlocking,
-            inPlace);
+            inPlace, ops);
     }
 
     /** The arguments that give these options back, for the ranks. */
@@ -121,7 +126,8 @@ public record SoakOptions(int ranks, long durationMs, long maxBytes, long seed, 
         final List<String> args = new ArrayList<>(List.of("-n", Integer.toString(ranks), "--duration",
             durationMs + "ms", "--max-bytes", Long.toString(maxBytes), "--seed", Long.toString(seed), "--report",
             reportMs + "ms", "--memory", String.join(",", memory.stream().map(Memory::label).toList()), "--groups",
-            String.join(",", groups.stream().map(Group::label).toList())));
+            String.join(",", groups.stream().map(Group::label).toList()), "--ops",
+            String.join(",", ops.stream().map(BenchOp::label).toList())));
         if (!nonBlocking)
         {
             args.add("--blocking-only");
@@ -131,6 +137,34 @@ public record SoakOptions(int ranks, long durationMs, long maxBytes, long seed, 
             args.add("--out-of-place-only");
         }
         return args;
+    }
+
+    /**
+     * Bench operations separated by commas, each once, or {@code all}; kept in {@link BenchOp}'s order, so that the
+     * same set draws the same calls however it is written.
+     */
+    static List<BenchOp> ops(final String option, final String text)
+    {
+        if (text.trim().equalsIgnoreCase("all"))
+        {
+            return BenchOp.all();
+        }
+        final List<BenchOp> ops = new ArrayList<>();
+        for (final String name : text.split(",", -1))
+        {
+            final BenchOp op = BenchOp.parse(name);
+            if (op == null)
+            {
+                throw new UsageException(option + " takes operations among " + BenchOp.names() + ", separated by " +
+                    "commas, or all; not '" + name.trim() + "'");
+            }
+            if (ops.contains(op))
+            {
+                throw new UsageException(option + " names " + op.label() + " twice");
+            }
+            ops.add(op);
+        }
+        return BenchOp.all().stream().filter(ops::contains).toList();
     }
 
     /** Names of {@code kind}'s constants separated by commas ("direct,heap"), in any order, each once. */

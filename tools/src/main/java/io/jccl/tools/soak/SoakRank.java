@@ -75,9 +75,6 @@ public final class SoakRank
     /** A batch's slots start at multiples of this (a cache line; a whole number of elements of every type). */
     private static final int SLOT_ALIGNMENT = 64;
     private static final String DEFAULT_ALGORITHM = "default";
-    /** The operations a non-blocking call draws from: every collective. */
-    private static final BenchOp[] COLLECTIVES = Arrays.stream(BenchOp.values())
-        .filter(op -> op.collective() != null).toArray(BenchOp[]::new);
 
     private final Communicator comm;
     private final SoakOptions options;
@@ -87,6 +84,10 @@ public final class SoakRank
     private final SplittableRandom random;
     private final Memory[] memories;
     private final Group[] groups;
+    /** The operations a blocking call draws from. */
+    private final BenchOp[] drawnOps;
+    /** The operations a non-blocking call draws from: the collectives among {@link #drawnOps}. */
+    private final BenchOp[] collectives;
     /** By {@link Group}: this rank's communicator of the group, null for groups the options leave out. */
     private final Communicator[] communicators = new Communicator[Group.values().length];
     /** Direct and heap regions, which serve every group. */
@@ -119,6 +120,8 @@ public final class SoakRank
         this.random = new SplittableRandom(options.seed());
         this.memories = options.memory().toArray(Memory[]::new);
         this.groups = options.groups().toArray(Group[]::new);
+        this.drawnOps = options.ops().toArray(BenchOp[]::new);
+        this.collectives = Arrays.stream(drawnOps).filter(op -> op.collective() != null).toArray(BenchOp[]::new);
         for (final Group group : groups)
         {
             communicators[group.ordinal()] = switch (group)
@@ -152,7 +155,7 @@ public final class SoakRank
             algorithms.put(op, names);
         }
         this.everyone = new long[mine.length * ranks];
-        this.maxInFlight = options.nonBlocking() ?
+        this.maxInFlight = options.nonBlocking() && collectives.length > 0 ?
             (int) Math.min(MAX_IN_FLIGHT, options.maxBytes() / SLOT_ALIGNMENT - 1) : 0;
     }
 
@@ -478,8 +481,7 @@ public final class SoakRank
      */
     private Call drawBlocking(final long step, final int slot, final long slotBytes)
     {
-        final BenchOp[] kinds = BenchOp.values();
-        final BenchOp op = kinds[random.nextInt(kinds.length)];
+        final BenchOp op = drawnOps[random.nextInt(drawnOps.length)];
         final DataType type = DataType.values()[random.nextInt(DataType.values().length)];
         final ReduceOp reduceOp = ReduceOp.values()[random.nextInt(ReduceOp.values().length)];
         final List<String> names = algorithms.get(op);
@@ -501,7 +503,7 @@ public final class SoakRank
     /** A non-blocking collective in {@code slot}, ready to start: jccl chooses its algorithm. */
     private Call drawNonBlocking(final long step, final int slot, final long slotBytes)
     {
-        final BenchOp op = COLLECTIVES[random.nextInt(COLLECTIVES.length)];
+        final BenchOp op = collectives[random.nextInt(collectives.length)];
         final DataType type = DataType.values()[random.nextInt(DataType.values().length)];
         final ReduceOp reduceOp = ReduceOp.values()[random.nextInt(ReduceOp.values().length)];
         final Draw draw = drawTheRest(op, type, reduceOp, "non-blocking", slotBytes);

@@ -12,6 +12,7 @@ import java.lang.reflect.Proxy;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -47,21 +48,27 @@ class BenchCallInPlaceTest
     }
 
     @Test
-    void allgatherAndAGatherRootSendTheirBlockOfTheReceiveBuffer()
+    void allgatherAndAGatherOrGathervRootSendTheirBlockOfTheReceiveBuffer()
     {
         assertBlock(run(BenchOp.ALLGATHER, 1), 0, recvRegion(), 1);
-        assertBlock(run(BenchOp.GATHER, ROOT), 0, recvRegion(), ROOT);
-        final Buf nonRootSend = (Buf) run(BenchOp.GATHER, 1).get(0);
-        assertTrue(nonRootSend.sameStart(sendRegion()) && nonRootSend.count() == BLOCK);
+        for (final BenchOp gather : List.of(BenchOp.GATHER, BenchOp.GATHERV))
+        {
+            assertBlock(run(gather, ROOT), 0, recvRegion(), ROOT);
+            final Buf nonRootSend = (Buf) run(gather, 1).get(0);
+            assertTrue(nonRootSend.sameStart(sendRegion()) && nonRootSend.count() == BLOCK, gather.label());
+        }
     }
 
     @Test
-    void reduceScatterAndAScatterRootReceiveIntoTheirBlockOfTheSendBuffer()
+    void reduceScatterAndAScatterOrScattervRootReceiveIntoTheirBlockOfTheSendBuffer()
     {
         assertBlock(run(BenchOp.REDUCE_SCATTER, 1), 1, sendRegion(), 1);
-        assertBlock(run(BenchOp.SCATTER, ROOT), 1, sendRegion(), ROOT);
-        final Buf nonRootRecv = (Buf) run(BenchOp.SCATTER, 1).get(1);
-        assertTrue(nonRootRecv.sameStart(recvRegion()) && nonRootRecv.count() == BLOCK);
+        for (final BenchOp scatter : List.of(BenchOp.SCATTER, BenchOp.SCATTERV))
+        {
+            assertBlock(run(scatter, ROOT), 1, sendRegion(), ROOT);
+            final Buf nonRootRecv = (Buf) run(scatter, 1).get(1);
+            assertTrue(nonRootRecv.sameStart(recvRegion()) && nonRootRecv.count() == BLOCK, scatter.label());
+        }
     }
 
     @Test
@@ -71,7 +78,7 @@ class BenchCallInPlaceTest
         {
             final boolean has = switch (op)
             {
-                case ALLREDUCE, REDUCE, ALLGATHER, GATHER, REDUCE_SCATTER, SCATTER -> true;
+                case ALLREDUCE, REDUCE, ALLGATHER, GATHER, GATHERV, REDUCE_SCATTER, SCATTER, SCATTERV -> true;
                 default -> false;
             };
             assertEquals(has, BenchCall.hasInPlace(op), op.label());
@@ -120,7 +127,7 @@ class BenchCallInPlaceTest
                 case "size" -> RANKS;
                 default ->
                 {
-                    args.addAll(List.of(methodArgs));
+                    args.addAll(Arrays.asList(methodArgs));
                     yield method.getReturnType() == long.class ? 0L : null;
                 }
             });

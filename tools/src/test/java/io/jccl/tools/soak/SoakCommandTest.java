@@ -1,6 +1,7 @@
 package io.jccl.tools.soak;
 
 import io.jccl.tools.UsageException;
+import io.jccl.tools.bench.BenchOp;
 import io.jccl.tools.soak.SoakOptions.Group;
 import io.jccl.tools.soak.SoakOptions.Memory;
 import org.junit.jupiter.api.Test;
@@ -38,8 +39,8 @@ class SoakCommandTest
         assertTrue(text.matches("(?s).*soak done: 3 ranks, [\\d.]+ s, [1-9]\\d* ops, 0 wrong.*"), all);
         assertTrue(text.contains("rss MiB after warm-up") && text.contains("anonymous (heap, native) MiB") &&
             text.contains("shared (segment pages touched) MiB"), all);
-        assertTrue(text.matches("(?s).*alltoallv [1-9]\\d* p2p_exchange [1-9]\\d* \\(by sendRecv [1-9]\\d*\\)\n.*"),
-            all);
+        assertTrue(text.matches("(?s).*alltoallv [1-9]\\d* gatherv [1-9]\\d* scatterv [1-9]\\d* p2p_exchange [1-9]\\d* " +
+            "\\(by sendRecv [1-9]\\d*\\)\n.*"), all);
         assertTrue(text.matches("(?s).*ops by memory: direct [1-9]\\d* heap [1-9]\\d* shared [1-9]\\d* " +
             "\\(direct and heap mixed across ranks [1-9]\\d*\\); by communicator: world [1-9]\\d* dup [1-9]\\d* " +
             "split [1-9]\\d*; in place [1-9]\\d*; non-blocking [1-9]\\d*\n.*"), all);
@@ -50,8 +51,8 @@ class SoakCommandTest
      * Millions of small messages lap the channels' rings many times, so a reader meets old payload where the next
      * record's header goes. With this seed, the code before the channels' header words were compared whole took an
      * int32 element equal to the expected sequence for a header after 2.24 million calls, about 15 s into the run on
-     * the 2-core VM, and failed with "message truncated". (Direct memory, the job's communicator, blocking calls out
-     * of place only: the calls the soak made then, seed for seed.)
+     * the 2-core VM, and failed with "message truncated". (The operations of then, direct memory, the job's
+     * communicator, blocking calls out of place only: the calls the soak made then, seed for seed.)
      */
     @Test
     void smallMessagesLappingTheRingsForHalfAMinuteOnTwoRanks()
@@ -61,7 +62,9 @@ class SoakCommandTest
         final int exit = new SoakCommand(new PrintStream(out, true, StandardCharsets.UTF_8),
             new PrintStream(err, true, StandardCharsets.UTF_8))
             .run(new String[] {"-n", "2", "--duration", "30s", "--max-bytes", "256", "--seed", "44", "--report", "10s",
-                "--memory", "direct", "--groups", "world", "--blocking-only", "--out-of-place-only"});
+                "--memory", "direct", "--groups", "world", "--blocking-only", "--out-of-place-only", "--ops",
+                "pingpong,barrier,broadcast,reduce,allreduce,gather,scatter,allgather,reduce_scatter,alltoall," +
+                "allgatherv,reduce_scatterv,alltoallv"});
         final String all = out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8);
         assertEquals(0, exit, all);
         assertTrue(all.contains("soak: all results right"), all);
@@ -72,7 +75,7 @@ class SoakCommandTest
     {
         final ByteArrayOutputStream out = new ByteArrayOutputStream();
         final SoakReport report = new SoakReport(new SoakOptions(2, 1, 64, 5, 1, List.of(Memory.DIRECT),
-            List.of(Group.WORLD), true, true), 2,
+            List.of(Group.WORLD), true, true, BenchOp.all()), 2,
             new PrintStream(out, true, StandardCharsets.UTF_8));
         report.start();
         // (ops, wrong, skipped, resident, anonymous, shared KiB) per rank; the duration (1 ms) is over at once
@@ -107,12 +110,18 @@ class SoakCommandTest
         assertFalse(narrowed.nonBlocking());
         assertFalse(narrowed.inPlace());
         assertEquals(narrowed, SoakOptions.parse(narrowed.toArgs().toArray(String[]::new)));
+        assertEquals(BenchOp.all(), options.ops());
+        final SoakOptions someOps = SoakOptions.parse(new String[] {"--ops", "scatterv,pingpong,reduce-scatter"});
+        assertEquals(List.of(BenchOp.PINGPONG, BenchOp.REDUCE_SCATTER, BenchOp.SCATTERV), someOps.ops(),
+            "in BenchOp's order, however written");
+        assertEquals(someOps, SoakOptions.parse(someOps.toArgs().toArray(String[]::new)));
         assertEquals(30_000, SoakOptions.parse(new String[] {"--duration", "30"}).durationMs());
         assertEquals(500, SoakOptions.parse(new String[] {"--duration", "500ms"}).durationMs());
         assertEquals(3_600_000, SoakOptions.parse(new String[] {"--duration", "1h"}).durationMs());
         for (final List<String> bad : List.of(List.of("--duration", "soon"), List.of("--duration", "0s"),
             List.of("-n", "1"), List.of("--max-bytes", "8"), List.of("--bogus"), List.of("--memory", "gpu"),
-            List.of("--memory", "heap,heap"), List.of("--memory", ""), List.of("--groups", "world,half")))
+            List.of("--memory", "heap,heap"), List.of("--memory", ""), List.of("--groups", "world,half"),
+            List.of("--ops", "allreduce,bcast"), List.of("--ops", "gatherv,gatherv")))
         {
             assertThrows(UsageException.class, () -> SoakOptions.parse(bad.toArray(String[]::new)), bad::toString);
         }
