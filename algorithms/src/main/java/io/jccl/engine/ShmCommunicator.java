@@ -41,6 +41,10 @@ public final class ShmCommunicator implements Communicator
     private final NonBlockingCollectives nonBlocking;
     /** The machine's pace of the moment, where the tuning file parts the choices by it; null elsewhere. */
     private final PaceProbe paceProbe;
+    /** The displacements of a v form called with null ones (alltoallv's send side), packed: no call allocates. */
+    private final int[] packedDispls;
+    /** alltoallv's receive side of the same. */
+    private final int[] packedRecvDispls;
 
     /** The thread inside a call, shared by a communicator and its views. */
     private static final class Owner
@@ -62,6 +66,8 @@ public final class ShmCommunicator implements Communicator
         this.splitter = splitter != null ? splitter : new SubCommunicators(configuration);
         this.nonBlocking = nonBlocking != null ? nonBlocking :
             new NonBlockingCollectives(this, this.splitter, configuration);
+        this.packedDispls = new int[transport.size()];
+        this.packedRecvDispls = new int[transport.size()];
     }
 
     /** Joins the job described by {@code configuration}; the tuning file (or the shipped model) is read first. */
@@ -376,14 +382,14 @@ public final class ShmCommunicator implements Communicator
             {
                 checkBuffer(recv, "receive buffer", true);
                 checkSameType(send, recv);
-                d = checkLayout(counts, displs, size(), recv.count(), "counts", "receive buffer");
+                d = checkLayout(counts, displs, size(), recv.count(), "counts", "receive buffer", packedDispls);
                 checkBlockOrApart(recv, send, d[root], "gatherv send buffer");
             }
             else
             {
                 checkCounts(counts, size(), "counts");
             }
-            checkAtLeast(send, counts[rank()], "send buffer (counts[" + rank() + "])");
+            checkOwnCount(send, counts, rank(), "send buffer");
             final CollectiveArgs a = args.clear();
             a.collective = Collective.GATHERV;
             a.type = send.type();
@@ -451,14 +457,14 @@ public final class ShmCommunicator implements Communicator
             {
                 checkBuffer(send, "send buffer", false);
                 checkSameType(send, recv);
-                d = checkLayout(counts, displs, size(), send.count(), "counts", "send buffer");
+                d = checkLayout(counts, displs, size(), send.count(), "counts", "send buffer", packedDispls);
                 checkBlockOrApart(send, recv, d[root], "scatterv receive buffer");
             }
             else
             {
                 checkCounts(counts, size(), "counts");
             }
-            checkAtLeast(recv, counts[rank()], "receive buffer (counts[" + rank() + "])");
+            checkOwnCount(recv, counts, rank(), "receive buffer");
             final CollectiveArgs a = args.clear();
             a.collective = Collective.SCATTERV;
             a.type = recv.type();
@@ -513,7 +519,8 @@ public final class ShmCommunicator implements Communicator
             checkBuffer(send, "send buffer", false);
             checkBuffer(recv, "receive buffer", true);
             checkSameType(send, recv);
-            final int[] d = checkLayout(counts, displs, size(), recv.count(), "counts", "receive buffer");
+            final int[] d = checkLayout(counts, displs, size(), recv.count(), "counts", "receive buffer",
+                packedDispls);
             if (send.count() < counts[rank()])
             {
                 throw new IllegalArgumentException("send buffer holds " + send.count() + " elements, counts[" +
@@ -576,7 +583,7 @@ public final class ShmCommunicator implements Communicator
             checkBuffer(send, "send buffer", false);
             checkBuffer(recv, "receive buffer", true);
             checkSameType(send, recv);
-            final int[] d = checkLayout(counts, null, size(), send.count(), "counts", "send buffer");
+            final int[] d = checkLayout(counts, null, size(), send.count(), "counts", "send buffer", packedDispls);
             checkAtLeast(recv, counts[rank()], "receive buffer");
             checkNoPartialOverlap(send, recv);
             final CollectiveArgs a = args.clear();
@@ -641,8 +648,10 @@ public final class ShmCommunicator implements Communicator
             checkBuffer(recv, "receive buffer", true);
             checkSameType(send, recv);
             checkApart(send, recv, "alltoallv");
-            final int[] sd = checkLayout(sendCounts, sendDispls, size(), send.count(), "sendCounts", "send buffer");
-            final int[] rd = checkLayout(recvCounts, recvDispls, size(), recv.count(), "recvCounts", "receive buffer");
+            final int[] sd = checkLayout(sendCounts, sendDispls, size(), send.count(), "sendCounts", "send buffer",
+                packedDispls);
+            final int[] rd = checkLayout(recvCounts, recvDispls, size(), recv.count(), "recvCounts",
+                "receive buffer", packedRecvDispls);
             final CollectiveArgs a = args.clear();
             a.collective = Collective.ALLTOALLV;
             a.type = send.type();

@@ -133,10 +133,11 @@ public final class ArgumentChecks
 
     /**
      * Validates per-rank counts and displacements (in elements) against a buffer of {@code capacity} elements;
-     * returns the displacements, packed in rank order when {@code displs} is null.
+     * returns the displacements, or, when {@code displs} is null, {@code scratch} (of {@code size} entries) filled
+     * with displacements packed in rank order: the caller's scratch, so that no call allocates.
      */
     public static int[] checkLayout(final int[] counts, final int[] displs, final int size, final long capacity,
-        final String name, final String role)
+        final String name, final String role, final int[] scratch)
     {
         checkCounts(counts, size, name);
         if (displs != null && displs.length != size)
@@ -172,14 +173,23 @@ public final class ArgumentChecks
         {
             return displs;
         }
-        final int[] packedDispls = new int[size];
         long at = 0;
         for (int r = 0; r < size; r++)
         {
-            packedDispls[r] = (int) at;
+            scratch[r] = (int) at;
             at += counts[r];
         }
-        return packedDispls;
+        return scratch;
+    }
+
+    /** A buffer of {@code buf.count()} elements holds this rank's {@code counts[rank]} of a v form's blocks. */
+    public static void checkOwnCount(final Buf buf, final int[] counts, final int rank, final String role)
+    {
+        if (buf.count() < counts[rank])
+        {
+            throw new IllegalArgumentException(role + " (counts[" + rank + "]) holds " + buf.count() + " elements, " +
+                counts[rank] + " are needed");
+        }
     }
 
     /** Per-rank counts: one entry per rank, none negative. */

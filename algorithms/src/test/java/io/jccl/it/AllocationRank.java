@@ -1,0 +1,77 @@
+package io.jccl.it;
+
+import io.jccl.Buf;
+import io.jccl.Communicator;
+import io.jccl.Jccl;
+import io.jccl.ReduceOp;
+
+import java.lang.management.ManagementFactory;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Blocking calls allocate nothing once warm: every collective (the v forms with null displacements, which the
+ * communicator packs) and a point-to-point exchange, each called {@link #CALLS} times after {@link #WARM_UP} calls
+ * (enough for C2 to compile the path), on 1 KiB of float32. Prints one line per call: {@code ALLOCATED name bytes}.
+ */
+public final class AllocationRank
+{
+    private static final int WARM_UP = 20_000;
+    private static final int CALLS = 5_000;
+    private static final int N = 256;
+
+    private AllocationRank()
+    {
+    }
+
+    public static void main(final String[] args)
+    {
+        try (Communicator comm = Jccl.connect())
+        {
+            final int p = comm.size();
+            final int me = comm.rank();
+            final int peer = (me + 1) % p;
+            final int from = (me + p - 1) % p;
+            final Buf block = Buf.of(new float[N]);
+            final Buf out = Buf.of(new float[N]);
+            final Buf all = Buf.of(new float[N * p]);
+            final Buf all2 = Buf.of(new float[N * p]);
+            final int[] counts = new int[p];
+            java.util.Arrays.fill(counts, N);
+            final Map<String, Runnable> calls = new LinkedHashMap<>();
+            calls.put("barrier", comm::barrier);
+            calls.put("broadcast", () -> comm.broadcast(block, 0));
+            calls.put("reduce", () -> comm.reduce(block, out, ReduceOp.SUM, 0));
+            calls.put("allreduce", () -> comm.allreduce(block, out, ReduceOp.SUM));
+            calls.put("gather", () -> comm.gather(block, all, 0));
+            calls.put("gatherv", () -> comm.gatherv(block, all, counts, null, 0));
+            calls.put("scatter", () -> comm.scatter(all, block, 0));
+            calls.put("scatterv", () -> comm.scatterv(all, block, counts, null, 0));
+            calls.put("allgather", () -> comm.allgather(block, all));
+            calls.put("allgatherv", () -> comm.allgatherv(block, all, counts, null));
+            calls.put("reduce_scatter", () -> comm.reduceScatter(all, block, ReduceOp.SUM));
+            calls.put("reduce_scatterv", () -> comm.reduceScatterv(all, block, counts, ReduceOp.SUM));
+            calls.put("alltoall", () -> comm.alltoall(all, all2));
+            calls.put("alltoallv", () -> comm.alltoallv(all, counts, null, all2, counts, null));
+            calls.put("sendRecv", () -> comm.sendRecv(block, peer, 3, out, from, 3));
+            final com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+            final long thread = Thread.currentThread().threadId();
+            for (final Map.Entry<String, Runnable> call : calls.entrySet())
+            {
+                final Runnable run = call.getValue();
+                for (int i = 0; i < WARM_UP; i++)
+                {
+                    run.run();
+                }
+                final long before = threads.getThreadAllocatedBytes(thread);
+                for (int i = 0; i < CALLS; i++)
+                {
+                    run.run();
+                }
+                final long bytes = threads.getThreadAllocatedBytes(thread) - before;
+                System.out.println("ALLOCATED " + call.getKey() + " " + bytes);
+            }
+        }
+    }
+}

@@ -1,0 +1,44 @@
+package io.jccl.it;
+
+import io.jccl.launch.JobResult;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** No blocking call allocates once warm (C2 compiled), on any rank: see {@link AllocationRank}. */
+@Timeout(180)
+class AllocationTest
+{
+    /** Over 5,000 calls: less than a byte a call, room for a stray allocation of the JIT or the runtime. */
+    private static final long MOST_BYTES = 4096;
+    private static final Pattern LINE = Pattern.compile("^ALLOCATED (\\S+) (\\d+)$", Pattern.MULTILINE);
+
+    @Test
+    void blockingCallsAllocateNothingOnThreeRanks()
+    {
+        final JobResult result = Jobs.launch(3, AllocationRank.class, List.of(), List.of(),
+            List.of("-Xmx256m", "-XX:+UseSerialGC"), Duration.ofSeconds(150));
+        Jobs.assertSucceeded(result);
+        for (int rank = 0; rank < 3; rank++)
+        {
+            final String output = String.join("\n", result.output(rank));
+            final Matcher m = LINE.matcher(output);
+            int calls = 0;
+            while (m.find())
+            {
+                calls++;
+                final long bytes = Long.parseLong(m.group(2));
+                assertTrue(bytes < MOST_BYTES, "rank " + rank + ": " + m.group(1) + " allocated " + bytes +
+                    " bytes in 5,000 calls\n" + output);
+            }
+            assertEquals(15, calls, output);
+        }
+    }
+}
