@@ -521,11 +521,7 @@ public final class ShmCommunicator implements Communicator
             checkSameType(send, recv);
             final int[] d = checkLayout(counts, displs, size(), recv.count(), "counts", "receive buffer",
                 packedDispls);
-            if (send.count() < counts[rank()])
-            {
-                throw new IllegalArgumentException("send buffer holds " + send.count() + " elements, counts[" +
-                    rank() + "] is " + counts[rank()]);
-            }
+            checkOwnCount(send, counts, rank(), "send buffer");
             final CollectiveArgs a = args.clear();
             a.collective = Collective.ALLGATHERV;
             a.type = send.type();

@@ -113,7 +113,7 @@ public final class BadInputRank
             m -> m.gatherv(ok, Buf.of(new int[8]), new int[] {4, -4}, null, 0)));
         c.add(new Case("gatherv root 2", Who.ALL, iae, "root 2 is outside",
             m -> m.gatherv(ok, Buf.of(new int[8]), new int[] {4, 4}, null, 2)));
-        c.add(new Case("gatherv send below its count", Who.ALL, iae, "send buffer (counts[",
+        c.add(new Case("gatherv send below its count", Who.ALL, iae, "]) holds 4 elements, 5 are needed",
             m -> m.gatherv(ok, Buf.of(new int[10]), new int[] {5, 5}, null, 0)));
         c.add(new Case("gatherv receive too small on root", Who.ROOT, iae,
             "receive buffer holds 7 elements; block 1 needs [4, 8)",
@@ -169,7 +169,7 @@ public final class BadInputRank
             m -> m.allgatherv(ok, Buf.of(new int[8]), new int[] {4, 4}, new int[] {0, 6})));
         c.add(new Case("allgatherv negative displacement", Who.ALL, iae, "displacement[0] is negative",
             m -> m.allgatherv(ok, Buf.of(new int[8]), new int[] {4, 4}, new int[] {-1, 4})));
-        c.add(new Case("allgatherv send below its count", Who.ALL, iae, "send buffer holds 4 elements, counts[",
+        c.add(new Case("allgatherv send below its count", Who.ALL, iae, "send buffer (counts[",
             m -> m.allgatherv(ok, Buf.of(new int[10]), new int[] {5, 5}, null)));
         c.add(new Case("reduceScatter send too small", Who.ALL, iae, "send buffer (size × receive count) holds 4",
             m -> m.reduceScatter(ok, Buf.of(new int[4]), ReduceOp.SUM)));

@@ -148,10 +148,6 @@ public final class ArgumentChecks
         long packed = 0;
         for (int r = 0; r < size; r++)
         {
-            if (counts[r] < 0)
-            {
-                throw new IllegalArgumentException(name + "[" + r + "] is negative: " + counts[r]);
-            }
             final long start = displs == null ? packed : displs[r];
             if (start < 0)
             {
