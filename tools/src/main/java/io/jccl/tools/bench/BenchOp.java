@@ -9,8 +9,8 @@ import java.util.Locale;
  * An operation {@code jccl bench} measures: point-to-point ping-pong or one collective. {@code bytes} follows
  * nccl-tests (DESIGN.md section 7): the whole vector for broadcast, reduce and allreduce; the gathered output for
  * gather and allgather; the input for scatter and reduce_scatter; one rank's send buffer for alltoall. The v forms
- * count as their plain forms, with equal counts. Operations
- * whose vector is cut into one block per rank are {@link #blocked()}.
+ * count as their plain forms, with equal counts. Operations whose vector is cut into one block per rank are
+ * {@link #blocked()}.
  */
 public enum BenchOp
 {
