@@ -47,6 +47,8 @@ final class CollectiveTour
         reduceScatter();
         alltoall();
         allgatherv();
+        gatherv();
+        scatterv();
         alltoallv();
         allreduceFloat16();
     }
@@ -296,15 +298,9 @@ final class CollectiveTour
     /** Uneven contributions: rank r gives r % 3 + 1 elements, 10(r + 1), 10(r + 1) + 1, ... */
     private void allgatherv()
     {
-        final int[] counts = new int[size];
-        int total = 0;
-        for (int r = 0; r < size; r++)
-        {
-            counts[r] = allgathervCount(r);
-            total += counts[r];
-        }
+        final int[] counts = allgathervCounts();
         final int[] send = allgathervInput(rank);
-        final int[] recv = new int[total];
+        final int[] recv = new int[total(counts)];
         comm.allgatherv(Buf.of(send), Buf.of(recv), counts, null);
 
         final double[][] befores = report.gather(doubles(send));
@@ -313,17 +309,8 @@ final class CollectiveTour
         {
             return;
         }
-        final double[] all = new double[total];
-        int at = 0;
-        for (int r = 0; r < size; r++)
-        {
-            for (final int v : allgathervInput(r))
-            {
-                all[at++] = v;
-            }
-        }
         final double[][] expected = new double[size][];
-        Arrays.fill(expected, all);
+        Arrays.fill(expected, allgathervOutput(counts));
         final List<String> after = new ArrayList<>();
         for (final double[] row : afters)
         {
@@ -334,6 +321,92 @@ final class CollectiveTour
             cells(befores, Style.INTEGER, null, null), after);
         report.println("  counts " + Arrays.toString(counts));
         report.expect("allgatherv", afters, expected);
+    }
+
+    /** allgatherv's uneven blocks to rank 0 alone. */
+    private void gatherv()
+    {
+        final int[] counts = allgathervCounts();
+        final int[] send = allgathervInput(rank);
+        final int[] recv = rank == ROOT ? new int[total(counts)] : null;
+        comm.gatherv(Buf.of(send), recv == null ? null : Buf.of(recv), counts, null, ROOT);
+
+        final double[][] befores = report.gather(doubles(send));
+        final double[][] afters = report.gather(doubles(rank == ROOT ? recv : send));
+        if (!report.isRoot())
+        {
+            return;
+        }
+        final double[][] expected = new double[size][];
+        for (int r = 0; r < size; r++)
+        {
+            expected[r] = r == ROOT ? allgathervOutput(counts) : doubles(allgathervInput(r));
+        }
+        final List<String> after = cells(afters, Style.INTEGER, null, "  (unchanged)");
+        after.set(ROOT, VectorFormat.format(afters[ROOT], counts, Style.INTEGER));
+        report.println("");
+        report.table("gatherv (to root 0): rank r sends r % 3 + 1 elements; rank 0 gets them all, in rank order",
+            cells(befores, Style.INTEGER, null, null), after);
+        report.expect("gatherv", afters, expected);
+    }
+
+    /** Rank 0's buffer cut in allgatherv's uneven blocks, block r to rank r. */
+    private void scatterv()
+    {
+        final int[] counts = allgathervCounts();
+        final double[] all = allgathervOutput(counts);
+        final int[] send = rank == ROOT ? Arrays.stream(all).mapToInt(v -> (int) v).toArray() : null;
+        final int[] recv = new int[counts[rank]];
+        final double[] before = doubles(rank == ROOT ? send : recv);
+        comm.scatterv(send == null ? null : Buf.of(send), Buf.of(recv), counts, null, ROOT);
+
+        final double[][] befores = report.gather(before);
+        final double[][] afters = report.gather(doubles(recv));
+        if (!report.isRoot())
+        {
+            return;
+        }
+        final double[][] expected = new double[size][];
+        for (int r = 0; r < size; r++)
+        {
+            expected[r] = doubles(allgathervInput(r));
+        }
+        final List<String> beforeCells = cells(befores, Style.INTEGER, "  <- root", null);
+        beforeCells.set(ROOT, VectorFormat.format(befores[ROOT], counts, Style.INTEGER) + "  <- root");
+        report.println("");
+        report.table("scatterv (from root 0): block r of rank 0's buffer, r % 3 + 1 elements, goes to rank r",
+            beforeCells, cells(afters, Style.INTEGER, null, null));
+        report.expect("scatterv", afters, expected);
+    }
+
+    private int[] allgathervCounts()
+    {
+        final int[] counts = new int[size];
+        for (int r = 0; r < size; r++)
+        {
+            counts[r] = allgathervCount(r);
+        }
+        return counts;
+    }
+
+    /** Every rank's allgatherv input, in rank order. */
+    private double[] allgathervOutput(final int[] counts)
+    {
+        final double[] all = new double[total(counts)];
+        int at = 0;
+        for (int r = 0; r < size; r++)
+        {
+            for (final int v : allgathervInput(r))
+            {
+                all[at++] = v;
+            }
+        }
+        return all;
+    }
+
+    private static int total(final int[] counts)
+    {
+        return Arrays.stream(counts).sum();
     }
 
     /** Uneven exchange: rank i sends 1 + (2i + j) % 3 copies of label(i, j) to rank j. */

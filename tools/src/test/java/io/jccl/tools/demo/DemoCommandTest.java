@@ -51,7 +51,8 @@ class DemoCommandTest
         }
 
         for (final String title : List.of("barrier:", "broadcast (root 0):", "reduce (sum to root 0):", "gather",
-            "scatter", "allgather:", "reduce_scatter (sum):", "alltoall:", "allgatherv:", "alltoallv:",
+            "scatter", "allgather:", "reduce_scatter (sum):", "alltoall:", "allgatherv:", "gatherv (to root 0):",
+            "scatterv (from root 0):", "alltoallv:",
             "allreduce (sum) in float16:", "distributed mean:", "distributed argmax:", "distributed softmax:",
             "ring allreduce with sendRecv only:", "allreduce three ways on 1 MiB of float32"))
         {
