@@ -45,6 +45,7 @@ class SoakCommandTest
             "\\(direct and heap mixed across ranks [1-9]\\d*\\); by communicator: world [1-9]\\d* dup [1-9]\\d* " +
             "split [1-9]\\d*; in place [1-9]\\d*; non-blocking [1-9]\\d*\n.*"), all);
         assertTrue(text.contains("soak: all results right"), all);
+        assertFalse(all.contains("WARNING"), "no rank prints a JVM warning (non-blocking calls load JCTools):\n" + all);
     }
 
     /**
