@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 @Timeout(10)
 class FormulaCoverageTest
 {
-    /** Every algorithm jccl can run has a cost formula (the vector forms are modelled as their regular ones). */
+    /** Every algorithm jccl can run has a cost formula, but the vector forms' (fit lists them as without one). */
     @Test
     void everyRegisteredAlgorithmHasAFormula()
     {
