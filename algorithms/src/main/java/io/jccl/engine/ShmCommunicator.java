@@ -402,7 +402,8 @@ public final class ShmCommunicator implements Communicator
             {
                 setRecv(a, recv);
             }
-            run(sum(counts) * send.type().size(), null, sum(counts));
+            final long total = sum(counts);
+            run(total * send.type().size(), null, total);
         }
         finally
         {
@@ -477,7 +478,8 @@ public final class ShmCommunicator implements Communicator
                 setSend(a, send);
             }
             setRecv(a, recv);
-            run(sum(counts) * recv.type().size(), null, sum(counts));
+            final long total = sum(counts);
+            run(total * recv.type().size(), null, total);
         }
         finally
         {
@@ -530,7 +532,8 @@ public final class ShmCommunicator implements Communicator
             a.displs = d;
             setSend(a, send);
             setRecv(a, recv);
-            run(sum(counts) * send.type().size(), null, sum(counts));
+            final long total = sum(counts);
+            run(total * send.type().size(), null, total);
         }
         finally
         {
@@ -580,7 +583,7 @@ public final class ShmCommunicator implements Communicator
             checkBuffer(recv, "receive buffer", true);
             checkSameType(send, recv);
             final int[] d = checkLayout(counts, null, size(), send.count(), "counts", "send buffer", packedDispls);
-            checkAtLeast(recv, counts[rank()], "receive buffer");
+            checkOwnCount(recv, counts, rank(), "receive buffer");
             checkNoPartialOverlap(send, recv);
             final CollectiveArgs a = args.clear();
             a.collective = Collective.REDUCE_SCATTERV;
@@ -591,7 +594,8 @@ public final class ShmCommunicator implements Communicator
             a.displs = d;
             setSend(a, send);
             setRecv(a, recv);
-            run(sum(counts) * recv.type().size(), op, sum(counts));
+            final long total = sum(counts);
+            run(total * recv.type().size(), op, total);
             if (op == ReduceOp.AVG)
             {
                 Reductions.divide(a.type, recv.base(), recv.offset(), counts[rank()], size());
