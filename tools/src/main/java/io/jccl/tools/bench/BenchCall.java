@@ -273,36 +273,18 @@ public abstract class BenchCall
                     setRecv(a, r);
                 }
             }
-            case GATHER ->
+            case GATHER, GATHERV ->
             {
+                setRootedCounts(a, isRoot);
                 setSend(withCount(a, block), s);
                 if (isRoot)
                 {
                     setRecv(a, r);
                 }
             }
-            case SCATTER ->
+            case SCATTER, SCATTERV ->
             {
-                if (isRoot)
-                {
-                    setSend(a, s);
-                }
-                setRecv(withCount(a, block), r);
-            }
-            case GATHERV ->
-            {
-                a.counts = counts;
-                a.displs = isRoot ? packedDisplacements() : null;
-                setSend(withCount(a, block), s);
-                if (isRoot)
-                {
-                    setRecv(a, r);
-                }
-            }
-            case SCATTERV ->
-            {
-                a.counts = counts;
-                a.displs = isRoot ? packedDisplacements() : null;
+                setRootedCounts(a, isRoot);
                 if (isRoot)
                 {
                     setSend(a, s);
@@ -326,6 +308,16 @@ public abstract class BenchCall
             default -> setRecv(setSend(withCount(a, op == BenchOp.ALLREDUCE ? count : block), s), r);
         }
         return a;
+    }
+
+    /** gatherv's and scatterv's counts, and their displacements at the root, as the communicator passes them. */
+    private void setRootedCounts(final CollectiveArgs a, final boolean isRoot)
+    {
+        if (op == BenchOp.GATHERV || op == BenchOp.SCATTERV)
+        {
+            a.counts = counts;
+            a.displs = isRoot ? packedDisplacements() : null;
+        }
     }
 
     private int[] packedDisplacements()
