@@ -310,7 +310,7 @@ final class CollectiveTour
             return;
         }
         final double[][] expected = new double[size][];
-        Arrays.fill(expected, allgathervOutput(counts));
+        Arrays.fill(expected, doubles(allgathervOutput(counts)));
         final List<String> after = new ArrayList<>();
         for (final double[] row : afters)
         {
@@ -340,7 +340,7 @@ final class CollectiveTour
         final double[][] expected = new double[size][];
         for (int r = 0; r < size; r++)
         {
-            expected[r] = r == ROOT ? allgathervOutput(counts) : doubles(allgathervInput(r));
+            expected[r] = doubles(r == ROOT ? allgathervOutput(counts) : allgathervInput(r));
         }
         final List<String> after = cells(afters, Style.INTEGER, null, "  (unchanged)");
         after.set(ROOT, VectorFormat.format(afters[ROOT], counts, Style.INTEGER));
@@ -354,8 +354,7 @@ final class CollectiveTour
     private void scatterv()
     {
         final int[] counts = allgathervCounts();
-        final double[] all = allgathervOutput(counts);
-        final int[] send = rank == ROOT ? Arrays.stream(all).mapToInt(v -> (int) v).toArray() : null;
+        final int[] send = rank == ROOT ? allgathervOutput(counts) : null;
         final int[] recv = new int[counts[rank]];
         final double[] before = doubles(rank == ROOT ? send : recv);
         comm.scatterv(send == null ? null : Buf.of(send), Buf.of(recv), counts, null, ROOT);
@@ -390,9 +389,9 @@ final class CollectiveTour
     }
 
     /** Every rank's allgatherv input, in rank order. */
-    private double[] allgathervOutput(final int[] counts)
+    private int[] allgathervOutput(final int[] counts)
     {
-        final double[] all = new double[total(counts)];
+        final int[] all = new int[total(counts)];
         int at = 0;
         for (int r = 0; r < size; r++)
         {
