@@ -199,14 +199,15 @@ final class NonBlockingCollectives implements AutoCloseable
         if (engine == null)
         {
             // the duplicate waits as a progress thread should (Configuration.PROGRESS_IDLE_*)
-            engine = new ProgressEngine(splitter.split(parent, 0, parent.rank(), c -> c
-                .with(Configuration.IDLE_SPINS_PROP_NAME, setting(Configuration.PROGRESS_IDLE_SPINS_PROP_NAME,
-                    Configuration.PROGRESS_IDLE_SPINS_DEFAULT))
-                .with(Configuration.IDLE_YIELDS_PROP_NAME, setting(Configuration.PROGRESS_IDLE_YIELDS_PROP_NAME,
-                    Configuration.PROGRESS_IDLE_YIELDS_DEFAULT))
-                .with(Configuration.IDLE_MAX_PARK_US_PROP_NAME, setting(
-                    Configuration.PROGRESS_IDLE_MAX_PARK_US_PROP_NAME,
-                    Configuration.PROGRESS_IDLE_MAX_PARK_US_DEFAULT))));
+            final ShmCommunicator duplicate = splitter.split(parent, 0, parent.rank());
+            duplicate.transport().progressThreadWaits(
+                configuration.getLong(Configuration.PROGRESS_IDLE_SPINS_PROP_NAME,
+                    Configuration.PROGRESS_IDLE_SPINS_DEFAULT),
+                configuration.getLong(Configuration.PROGRESS_IDLE_YIELDS_PROP_NAME,
+                    Configuration.PROGRESS_IDLE_YIELDS_DEFAULT),
+                configuration.getLong(Configuration.PROGRESS_IDLE_MAX_PARK_US_PROP_NAME,
+                    Configuration.PROGRESS_IDLE_MAX_PARK_US_DEFAULT));
+            engine = new ProgressEngine(duplicate);
         }
     }
 
@@ -217,11 +218,6 @@ final class NonBlockingCollectives implements AutoCloseable
             throw new IllegalStateException("non-blocking collectives used before start() or after close()");
         }
         return engine;
-    }
-
-    private String setting(final String propName, final long defaultValue)
-    {
-        return Long.toString(configuration.getLong(propName, defaultValue));
     }
 
     private void checkRoot(final int root)

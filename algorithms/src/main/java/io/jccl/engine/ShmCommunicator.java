@@ -895,7 +895,7 @@ public final class ShmCommunicator implements Communicator
             throw new IllegalStateException("communicator of rank " + rank() + " is closed");
         }
         // the allgather inside enters and leaves this communicator like any call
-        return splitter.split(this, color, key, c -> c);
+        return splitter.split(this, color, key);
     }
 
     // ============================================================================================ the rest

@@ -5,7 +5,6 @@ import io.jccl.Communicator;
 import io.jccl.Configuration;
 
 import java.util.Arrays;
-import java.util.function.UnaryOperator;
 
 /**
  * Splits a communicator into groups, as NCCL's {@code ncclCommSplit}: every group gets resources of its own, a job
@@ -31,8 +30,7 @@ final class SubCommunicators
     }
 
     /** Collective over {@code parent}: this rank's communicator of group {@code color}, or null when color < 0. */
-    Communicator split(final Communicator parent, final int color, final int key,
-        final UnaryOperator<Configuration> adjust)
+    ShmCommunicator split(final Communicator parent, final int color, final int key)
     {
         final int size = parent.size();
         final int[] mine = {color, key};
@@ -45,10 +43,10 @@ final class SubCommunicators
         }
         final int[] members = members(all, color);
         final int rank = indexOf(members, parent.rank());
-        final Configuration child = adjust.apply(configuration
+        final Configuration child = configuration
             .with(Configuration.RANK_PROP_NAME, Integer.toString(rank))
             .with(Configuration.WORLD_SIZE_PROP_NAME, Integer.toString(members.length))
-            .with(Configuration.JOB_ID_PROP_NAME, childJobId(configuration.jobId(), split, color)));
+            .with(Configuration.JOB_ID_PROP_NAME, childJobId(configuration.jobId(), split, color));
         return ShmCommunicator.connect(child);
     }
 

@@ -274,8 +274,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
      * with a core each do when the idle ones leave them one. That needs the scheduler free to run the ranks left on
      * cores of their own ({@code everyRankOnEveryCore}): ranks bound to one CPU share it whatever the others do, and
      * a rank spinning there holds the CPU its partner needs (4 ranks bound two to a CPU: a pingpong up to 40x slower). A
-     * spin count set (as the progress thread's duplicate sets its own) fixes how every wait spins, and nothing is
-     * counted.
+     * spin count set fixes how every wait spins, and nothing is counted.
      */
     private void waitFor(final int cores, final boolean everyRankOnEveryCore)
     {
@@ -296,6 +295,26 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
             TimeUnit.MICROSECONDS.toNanos(configuration.getLong(Configuration.IDLE_MAX_PARK_US_PROP_NAME,
                 Configuration.IDLE_MAX_PARK_US_DEFAULT)),
             idleRanks, Configuration.IDLE_SPINS_DEFAULT, waitsAdapt ? coreMates : null);
+    }
+
+    /**
+     * Makes this transport a progress thread's (non-blocking collectives): from now on its waits spin
+     * {@code spins} times, yield {@code yields} times, then park for at most {@code maxParkUs} µs, and never count
+     * themselves idle, so that they leave the cores to the computation they overlap; except while a caller drives it
+     * ({@link #callerDrives}).
+     */
+    public void progressThreadWaits(final long spins, final long yields, final long maxParkUs)
+    {
+        waiter.progressThreadWaits(spins, yields, TimeUnit.MICROSECONDS.toNanos(maxParkUs));
+    }
+
+    /**
+     * Whether a caller waiting for a progress thread's operations runs them itself from now on, waiting as inside a
+     * blocking call, or the progress thread again. Between operations, by the thread about to run the next.
+     */
+    public void callerDrives(final boolean driving)
+    {
+        waiter.callerDrives(driving);
     }
 
     /** The cores the job's ranks share, as they decide whether ranks outnumber cores ({@link JobCores}). */

@@ -28,7 +28,12 @@ final class Waiter
     private final long timeoutNs;
     private final long checkIntervalNs;
 
+    /** The back-off of the waits of the moment: {@link #callWaits} or {@link #threadWaits}. */
     private SpinYieldParkIdleStrategy idle;
+    /** How a thread inside a call waits: the application's, or one that drives a progress thread's operations. */
+    private SpinYieldParkIdleStrategy callWaits;
+    /** How a progress thread waits, beside the computation it overlaps ({@link #progressThreadWaits}); else null. */
+    private SpinYieldParkIdleStrategy threadWaits;
     private boolean started;
     private long deadline;
     private long nextCheck;
@@ -61,8 +66,30 @@ final class Waiter
     void waitWith(final long spins, final long yields, final long maxParkNs, final IdleRanks idleRanks,
         final long coreEachSpins, final CoreMates coreMates)
     {
-        this.idle = new SpinYieldParkIdleStrategy(spins, yields, 1_000, Math.max(1_000, maxParkNs), idleRanks,
+        callWaits = new SpinYieldParkIdleStrategy(spins, yields, 1_000, Math.max(1_000, maxParkNs), idleRanks,
             coreEachSpins, coreMates);
+        idle = threadWaits != null ? threadWaits : callWaits;
+    }
+
+    /**
+     * From now on the waits are a progress thread's: {@code spins}, then {@code yields}, then parks of at most
+     * {@code maxParkNs}, never counted idle; except while {@link #callerDrives} says a caller runs the operations.
+     */
+    void progressThreadWaits(final long spins, final long yields, final long maxParkNs)
+    {
+        threadWaits = new SpinYieldParkIdleStrategy(spins, yields, 1_000, Math.max(1_000, maxParkNs), null, spins,
+            null);
+        idle = threadWaits;
+    }
+
+    /**
+     * Whether the waits from now on are of a caller that runs the progress thread's operations itself (it waits for
+     * them, so it waits as inside a blocking call), or again the progress thread's. Between waits only.
+     */
+    void callerDrives(final boolean driving)
+    {
+        idle.reset();
+        idle = driving || threadWaits == null ? callWaits : threadWaits;
     }
 
     /**
