@@ -13,10 +13,11 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * One non-blocking collective: its arguments, filled by the caller's thread, and its completion, published by the
- * progress thread. Pooled by {@link ProgressEngine}: a request goes back to the pool once the caller has seen it
- * complete (MPI's request-free on wait), unless the caller took its {@link #future()}.
+ * thread that ran it (the progress thread, or a caller in {@link #await()}: {@link ProgressEngine#runUntil}). Pooled
+ * by {@link ProgressEngine}: a request goes back to the pool once the caller has seen it complete (MPI's request-free
+ * on wait), unless the caller took its {@link #future()}.
  * <p>
- * Ordering: {@code state} and {@code future} and {@code waiter} are volatile. The progress thread writes the results
+ * Ordering: {@code state} and {@code future} and {@code waiter} are volatile. The running thread writes the results
  * into the caller's buffers, then stores {@code state = DONE} (volatile: everything before it is visible to whoever
  * reads DONE), then reads {@code waiter} and {@code future}; the caller stores those, then reads {@code state}. With
  * both sides sequentially consistent at least one of them sees the other, so a waiter is always woken and a future
@@ -87,7 +88,7 @@ final class PendingCollective implements CollectiveRequest
         return this;
     }
 
-    /** Runs the collective on the progress thread's communicator and publishes its completion. */
+    /** Runs the collective on the progress engine's communicator and publishes its completion. */
     void runOn(final Communicator comm)
     {
         try
@@ -115,6 +116,11 @@ final class PendingCollective implements CollectiveRequest
             failure = ex;
         }
         complete();
+    }
+
+    boolean isDone()
+    {
+        return state == DONE;
     }
 
     /** Fails an operation that never ran (the progress engine is closing or broken). */
@@ -155,6 +161,10 @@ final class PendingCollective implements CollectiveRequest
     public void await()
     {
         checkInUse();
+        if (state != DONE)
+        {
+            engine.runUntil(this);
+        }
         waitUntilDone(Long.MAX_VALUE);
         release();
     }

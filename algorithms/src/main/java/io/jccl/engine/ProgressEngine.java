@@ -1,6 +1,5 @@
 package io.jccl.engine;
 
-import io.jccl.Communicator;
 import io.jccl.JcclException;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
@@ -8,6 +7,7 @@ import org.jctools.queues.atomic.MpmcAtomicArrayQueue;
 import org.jctools.queues.atomic.MpscAtomicArrayQueue;
 
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
@@ -23,6 +23,12 @@ import java.util.concurrent.locks.LockSupport;
  * takes no core from the caller's computation while nothing is in flight ({@link ParkWhenIdleStrategy}). While an
  * operation waits for peers, the duplicate's own waits spin briefly, yield, then park.
  * <p>
+ * A caller in {@link PendingCollective#await()} has nothing to compute: it runs the queued operations itself, up to
+ * the one it awaits, when the progress thread is not running one ({@link #runUntil}), and its waits for peers are a
+ * blocking call's. That spares two wake-ups (the progress thread's and its own) and the progress thread's parks: an
+ * 8-byte iallreduce awaited at once took 100 µs without. Whoever runs operations holds {@code running}; taking it
+ * (a CAS) and releasing it (a volatile store) order one runner's use of the queue and the duplicate before the next.
+ * <p>
  * No allocation per operation: requests come from a pool and return to it when the caller has seen them complete.
  * <p>
  * Close: operations already started run to completion first (normally when the peers start them too; with an error
@@ -35,21 +41,24 @@ final class ProgressEngine implements Agent, AutoCloseable
     /** How often close() wakes the parked agent until it has stopped. */
     private static final int CLOSE_RETRY_MS = 1;
 
-    private final Communicator comm;
+    private final ShmCommunicator comm;
     private final MpscAtomicArrayQueue<PendingCollective> queue = new MpscAtomicArrayQueue<>(MAX_IN_FLIGHT);
     private final MpmcAtomicArrayQueue<PendingCollective> pool = new MpmcAtomicArrayQueue<>(MAX_IN_FLIGHT);
     private final AtomicLong completed = new AtomicLong();
+    /** Held by the thread running operations: the progress thread, or a caller in await. */
+    private final AtomicBoolean running = new AtomicBoolean();
+    private final ParkWhenIdleStrategy idle = new ParkWhenIdleStrategy();
     private final AgentRunner runner;
     private final Thread thread;
     private final String name;
     /** Operations started by callers (one thread at a time, as the communicator enforces). */
     private long started;
 
-    ProgressEngine(final Communicator comm)
+    ProgressEngine(final ShmCommunicator comm)
     {
         this.comm = comm;
         this.name = "jccl-progress-" + comm.rank();
-        this.runner = new AgentRunner(new ParkWhenIdleStrategy(), ex -> { }, null, this);
+        this.runner = new AgentRunner(idle, ex -> { }, null, this);
         this.thread = AgentRunner.startOnThread(runner, task ->
         {
             final Thread t = new Thread(task, name);
@@ -103,14 +112,65 @@ final class ProgressEngine implements Agent, AutoCloseable
     @Override
     public int doWork()
     {
-        final PendingCollective op = queue.relaxedPoll();
-        if (op == null)
+        if (queue.isEmpty())
         {
             return 0;
         }
+        if (!running.compareAndSet(false, true))
+        {
+            idle.parkNext();
+            return 0;
+        }
+        try
+        {
+            final PendingCollective op = queue.relaxedPoll();
+            if (op == null)
+            {
+                return 0;
+            }
+            run(op);
+            return 1;
+        }
+        finally
+        {
+            running.set(false);
+        }
+    }
+
+    /**
+     * Runs the queued operations on the caller's thread up to and including {@code awaited}, unless another thread
+     * is running one: then the caller waits for the progress thread to complete it.
+     */
+    void runUntil(final PendingCollective awaited)
+    {
+        if (!running.compareAndSet(false, true))
+        {
+            return;
+        }
+        comm.transport().callerDrives(true);
+        try
+        {
+            PendingCollective op;
+            while (!awaited.isDone() && (op = queue.relaxedPoll()) != null)
+            {
+                run(op);
+            }
+        }
+        finally
+        {
+            comm.transport().callerDrives(false);
+            running.set(false);
+            if (!queue.isEmpty())
+            {
+                LockSupport.unpark(thread);  // another thread submitted meanwhile: the progress thread may be parked
+            }
+        }
+    }
+
+    private void run(final PendingCollective op)
+    {
         op.runOn(comm);
-        completed.lazySet(completed.get() + 1);  // ordered store: only this thread writes it
-        return 1;
+        completed.lazySet(completed.get() + 1);  // ordered store: one runner at a time writes it
     }
 
     @Override

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
@@ -38,6 +39,7 @@ public final class NonBlockingRank
             case "failure" -> peerFailure(comm, Integer.parseInt(args[1]));
             case "close" -> closeInFlight(comm);
             case "resources" -> resources(comm);
+            case "driven" -> driven(comm);
             default -> throw new IllegalArgumentException("unknown scenario " + scenario);
         }
         System.out.println("OK " + scenario + " rank " + comm.rank());
@@ -361,8 +363,87 @@ public final class NonBlockingRank
     }
 
     /**
+     * Who runs the operations. A caller in await() runs them itself (most of the time: the progress thread may take one
+     * first); a caller in a timed await leaves them to the progress thread. Rank 0 starts each one before the others
+     * (they sleep first), so it is not complete when rank 0 asks its future who completes it. Then another thread
+     * starts an operation while rank 0's caller runs one, and awaits it with a timeout: the progress thread must run
+     * it (the caller stops at the operation it awaits), so the caller must wake it when it leaves one queued.
+     */
+    private static void driven(final Communicator comm) throws Exception
+    {
+        final int p = comm.size();
+        final int rounds = 10;
+        int byCaller = 0;
+        for (int round = 0; round < 2 * rounds; round++)
+        {
+            final boolean timed = round >= rounds;
+            if (comm.rank() != 0)
+            {
+                Thread.sleep(20);
+            }
+            final int[] v = {comm.rank() + round};
+            final CollectiveRequest request = comm.iallreduce(Buf.of(v), ReduceOp.SUM);
+            final Thread[] completer = new Thread[1];
+            final java.util.concurrent.CompletableFuture<Void> recorded =
+                request.future().thenRun(() -> completer[0] = Thread.currentThread());
+            if (timed)
+            {
+                check(request.await(60, TimeUnit.SECONDS), "timed await of round " + round + " timed out");
+            }
+            else
+            {
+                request.await();
+            }
+            check(v[0] == p * (p - 1) / 2 + p * round, "round " + round + ": " + v[0]);
+            recorded.join();  // the thread that completes the future runs the action after it publishes the result
+            if (comm.rank() == 0)
+            {
+                final boolean caller = completer[0] == Thread.currentThread();
+                check(!timed || !caller && completer[0].getName().startsWith("jccl-progress-"),
+                    "a timed await's operation was completed by " + completer[0]);
+                byCaller += caller ? 1 : 0;
+            }
+        }
+        if (comm.rank() == 0)
+        {
+            System.out.println("CALLER RAN " + byCaller + " of " + rounds);
+            check(byCaller >= rounds / 2, "await() ran " + byCaller + " of " + rounds + " itself");
+        }
+
+        if (comm.rank() != 0)
+        {
+            Thread.sleep(300);
+        }
+        final int[] first = {comm.rank()};
+        final CollectiveRequest running = comm.iallreduce(Buf.of(first), ReduceOp.SUM);
+        final CountDownLatch firstStarted = new CountDownLatch(1);
+        final int[] second = {comm.rank() == 0 ? 42 : -1};
+        final boolean[] secondDone = new boolean[1];
+        final Thread other = new Thread(() ->
+        {
+            try
+            {
+                firstStarted.await();
+                secondDone[0] = comm.ibroadcast(Buf.of(second), 0).await(60, TimeUnit.SECONDS);
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
+        }, "other-caller");
+        other.start();
+        firstStarted.countDown();
+        running.await();
+        other.join();
+        check(first[0] == p * (p - 1) / 2, "first allreduce: " + first[0]);
+        check(secondDone[0] && second[0] == 42, "broadcast started by another thread: done " + secondDone[0] +
+            ", value " + second[0]);
+    }
+
+    /**
      * Pooled requests: after warm-up, start + await allocates nothing on the caller's thread nor on the progress
-     * thread; the progress thread parks (no CPU) while nothing is in flight.
+     * thread, whichever runs the operations (the caller in await(), the progress thread for a timed await); the
+     * progress thread parks (no CPU) while nothing is in flight.
      */
     private static void resources(final Communicator comm) throws Exception
     {
@@ -370,28 +451,30 @@ public final class NonBlockingRank
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         final float[] v = new float[256];
         final Buf buf = Buf.of(v);
-        // long enough for C2 to compile the path (escape analysis removes what the interpreter allocates)
-        for (int i = 0; i < 30_000; i++)
+        for (final boolean timed : new boolean[] {false, true})
         {
-            comm.iallreduce(buf, ReduceOp.MAX).await();
+            // long enough for C2 to compile the path (escape analysis removes what the interpreter allocates)
+            for (int i = 0; i < 30_000; i++)
+            {
+                awaitAllreduce(comm, buf, timed);
+            }
+            final Thread progress = progressThread();
+            final long me = Thread.currentThread().threadId();
+            final long callerBefore = threads.getThreadAllocatedBytes(me);
+            final long agentBefore = threads.getThreadAllocatedBytes(progress.threadId());
+            final int ops = 5000;
+            for (int i = 0; i < ops; i++)
+            {
+                awaitAllreduce(comm, buf, timed);
+            }
+            final long caller = threads.getThreadAllocatedBytes(me) - callerBefore;
+            final long ran = threads.getThreadAllocatedBytes(progress.threadId()) - agentBefore;
+            System.out.println("ALLOCATED " + (timed ? "timed" : "await") + " caller=" + caller + " progress=" + ran +
+                " ops=" + ops);
+            check(caller < 4096 && ran < 4096, "allocation over " + ops + " operations" + (timed ? " (timed await)" :
+                "") + ": caller " + caller + " B, progress thread " + ran + " B");
         }
-        final Thread agent = Thread.getAllStackTraces().keySet().stream()
-            .filter(t -> t.getName().startsWith("jccl-progress-")).findFirst()
-            .orElseThrow(() -> new AssertionError("no progress thread"));
-        final long me = Thread.currentThread().threadId();
-        final long callerBefore = threads.getThreadAllocatedBytes(me);
-        final long agentBefore = threads.getThreadAllocatedBytes(agent.threadId());
-        final int ops = 5000;
-        for (int i = 0; i < ops; i++)
-        {
-            comm.iallreduce(buf, ReduceOp.MAX).await();
-        }
-        final long caller = threads.getThreadAllocatedBytes(me) - callerBefore;
-        final long progress = threads.getThreadAllocatedBytes(agent.threadId()) - agentBefore;
-        System.out.println("ALLOCATED caller=" + caller + " progress=" + progress + " ops=" + ops);
-        check(caller < 4096 && progress < 4096, "allocation over " + ops + " operations: caller " + caller +
-            " B, progress thread " + progress + " B");
-
+        final Thread agent = progressThread();
         comm.barrier();
         Thread.sleep(200);
         final long cpuBefore = threads.getThreadCpuTime(agent.threadId());
@@ -401,6 +484,25 @@ public final class NonBlockingRank
         check(agent.getState() == Thread.State.WAITING, "idle progress thread is " + agent.getState());
         check(idleCpu < TimeUnit.MILLISECONDS.toNanos(5), "idle progress thread used " + idleCpu / 1000 + " µs CPU");
         comm.barrier();
+    }
+
+    private static void awaitAllreduce(final Communicator comm, final Buf buf, final boolean timed)
+    {
+        final CollectiveRequest request = comm.iallreduce(buf, ReduceOp.MAX);
+        if (timed)
+        {
+            check(request.await(1, TimeUnit.MINUTES), "timed await timed out");
+        }
+        else
+        {
+            request.await();
+        }
+    }
+
+    private static Thread progressThread()
+    {
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("jccl-progress-"))
+            .findFirst().orElseThrow(() -> new AssertionError("no progress thread"));
     }
 
     private static void check(final boolean condition, final String what)
