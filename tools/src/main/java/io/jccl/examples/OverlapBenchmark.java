@@ -13,14 +13,16 @@ import java.util.Arrays;
  * <pre>
  *   ./jccl run -n 2 -- io.jccl.examples.OverlapBenchmark [--sizes 64k,1m,4m] [--rounds 31] [--compute cpu|sleep]
  * </pre>
- * Per size: t_comm, an {@code iallreduce} of float32 awaited at once; t_compute, a CPU-bound loop over a private
- * L1-resident array, calibrated to last about t_comm; t_overlapped, the {@code iallreduce} started, the loop run,
- * then the wait. hidden = (t_comm + t_compute − t_overlapped) / t_comm: 100 % when the communication costs the
- * computation nothing, 0 % when they simply add up. Each value is the median over rounds of the slowest rank's time.
+ * Per size: t_comm, an {@code iallreduce} of float32 awaited at once (the caller runs it, as a blocking call);
+ * background, the same awaited with a timeout (the progress thread runs it, as while the caller computes);
+ * t_compute, a CPU-bound loop over a private L1-resident array, calibrated to last about t_comm; t_overlapped, the
+ * {@code iallreduce} started, the loop run, then the wait. hidden = (t_comm + t_compute − t_overlapped) / t_comm:
+ * 100 % when the communication costs the computation nothing, 0 % when they simply add up. Each value is the median
+ * over rounds of the slowest rank's time.
  * <p>
- * comm_cpu_us is the CPU time the progress thread used during t_comm. Copying and reducing are work for a core:
- * when every core already runs a rank's computation (2 ranks on 2 cores), that work can only take turns with the
- * computation, so at most 1 − comm_cpu / t_comm of the communication can hide ("bound", printed for CPU-bound
+ * progress_cpu_us is the CPU time the progress thread used during t_overlapped. Copying and reducing are work for a
+ * core: when every core already runs a rank's computation (2 ranks on 2 cores), that work can only take turns with the
+ * computation, so at most 1 − progress_cpu / t_comm of the communication can hide ("bound", printed for CPU-bound
  * computation only).
  * <p>
  * {@code --compute sleep} replaces the loop by a sleep of the same length: computation that leaves the core free
@@ -29,6 +31,13 @@ import java.util.Arrays;
 public final class OverlapBenchmark
 {
     private static final int KERNEL_FLOATS = 4096;
+    /**
+     * Least time each size is warmed up for, in blocks of {@link #WARM_UP_BLOCK} calls until every rank has spent it:
+     * the first hundreds of calls of a size run its reduction kernels in the interpreter (a 64 KiB allreduce took 4-19
+     * ms a call in its first 45 on 2 ranks, about 30 µs after 1000), and 30 calls measured them cold.
+     */
+    private static final long WARM_UP_NS = 2_000_000_000L;
+    private static final int WARM_UP_BLOCK = 50;
 
     private static final java.lang.management.ThreadMXBean THREADS =
         java.lang.management.ManagementFactory.getThreadMXBean();
@@ -47,6 +56,11 @@ public final class OverlapBenchmark
         final boolean sleep = options.getString("compute", "cpu").equals("sleep");
         final float[] kernel = new float[KERNEL_FLOATS];
         Arrays.fill(kernel, 1f);
+        // compiled before it is timed: timed cold, the computation calibrated from it came out 50 times too short
+        for (int i = 0; i < 100; i++)
+        {
+            compute(kernel, 100);
+        }
         try (Communicator comm = Jccl.connect())
         {
             if (comm.rank() == 0)
@@ -54,19 +68,15 @@ public final class OverlapBenchmark
                 System.out.printf("iallreduce overlap, float32 sum, %d ranks on %d cores, computation %s (median of " +
                     "%d rounds, slowest rank per round)%n", comm.size(), Runtime.getRuntime().availableProcessors(),
                     sleep ? "sleeping (core left free)" : "on the CPU", rounds);
-                System.out.printf("%10s %12s %12s %12s %14s %8s %8s%n", "bytes", "comm_us", "comm_cpu_us",
-                    "compute_us", "overlapped_us", "hidden", "bound");
+                System.out.printf("%10s %12s %14s %12s %14s %15s %8s %8s%n", "bytes", "comm_us", "background_us",
+                    "compute_us", "overlapped_us", "progress_cpu_us", "hidden", "bound");
             }
             for (final String size : sizes.split(","))
             {
                 final long bytes = io.jccl.Configuration.parseSize(size);
                 final float[] vector = new float[(int) (bytes / Float.BYTES)];
                 final Buf buf = Buf.of(vector);
-                // warm up: the first calls of a size run code (its algorithm) that the JIT has not compiled yet
-                for (int i = 0; i < 30; i++)
-                {
-                    timeComm(comm, buf);
-                }
+                warmUp(comm, buf);
                 // calibrate: compute repetitions that take about as long as the communication
                 final double[] commTimes = new double[15];
                 for (int i = 0; i < commTimes.length; i++)
@@ -87,17 +97,18 @@ public final class OverlapBenchmark
                     (int) Math.max(1, Math.round(agreed[0] / slowestRep[0]));
 
                 final Thread progress = progressThread();
-                final double[][] samples = new double[4][rounds];
-                final double[] round = new double[4];
+                final double[][] samples = new double[5][rounds];
+                final double[] round = new double[5];
                 for (int r = 0; r < rounds; r++)
                 {
                     comm.barrier();
-                    final long cpu = THREADS.getThreadCpuTime(progress.threadId());
                     round[0] = timeComm(comm, buf);
-                    round[3] = (THREADS.getThreadCpuTime(progress.threadId()) - cpu) / 1e3;
+                    comm.barrier();
+                    round[4] = timeBackground(comm, buf);
                     comm.barrier();
                     round[1] = sleep ? timeSleep(reps) : timeCompute(kernel, reps);
                     comm.barrier();
+                    final long cpu = THREADS.getThreadCpuTime(progress.threadId());
                     final long start = System.nanoTime();
                     final CollectiveRequest request = comm.iallreduce(buf, ReduceOp.SUM);
                     if (sleep)
@@ -110,8 +121,9 @@ public final class OverlapBenchmark
                     }
                     request.await();
                     round[2] = (System.nanoTime() - start) / 1e3;
+                    round[3] = (THREADS.getThreadCpuTime(progress.threadId()) - cpu) / 1e3;
                     comm.allreduce(Buf.of(round), ReduceOp.MAX);
-                    for (int k = 0; k < 4; k++)
+                    for (int k = 0; k < round.length; k++)
                     {
                         samples[k][r] = round[k];
                     }
@@ -122,10 +134,27 @@ public final class OverlapBenchmark
                     final double p = median(samples[1]);
                     final double o = median(samples[2]);
                     final double cpu = median(samples[3]);
-                    System.out.printf("%10d %12.1f %12.1f %12.1f %14.1f %7.0f%% %8s%n", bytes, c, cpu, p, o,
-                        100 * (c + p - o) / c, sleep ? "-" : String.format("%.0f%%", 100 * (1 - cpu / c)));
+                    final double background = median(samples[4]);
+                    System.out.printf("%10d %12.1f %14.1f %12.1f %14.1f %15.1f %7.0f%% %8s%n", bytes, c, background,
+                        p, o, cpu, 100 * (c + p - o) / c, sleep ? "-" : String.format("%.0f%%", 100 * (1 - cpu / c)));
                 }
             }
+        }
+    }
+
+    /** The first calls of a size run code (its algorithm, its kernels) that the JIT has not compiled yet. */
+    private static void warmUp(final Communicator comm, final Buf buf)
+    {
+        final long start = System.nanoTime();
+        final double[] elapsed = new double[1];
+        while (elapsed[0] < WARM_UP_NS)
+        {
+            for (int i = 0; i < WARM_UP_BLOCK; i++)
+            {
+                timeComm(comm, buf);
+            }
+            elapsed[0] = System.nanoTime() - start;
+            comm.allreduce(Buf.of(elapsed), ReduceOp.MIN);  // every rank makes the same calls
         }
     }
 
@@ -139,6 +168,17 @@ public final class OverlapBenchmark
     {
         final long start = System.nanoTime();
         comm.iallreduce(buf, ReduceOp.SUM).await();
+        return (System.nanoTime() - start) / 1e3;
+    }
+
+    /** The same, left to the progress thread: a timed await does not run operations itself. */
+    private static double timeBackground(final Communicator comm, final Buf buf)
+    {
+        final long start = System.nanoTime();
+        if (!comm.iallreduce(buf, ReduceOp.SUM).await(1, java.util.concurrent.TimeUnit.MINUTES))
+        {
+            throw new IllegalStateException("an iallreduce took over a minute");
+        }
         return (System.nanoTime() - start) / 1e3;
     }
 
