@@ -33,6 +33,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One rank of {@code ./jccl soak}: random operations (every {@link BenchOp}, every datatype and reduction, every
@@ -74,6 +75,11 @@ public final class SoakRank
     static final int MIXED_EVERY = 4;
     /** A batch's slots start at multiples of this (a cache line; a whole number of elements of every type). */
     private static final int SLOT_ALIGNMENT = 64;
+    /**
+     * A guard on a batch's timed wait, far beyond any operation timeout: the progress thread's own waits fail first
+     * when a peer stops.
+     */
+    private static final long TIMED_WAIT_MINUTES = 30;
     private static final String DEFAULT_ALGORITHM = "default";
 
     private final Communicator comm;
@@ -240,7 +246,9 @@ public final class SoakRank
 
     /**
      * Non-blocking calls in slots 0 to {@code inFlight} − 1 of the regions, a blocking call in the slot after them
-     * while they run, then the wait for them.
+     * while they run, then the wait for them: on even steps {@code await()}, which runs on this thread what the
+     * progress thread has not begun, on odd ones a timed await, which leaves them all to the progress thread (by the
+     * step, not drawn, so a seed draws the calls it drew before).
      */
     private void runBatch(final long step, final int inFlight)
     {
@@ -259,7 +267,15 @@ public final class SoakRank
         }
         for (final Call call : started)
         {
-            call.request.await();
+            if ((step & 1) == 0)
+            {
+                call.request.await();
+            }
+            else if (!call.request.await(TIMED_WAIT_MINUTES, TimeUnit.MINUTES))
+            {
+                throw new IllegalStateException("step " + step + ": a non-blocking " + call.draw.op().label() +
+                    " did not complete in " + TIMED_WAIT_MINUTES + " minutes");
+            }
             check(call);
         }
     }
