@@ -47,6 +47,8 @@ final class ProgressEngine implements Agent, AutoCloseable
     private final AtomicLong completed = new AtomicLong();
     /** Held by the thread running operations: the progress thread, or a caller in await. */
     private final AtomicBoolean running = new AtomicBoolean();
+    /** The thread holding {@code running}, written by it alone: only that thread reads itself here. */
+    private Thread runningThread;
     private final ParkWhenIdleStrategy idle = new ParkWhenIdleStrategy();
     private final AgentRunner runner;
     private final Thread thread;
@@ -121,6 +123,7 @@ final class ProgressEngine implements Agent, AutoCloseable
             idle.parkNext();
             return 0;
         }
+        runningThread = thread;
         try
         {
             final PendingCollective op = queue.relaxedPoll();
@@ -133,37 +136,52 @@ final class ProgressEngine implements Agent, AutoCloseable
         }
         finally
         {
+            runningThread = null;
             running.set(false);
         }
     }
 
     /**
      * Runs the queued operations on the caller's thread up to and including {@code awaited}, unless another thread
-     * is running one: then the caller waits for the progress thread to complete it.
+     * is running one: then the caller waits for the progress thread to complete it. A thread that already runs them
+     * (a future's dependent action that awaits another request) runs on.
      */
     void runUntil(final PendingCollective awaited)
     {
+        final Thread me = Thread.currentThread();
+        if (runningThread == me)
+        {
+            runQueued(awaited);
+            return;
+        }
         if (!running.compareAndSet(false, true))
         {
             return;
         }
+        runningThread = me;
         comm.transport().callerDrives(true);
         try
         {
-            PendingCollective op;
-            while (!awaited.isDone() && (op = queue.relaxedPoll()) != null)
-            {
-                run(op);
-            }
+            runQueued(awaited);
         }
         finally
         {
             comm.transport().callerDrives(false);
+            runningThread = null;
             running.set(false);
             if (!queue.isEmpty())
             {
                 LockSupport.unpark(thread);  // another thread submitted meanwhile: the progress thread may be parked
             }
+        }
+    }
+
+    private void runQueued(final PendingCollective awaited)
+    {
+        PendingCollective op;
+        while (!awaited.isDone() && (op = queue.relaxedPoll()) != null)
+        {
+            run(op);
         }
     }
 

@@ -26,7 +26,7 @@ class NonBlockingCollectivesTest
 
     @ParameterizedTest(name = "{0} on {1} ranks")
     @CsvSource({"every, 1", "every, 2", "every, 3", "every, 4", "inflight, 2", "inflight, 4", "mixed, 2",
-        "mixed, 3", "close, 2", "close, 4", "resources, 2", "driven, 2", "driven, 4"})
+        "mixed, 3", "close, 2", "close, 4", "resources, 2", "driven, 2", "driven, 4", "reentrant, 2"})
     void scenario(final String scenario, final int ranks) throws IOException
     {
         final JobResult result = Jobs.launch(ranks, NonBlockingRank.class, List.of(scenario), ENV,

@@ -40,6 +40,7 @@ public final class NonBlockingRank
             case "close" -> closeInFlight(comm);
             case "resources" -> resources(comm);
             case "driven" -> driven(comm);
+            case "reentrant" -> reentrant(comm);
             default -> throw new IllegalArgumentException("unknown scenario " + scenario);
         }
         System.out.println("OK " + scenario + " rank " + comm.rank());
@@ -438,6 +439,38 @@ public final class NonBlockingRank
         check(first[0] == p * (p - 1) / 2, "first allreduce: " + first[0]);
         check(secondDone[0] && second[0] == 42, "broadcast started by another thread: done " + secondDone[0] +
             ", value " + second[0]);
+    }
+
+    /**
+     * A future's dependent action awaits a later request, on the thread that completed the first: the caller inside
+     * its await(), then the progress thread (the first awaited with a timeout). Neither may wait for the other.
+     */
+    private static void reentrant(final Communicator comm) throws Exception
+    {
+        final int p = comm.size();
+        for (final boolean timed : new boolean[] {false, true})
+        {
+            if (comm.rank() != 0)
+            {
+                Thread.sleep(20);  // rank 0's first is not complete when it chains the action to it
+            }
+            final int[] a = {comm.rank()};
+            final int[] b = {10 * comm.rank()};
+            final CollectiveRequest first = comm.iallreduce(Buf.of(a), ReduceOp.SUM);
+            final CollectiveRequest second = comm.iallreduce(Buf.of(b), ReduceOp.SUM);
+            final java.util.concurrent.CompletableFuture<Void> chained = first.future().thenRun(second::await);
+            if (timed)
+            {
+                check(first.await(60, TimeUnit.SECONDS), "timed await of the first timed out");
+            }
+            else
+            {
+                first.await();
+            }
+            chained.get(60, TimeUnit.SECONDS);
+            check(a[0] == p * (p - 1) / 2 && b[0] == 10 * p * (p - 1) / 2, (timed ? "timed: " : "") + "results " +
+                a[0] + ", " + b[0]);
+        }
     }
 
     /**
