@@ -123,7 +123,7 @@ final class ProgressEngine implements Agent, AutoCloseable
             idle.parkNext();
             return 0;
         }
-        runningThread = thread;
+        runningThread = Thread.currentThread();  // not the field thread: the first doWork may come before it is set
         try
         {
             final PendingCollective op = queue.relaxedPoll();
