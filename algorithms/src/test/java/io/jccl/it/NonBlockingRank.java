@@ -387,14 +387,7 @@ public final class NonBlockingRank
             final Thread[] completer = new Thread[1];
             final java.util.concurrent.CompletableFuture<Void> recorded =
                 request.future().thenRun(() -> completer[0] = Thread.currentThread());
-            if (timed)
-            {
-                check(request.await(60, TimeUnit.SECONDS), "timed await of round " + round + " timed out");
-            }
-            else
-            {
-                request.await();
-            }
+            await(request, timed, "round " + round);
             check(v[0] == p * (p - 1) / 2 + p * round, "round " + round + ": " + v[0]);
             recorded.join();  // the thread that completes the future runs the action after it publishes the result
             if (comm.rank() == 0)
@@ -459,14 +452,7 @@ public final class NonBlockingRank
             final CollectiveRequest first = comm.iallreduce(Buf.of(a), ReduceOp.SUM);
             final CollectiveRequest second = comm.iallreduce(Buf.of(b), ReduceOp.SUM);
             final java.util.concurrent.CompletableFuture<Void> chained = first.future().thenRun(second::await);
-            if (timed)
-            {
-                check(first.await(60, TimeUnit.SECONDS), "timed await of the first timed out");
-            }
-            else
-            {
-                first.await();
-            }
+            await(first, timed, "the first");
             chained.get(60, TimeUnit.SECONDS);
             check(a[0] == p * (p - 1) / 2 && b[0] == 10 * p * (p - 1) / 2, (timed ? "timed: " : "") + "results " +
                 a[0] + ", " + b[0]);
@@ -521,14 +507,22 @@ public final class NonBlockingRank
 
     private static void awaitAllreduce(final Communicator comm, final Buf buf, final boolean timed)
     {
-        final CollectiveRequest request = comm.iallreduce(buf, ReduceOp.MAX);
-        if (timed)
-        {
-            check(request.await(1, TimeUnit.MINUTES), "timed await timed out");
-        }
-        else
+        await(comm.iallreduce(buf, ReduceOp.MAX), timed, "an allreduce");
+    }
+
+    /**
+     * await(), which runs the operations on this thread, or a timed await, which leaves them to the progress thread.
+     * The message is built only on failure: {@code resources} counts what this allocates.
+     */
+    private static void await(final CollectiveRequest request, final boolean timed, final String what)
+    {
+        if (!timed)
         {
             request.await();
+        }
+        else if (!request.await(60, TimeUnit.SECONDS))
+        {
+            throw new AssertionError("timed await of " + what + " timed out");
         }
     }
 
