@@ -12,20 +12,13 @@ import java.util.Map;
 /**
  * Blocking calls allocate nothing once warm: every collective (the v forms with null displacements, which the
  * communicator packs) and a point-to-point exchange, each called {@link #CALLS} times after {@link #WARM_UP} calls
- * (enough for C2 to compile the path), on 1 KiB of float32, in up to {@link #WINDOWS} windows of {@link #CALLS}
- * calls until one allocates under {@link #FEW_BYTES}. Prints one line per call, {@code ALLOCATED name bytes} with the
- * fewest bytes of its windows, and one with every window's. On a loaded machine a whole window may run code that the
- * JIT is still compiling again (the interpreter and C1 remove no allocation): 24 bytes a call in allgather,
- * reduce_scatter, alltoall or allreduce in one window, 0 in another, with two busy loops beside the job.
+ * (enough for C2 to compile the path), on 1 KiB of float32. Prints one line per call: {@code ALLOCATED name bytes}.
  */
 public final class AllocationRank
 {
     private static final int WARM_UP = 20_000;
     private static final int CALLS = 5_000;
     private static final int N = 256;
-    private static final int WINDOWS = 3;
-    /** Under this in a window is a pass ({@code AllocationTest} checks the same). */
-    static final long FEW_BYTES = 4096;
 
     private AllocationRank()
     {
@@ -71,25 +64,13 @@ public final class AllocationRank
                 {
                     run.run();
                 }
-                long fewest = Long.MAX_VALUE;
-                final StringBuilder windows = new StringBuilder();
-                // the calls are collective, so every rank runs as many windows: until each has had a clean one
-                final long[] more = {1};
-                for (int w = 0; w < WINDOWS && more[0] != 0; w++)
+                final long before = threads.getThreadAllocatedBytes(thread);
+                for (int i = 0; i < CALLS; i++)
                 {
-                    final long before = threads.getThreadAllocatedBytes(thread);
-                    for (int i = 0; i < CALLS; i++)
-                    {
-                        run.run();
-                    }
-                    final long bytes = threads.getThreadAllocatedBytes(thread) - before;
-                    fewest = Math.min(fewest, bytes);
-                    windows.append(' ').append(bytes);
-                    more[0] = fewest < FEW_BYTES ? 0 : 1;
-                    comm.allreduce(Buf.of(more), ReduceOp.MAX);
+                    run.run();
                 }
-                System.out.println("WINDOWS " + call.getKey() + windows);
-                System.out.println("ALLOCATED " + call.getKey() + " " + fewest);
+                final long bytes = threads.getThreadAllocatedBytes(thread) - before;
+                System.out.println("ALLOCATED " + call.getKey() + " " + bytes);
             }
         }
     }

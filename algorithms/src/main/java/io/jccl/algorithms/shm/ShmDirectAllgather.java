@@ -29,6 +29,9 @@ import static io.jccl.algorithms.shm.ShmProtocol.WORD_BUFFER;
  */
 public final class ShmDirectAllgather implements CollectiveAlgorithm
 {
+    /** Built once: the selector asks every call, and Set.of allocates. */
+    private static final Set<Collective> COLLECTIVES = Set.of(Collective.ALLGATHER);
+
     @Override
     public String name()
     {
@@ -44,7 +47,7 @@ public final class ShmDirectAllgather implements CollectiveAlgorithm
     @Override
     public Set<Collective> collectives()
     {
-        return Set.of(Collective.ALLGATHER);
+        return COLLECTIVES;
     }
 
     @Override

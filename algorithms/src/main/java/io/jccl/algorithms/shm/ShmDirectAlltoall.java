@@ -28,6 +28,9 @@ import static io.jccl.algorithms.shm.ShmProtocol.WORD_BUFFER;
  */
 public final class ShmDirectAlltoall implements CollectiveAlgorithm
 {
+    /** Built once: the selector asks every call, and Set.of allocates. */
+    private static final Set<Collective> COLLECTIVES = Set.of(Collective.ALLTOALL);
+
     @Override
     public String name()
     {
@@ -43,7 +46,7 @@ public final class ShmDirectAlltoall implements CollectiveAlgorithm
     @Override
     public Set<Collective> collectives()
     {
-        return Set.of(Collective.ALLTOALL);
+        return COLLECTIVES;
     }
 
     @Override

@@ -33,6 +33,9 @@ import static io.jccl.algorithms.shm.ShmProtocol.WORD_BUFFER;
  */
 public final class ShmDirectBroadcast implements CollectiveAlgorithm
 {
+    /** Built once: the selector asks every call, and Set.of allocates. */
+    private static final Set<Collective> COLLECTIVES = Set.of(Collective.BROADCAST);
+
     /**
      * Default chunk of the staged broadcast, where the call sets none: small enough that the chunks pipeline and stay
      * in L2, where a whole staging half (about 2 MiB) left a vector of up to 2 MiB one chunk that the readers could
@@ -57,7 +60,7 @@ public final class ShmDirectBroadcast implements CollectiveAlgorithm
     @Override
     public Set<Collective> collectives()
     {
-        return Set.of(Collective.BROADCAST);
+        return COLLECTIVES;
     }
 
     @Override

@@ -28,6 +28,9 @@ import static io.jccl.algorithms.shm.ShmProtocol.STEP_DIRECT;
  */
 public final class ShmDirectReduce implements CollectiveAlgorithm
 {
+    /** Built once: the selector asks every call, and Set.of allocates. */
+    private static final Set<Collective> COLLECTIVES = Set.of(Collective.REDUCE);
+
     @Override
     public String name()
     {
@@ -44,7 +47,7 @@ public final class ShmDirectReduce implements CollectiveAlgorithm
     @Override
     public Set<Collective> collectives()
     {
-        return Set.of(Collective.REDUCE);
+        return COLLECTIVES;
     }
 
     @Override

@@ -30,6 +30,9 @@ import static io.jccl.algorithms.shm.ShmProtocol.STEP_DIRECT;
  */
 public final class ShmDirectReduceScatter implements CollectiveAlgorithm
 {
+    /** Built once: the selector asks every call, and Set.of allocates. */
+    private static final Set<Collective> COLLECTIVES = Set.of(Collective.REDUCE_SCATTER);
+
     @Override
     public String name()
     {
@@ -45,7 +48,7 @@ public final class ShmDirectReduceScatter implements CollectiveAlgorithm
     @Override
     public Set<Collective> collectives()
     {
-        return Set.of(Collective.REDUCE_SCATTER);
+        return COLLECTIVES;
     }
 
     @Override

@@ -16,6 +16,9 @@ import java.util.Set;
  */
 public final class ShmEagerBroadcast implements CollectiveAlgorithm
 {
+    /** Built once: the selector asks every call, and Set.of allocates. */
+    private static final Set<Collective> COLLECTIVES = Set.of(Collective.BROADCAST);
+
     @Override
     public String name()
     {
@@ -32,7 +35,7 @@ public final class ShmEagerBroadcast implements CollectiveAlgorithm
     @Override
     public Set<Collective> collectives()
     {
-        return Set.of(Collective.BROADCAST);
+        return COLLECTIVES;
     }
 
     @Override

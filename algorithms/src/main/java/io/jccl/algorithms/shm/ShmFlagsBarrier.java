@@ -20,6 +20,9 @@ import static io.jccl.algorithms.shm.ShmProtocol.SLOT_ARRIVED;
  */
 public final class ShmFlagsBarrier implements CollectiveAlgorithm
 {
+    /** Built once: the selector asks every call, and Set.of allocates. */
+    private static final Set<Collective> COLLECTIVES = Set.of(Collective.BARRIER);
+
     @Override
     public String name()
     {
@@ -35,7 +38,7 @@ public final class ShmFlagsBarrier implements CollectiveAlgorithm
     @Override
     public Set<Collective> collectives()
     {
-        return Set.of(Collective.BARRIER);
+        return COLLECTIVES;
     }
 
     @Override

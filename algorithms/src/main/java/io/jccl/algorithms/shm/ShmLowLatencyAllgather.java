@@ -17,6 +17,9 @@ import java.util.Set;
  */
 public final class ShmLowLatencyAllgather implements CollectiveAlgorithm
 {
+    /** Built once: the selector asks every call, and Set.of allocates. */
+    private static final Set<Collective> COLLECTIVES = Set.of(Collective.ALLGATHER);
+
     @Override
     public String name()
     {
@@ -33,7 +36,7 @@ public final class ShmLowLatencyAllgather implements CollectiveAlgorithm
     @Override
     public Set<Collective> collectives()
     {
-        return Set.of(Collective.ALLGATHER);
+        return COLLECTIVES;
     }
 
     @Override

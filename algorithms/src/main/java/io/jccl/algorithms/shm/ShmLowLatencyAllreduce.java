@@ -21,6 +21,9 @@ import java.util.Set;
  */
 public final class ShmLowLatencyAllreduce implements CollectiveAlgorithm
 {
+    /** Built once: the selector asks every call, and Set.of allocates. */
+    private static final Set<Collective> COLLECTIVES = Set.of(Collective.ALLREDUCE);
+
     @Override
     public String name()
     {
@@ -37,7 +40,7 @@ public final class ShmLowLatencyAllreduce implements CollectiveAlgorithm
     @Override
     public Set<Collective> collectives()
     {
-        return Set.of(Collective.ALLREDUCE);
+        return COLLECTIVES;
     }
 
     @Override

@@ -17,6 +17,9 @@ import java.util.Set;
  */
 public final class ShmLowLatencyAlltoall implements CollectiveAlgorithm
 {
+    /** Built once: the selector asks every call, and Set.of allocates. */
+    private static final Set<Collective> COLLECTIVES = Set.of(Collective.ALLTOALL);
+
     @Override
     public String name()
     {
@@ -33,7 +36,7 @@ public final class ShmLowLatencyAlltoall implements CollectiveAlgorithm
     @Override
     public Set<Collective> collectives()
     {
-        return Set.of(Collective.ALLTOALL);
+        return COLLECTIVES;
     }
 
     @Override

@@ -18,6 +18,9 @@ import java.util.Set;
  */
 public final class ShmLowLatencyReduceScatter implements CollectiveAlgorithm
 {
+    /** Built once: the selector asks every call, and Set.of allocates. */
+    private static final Set<Collective> COLLECTIVES = Set.of(Collective.REDUCE_SCATTER);
+
     @Override
     public String name()
     {
@@ -34,7 +37,7 @@ public final class ShmLowLatencyReduceScatter implements CollectiveAlgorithm
     @Override
     public Set<Collective> collectives()
     {
-        return Set.of(Collective.REDUCE_SCATTER);
+        return COLLECTIVES;
     }
 
     @Override

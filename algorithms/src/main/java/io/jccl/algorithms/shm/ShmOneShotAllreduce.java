@@ -31,6 +31,9 @@ import static io.jccl.algorithms.shm.ShmProtocol.STEP_DIRECT;
  */
 public final class ShmOneShotAllreduce implements CollectiveAlgorithm
 {
+    /** Built once: the selector asks every call, and Set.of allocates. */
+    private static final Set<Collective> COLLECTIVES = Set.of(Collective.ALLREDUCE);
+
     @Override
     public String name()
     {
@@ -47,7 +50,7 @@ public final class ShmOneShotAllreduce implements CollectiveAlgorithm
     @Override
     public Set<Collective> collectives()
     {
-        return Set.of(Collective.ALLREDUCE);
+        return COLLECTIVES;
     }
 
     @Override

@@ -22,6 +22,9 @@ import java.util.Set;
  */
 public final class ShmSingleCopyAllgather extends SingleCopyAlgorithm
 {
+    /** Built once: the selector asks every call, and Set.of allocates. */
+    private static final Set<Collective> COLLECTIVES = Set.of(Collective.ALLGATHER);
+
     @Override
     public String description()
     {
@@ -32,7 +35,7 @@ public final class ShmSingleCopyAllgather extends SingleCopyAlgorithm
     @Override
     public Set<Collective> collectives()
     {
-        return Set.of(Collective.ALLGATHER);
+        return COLLECTIVES;
     }
 
     @Override

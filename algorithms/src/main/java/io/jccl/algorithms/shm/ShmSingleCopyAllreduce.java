@@ -23,6 +23,9 @@ import java.util.Set;
  */
 public final class ShmSingleCopyAllreduce extends SingleCopyAlgorithm
 {
+    /** Built once: the selector asks every call, and Set.of allocates. */
+    private static final Set<Collective> COLLECTIVES = Set.of(Collective.ALLREDUCE);
+
     @Override
     public String description()
     {
@@ -33,7 +36,7 @@ public final class ShmSingleCopyAllreduce extends SingleCopyAlgorithm
     @Override
     public Set<Collective> collectives()
     {
-        return Set.of(Collective.ALLREDUCE);
+        return COLLECTIVES;
     }
 
     @Override

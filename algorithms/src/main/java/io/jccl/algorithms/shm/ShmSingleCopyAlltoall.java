@@ -21,6 +21,9 @@ import java.util.Set;
  */
 public final class ShmSingleCopyAlltoall extends SingleCopyAlgorithm
 {
+    /** Built once: the selector asks every call, and Set.of allocates. */
+    private static final Set<Collective> COLLECTIVES = Set.of(Collective.ALLTOALL);
+
     @Override
     public String description()
     {
@@ -31,7 +34,7 @@ public final class ShmSingleCopyAlltoall extends SingleCopyAlgorithm
     @Override
     public Set<Collective> collectives()
     {
-        return Set.of(Collective.ALLTOALL);
+        return COLLECTIVES;
     }
 
     @Override

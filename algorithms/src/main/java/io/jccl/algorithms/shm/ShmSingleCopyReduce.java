@@ -25,6 +25,9 @@ import java.util.Set;
  */
 public final class ShmSingleCopyReduce extends SingleCopyAlgorithm
 {
+    /** Built once: the selector asks every call, and Set.of allocates. */
+    private static final Set<Collective> COLLECTIVES = Set.of(Collective.REDUCE);
+
     @Override
     public String description()
     {
@@ -35,7 +38,7 @@ public final class ShmSingleCopyReduce extends SingleCopyAlgorithm
     @Override
     public Set<Collective> collectives()
     {
-        return Set.of(Collective.REDUCE);
+        return COLLECTIVES;
     }
 
     @Override

@@ -19,6 +19,9 @@ import java.util.Set;
  */
 public final class ShmSingleCopyReduceScatter extends SingleCopyAlgorithm
 {
+    /** Built once: the selector asks every call, and Set.of allocates. */
+    private static final Set<Collective> COLLECTIVES = Set.of(Collective.REDUCE_SCATTER);
+
     @Override
     public String description()
     {
@@ -29,7 +32,7 @@ public final class ShmSingleCopyReduceScatter extends SingleCopyAlgorithm
     @Override
     public Set<Collective> collectives()
     {
-        return Set.of(Collective.REDUCE_SCATTER);
+        return COLLECTIVES;
     }
 
     @Override

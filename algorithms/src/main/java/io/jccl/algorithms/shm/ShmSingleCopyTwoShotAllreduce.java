@@ -27,6 +27,9 @@ import java.util.Set;
  */
 public final class ShmSingleCopyTwoShotAllreduce extends SingleCopyAlgorithm
 {
+    /** Built once: the selector asks every call, and Set.of allocates. */
+    private static final Set<Collective> COLLECTIVES = Set.of(Collective.ALLREDUCE);
+
     public ShmSingleCopyTwoShotAllreduce()
     {
         super("shm_single_copy_twoshot");
@@ -42,7 +45,7 @@ public final class ShmSingleCopyTwoShotAllreduce extends SingleCopyAlgorithm
     @Override
     public Set<Collective> collectives()
     {
-        return Set.of(Collective.ALLREDUCE);
+        return COLLECTIVES;
     }
 
     @Override

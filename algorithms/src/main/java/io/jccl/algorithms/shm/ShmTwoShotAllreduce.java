@@ -45,6 +45,9 @@ import static io.jccl.algorithms.shm.ShmProtocol.WORD_RECV;
  */
 public final class ShmTwoShotAllreduce implements CollectiveAlgorithm
 {
+    /** Built once: the selector asks every call, and Set.of allocates. */
+    private static final Set<Collective> COLLECTIVES = Set.of(Collective.ALLREDUCE);
+
     /**
      * Default piece of the zero-copy path into recv: 2 ranks, 128 KiB-32 MiB, pieces of 16 KiB to 256 KiB took the
      * same time within the noise, 1 MiB up to 2.5x as long at 512 KiB-2 MiB (the piece no longer stays in L2).
@@ -67,7 +70,7 @@ public final class ShmTwoShotAllreduce implements CollectiveAlgorithm
     @Override
     public Set<Collective> collectives()
     {
-        return Set.of(Collective.ALLREDUCE);
+        return COLLECTIVES;
     }
 
     @Override
