@@ -138,9 +138,9 @@ public final class CostFormulas
         {
             case "pingpong" -> "p2p";
             case "barrier" -> "dissemination";
-            case "allreduce", "allgather", "reduce_scatter" -> "ring";
-            case "alltoall" -> "pairwise";
-            case "gather", "scatter" -> "linear";
+            case "allreduce", "allgather", "reduce_scatter", "allgatherv", "reduce_scatterv" -> "ring";
+            case "alltoall", "alltoallv" -> "pairwise";
+            case "gather", "scatter", "gatherv", "scatterv" -> "linear";
             case "reduction" -> "kernel";
             default -> "binomial";
         };
@@ -187,7 +187,29 @@ public final class CostFormulas
         addAllgatherAndReduceScatter(list);
         addAlltoall(list);
         addLowLatency(list);
+        addVectorForms(list);
         return byKey(list);
+    }
+
+    /**
+     * The vector forms run their plain form's algorithm block by block (RingAllgatherv circulates as RingAllgather,
+     * LinearGatherv sends as LinearGather, PairwiseAlltoall serves both), so with equal counts, as the bench runs them,
+     * a call costs the plain form's. Their texts say what unequal counts change.
+     */
+    private static void addVectorForms(final List<CostFormula> list)
+    {
+        final Map<String, CostFormula> plain = byKey(list);
+        for (final String[] form : new String[][] {
+            {"gatherv", "gather", "linear", "the root takes the other blocks in turn: their sum for n(p − 1)/p"},
+            {"scatterv", "scatter", "linear", "the root hands out the other blocks in turn: their sum for n(p − 1)/p"},
+            {"allgatherv", "allgather", "ring", "every step waits for the largest block: read n/p as it"},
+            {"reduce_scatterv", "reduce_scatter", "ring", "every step waits for the largest block: read n/p as it"},
+            {"alltoallv", "alltoall", "pairwise", "step k waits for the larger of its pair's two blocks"}})
+        {
+            final CostFormula of = plain.get(form[1] + ":" + form[2]);
+            list.add(new CostFormula(form[0], of.algorithm(), of.text() + " with equal counts; else " + form[3],
+                of.defaultChunkBytes(), of.capacity(), of.terms()));
+        }
     }
 
     /** {@code formulas} by {@link CostFormula#key()}, in their order. */

@@ -102,6 +102,28 @@ class CostFormulasTest
             predict("allreduce", "recursive_doubling", 6, n));
     }
 
+    /** A v form with equal counts, as the bench runs it, costs its plain form's algorithm, which it runs. */
+    @Test
+    void vectorFormsCostTheirPlainFormsWithEqualCounts()
+    {
+        final String[][] forms = {{"gatherv", "gather", "linear"}, {"scatterv", "scatter", "linear"},
+            {"allgatherv", "allgather", "ring"}, {"reduce_scatterv", "reduce_scatter", "ring"},
+            {"alltoallv", "alltoall", "pairwise"}};
+        for (final String[] form : forms)
+        {
+            assertEquals(List.of(form[2]), CostFormulas.algorithms(form[0]), form[0]);
+            assertEquals(form[2], CostFormulas.reference(form[0]));
+            for (final int p : new int[] {2, 4, 8})
+            {
+                // 8 B a block, a block beyond a ring (linear's other branch), and chunked ring steps
+                for (final long n : new long[] {8L * p, 4L << 20, 64L << 20})
+                {
+                    assertClose(predict(form[1], form[2], p, n), predict(form[0], form[2], p, n));
+                }
+            }
+        }
+    }
+
     @Test
     void sharedMemoryFormulasCountChunksOfHalfTheStaging()
     {

@@ -96,12 +96,16 @@ public final class Tuner
         this.choice = choice;
     }
 
-    /** Whether tune chooses from this row: a collective and algorithm of the cost model, on private buffers. */
+    /**
+     * Whether tune chooses from this row: a collective of several algorithms and one of them in the cost model, on
+     * private buffers. The v forms have one algorithm each: nothing to choose, and sizes that would count as well
+     * chosen whatever the file said.
+     */
     public static boolean choosesFrom(final Measurement m)
     {
         // on shared buffers the engine takes the zero-copy paths by rule, not by the tuning file
         return collective(m.collective()) != null && m.algorithmNamed() && !m.shared() &&
-            CostModel.knows(m.collective(), m.algorithm());
+            CostModel.knows(m.collective(), m.algorithm()) && CostFormulas.algorithms(m.collective()).size() > 1;
     }
 
     /**
