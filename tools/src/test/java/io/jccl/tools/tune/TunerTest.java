@@ -69,6 +69,23 @@ class TunerTest
         assertEquals(other, ruleAt(rules, far).algorithm(), rules.toString());
     }
 
+    /** A v form has one algorithm: tune neither writes rules for it nor counts its sizes as well chosen. */
+    @Test
+    void collectivesOfOneAlgorithmAreNotTuned()
+    {
+        final List<Measurement> rows = new ArrayList<>();
+        for (long bytes = 64; bytes <= 1 << 20; bytes *= 4)
+        {
+            rows.add(new Measurement("test", "allgatherv", "ring", true, 2, bytes, "float32", "sum", 0, 1));
+            rows.add(new Measurement("test", "allgather", "ring", true, 2, bytes, "float32", "sum", 0, 1));
+            rows.add(new Measurement("test", "allgather", "shm_direct", true, 2, bytes, "float32", "sum", 0, 2));
+        }
+        final Tuner.Result result = new Tuner(ModelParameters.shipped(), 4L << 20, Tuner.Choice.MEASURED).tune(rows);
+        assertEquals(List.of("allgather"), result.quality().stream().map(g -> g.collective().label()).toList());
+        assertTrue(result.rules().stream().allMatch(r -> r.collective().label().equals("allgather")),
+            result.rules().toString());
+    }
+
     private static TuningTable.Rule ruleAt(final List<TuningTable.Rule> rules, final long bytes)
     {
         return rules.stream().filter(r -> r.minBytes() <= bytes && bytes < r.maxBytes()).findFirst().orElseThrow();
