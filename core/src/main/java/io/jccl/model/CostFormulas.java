@@ -200,10 +200,10 @@ public final class CostFormulas
     {
         final Map<String, CostFormula> plain = byKey(list);
         for (final String[] form : new String[][] {
-            {"gatherv", "gather", "linear", "the root takes the other blocks in turn: their sum for n(p − 1)/p"},
-            {"scatterv", "scatter", "linear", "the root hands out the other blocks in turn: their sum for n(p − 1)/p"},
-            {"allgatherv", "allgather", "ring", "every step waits for the largest block: read n/p as it"},
-            {"reduce_scatterv", "reduce_scatter", "ring", "every step waits for the largest block: read n/p as it"},
+            {"gatherv", "gather", "linear", "the root takes the other blocks in turn: their bytes for (p − 1)·n/p"},
+            {"scatterv", "scatter", "linear", "the root sends the other blocks in turn: their bytes for (p − 1)·n/p"},
+            {"allgatherv", "allgather", "ring", "each step waits for its largest block: n/p is the largest"},
+            {"reduce_scatterv", "reduce_scatter", "ring", "each step waits for its largest block: n/p is the largest"},
             {"alltoallv", "alltoall", "pairwise", "step k waits for the larger of its pair's two blocks"}})
         {
             final CostFormula of = plain.get(form[1] + ":" + form[2]);
