@@ -1,0 +1,82 @@
+import io.jccl.Buf;
+import io.jccl.Communicator;
+import io.jccl.Jccl;
+import io.jccl.ReduceOp;
+
+import java.util.Arrays;
+
+/**
+ * What one collective costs right after a barrier, as a program that synchronises and then calls sees it: ROUNDS
+ * rounds of a barrier and one float32 sum allreduce of BYTES, after 3,000 untimed calls. Every rank stamps its barrier
+ * exit and its allreduce's end with System.nanoTime, one clock for all the machine's processes, and an allgather brings
+ * the stamps to rank 0, which prints p10/p50/p90/max of the barrier's exit skew (last exit − first), of the call
+ * from the first exit (what a timer around the call sees at worst) and from the last. {@code barrier-skew.c} is the
+ * same program for the MPI libraries.
+ * <p>
+ * Build and run from the repository (the rank JVMs need jccl's classes, which `./jccl` builds):
+ * <pre>
+ *   ./jccl info >/dev/null; J=/usr/lib/jvm/temurin-25-jdk-amd64/bin
+ *   $J/javac -cp core/target/classes -d /tmp/skew perf/BarrierSkew.java
+ *   ./jccl run -n 4 --cp /tmp/skew BarrierSkew 65536 1001
+ * </pre>
+ */
+public final class BarrierSkew
+{
+    public static void main(final String[] args)
+    {
+        final int bytes = args.length == 2 ? Integer.parseInt(args[0]) : 0;
+        final int rounds = args.length == 2 ? Integer.parseInt(args[1]) : 0;
+        if (bytes < 4 || bytes % 4 != 0 || rounds < 10)
+        {
+            System.err.println("usage: BarrierSkew BYTES ROUNDS (BYTES a multiple of 4, ROUNDS at least 10)");
+            System.exit(2);
+        }
+        try (Communicator comm = Jccl.connect())
+        {
+            final int p = comm.size();
+            final Buf buf = Buf.of(new float[bytes / 4]);
+            for (int i = 0; i < 3000; i++)
+            {
+                comm.allreduce(buf, ReduceOp.SUM);
+            }
+            final long[] mine = new long[2];
+            final long[] all = new long[2 * p];
+            final double[] skew = new double[rounds];
+            final double[] fromFirst = new double[rounds];
+            final double[] fromLast = new double[rounds];
+            for (int r = 0; r < rounds; r++)
+            {
+                comm.barrier();
+                mine[0] = System.nanoTime();
+                comm.allreduce(buf, ReduceOp.SUM);
+                mine[1] = System.nanoTime();
+                comm.allgather(Buf.of(mine), Buf.of(all));
+                long firstExit = Long.MAX_VALUE;
+                long lastExit = Long.MIN_VALUE;
+                long lastEnd = Long.MIN_VALUE;
+                for (int k = 0; k < p; k++)
+                {
+                    firstExit = Math.min(firstExit, all[2 * k]);
+                    lastExit = Math.max(lastExit, all[2 * k]);
+                    lastEnd = Math.max(lastEnd, all[2 * k + 1]);
+                }
+                skew[r] = (lastExit - firstExit) / 1e3;
+                fromFirst[r] = (lastEnd - firstExit) / 1e3;
+                fromLast[r] = (lastEnd - lastExit) / 1e3;
+            }
+            if (comm.rank() == 0)
+            {
+                System.out.printf("%d ranks, %d B: barrier exit skew %s; call from the first exit %s; from the last " +
+                    "exit %s (p10/p50/p90/max µs)%n", p, bytes, pct(skew), pct(fromFirst), pct(fromLast));
+            }
+        }
+    }
+
+    private static String pct(final double[] v)
+    {
+        final double[] s = v.clone();
+        Arrays.sort(s);
+        return String.format("%.1f/%.1f/%.1f/%.0f", s[s.length / 10], s[s.length / 2], s[s.length * 9 / 10],
+            s[s.length - 1]);
+    }
+}

@@ -1,0 +1,77 @@
+/* perf/BarrierSkew.java for the MPI libraries: ROUNDS rounds of MPI_Barrier and one float sum MPI_Allreduce of BYTES,
+ * every rank stamping its barrier exit and its allreduce's end with CLOCK_MONOTONIC (one clock for the machine); rank
+ * 0 prints p10/p50/p90/max of the barrier's exit skew, of the call from the first exit and from the last.
+ *
+ *   mpicc.openmpi -O2 -o /tmp/bs_ompi perf/barrier-skew.c
+ *   mpirun.openmpi --oversubscribe --allow-run-as-root -n 4 /tmp/bs_ompi 65536 1001
+ *   (mpicc.mpich, mpirun.mpich likewise; ../shared/peers/run-peers installs both) */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+static double now_us(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
+}
+
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void pct(const char *name, double *v, int n)
+{
+    qsort(v, n, sizeof(double), cmp);
+    printf("%s %.1f/%.1f/%.1f/%.0f; ", name, v[n / 10], v[n / 2], v[n * 9 / 10], v[n - 1]);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int rank, p;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &p);
+    int bytes = argc == 3 ? atoi(argv[1]) : 0, rounds = argc == 3 ? atoi(argv[2]) : 0;
+    if (bytes < 4 || bytes % 4 != 0 || rounds < 10)
+    {
+        if (rank == 0)
+            fprintf(stderr, "usage: barrier-skew BYTES ROUNDS (BYTES a multiple of 4, ROUNDS at least 10)\n");
+        MPI_Finalize();
+        return 2;
+    }
+    float *buf = calloc(bytes / 4, 4), *out = calloc(bytes / 4, 4);
+    for (int i = 0; i < 3000; i++) MPI_Allreduce(buf, out, bytes / 4, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+    double *skew = malloc(rounds * sizeof(double)), *first = malloc(rounds * sizeof(double));
+    double *last = malloc(rounds * sizeof(double));
+    double mine[2], *all = malloc(2 * p * sizeof(double));
+    for (int r = 0; r < rounds; r++)
+    {
+        MPI_Barrier(MPI_COMM_WORLD);
+        mine[0] = now_us();
+        MPI_Allreduce(buf, out, bytes / 4, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+        mine[1] = now_us();
+        MPI_Allgather(mine, 2, MPI_DOUBLE, all, 2, MPI_DOUBLE, MPI_COMM_WORLD);
+        double fe = 1e300, le = -1e300, lend = -1e300;
+        for (int k = 0; k < p; k++)
+        {
+            if (all[2 * k] < fe) fe = all[2 * k];
+            if (all[2 * k] > le) le = all[2 * k];
+            if (all[2 * k + 1] > lend) lend = all[2 * k + 1];
+        }
+        skew[r] = le - fe; first[r] = lend - fe; last[r] = lend - le;
+    }
+    if (rank == 0)
+    {
+        printf("%d ranks, %d B: ", p, bytes);
+        pct("barrier exit skew", skew, rounds);
+        pct("call from the first exit", first, rounds);
+        pct("from the last exit", last, rounds);
+        printf("(p10/p50/p90/max us)\n");
+    }
+    MPI_Finalize();
+    return 0;
+}
