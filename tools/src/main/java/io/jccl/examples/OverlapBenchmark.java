@@ -39,8 +39,9 @@ public final class OverlapBenchmark
     private static final long WARM_UP_NS = 2_000_000_000L;
     /**
      * The warm-up goes on until no block has beaten the best by 10 % for this long: a fresh 4-rank job on 2 cores ran
-     * its first 64 KiB calls at 10-40 ms each for 2.5 s and settled at 40-90 µs only 4 s in, the JIT's compiler
-     * threads sharing the cores with the ranks (session 34), so two seconds left the first size cold.
+     * its first 50 calls of 64 KiB in 1.7-2.0 s, the next at 0.3-10 ms each until 3.5 s, and settled at 23-90 µs only
+     * 4 s in, the JIT's compiler threads sharing the cores with the ranks (PERFORMANCE.md, session 34), so two seconds
+     * left the first size cold.
      */
     private static final long SETTLED_NS = 1_000_000_000L;
     /** Most time a size is warmed up for, settled or not. */
