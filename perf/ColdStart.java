@@ -71,11 +71,13 @@ public final class ColdStart
                 {
                     before += nanos[i];
                 }
-                System.out.printf("allreduce %d B %s, %d ranks: first %.0f µs; mean of 2-10 %.0f, 11-100 %.0f, " +
-                    "101-1000 %.1f, 1001-%d %.1f µs; last tenth's median %.1f µs; warm from call %d, after %.1f ms " +
-                    "(all %d calls: %.1f ms)%n", bytes, args[2], comm.size(), nanos[0] / 1e3, mean(nanos, 1, 10),
-                    mean(nanos, 10, 100), mean(nanos, 100, 1000), calls, mean(nanos, 1000, calls), settled, warm + 1,
-                    before / 1e6, calls, (end - begin) / 1e6);
+                final String laterCalls = (calls > 100 ? String.format(", 101-%d %.1f", Math.min(calls, 1000),
+                    mean(nanos, 100, 1000)) : "") + (calls > 1000 ? String.format(", 1001-%d %.1f", calls,
+                    mean(nanos, 1000, calls)) : "");
+                System.out.printf("allreduce %d B %s, %d ranks: first %.0f µs; mean of 2-10 %.0f, 11-100 %.0f%s µs; " +
+                    "last tenth's median %.1f µs; warm from call %d, after %.1f ms (all %d calls: %.1f ms)%n", bytes,
+                    args[2], comm.size(), nanos[0] / 1e3, mean(nanos, 1, 10), mean(nanos, 10, 100), laterCalls,
+                    settled, warm + 1, before / 1e6, calls, (end - begin) / 1e6);
             }
         }
     }
