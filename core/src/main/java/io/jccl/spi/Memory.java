@@ -6,7 +6,7 @@ import org.agrona.UnsafeApi;
 import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
 
-/** Copies between memories addressed as (base, offset): arrays, direct and mapped memory alike. */
+/** Copies between memories addressed as (base, offset): arrays, direct and mapped memory alike; and their overlaps. */
 public final class Memory
 {
     /** The C library's memmove for {@link #copyToShared}, or null (Java 21). */
@@ -44,6 +44,14 @@ public final class Memory
         {
             copy(srcBase, srcOffset, null, dstAddress, bytes);
         }
+    }
+
+    /** True when two byte ranges share at least one byte. */
+    public static boolean overlaps(
+        final Object aBase, final long aOffset, final long aBytes, final Object bBase, final long bOffset,
+        final long bBytes)
+    {
+        return aBase == bBase && aBytes > 0 && bBytes > 0 && aOffset < bOffset + bBytes && bOffset < aOffset + aBytes;
     }
 
     /** Copies {@code bytes}; a copy onto itself is skipped; overlapping ranges behave like memmove. */

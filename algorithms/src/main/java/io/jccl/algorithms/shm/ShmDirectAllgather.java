@@ -140,7 +140,7 @@ public final class ShmDirectAllgather implements CollectiveAlgorithm
         // symmetric recv buffer, put there first (in place: nothing to put). Every rank decides alike from its
         // symmetric arguments; the flag value says which, so callers that differ fail cleanly.
         final boolean fromSend = args.sendSegmentOffset >= 0 &&
-            !ShmProtocol.overlaps(args.sendBase, args.sendOffset, blockBytes, recvBase, recvOffset, size * blockBytes);
+            !Memory.overlaps(args.sendBase, args.sendOffset, blockBytes, recvBase, recvOffset, size * blockBytes);
         final int placement = fromSend ? STEP_DIRECT : STEP_DIRECT_RECV;
         final long peerBlocks = fromSend ? args.sendSegmentOffset : args.recvSegmentOffset;
         final long peerStride = fromSend ? 0 : blockBytes;

@@ -147,7 +147,7 @@ public final class ShmDirectAlltoall implements CollectiveAlgorithm
         final long bytes = size * blockBytes;
 
         // peers read our send buffer until they all report done: if recv overlaps it, the blocks wait in scratch
-        final boolean viaScratch = ShmProtocol.overlaps(sendBase, sendOffset, bytes, recvBase, recvOffset, bytes);
+        final boolean viaScratch = Memory.overlaps(sendBase, sendOffset, bytes, recvBase, recvOffset, bytes);
         final Object dstBase = viaScratch ? null : recvBase;
         final long dst = viaScratch ? context.scratch(0, bytes) : recvOffset;
 

@@ -110,7 +110,7 @@ public final class ShmDirectReduce implements CollectiveAlgorithm
         // only we read our own send buffer: recv may be it (in place) as long as the reduction in rank order reads
         // each element before it writes it, that is on roots 0 and 1; otherwise an overlap goes through scratch
         final boolean viaScratch = (!args.inPlace() || rank >= 2) &&
-            ShmProtocol.overlaps(args.sendBase, args.sendOffset, bytes, recvBase, recvOffset, bytes);
+            Memory.overlaps(args.sendBase, args.sendOffset, bytes, recvBase, recvOffset, bytes);
         final Object dstBase = viaScratch ? null : recvBase;
         final long dst = viaScratch ? context.scratch(0, bytes) : recvOffset;
 
@@ -172,7 +172,7 @@ public final class ShmDirectReduce implements CollectiveAlgorithm
         final long ownStaging = context.stagingAddress(rank);
 
         // writing recv could destroy our own input before its turn in rank order: then stage it like the others
-        final boolean stageOwn = ShmProtocol.overlaps(sendBase, sendOffset, bytes, recvBase, recvOffset, bytes);
+        final boolean stageOwn = Memory.overlaps(sendBase, sendOffset, bytes, recvBase, recvOffset, bytes);
         if (stageOwn)
         {
             context.acquireStaging();

@@ -96,7 +96,7 @@ public final class ShmDirectReduceScatter implements CollectiveAlgorithm
         // block (in place) as long as the reduction in rank order reads it before it writes it, that is on ranks 0
         // and 1; any other overlap lands in scratch until the peers are done
         final boolean ownBlockInPlace = recvBase == args.sendBase && recvOffset == args.sendOffset + rank * blockBytes;
-        final boolean viaScratch = (!ownBlockInPlace || rank >= 2) && ShmProtocol.overlaps(
+        final boolean viaScratch = (!ownBlockInPlace || rank >= 2) && Memory.overlaps(
             args.sendBase, args.sendOffset, size * blockBytes, recvBase, recvOffset, blockBytes);
         final Object dstBase = viaScratch ? null : recvBase;
         final long dst = viaScratch ? context.scratch(0, blockBytes) : recvOffset;
@@ -138,7 +138,7 @@ public final class ShmDirectReduceScatter implements CollectiveAlgorithm
         final long ownStaging = context.stagingAddress(rank);
 
         // writing recv could destroy our own block before its turn in rank order: then stage it like the others
-        final boolean stageOwn = ShmProtocol.overlaps(
+        final boolean stageOwn = Memory.overlaps(
             sendBase, sendOffset + rank * blockBytes, blockBytes, recvBase, recvOffset, blockBytes);
 
         final int chunks = ShmProtocol.chunks(count, columnElements);

@@ -147,7 +147,7 @@ public final class ShmOneShotAllreduce implements CollectiveAlgorithm
 
         // peers read our send buffer until they all report done: a result that would land on it waits in scratch
         final boolean viaScratch =
-            ShmProtocol.overlaps(args.sendBase, args.sendOffset, bytes, recvBase, recvOffset, bytes);
+            Memory.overlaps(args.sendBase, args.sendOffset, bytes, recvBase, recvOffset, bytes);
         final Object dstBase = viaScratch ? null : recvBase;
         final long dst = viaScratch ? context.scratch(0, bytes) : recvOffset;
 

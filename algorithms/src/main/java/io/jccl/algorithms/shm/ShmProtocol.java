@@ -155,14 +155,6 @@ final class ShmProtocol
         return block * (elements / blocks) + Math.min(block, elements % blocks);
     }
 
-    /** True when two byte ranges share at least one byte. */
-    static boolean overlaps(
-        final Object aBase, final long aOffset, final long aBytes, final Object bBase, final long bOffset,
-        final long bBytes)
-    {
-        return aBase == bBase && aBytes > 0 && bBytes > 0 && aOffset < bOffset + bBytes && bOffset < aOffset + aBytes;
-    }
-
     /**
      * Before chunk {@code chunk} overwrites half {@code chunk % 2} of this rank's staging area: waits until every
      * peer has consumed chunk {@code chunk - 2}, the previous user of that half (acquire: their reads happen-before

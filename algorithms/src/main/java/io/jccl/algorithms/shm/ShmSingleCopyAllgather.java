@@ -58,7 +58,7 @@ public final class ShmSingleCopyAllgather extends SingleCopyAlgorithm
             // off-heap and apart from recv (or already in place); else our block of recv (a heap send buffer too
             // goes there first, as the peers' blocks may land on it) or, recv on the heap, a copy in scratch
             final boolean publishSend = args.sendBase == null && (args.sendOffset == ownBlock && recvBase == null ||
-                !ShmProtocol.overlaps(null, args.sendOffset, blockBytes, recvBase, recvOffset, size * blockBytes));
+                !Memory.overlaps(null, args.sendOffset, blockBytes, recvBase, recvOffset, size * blockBytes));
             final long published;
             if (publishSend)
             {

@@ -96,7 +96,7 @@ public final class ShmTwoShotAllreduce implements CollectiveAlgorithm
         else if (bytes > 0)
         {
             if (args.sendSegmentOffset >= 0 && args.recvSegmentOffset >= 0 &&
-                (args.inPlace() || !ShmProtocol.overlaps(args.sendBase, args.sendOffset, bytes, args.recvBase,
+                (args.inPlace() || !Memory.overlaps(args.sendBase, args.sendOffset, bytes, args.recvBase,
                     args.recvOffset, bytes)))
             {
                 runIntoRecv(context, args);
@@ -267,7 +267,7 @@ public final class ShmTwoShotAllreduce implements CollectiveAlgorithm
 
         // recv equal to send is safe (see the class comment); a partial overlap could hit input still to be read
         final boolean viaScratch = !args.inPlace() &&
-            ShmProtocol.overlaps(args.sendBase, args.sendOffset, bytes, recvBase, recvOffset, bytes);
+            Memory.overlaps(args.sendBase, args.sendOffset, bytes, recvBase, recvOffset, bytes);
         final Object dstBase = viaScratch ? null : recvBase;
         final long dstOffset = viaScratch ? context.scratch(0, bytes) : recvOffset;
 

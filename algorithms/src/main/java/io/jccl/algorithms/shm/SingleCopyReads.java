@@ -58,7 +58,7 @@ final class SingleCopyReads
         final long recvBytes)
     {
         final boolean copy = args.sendBase != null ||
-            ShmProtocol.overlaps(args.sendBase, args.sendOffset, sendBytes, args.recvBase, args.recvOffset, recvBytes);
+            Memory.overlaps(args.sendBase, args.sendOffset, sendBytes, args.recvBase, args.recvOffset, recvBytes);
         final long own = copy ? context.scratch(2, sendBytes) : args.sendOffset;
         if (copy)
         {
