@@ -6,29 +6,35 @@ import io.jccl.ReduceOp;
 import java.util.Arrays;
 
 /**
- * What one collective costs right after a barrier, as a program that synchronises and then calls sees it: ROUNDS
- * rounds of a barrier and one float32 sum allreduce of BYTES, after 3,000 untimed calls. Every rank stamps its barrier
- * exit and its allreduce's end with System.nanoTime, one clock for all the machine's processes, and an allgather brings
- * the stamps to rank 0, which prints p10/p50/p90/max of the barrier's exit skew (last exit − first), of the call
- * from the first exit (what a timer around the call sees at worst) and from the last. {@code barrier-skew.c} is the
- * same program for the MPI libraries.
+ * What one collective costs right after a barrier, as a program that synchronises and then calls sees it: PASSES
+ * passes (default 1) of ROUNDS rounds of a barrier and one float32 sum allreduce of BYTES, after 3,000 untimed
+ * allreduces. Every rank stamps its barrier exit and its allreduce's end with System.nanoTime, one clock for all the
+ * machine's processes, and an allgather brings the stamps to rank 0, which prints for each pass p10/p50/p90/max of the
+ * barrier's exit skew (last exit − first), of the call from the first exit (what a timer around the call sees at worst)
+ * and from the last, and how many rounds took over a millisecond from the last exit. With several passes it ends with
+ * the call from the last exit over the second half of the passes: the first passes show the JIT compiling the loop's
+ * paths (its compiler threads hold a core for up to a scheduler tick while a rank waits for it), the second half
+ * shows the warm library. {@code barrier-skew.c} is the same program for the MPI libraries.
  * <p>
  * Build and run from the repository (the rank JVMs need jccl's classes, which `./jccl` builds):
  * <pre>
  *   ./jccl info >/dev/null; J=/usr/lib/jvm/temurin-25-jdk-amd64/bin
  *   $J/javac -cp core/target/classes -d /tmp/skew perf/BarrierSkew.java
- *   ./jccl run -n 4 --cp /tmp/skew BarrierSkew 65536 1001
+ *   ./jccl run -n 4 --cp /tmp/skew BarrierSkew 65536 1001 300
  * </pre>
  */
 public final class BarrierSkew
 {
     public static void main(final String[] args)
     {
-        final int bytes = args.length == 2 ? Integer.parseInt(args[0]) : 0;
-        final int rounds = args.length == 2 ? Integer.parseInt(args[1]) : 0;
-        if (bytes < 4 || bytes % 4 != 0 || rounds < 10)
+        final boolean argsCount = args.length == 2 || args.length == 3;
+        final int bytes = argsCount ? Integer.parseInt(args[0]) : 0;
+        final int rounds = argsCount ? Integer.parseInt(args[1]) : 0;
+        final int passes = args.length == 3 ? Integer.parseInt(args[2]) : 1;
+        if (bytes < 4 || bytes % 4 != 0 || rounds < 10 || passes < 1)
         {
-            System.err.println("usage: BarrierSkew BYTES ROUNDS (BYTES a multiple of 4, ROUNDS at least 10)");
+            System.err.println("usage: BarrierSkew BYTES ROUNDS [PASSES] (BYTES a multiple of 4, ROUNDS at least 10, " +
+                "PASSES at least 1)");
             System.exit(2);
         }
         try (Communicator comm = Jccl.connect())
@@ -44,32 +50,62 @@ public final class BarrierSkew
             final double[] skew = new double[rounds];
             final double[] fromFirst = new double[rounds];
             final double[] fromLast = new double[rounds];
-            for (int r = 0; r < rounds; r++)
+            final int summarised = passes / 2;
+            final double[] lateFromLast = new double[summarised * rounds];
+            for (int pass = 0; pass < passes; pass++)
             {
-                comm.barrier();
-                mine[0] = System.nanoTime();
-                comm.allreduce(buf, ReduceOp.SUM);
-                mine[1] = System.nanoTime();
-                comm.allgather(Buf.of(mine), Buf.of(all));
-                long firstExit = Long.MAX_VALUE;
-                long lastExit = Long.MIN_VALUE;
-                long lastEnd = Long.MIN_VALUE;
-                for (int k = 0; k < p; k++)
+                final long start = System.nanoTime();
+                for (int r = 0; r < rounds; r++)
                 {
-                    firstExit = Math.min(firstExit, all[2 * k]);
-                    lastExit = Math.max(lastExit, all[2 * k]);
-                    lastEnd = Math.max(lastEnd, all[2 * k + 1]);
+                    comm.barrier();
+                    mine[0] = System.nanoTime();
+                    comm.allreduce(buf, ReduceOp.SUM);
+                    mine[1] = System.nanoTime();
+                    comm.allgather(Buf.of(mine), Buf.of(all));
+                    long firstExit = Long.MAX_VALUE;
+                    long lastExit = Long.MIN_VALUE;
+                    long lastEnd = Long.MIN_VALUE;
+                    for (int k = 0; k < p; k++)
+                    {
+                        firstExit = Math.min(firstExit, all[2 * k]);
+                        lastExit = Math.max(lastExit, all[2 * k]);
+                        lastEnd = Math.max(lastEnd, all[2 * k + 1]);
+                    }
+                    skew[r] = (lastExit - firstExit) / 1e3;
+                    fromFirst[r] = (lastEnd - firstExit) / 1e3;
+                    fromLast[r] = (lastEnd - lastExit) / 1e3;
                 }
-                skew[r] = (lastExit - firstExit) / 1e3;
-                fromFirst[r] = (lastEnd - firstExit) / 1e3;
-                fromLast[r] = (lastEnd - lastExit) / 1e3;
+                final long elapsed = System.nanoTime() - start;
+                if (pass >= passes - summarised)
+                {
+                    System.arraycopy(fromLast, 0, lateFromLast, (pass - passes + summarised) * rounds, rounds);
+                }
+                if (comm.rank() == 0)
+                {
+                    System.out.printf("pass %d, %d ranks, %d B, %.0f ms: barrier exit skew %s; call from the first " +
+                        "exit %s; from the last exit %s (p10/p50/p90/max µs); %d rounds over 1 ms%n", pass + 1, p, bytes,
+                        elapsed / 1e6, pct(skew), pct(fromFirst), pct(fromLast), over(fromLast, 1000));
+                }
             }
-            if (comm.rank() == 0)
+            if (comm.rank() == 0 && summarised > 0)
             {
-                System.out.printf("%d ranks, %d B: barrier exit skew %s; call from the first exit %s; from the last " +
-                    "exit %s (p10/p50/p90/max µs)%n", p, bytes, pct(skew), pct(fromFirst), pct(fromLast));
+                final double[] s = lateFromLast.clone();
+                Arrays.sort(s);
+                System.out.printf("passes %d-%d, %d rounds: call from the last exit p50 %.1f, p99 %.1f, p99.9 %.0f, " +
+                    "max %.0f µs; %d rounds over 1 ms%n", passes - summarised + 1, passes, s.length, s[s.length / 2],
+                    s[(int)(s.length * 0.99)], s[(int)(s.length * 0.999)], s[s.length - 1], over(s, 1000));
             }
         }
+    }
+
+    private static int over(final double[] v, final double limit)
+    {
+        int n = 0;
+        for (final double x : v)
+        {
+            n += x > limit ? 1 : 0;
+        }
+        return n;
     }
 
     private static String pct(final double[] v)

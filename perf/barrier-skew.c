@@ -1,9 +1,11 @@
-/* perf/BarrierSkew.java for the MPI libraries: ROUNDS rounds of MPI_Barrier and one float sum MPI_Allreduce of BYTES,
- * every rank stamping its barrier exit and its allreduce's end with CLOCK_MONOTONIC (one clock for the machine); rank
- * 0 prints p10/p50/p90/max of the barrier's exit skew, of the call from the first exit and from the last.
+/* perf/BarrierSkew.java for the MPI libraries: PASSES passes (default 1) of ROUNDS rounds of MPI_Barrier and one float
+ * sum MPI_Allreduce of BYTES, every rank stamping its barrier exit and its allreduce's end with CLOCK_MONOTONIC (one
+ * clock for the machine); rank 0 prints for each pass p10/p50/p90/max of the barrier's exit skew, of the call from the
+ * first exit and from the last, and the rounds over 1 ms; with several passes, the call from the last exit over the
+ * second half of them.
  *
  *   mpicc.openmpi -O2 -o /tmp/bs_ompi perf/barrier-skew.c
- *   mpirun.openmpi --oversubscribe --allow-run-as-root -n 4 /tmp/bs_ompi 65536 1001
+ *   mpirun.openmpi --oversubscribe --allow-run-as-root -n 4 /tmp/bs_ompi 65536 1001 300
  *   (mpicc.mpich, mpirun.mpich likewise; ../shared/peers/run-peers installs both) */
 #include <mpi.h>
 #include <stdio.h>
@@ -29,17 +31,26 @@ static void pct(const char *name, double *v, int n)
     printf("%s %.1f/%.1f/%.1f/%.0f; ", name, v[n / 10], v[n / 2], v[n * 9 / 10], v[n - 1]);
 }
 
+static int over(const double *v, int n, double limit)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++) k += v[i] > limit;
+    return k;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     int rank, p;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &p);
-    int bytes = argc == 3 ? atoi(argv[1]) : 0, rounds = argc == 3 ? atoi(argv[2]) : 0;
-    if (bytes < 4 || bytes % 4 != 0 || rounds < 10)
+    int args = argc == 3 || argc == 4;
+    int bytes = args ? atoi(argv[1]) : 0, rounds = args ? atoi(argv[2]) : 0, passes = argc == 4 ? atoi(argv[3]) : 1;
+    if (bytes < 4 || bytes % 4 != 0 || rounds < 10 || passes < 1)
     {
         if (rank == 0)
-            fprintf(stderr, "usage: barrier-skew BYTES ROUNDS (BYTES a multiple of 4, ROUNDS at least 10)\n");
+            fprintf(stderr, "usage: barrier-skew BYTES ROUNDS [PASSES] (BYTES a multiple of 4, ROUNDS at least 10, "
+                            "PASSES at least 1)\n");
         MPI_Finalize();
         return 2;
     }
@@ -47,30 +58,48 @@ int main(int argc, char **argv)
     for (int i = 0; i < 3000; i++) MPI_Allreduce(buf, out, bytes / 4, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
     double *skew = malloc(rounds * sizeof(double)), *first = malloc(rounds * sizeof(double));
     double *last = malloc(rounds * sizeof(double));
+    int summarised = passes / 2;
+    double *late = malloc((summarised * rounds + 1) * sizeof(double));
     double mine[2], *all = malloc(2 * p * sizeof(double));
-    for (int r = 0; r < rounds; r++)
+    for (int pass = 0; pass < passes; pass++)
     {
-        MPI_Barrier(MPI_COMM_WORLD);
-        mine[0] = now_us();
-        MPI_Allreduce(buf, out, bytes / 4, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
-        mine[1] = now_us();
-        MPI_Allgather(mine, 2, MPI_DOUBLE, all, 2, MPI_DOUBLE, MPI_COMM_WORLD);
-        double fe = 1e300, le = -1e300, lend = -1e300;
-        for (int k = 0; k < p; k++)
+        double start = now_us();
+        for (int r = 0; r < rounds; r++)
         {
-            if (all[2 * k] < fe) fe = all[2 * k];
-            if (all[2 * k] > le) le = all[2 * k];
-            if (all[2 * k + 1] > lend) lend = all[2 * k + 1];
+            MPI_Barrier(MPI_COMM_WORLD);
+            mine[0] = now_us();
+            MPI_Allreduce(buf, out, bytes / 4, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+            mine[1] = now_us();
+            MPI_Allgather(mine, 2, MPI_DOUBLE, all, 2, MPI_DOUBLE, MPI_COMM_WORLD);
+            double fe = 1e300, le = -1e300, lend = -1e300;
+            for (int k = 0; k < p; k++)
+            {
+                if (all[2 * k] < fe) fe = all[2 * k];
+                if (all[2 * k] > le) le = all[2 * k];
+                if (all[2 * k + 1] > lend) lend = all[2 * k + 1];
+            }
+            skew[r] = le - fe; first[r] = lend - fe; last[r] = lend - le;
         }
-        skew[r] = le - fe; first[r] = lend - fe; last[r] = lend - le;
+        double elapsed = now_us() - start;
+        if (pass >= passes - summarised)
+            for (int r = 0; r < rounds; r++) late[(pass - passes + summarised) * rounds + r] = last[r];
+        if (rank == 0)
+        {
+            int slow = over(last, rounds, 1000);
+            printf("pass %d, %d ranks, %d B, %.0f ms: ", pass + 1, p, bytes, elapsed / 1e3);
+            pct("barrier exit skew", skew, rounds);
+            pct("call from the first exit", first, rounds);
+            pct("from the last exit", last, rounds);
+            printf("(p10/p50/p90/max us); %d rounds over 1 ms\n", slow);
+        }
     }
-    if (rank == 0)
+    if (rank == 0 && summarised > 0)
     {
-        printf("%d ranks, %d B: ", p, bytes);
-        pct("barrier exit skew", skew, rounds);
-        pct("call from the first exit", first, rounds);
-        pct("from the last exit", last, rounds);
-        printf("(p10/p50/p90/max us)\n");
+        int n = summarised * rounds;
+        qsort(late, n, sizeof(double), cmp);
+        printf("passes %d-%d, %d rounds: call from the last exit p50 %.1f, p99 %.1f, p99.9 %.0f, max %.0f us; "
+               "%d rounds over 1 ms\n", passes - summarised + 1, passes, n, late[n / 2], late[(int)(n * 0.99)],
+               late[(int)(n * 0.999)], late[n - 1], over(late, n, 1000));
     }
     MPI_Finalize();
     return 0;
