@@ -265,18 +265,19 @@ public final class BenchPlan
         }
         if (!partial.isEmpty())
         {
-            notes.add(op.label() + ": skipped " + list(partial) + ": not a whole number of " + type.label() +
+            notes.add(op.label() + ": skipped " + sizeList(partial) + ": not a whole number of " + type.label() +
                 " elements");
         }
         if (!unblocked.isEmpty())
         {
-            notes.add(op.label() + ": skipped " + list(unblocked) + ": not divisible into " + ranks +
+            notes.add(op.label() + ": skipped " + sizeList(unblocked) + ": not divisible into " + ranks +
                 " equal blocks of " + type.label() + " elements");
         }
         return sizes;
     }
 
-    private static String list(final List<Long> sizes)
+    /** Up to four sizes one by one, more as "N sizes (first ... last)". */
+    static String sizeList(final List<Long> sizes)
     {
         final List<String> texts = new ArrayList<>();
         for (final long bytes : sizes)

@@ -19,8 +19,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -117,6 +119,8 @@ public final class BenchSweep
     private long startNanos;
     private long lastProgressNanos;
     private int rowsDone;
+    /** Rank 0's refusals of the current operation, per block: the sizes skipped for each kind of reason. */
+    private final Map<Integer, Map<String, Refusals>> refusals = new LinkedHashMap<>();
 
     public BenchSweep(final Communicator comm, final BenchOptions options, final BenchPlan plan,
         final PrintStream out, final PrintStream err)
@@ -183,8 +187,7 @@ public final class BenchSweep
             {
                 prepareData(block.op());
             }
-            progress(block, step.bytes());
-            final BenchResult result = measure(block, views[step.block()], step.bytes());
+            final BenchResult result = measure(step.block(), views[step.block()], step.bytes());
             rowsDone++;
             if (result != null)
             {
@@ -195,6 +198,7 @@ public final class BenchSweep
             if (leader && lastOfOperation)
             {
                 wrongRows += writeOperation(block.op(), writer, results);
+                noteRefusals();
             }
         }
         if (leader)
@@ -231,8 +235,9 @@ public final class BenchSweep
         return wrongRows;
     }
 
-    private BenchResult measure(final BenchPlan.Block block, final Communicator view, final long bytes)
+    private BenchResult measure(final int blockIndex, final Communicator view, final long bytes)
     {
+        final BenchPlan.Block block = plan.blocks().get(blockIndex);
         final BenchOp op = block.op();
         final DataType type = options.dataType();
         final int sets = plan.sets(bytes);
@@ -258,11 +263,11 @@ public final class BenchSweep
         {
             if (leader)
             {
-                note(op.label() + " " + algorithm + " " + BenchOptions.humanBytes(bytes) + " skipped: " +
-                    (refusal != null ? refusal : "refused on another rank"));
+                refused(blockIndex, bytes, refusal != null ? refusal : "refused on another rank");
             }
             return null;
         }
+        progress(block, bytes);
 
         // one untimed call, then the warm-up; all ranks agree on the slowest rank's time per call
         final long compiledBefore = compilationMillis();
@@ -645,6 +650,35 @@ public final class BenchSweep
         final long[] all = new long[comm.size()];
         comm.gather(Buf.of(new long[] {ProcessHandle.current().pid()}), Buf.of(all), 0);
         return all;
+    }
+
+    /** Sizes of one block skipped for one kind of reason, and the reason as given at the first of them. */
+    private record Refusals(List<Long> sizes, String first)
+    {
+    }
+
+    private void refused(final int blockIndex, final long bytes, final String reason)
+    {
+        // a reason names the size it refused; sizes refused alike share one note
+        refusals.computeIfAbsent(blockIndex, b -> new LinkedHashMap<>())
+            .computeIfAbsent(reason.replaceAll("\\d+", "#"), kind -> new Refusals(new ArrayList<>(), reason))
+            .sizes().add(bytes);
+    }
+
+    /** One note per block and kind of reason: the sizes skipped, then why, as said of the first of them. */
+    private void noteRefusals()
+    {
+        for (final Map.Entry<Integer, Map<String, Refusals>> byBlock : refusals.entrySet())
+        {
+            final BenchPlan.Block block = plan.blocks().get(byBlock.getKey());
+            for (final Refusals kind : byBlock.getValue().values())
+            {
+                note(block.op().label() + " " + block.algorithm() + ": skipped " + BenchPlan.sizeList(kind.sizes()) +
+                    (kind.sizes().size() == 1 ? ": " : ": at " + BenchOptions.humanBytes(kind.sizes().get(0)) + ", ") +
+                    kind.first());
+            }
+        }
+        refusals.clear();
     }
 
     private void progress(final BenchPlan.Block block, final long bytes)
