@@ -9,12 +9,13 @@ import java.util.Arrays;
  * What one collective costs right after a barrier, as a program that synchronises and then calls sees it: PASSES
  * passes (default 1) of ROUNDS rounds of a barrier and one float32 sum allreduce of BYTES, after 3,000 untimed
  * allreduces. Every rank stamps its barrier exit and its allreduce's end with System.nanoTime, one clock for all the
- * machine's processes, and an allgather brings the stamps to rank 0, which prints for each pass p10/p50/p90/max of the
- * barrier's exit skew (last exit − first), of the call from the first exit (what a timer around the call sees at worst)
- * and from the last, and how many rounds took over a millisecond from the last exit. With several passes it ends with
- * the call from the last exit over the second half of the passes: the first passes show the JIT compiling the loop's
- * paths (its compiler threads hold a core for up to a scheduler tick while a rank waits for it), the second half
- * shows the warm library. {@code barrier-skew.c} is the same program for the MPI libraries.
+ * machine's processes, and an allgather brings the stamps to rank 0. At the end rank 0 prints, for passes 1-10, 20,
+ * 50, 100, 200, 500, ... and the last, p10/p50/p90/max of the barrier's exit skew (last exit − first), of the call
+ * from the first exit (what a timer around the call sees at worst) and from the last, and how many rounds took over a
+ * millisecond from the last exit; then the call from the last exit over the second half of the passes. The first
+ * passes show the JIT compiling the loop's paths (its compiler threads hold a core for up to a scheduler tick while a
+ * rank waits for it), the second half the warm library. {@code barrier-skew.c} is the same program for the MPI
+ * libraries.
  * <p>
  * Build and run from the repository (the rank JVMs need jccl's classes, which `./jccl` builds):
  * <pre>
@@ -47,21 +48,24 @@ public final class BarrierSkew
             }
             final long[] mine = new long[2];
             final long[] all = new long[2 * p];
-            final double[] skew = new double[rounds];
-            final double[] fromFirst = new double[rounds];
-            final double[] fromLast = new double[rounds];
-            final int summarised = passes / 2;
-            final double[] lateFromLast = new double[summarised * rounds];
+            final Buf mineBuf = Buf.of(mine);
+            final Buf allBuf = Buf.of(all);
+            // every round's figures are kept and printed at the end: formatting them between passes would set the
+            // JIT compiling while the next pass runs
+            final double[] skew = new double[passes * rounds];
+            final double[] fromFirst = new double[passes * rounds];
+            final double[] fromLast = new double[passes * rounds];
+            final long[] passNanos = new long[passes];
             for (int pass = 0; pass < passes; pass++)
             {
                 final long start = System.nanoTime();
-                for (int r = 0; r < rounds; r++)
+                for (int r = pass * rounds; r < (pass + 1) * rounds; r++)
                 {
                     comm.barrier();
                     mine[0] = System.nanoTime();
                     comm.allreduce(buf, ReduceOp.SUM);
                     mine[1] = System.nanoTime();
-                    comm.allgather(Buf.of(mine), Buf.of(all));
+                    comm.allgather(mineBuf, allBuf);
                     long firstExit = Long.MAX_VALUE;
                     long lastExit = Long.MIN_VALUE;
                     long lastEnd = Long.MIN_VALUE;
@@ -75,42 +79,60 @@ public final class BarrierSkew
                     fromFirst[r] = (lastEnd - firstExit) / 1e3;
                     fromLast[r] = (lastEnd - lastExit) / 1e3;
                 }
-                final long elapsed = System.nanoTime() - start;
-                if (pass >= passes - summarised)
-                {
-                    System.arraycopy(fromLast, 0, lateFromLast, (pass - passes + summarised) * rounds, rounds);
-                }
-                if (comm.rank() == 0)
-                {
-                    System.out.printf("pass %d, %d ranks, %d B, %.0f ms: barrier exit skew %s; call from the first " +
-                        "exit %s; from the last exit %s (p10/p50/p90/max µs); %d rounds over 1 ms%n", pass + 1, p, bytes,
-                        elapsed / 1e6, pct(skew), pct(fromFirst), pct(fromLast), over(fromLast, 1000));
-                }
+                passNanos[pass] = System.nanoTime() - start;
             }
-            if (comm.rank() == 0 && summarised > 0)
+            if (comm.rank() == 0)
             {
-                final double[] s = lateFromLast.clone();
-                Arrays.sort(s);
-                System.out.printf("passes %d-%d, %d rounds: call from the last exit p50 %.1f, p99 %.1f, p99.9 %.0f, " +
-                    "max %.0f µs; %d rounds over 1 ms%n", passes - summarised + 1, passes, s.length, s[s.length / 2],
-                    s[(int)(s.length * 0.99)], s[(int)(s.length * 0.999)], s[s.length - 1], over(s, 1000));
+                for (int pass = 0; pass < passes; pass++)
+                {
+                    if (shown(pass + 1) || pass == passes - 1)
+                    {
+                        final int from = pass * rounds;
+                        final int to = from + rounds;
+                        System.out.printf("pass %d, %d ranks, %d B, %.0f ms: barrier exit skew %s; call from the " +
+                            "first exit %s; from the last exit %s (p10/p50/p90/max µs); %d rounds over 1 ms%n",
+                            pass + 1, p, bytes, passNanos[pass] / 1e6, pct(skew, from, to), pct(fromFirst, from, to),
+                            pct(fromLast, from, to), over(fromLast, from, to, 1000));
+                    }
+                }
+                final int summarised = passes / 2;
+                if (summarised > 0)
+                {
+                    final double[] s = Arrays.copyOfRange(fromLast, (passes - summarised) * rounds, passes * rounds);
+                    Arrays.sort(s);
+                    System.out.printf("passes %d-%d, %d rounds: call from the last exit p50 %.1f, p99 %.1f, " +
+                        "p99.9 %.0f, max %.0f µs; %d rounds over 1 ms%n", passes - summarised + 1, passes, s.length,
+                        s[s.length / 2], s[(int)(s.length * 0.99)], s[(int)(s.length * 0.999)], s[s.length - 1],
+                        over(s, 0, s.length, 1000));
+                }
             }
         }
     }
 
-    private static int over(final double[] v, final double limit)
+    /** Passes 1-10, then 20, 50, 100, 200, 500, ...: the warm-up in a few lines. */
+    private static boolean shown(final int pass)
+    {
+        int decade = 1;
+        while (pass >= 10 * decade)
+        {
+            decade *= 10;
+        }
+        return pass <= 10 || pass == decade || pass == 2 * decade || pass == 5 * decade;
+    }
+
+    private static int over(final double[] v, final int from, final int to, final double limit)
     {
         int n = 0;
-        for (final double x : v)
+        for (int i = from; i < to; i++)
         {
-            n += x > limit ? 1 : 0;
+            n += v[i] > limit ? 1 : 0;
         }
         return n;
     }
 
-    private static String pct(final double[] v)
+    private static String pct(final double[] v, final int from, final int to)
     {
-        final double[] s = v.clone();
+        final double[] s = Arrays.copyOfRange(v, from, to);
         Arrays.sort(s);
         return String.format("%.1f/%.1f/%.1f/%.0f", s[s.length / 10], s[s.length / 2], s[s.length * 9 / 10],
             s[s.length - 1]);

@@ -1,8 +1,8 @@
 /* perf/BarrierSkew.java for the MPI libraries: PASSES passes (default 1) of ROUNDS rounds of MPI_Barrier and one float
  * sum MPI_Allreduce of BYTES, every rank stamping its barrier exit and its allreduce's end with CLOCK_MONOTONIC (one
- * clock for the machine); rank 0 prints for each pass p10/p50/p90/max of the barrier's exit skew, of the call from the
- * first exit and from the last, and the rounds over 1 ms; with several passes, the call from the last exit over the
- * second half of them.
+ * clock for the machine); at the end rank 0 prints, for passes 1-10, 20, 50, 100, 200, 500, ... and the last,
+ * p10/p50/p90/max of the barrier's exit skew, of the call from the first exit and from the last, and the rounds over
+ * 1 ms; then the call from the last exit over the second half of the passes.
  *
  *   mpicc.openmpi -O2 -o /tmp/bs_ompi perf/barrier-skew.c
  *   mpirun.openmpi --oversubscribe --allow-run-as-root -n 4 /tmp/bs_ompi 65536 1001 300
@@ -31,11 +31,19 @@ static void pct(const char *name, double *v, int n)
     printf("%s %.1f/%.1f/%.1f/%.0f; ", name, v[n / 10], v[n / 2], v[n * 9 / 10], v[n - 1]);
 }
 
-static int over(const double *v, int n, double limit)
+static int over(const double *v, long n, double limit)
 {
     int k = 0;
-    for (int i = 0; i < n; i++) k += v[i] > limit;
+    for (long i = 0; i < n; i++) k += v[i] > limit;
     return k;
+}
+
+/* passes 1-10, then 20, 50, 100, 200, 500, ...: the warm-up in a few lines */
+static int shown(int pass)
+{
+    int decade = 1;
+    while (pass >= 10 * decade) decade *= 10;
+    return pass <= 10 || pass == decade || pass == 2 * decade || pass == 5 * decade;
 }
 
 int main(int argc, char **argv)
@@ -56,15 +64,14 @@ int main(int argc, char **argv)
     }
     float *buf = calloc(bytes / 4, 4), *out = calloc(bytes / 4, 4);
     for (int i = 0; i < 3000; i++) MPI_Allreduce(buf, out, bytes / 4, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
-    double *skew = malloc(rounds * sizeof(double)), *first = malloc(rounds * sizeof(double));
-    double *last = malloc(rounds * sizeof(double));
-    int summarised = passes / 2;
-    double *late = malloc((summarised * rounds + 1) * sizeof(double));
+    long n = (long)passes * rounds;
+    double *skew = malloc(n * sizeof(double)), *first = malloc(n * sizeof(double));
+    double *last = malloc(n * sizeof(double)), *pass_us = malloc(passes * sizeof(double));
     double mine[2], *all = malloc(2 * p * sizeof(double));
     for (int pass = 0; pass < passes; pass++)
     {
         double start = now_us();
-        for (int r = 0; r < rounds; r++)
+        for (long r = (long)pass * rounds; r < (long)(pass + 1) * rounds; r++)
         {
             MPI_Barrier(MPI_COMM_WORLD);
             mine[0] = now_us();
@@ -80,26 +87,33 @@ int main(int argc, char **argv)
             }
             skew[r] = le - fe; first[r] = lend - fe; last[r] = lend - le;
         }
-        double elapsed = now_us() - start;
-        if (pass >= passes - summarised)
-            for (int r = 0; r < rounds; r++) late[(pass - passes + summarised) * rounds + r] = last[r];
-        if (rank == 0)
+        pass_us[pass] = now_us() - start;
+    }
+    if (rank == 0)
+    {
+        for (int pass = 0; pass < passes; pass++)
         {
-            int slow = over(last, rounds, 1000);
-            printf("pass %d, %d ranks, %d B, %.0f ms: ", pass + 1, p, bytes, elapsed / 1e3);
-            pct("barrier exit skew", skew, rounds);
-            pct("call from the first exit", first, rounds);
-            pct("from the last exit", last, rounds);
+            if (!shown(pass + 1) && pass != passes - 1) continue;
+            long from = (long)pass * rounds;
+            int slow = over(last + from, rounds, 1000);
+            printf("pass %d, %d ranks, %d B, %.0f ms: ", pass + 1, p, bytes, pass_us[pass] / 1e3);
+            pct("barrier exit skew", skew + from, rounds);   /* pct sorts the pass's rounds in place */
+            pct("call from the first exit", first + from, rounds);
+            pct("from the last exit", last + from, rounds);
             printf("(p10/p50/p90/max us); %d rounds over 1 ms\n", slow);
         }
-    }
-    if (rank == 0 && summarised > 0)
-    {
-        int n = summarised * rounds;
-        qsort(late, n, sizeof(double), cmp);
-        printf("passes %d-%d, %d rounds: call from the last exit p50 %.1f, p99 %.1f, p99.9 %.0f, max %.0f us; "
-               "%d rounds over 1 ms\n", passes - summarised + 1, passes, n, late[n / 2], late[(int)(n * 0.99)],
-               late[(int)(n * 0.999)], late[n - 1], over(late, n, 1000));
+        int summarised = passes / 2;
+        if (summarised > 0)
+        {
+            /* sorted pass by pass above, the second half's rounds are all still there */
+            long m = (long)summarised * rounds;
+            double *late = last + (long)(passes - summarised) * rounds;
+            int slow = over(late, m, 1000);
+            qsort(late, m, sizeof(double), cmp);
+            printf("passes %d-%d, %ld rounds: call from the last exit p50 %.1f, p99 %.1f, p99.9 %.0f, max %.0f us; "
+                   "%d rounds over 1 ms\n", passes - summarised + 1, passes, m, late[m / 2], late[(long)(m * 0.99)],
+                   late[(long)(m * 0.999)], late[m - 1], slow);
+        }
     }
     MPI_Finalize();
     return 0;
