@@ -245,8 +245,7 @@ public final class BenchSweep
             plan.stride(bytes) / type.size(), options.root(), options.reduceOp());
 
         // which algorithm serves the call; a forced one that cannot is skipped by every rank together
-        String algorithm = op == BenchOp.PINGPONG ? BenchOp.P2P_ALGORITHM :
-            block.algorithm() == null ? "default" : block.algorithm();
+        String algorithm = op == BenchOp.PINGPONG ? BenchOp.P2P_ALGORITHM : algorithmLabel(block);
         String refusal = null;
         if (view instanceof ShmCommunicator shm && op.collective() != null)
         {
@@ -673,9 +672,10 @@ public final class BenchSweep
             final BenchPlan.Block block = plan.blocks().get(byBlock.getKey());
             for (final Refusals kind : byBlock.getValue().values())
             {
-                note(block.op().label() + " " + block.algorithm() + ": skipped " + BenchPlan.sizeList(kind.sizes()) +
-                    (kind.sizes().size() == 1 ? ": " : ": at " + BenchOptions.humanBytes(kind.sizes().get(0)) + ", ") +
-                    kind.first());
+                final String at = kind.sizes().size() == 1 ? "" :
+                    "at " + BenchOptions.humanBytes(kind.sizes().get(0)) + ", ";
+                note(block.op().label() + " " + algorithmLabel(block) + ": skipped " +
+                    BenchPlan.sizeList(kind.sizes()) + ": " + at + kind.first());
             }
         }
         refusals.clear();
@@ -687,10 +687,15 @@ public final class BenchSweep
         if (leader && now - startNanos >= PROGRESS_AFTER_NANOS && now - lastProgressNanos >= PROGRESS_EVERY_NANOS)
         {
             lastProgressNanos = now;
-            note(block.op().label() + " " + (block.algorithm() == null ? "default" : block.algorithm()) +
+            note(block.op().label() + " " + algorithmLabel(block) +
                 (block.op() == BenchOp.BARRIER ? "" : " " + BenchOptions.humanBytes(bytes)) + " ... " +
                 (rowsDone + 1) + "/" + plan.rows());
         }
+    }
+
+    private static String algorithmLabel(final BenchPlan.Block block)
+    {
+        return block.algorithm() == null ? "default" : block.algorithm();
     }
 
     private void note(final String text)
