@@ -125,7 +125,10 @@ class ReductionsTest
         assertThrows(IllegalArgumentException.class, () -> Reductions.divide(DataType.INT32, x, base, 4, -3));
     }
 
-    /** Every float16 and bfloat16 pattern as a, against values that exercise rounding, subnormals and NaN. */
+    /**
+     * Every float16 and bfloat16 pattern as a, against values that exercise rounding, subnormals and NaN: in arrays
+     * (the array kernels) and off-heap (the SIMD kernels, where the JVM has them).
+     */
     @ParameterizedTest
     @EnumSource(value = DataType.class, names = {"FLOAT16", "BFLOAT16"})
     void sixteenBitTypesExhaustively(final DataType type)
@@ -134,27 +137,30 @@ class ReductionsTest
             new long[] {0x0000, 0x8000, 0x3C00, 0xBC01, 0x3801, 0x0001, 0x0400, 0x1400, 0x7BFF, 0x7C00, 0x7E01} :
             new long[] {0x0000, 0x8000, 0x3F80, 0xBF81, 0x3F01, 0x0001, 0x0080, 0x3B80, 0x7F7F, 0x7F80, 0x7FC1};
         final int count = 0x1_0000;
-        final short[] a = new short[count];
-        final short[] b = new short[count];
-        final short[] d = new short[count];
-        final long base = Reductions.arrayBase(type);
-        for (final ReduceOp op : ReduceOp.values())
+        for (final TestMemory.Kind kind : new TestMemory.Kind[] {TYPED_ARRAY, OFF_HEAP})
         {
-            for (final long partner : partners)
+            final TestMemory a = new TestMemory(type, kind, count, 0);
+            final TestMemory b = new TestMemory(type, kind, count, 0);
+            final TestMemory d = new TestMemory(type, kind, count, 0);
+            for (final ReduceOp op : ReduceOp.values())
             {
-                for (int i = 0; i < count; i++)
+                for (final long partner : partners)
                 {
-                    a[i] = (short)i;
-                    b[i] = (short)partner;
-                }
-                Reductions.reduce(type, op, a, base, b, base, d, base, count);
-                for (int i = 0; i < count; i++)
-                {
-                    final long expected = ReferenceArithmetic.combine(type, op, i, partner);
-                    if ((d[i] & 0xFFFF) != expected)
+                    for (int i = 0; i < count; i++)
                     {
-                        fail(type + " " + op + " " + hex(i) + ", " + hex(partner) + ": expected " + hex(expected) +
-                            " but was " + hex(d[i] & 0xFFFF));
+                        Elements.putBits(type, a.base, a.offset, i, i);
+                        Elements.putBits(type, b.base, b.offset, i, partner);
+                    }
+                    Reductions.reduce(type, op, a.base, a.offset, b.base, b.offset, d.base, d.offset, count);
+                    for (int i = 0; i < count; i++)
+                    {
+                        final long expected = ReferenceArithmetic.combine(type, op, i, partner);
+                        final long actual = Elements.getBits(type, d.base, d.offset, i) & 0xFFFF;
+                        if (actual != expected)
+                        {
+                            fail(type + " " + op + " in " + kind + " " + hex(i) + ", " + hex(partner) +
+                                ": expected " + hex(expected) + " but was " + hex(actual));
+                        }
                     }
                 }
             }
