@@ -99,6 +99,12 @@ public final class FitReport
                 .append(Double.isNaN(p2p.bic()[k]) ? "-" : String.format(Locale.ROOT, "%.1f", p2p.bic()[k]));
         }
         out.println("  regimes chosen by BIC (lower is better): " + bic);
+        for (final Measurement m : result.disturbed())
+        {
+            out.printf(Locale.ROOT, "  left out of this fit: %s, %s us, more than %.0f times a larger message's " +
+                "pingpong (measured while the machine was disturbed; predicted below like every row)%n",
+                Units.bytes(m.bytes()), Units.number(m.micros()), ModelFitter.DISTURBED_RATIO);
+        }
         out.println();
     }
 
@@ -272,6 +278,15 @@ public final class FitReport
                 regimes.add(r);
             }
             fit.put("point_to_point", regimes);
+            final List<Object> disturbed = new ArrayList<>();
+            for (final Measurement m : result.disturbed())
+            {
+                final Map<String, Object> point = new LinkedHashMap<>();
+                point.put("bytes", m.bytes());
+                point.put("measured_us", m.micros());
+                disturbed.add(point);
+            }
+            fit.put("point_to_point_left_out", disturbed);
         }
         final List<Object> estimates = new ArrayList<>();
         for (final ModelFitter.Estimate e : result.estimates())

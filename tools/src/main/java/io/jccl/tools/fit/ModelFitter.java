@@ -24,8 +24,8 @@ import java.util.stream.Collectors;
  * <ol>
  *   <li>α and β per regime from the pingpong rows of the fewest ranks (with more ranks than cores a pingpong's α
  *       includes the waits for a core, which σ_o and ω are to show), breakpoints found from the data
- *       ({@link PiecewiseFit}). Without pingpong rows, one regime's α and β from the collectives that only move
- *       messages;</li>
+ *       ({@link PiecewiseFit}), leaving out rows measured while the machine was disturbed ({@link #disturbed}).
+ *       Without pingpong rows, one regime's α and β from the collectives that only move messages;</li>
  *   <li>from the collectives that only send messages (every message-passing algorithm, and local {@code reduction}
  *       kernel rows), α and β held at stage 1's values: γ per datatype and operator, and γ_m of the last regime
  *       (what a reduction adds per byte when its vector is of the largest messages' size, its operands in DRAM or
@@ -62,6 +62,9 @@ public final class ModelFitter
 
     /** ν where the data says nothing: half-way between one core and both. */
     static final double NU_PRIOR = 0.5;
+
+    /** A pingpong this many times slower than one of a larger message was disturbed ({@link #disturbed}). */
+    static final double DISTURBED_RATIO = 2;
 
     /** The collectives with a root, predicted but not fitted when others were measured (see the class comment). */
     private static final Set<String> ROOTED = BenchOp.all().stream().filter(BenchOp::rooted).map(BenchOp::label)
@@ -126,10 +129,13 @@ public final class ModelFitter
      * @param unmodelled      series without a formula ("allreduce:foo").
      * @param cores           c, the cores the measurements' ranks shared.
      * @param predictedOnly   the collectives whose rows were predicted but not fitted (the rooted ones).
+     * @param disturbed       the pingpong rows left out of the point-to-point fit as measured during a disturbance
+     *                        ({@link #disturbed}); they are predicted like every row.
      */
     public record Result(
         String source, ModelParameters parameters, PiecewiseFit.Result pointToPoint, String alphaBetaOrigin,
-        List<Estimate> estimates, List<Series> series, List<String> unmodelled, int cores, List<String> predictedOnly)
+        List<Estimate> estimates, List<Series> series, List<String> unmodelled, int cores, List<String> predictedOnly,
+        List<Measurement> disturbed)
     {
         /** The fitted model, for the machine the measurements ran on. */
         public CostModel model(final long stagingBytes)
@@ -231,8 +237,10 @@ public final class ModelFitter
         // collectives' σ_o and ω are there to show
         final int pingpongRanks = measurements.stream().filter(m -> "pingpong".equals(m.collective()))
             .mapToInt(Measurement::ranks).min().orElse(0);
-        final List<Measurement> pingpong = measurements.stream()
+        final List<Measurement> allPingpong = measurements.stream()
             .filter(m -> "pingpong".equals(m.collective()) && m.ranks() == pingpongRanks).toList();
+        final List<Measurement> disturbed = disturbed(allPingpong);
+        final List<Measurement> pingpong = allPingpong.stream().filter(m -> !disturbed.contains(m)).toList();
 
         // stage 1: α and β per regime
         ModelParameters parameters;
@@ -251,7 +259,9 @@ public final class ModelFitter
                 estimates.add(new Estimate(Parameter.BETA, r, null, s.beta(), s.betaError(),
                     s.ci95Factor() * s.betaError(), s.points(), true));
             }
-            origin = "pingpong, " + pingpong.size() + " points" + (pingpongRanks > cores ? ", " + pingpongRanks +
+            origin = "pingpong, " + pingpong.size() + " points" +
+                (disturbed.isEmpty() ? "" : ", " + disturbed.size() + " more left out as disturbed") +
+                (pingpongRanks > cores ? ", " + pingpongRanks +
                 " ranks on " + cores + " cores: alpha includes waits for a core; fit with a run of " + cores +
                 " ranks for the collectives' sigma_o and omega" : "");
         }
@@ -384,7 +394,41 @@ public final class ModelFitter
                 List.copyOf(points), r2(points), medianError(points)));
         }
         return new Result(source, parameters, p2p, origin, List.copyOf(estimates), List.copyOf(series),
-            List.copyOf(unmodelled), cores, predictedOnly);
+            List.copyOf(unmodelled), cores, predictedOnly, disturbed);
+    }
+
+    /**
+     * The pingpongs measured while the machine was disturbed: those that took more than {@link #DISTURBED_RATIO}
+     * times as long as a pingpong of a larger message. No protocol makes a smaller message that much dearer (the
+     * switch to single copy, the one place a larger message gets faster, gains a few percent), and weighted by
+     * relative error one such point pulls its regime's line as much as any other and can make the criterion choose
+     * fewer regimes: a 16 KiB pingpong at 13.5 µs between 8 KiB at 2.0 and 32 KiB at 3.2, its probe at 47 times
+     * the sweep's median, left a fit of 2026-12-02 three regimes, two of them at 17-18 % median error, where
+     * without it the criterion found five at 1-5 %.
+     */
+    static List<Measurement> disturbed(final List<Measurement> pingpong)
+    {
+        final List<Measurement> bySize = new ArrayList<>(pingpong);
+        bySize.sort(Comparator.comparingLong(Measurement::bytes));
+        final List<Measurement> disturbed = new ArrayList<>();
+        double fastestLarger = Double.POSITIVE_INFINITY;
+        for (int i = bySize.size() - 1; i >= 0; i--)
+        {
+            final Measurement m = bySize.get(i);
+            if (m.micros() > DISTURBED_RATIO * fastestLarger)
+            {
+                disturbed.add(0, m);
+            }
+            // sizes measured more than once compare only with larger ones
+            if (i == 0 || bySize.get(i - 1).bytes() < m.bytes())
+            {
+                for (int j = i; j < bySize.size() && bySize.get(j).bytes() == m.bytes(); j++)
+                {
+                    fastestLarger = Math.min(fastestLarger, bySize.get(j).micros());
+                }
+            }
+        }
+        return List.copyOf(disturbed);
     }
 
     /** Regimes of the pingpong fit, with β_c and β_r derived (half of β each) and β_k (twice β). */
