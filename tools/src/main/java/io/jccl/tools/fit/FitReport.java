@@ -31,6 +31,7 @@ public final class FitReport
         out.println("== " + result.source());
         out.println();
         printPointToPoint(out, result);
+        printDisturbed(out, result);
         printGamma(out, result);
         printSteps(out, result);
         printSharedMemory(out, result);
@@ -44,7 +45,7 @@ public final class FitReport
         }
         for (final ModelFitter.Series series : result.series())
         {
-            printSeries(out, series);
+            printSeries(out, series, result.disturbed());
         }
         out.println("summary: R² of log T and median |error| of each series");
         final int width = result.series().stream().mapToInt(s -> s.key().label().length()).max().orElse(6);
@@ -99,11 +100,24 @@ public final class FitReport
                 .append(Double.isNaN(p2p.bic()[k]) ? "-" : String.format(Locale.ROOT, "%.1f", p2p.bic()[k]));
         }
         out.println("  regimes chosen by BIC (lower is better): " + bic);
+        out.println();
+    }
+
+    /** The rows the fit left out as disturbed, one line each. */
+    private static void printDisturbed(final PrintStream out, final ModelFitter.Result result)
+    {
+        if (result.disturbed().isEmpty())
+        {
+            return;
+        }
+        out.printf(Locale.ROOT, "left out of the fit: %d %s more than %.0f times as long as the next larger sizes " +
+            "of %s series (measured while the machine was disturbed; predicted below like every row):%n",
+            result.disturbed().size(), result.disturbed().size() == 1 ? "row that took" : "rows that took",
+            ModelFitter.DISTURBED_RATIO, result.disturbed().size() == 1 ? "its" : "their");
         for (final Measurement m : result.disturbed())
         {
-            out.printf(Locale.ROOT, "  left out of this fit: %s, %s us, more than %.0f times a larger message's " +
-                "pingpong (measured while the machine was disturbed; predicted below like every row)%n",
-                Units.bytes(m.bytes()), Units.number(m.micros()), ModelFitter.DISTURBED_RATIO);
+            out.printf(Locale.ROOT, "  %s, %s: %s us%n", m.series().label(), Units.bytes(m.bytes()),
+                Units.number(m.micros()));
         }
         out.println();
     }
@@ -216,7 +230,8 @@ public final class FitReport
         return Double.isFinite(ci) ? " ± " + Units.number(ci) : "";
     }
 
-    private static void printSeries(final PrintStream out, final ModelFitter.Series series)
+    private static void printSeries(final PrintStream out, final ModelFitter.Series series,
+        final List<Measurement> disturbed)
     {
         out.printf(Locale.ROOT, "%s: R² %s, median |error| %.1f %%%n", series.key().label(), r2Text(series.r2()),
             100 * series.medianError());
@@ -224,8 +239,9 @@ public final class FitReport
         out.printf(Locale.ROOT, "  %12s %14s %14s %9s%n", "bytes", "measured us", "predicted us", "error");
         for (final ModelFitter.Prediction p : series.points())
         {
-            out.printf(Locale.ROOT, "  %12d %14s %14s %9s%n", p.measurement().bytes(),
-                Units.number(p.measurement().micros()), Units.number(p.predicted()), Units.percent(p.error()));
+            out.printf(Locale.ROOT, "  %12d %14s %14s %9s%s%n", p.measurement().bytes(),
+                Units.number(p.measurement().micros()), Units.number(p.predicted()), Units.percent(p.error()),
+                disturbed.contains(p.measurement()) ? "   left out of the fit: disturbed" : "");
         }
         out.println();
     }
@@ -278,15 +294,6 @@ public final class FitReport
                 regimes.add(r);
             }
             fit.put("point_to_point", regimes);
-            final List<Object> disturbed = new ArrayList<>();
-            for (final Measurement m : result.disturbed())
-            {
-                final Map<String, Object> point = new LinkedHashMap<>();
-                point.put("bytes", m.bytes());
-                point.put("measured_us", m.micros());
-                disturbed.add(point);
-            }
-            fit.put("point_to_point_left_out", disturbed);
         }
         final List<Object> estimates = new ArrayList<>();
         for (final ModelFitter.Estimate e : result.estimates())
@@ -336,6 +343,7 @@ public final class FitReport
                 point.put("measured_us", p.measurement().micros());
                 point.put("predicted_us", p.predicted());
                 point.put("error", p.error());
+                point.put("disturbed", result.disturbed().contains(p.measurement()));
                 points.add(point);
             }
             m.put("points", points);

@@ -15,17 +15,19 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
  * Fits the cost model to the measurements of one source, in three stages, each a least-squares fit weighted by
- * relative error ({@code w = 1/T²}):
+ * relative error ({@code w = 1/T²}), of every row but those measured while the machine was disturbed
+ * ({@link #disturbed}), which are predicted with the rest:
  * <ol>
  *   <li>α and β per regime from the pingpong rows of the fewest ranks (with more ranks than cores a pingpong's α
  *       includes the waits for a core, which σ_o and ω are to show), breakpoints found from the data
- *       ({@link PiecewiseFit}), leaving out rows measured while the machine was disturbed ({@link #disturbed}).
- *       Without pingpong rows, one regime's α and β from the collectives that only move messages;</li>
+ *       ({@link PiecewiseFit}). Without pingpong rows, one regime's α and β from the collectives that only move
+ *       messages;</li>
  *   <li>from the collectives that only send messages (every message-passing algorithm, and local {@code reduction}
  *       kernel rows), α and β held at stage 1's values: γ per datatype and operator, and γ_m of the last regime
  *       (what a reduction adds per byte when its vector is of the largest messages' size, its operands in DRAM or
@@ -63,8 +65,14 @@ public final class ModelFitter
     /** ν where the data says nothing: half-way between one core and both. */
     static final double NU_PRIOR = 0.5;
 
-    /** A pingpong this many times slower than one of a larger message was disturbed ({@link #disturbed}). */
+    /**
+     * A row this many times slower than the next larger sizes of its series (the median of up to
+     * {@link #DISTURBED_NEIGHBOURS}) was disturbed ({@link #disturbed}).
+     */
     static final double DISTURBED_RATIO = 2;
+
+    /** How many of the next larger sizes a row is compared with ({@link #disturbed}). */
+    static final int DISTURBED_NEIGHBOURS = 3;
 
     /** The collectives with a root, predicted but not fitted when others were measured (see the class comment). */
     private static final Set<String> ROOTED = BenchOp.all().stream().filter(BenchOp::rooted).map(BenchOp::label)
@@ -129,8 +137,8 @@ public final class ModelFitter
      * @param unmodelled      series without a formula ("allreduce:foo").
      * @param cores           c, the cores the measurements' ranks shared.
      * @param predictedOnly   the collectives whose rows were predicted but not fitted (the rooted ones).
-     * @param disturbed       the pingpong rows left out of the point-to-point fit as measured during a disturbance
-     *                        ({@link #disturbed}); they are predicted like every row.
+     * @param disturbed       the rows left out of the fit as measured during a disturbance ({@link #disturbed});
+     *                        they are predicted like every row.
      */
     public record Result(
         String source, ModelParameters parameters, PiecewiseFit.Result pointToPoint, String alphaBetaOrigin,
@@ -228,8 +236,9 @@ public final class ModelFitter
         final List<Estimate> estimates = new ArrayList<>();
         final boolean othersMeasured = measurements.stream().anyMatch(m -> !pipelines(m) &&
             !"pingpong".equals(m.collective()) && CostFormulas.find(m.collective(), m.algorithm(), m.shared()) != null);
-        final List<Measurement> fitRows = othersMeasured ?
-            measurements.stream().filter(m -> !pipelines(m)).toList() : measurements;
+        final List<Measurement> disturbed = disturbed(measurements);
+        final List<Measurement> fitRows = measurements.stream()
+            .filter(m -> !disturbed.contains(m) && !(othersMeasured && pipelines(m))).toList();
         final List<String> predictedOnly = othersMeasured ?
             measurements.stream().filter(ModelFitter::pipelines).map(Measurement::collective).distinct().toList() :
             List.of();
@@ -237,10 +246,10 @@ public final class ModelFitter
         // collectives' σ_o and ω are there to show
         final int pingpongRanks = measurements.stream().filter(m -> "pingpong".equals(m.collective()))
             .mapToInt(Measurement::ranks).min().orElse(0);
-        final List<Measurement> allPingpong = measurements.stream()
+        final List<Measurement> pingpong = fitRows.stream()
             .filter(m -> "pingpong".equals(m.collective()) && m.ranks() == pingpongRanks).toList();
-        final List<Measurement> disturbed = disturbed(allPingpong);
-        final List<Measurement> pingpong = allPingpong.stream().filter(m -> !disturbed.contains(m)).toList();
+        final long disturbedPingpong = disturbed.stream()
+            .filter(m -> "pingpong".equals(m.collective()) && m.ranks() == pingpongRanks).count();
 
         // stage 1: α and β per regime
         ModelParameters parameters;
@@ -260,7 +269,7 @@ public final class ModelFitter
                     s.ci95Factor() * s.betaError(), s.points(), true));
             }
             origin = "pingpong, " + pingpong.size() + " points" +
-                (disturbed.isEmpty() ? "" : ", " + disturbed.size() + " more left out as disturbed") +
+                (disturbedPingpong == 0 ? "" : ", " + disturbedPingpong + " more left out as disturbed") +
                 (pingpongRanks > cores ? ", " + pingpongRanks +
                 " ranks on " + cores + " cores: alpha includes waits for a core; fit with a run of " + cores +
                 " ranks for the collectives' sigma_o and omega" : "");
@@ -398,37 +407,51 @@ public final class ModelFitter
     }
 
     /**
-     * The pingpongs measured while the machine was disturbed: those that took more than {@link #DISTURBED_RATIO}
-     * times as long as a pingpong of a larger message. No protocol makes a smaller message that much dearer (the
-     * switch to single copy, the one place a larger message gets faster, gains a few percent), and weighted by
-     * relative error one such point pulls its regime's line as much as any other and can make the criterion choose
-     * fewer regimes: a 16 KiB pingpong at 13.5 µs between 8 KiB at 2.0 and 32 KiB at 3.2, its probe at 47 times
-     * the sweep's median, left a fit of 2026-12-02 three regimes, two of them at 17-18 % median error, where
-     * without it the criterion found five at 1-5 %.
+     * The rows measured while the machine was disturbed: those that took more than {@link #DISTURBED_RATIO} times as
+     * long as the next larger sizes of their series. No protocol makes a smaller message or vector that much dearer
+     * (a switch to single copy, the one place a larger one gets faster, gains a few percent; ranks that outnumber the
+     * cores put neighbouring sizes out of order by some 20 %), and weighted by relative error one such row pulls the
+     * fit as much as any other. In the pingpong it can make the criterion choose fewer regimes: a 16 KiB pingpong at
+     * 13.5 µs between 8 KiB at 2.0 and 32 KiB at 3.2, its probe at 47 times the sweep's median, left a fit of
+     * 2026-12-02 three regimes, two of them at 17-18 % median error, where without it the criterion found five at
+     * 1-5 %. The next sizes' median, not the fastest of them: a 64-byte one-shot allreduce once took 0.145 µs among
+     * 0.42-0.58 around it, and would have condemned the three sizes below it.
      */
-    static List<Measurement> disturbed(final List<Measurement> pingpong)
+    static List<Measurement> disturbed(final List<Measurement> measurements)
     {
-        final List<Measurement> bySize = new ArrayList<>(pingpong);
-        bySize.sort(Comparator.comparingLong(Measurement::bytes));
-        final List<Measurement> disturbed = new ArrayList<>();
-        double fastestLarger = Double.POSITIVE_INFINITY;
-        for (int i = bySize.size() - 1; i >= 0; i--)
+        final Map<Measurement.SeriesKey, List<Measurement>> bySeries = new LinkedHashMap<>();
+        for (final Measurement m : measurements)
         {
-            final Measurement m = bySize.get(i);
-            if (m.micros() > DISTURBED_RATIO * fastestLarger)
-            {
-                disturbed.add(0, m);
-            }
-            // sizes measured more than once compare only with larger ones
-            if (i == 0 || bySize.get(i - 1).bytes() < m.bytes())
-            {
-                for (int j = i; j < bySize.size() && bySize.get(j).bytes() == m.bytes(); j++)
-                {
-                    fastestLarger = Math.min(fastestLarger, bySize.get(j).micros());
-                }
-            }
+            bySeries.computeIfAbsent(m.series(), k -> new ArrayList<>()).add(m);
+        }
+        final List<Measurement> disturbed = new ArrayList<>();
+        for (final List<Measurement> series : bySeries.values())
+        {
+            disturbed.addAll(disturbedInSeries(series));
         }
         return List.copyOf(disturbed);
+    }
+
+    private static List<Measurement> disturbedInSeries(final List<Measurement> series)
+    {
+        // each size's fastest time, by size
+        final TreeMap<Long, Double> fastest = new TreeMap<>();
+        for (final Measurement m : series)
+        {
+            fastest.merge(m.bytes(), m.micros(), Math::min);
+        }
+        final List<Measurement> disturbed = new ArrayList<>();
+        for (final Measurement m : series)
+        {
+            final double[] larger = fastest.tailMap(m.bytes(), false).values().stream().limit(DISTURBED_NEIGHBOURS)
+                .mapToDouble(Double::doubleValue).sorted().toArray();
+            // the median of the next sizes (of two, the slower), so that one odd fast size condemns no other
+            if (larger.length > 0 && m.micros() > DISTURBED_RATIO * larger[larger.length / 2])
+            {
+                disturbed.add(m);
+            }
+        }
+        return disturbed;
     }
 
     /** Regimes of the pingpong fit, with β_c and β_r derived (half of β each) and β_k (twice β). */

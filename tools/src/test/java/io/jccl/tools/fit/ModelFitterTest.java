@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Timeout;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Stream;
 
 import static io.jccl.tools.fit.PiecewiseFitTest.assertWithin;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -287,15 +288,26 @@ class ModelFitterTest
     }
 
     @Test
-    void disturbedPingpongsAreThoseSlowerThanTwiceALargerMessage()
+    void disturbedRowsAreThoseSlowerThanTwiceTheNextLargerSizesOfTheirSeries()
     {
         // a dip where single copy starts (32 KiB faster than 16 KiB) is no disturbance; 1 KiB at 9 µs is, against
-        // 4 KiB's 2 µs even where 2 KiB is as slow; of two runs of 8 KiB only the slow one is
+        // the next sizes' 2.0-3.9 µs; of two runs of 8 KiB only the slow one is
         final List<Measurement> rows = List.of(pingpong(8, 0.25), pingpong(1024, 9.0), pingpong(2048, 3.9),
             pingpong(4096, 2.0), pingpong(8192, 2.2), pingpong(8192, 30.0), pingpong(16384, 3.1),
             pingpong(32768, 2.9), pingpong(65536, 4.2));
         assertEquals(List.of(pingpong(1024, 9.0), pingpong(8192, 30.0)), ModelFitter.disturbed(rows));
         assertEquals(List.of(), ModelFitter.disturbed(List.of(pingpong(16384, 3.1), pingpong(32768, 2.9))));
+        // one odd fast size condemns none below it (a one-shot allreduce of 64 B once took 0.145 µs)
+        assertEquals(List.of(), ModelFitter.disturbed(List.of(allreduce(8, 0.43), allreduce(16, 0.54),
+            allreduce(32, 0.44), allreduce(64, 0.145), allreduce(128, 0.42), allreduce(256, 0.45))));
+        // series are judged apart: the allreduce's 8 B is slower than the pingpong's larger sizes, and no matter
+        assertEquals(List.of(pingpong(1024, 9.0), pingpong(8192, 30.0)),
+            ModelFitter.disturbed(Stream.concat(rows.stream(), Stream.of(allreduce(8, 5.0))).toList()));
+    }
+
+    private static Measurement allreduce(final long bytes, final double micros)
+    {
+        return new Measurement("synthetic", "allreduce", "shm_oneshot", true, 2, bytes, "float32", "sum", 0, micros);
     }
 
     private static Measurement pingpong(final long bytes, final double micros)
