@@ -236,9 +236,10 @@ public final class ModelFitter
         final List<Estimate> estimates = new ArrayList<>();
         final boolean othersMeasured = measurements.stream().anyMatch(m -> !pipelines(m) &&
             !"pingpong".equals(m.collective()) && CostFormulas.find(m.collective(), m.algorithm(), m.shared()) != null);
-        final List<Measurement> disturbed = disturbed(measurements);
-        final List<Measurement> fitRows = measurements.stream()
-            .filter(m -> !disturbed.contains(m) && !(othersMeasured && pipelines(m))).toList();
+        final List<Measurement> fittable = othersMeasured ?
+            measurements.stream().filter(m -> !pipelines(m)).toList() : measurements;
+        final List<Measurement> disturbed = disturbed(fittable);
+        final List<Measurement> fitRows = fittable.stream().filter(m -> !disturbed.contains(m)).toList();
         final List<String> predictedOnly = othersMeasured ?
             measurements.stream().filter(ModelFitter::pipelines).map(Measurement::collective).distinct().toList() :
             List.of();
