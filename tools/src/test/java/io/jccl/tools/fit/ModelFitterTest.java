@@ -167,20 +167,7 @@ class ModelFitterTest
     void rootedCollectivesArePredictedButNotFitted()
     {
         final ModelParameters truth = SyntheticResults.truth();
-        final String csv = SyntheticResults.csv(truth, 0.01, 8).lines().map(line ->
-        {
-            if (!line.startsWith("broadcast,"))
-            {
-                return line;
-            }
-            final String[] f = line.split(",", -1);
-            final String stream = String.format(Locale.ROOT, "%.6g", Double.parseDouble(f[5]) / 10);
-            f[5] = stream;
-            f[6] = stream;
-            f[7] = stream;
-            return String.join(",", f);
-        }).reduce("", (a, b) -> a + b + "\n");
-        final ModelFitter.Result result = fit(csv);
+        final ModelFitter.Result result = fit(scaleTimes(SyntheticResults.csv(truth, 0.01, 8), "broadcast,", 0.1));
         assertEquals(List.of("broadcast"), result.predictedOnly());
         assertWithin(truth.syncOversubscribed(), result.parameters().syncOversubscribed(), 0.05);
         assertWithin(truth.flagSyncOversubscribed(), result.parameters().flagSyncOversubscribed(), 0.05);
@@ -258,20 +245,8 @@ class ModelFitterTest
     void aDisturbedPingpongIsLeftOutOfThePointToPointFitAndStillPredicted()
     {
         final ModelParameters truth = SyntheticResults.truth();
-        final String csv = SyntheticResults.csv(truth, 0.02, 1).lines().map(line ->
-        {
-            if (!line.startsWith("pingpong,p2p,2,16384,"))
-            {
-                return line;
-            }
-            final String[] f = line.split(",", -1);
-            for (int i = 5; i <= 7; i++)
-            {
-                f[i] = String.format(Locale.ROOT, "%.6g", 5 * Double.parseDouble(f[i]));
-            }
-            return String.join(",", f);
-        }).reduce("", (a, b) -> a + b + "\n");
-        final ModelFitter.Result result = fit(csv);
+        final ModelFitter.Result result =
+            fit(scaleTimes(SyntheticResults.csv(truth, 0.02, 1), "pingpong,p2p,2,16384,", 5));
 
         assertEquals(List.of(16384L), result.disturbed().stream().map(Measurement::bytes).toList());
         assertTrue(result.alphaBetaOrigin().contains("1 more left out as disturbed"), result.alphaBetaOrigin());
@@ -308,6 +283,24 @@ class ModelFitterTest
     private static Measurement allreduce(final long bytes, final double micros)
     {
         return new Measurement("synthetic", "allreduce", "shm_oneshot", true, 2, bytes, "float32", "sum", 0, micros);
+    }
+
+    /** The CSV with the times (avg, min, max) of the rows starting with {@code prefix} multiplied by {@code factor}. */
+    private static String scaleTimes(final String csv, final String prefix, final double factor)
+    {
+        return csv.lines().map(line ->
+        {
+            if (!line.startsWith(prefix))
+            {
+                return line;
+            }
+            final String[] f = line.split(",", -1);
+            for (int i = 5; i <= 7; i++)
+            {
+                f[i] = String.format(Locale.ROOT, "%.6g", factor * Double.parseDouble(f[i]));
+            }
+            return String.join(",", f);
+        }).reduce("", (a, b) -> a + b + "\n");
     }
 
     private static Measurement pingpong(final long bytes, final double micros)
