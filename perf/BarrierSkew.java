@@ -28,9 +28,9 @@ public final class BarrierSkew
 {
     public static void main(final String[] args)
     {
-        final boolean argsCount = args.length == 2 || args.length == 3;
-        final int bytes = argsCount ? Integer.parseInt(args[0]) : 0;
-        final int rounds = argsCount ? Integer.parseInt(args[1]) : 0;
+        final boolean twoOrThree = args.length == 2 || args.length == 3;
+        final int bytes = twoOrThree ? Integer.parseInt(args[0]) : 0;
+        final int rounds = twoOrThree ? Integer.parseInt(args[1]) : 0;
         final int passes = args.length == 3 ? Integer.parseInt(args[2]) : 1;
         if (bytes < 4 || bytes % 4 != 0 || rounds < 10 || passes < 1)
         {
