@@ -16,7 +16,9 @@ public enum Parameter
     READ("beta_r", "us/B", true),
     /**
      * ν: how much of a second core a lone message keeps busy, 0 (sender and receiver copy one after the other) to 1
-     * (both copy at once); k messages in flight on c cores take max(1, k(1 + ν)/c) times as long per byte.
+     * (both copy at once); k messages in flight on c cores take max(1, k(1 + ν)/c) times as long per byte. Fitted, it
+     * is not held to 1: in the regimes of messages from some 16 KiB up it comes out above (1.1-6.2 in 2026-12-02's
+     * fits, of 2 ranks alone too), as messages in flight at once share the caches and the memory, not only the cores.
      */
     NU("nu", "", true),
     /**

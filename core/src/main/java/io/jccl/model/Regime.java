@@ -19,7 +19,8 @@ package io.jccl.model;
  * @param beta      β, µs per byte of a message.
  * @param copy      β_c, µs per byte copied locally.
  * @param read      β_r, µs per byte read from a peer's shared memory.
- * @param nu        ν, the second core a lone message keeps busy, 0 to 1.
+ * @param nu        ν, the second core a lone message keeps busy, 0 to 1 (fitted, it may exceed 1: {@link
+ *                  Parameter#NU}).
  * @param kernel    β_k, µs per byte one rank reads from a peer's memory through the kernel.
  * @param reduceMemory γ_m, µs per byte of one operand a reduction adds to γ in the regime.
  */

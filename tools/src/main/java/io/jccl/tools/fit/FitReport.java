@@ -193,7 +193,8 @@ public final class FitReport
                 case SYNC_OVERSUBSCRIBED -> " us per step and per rank sharing a core (p/c), ranks outnumbering cores";
                 case CALL_OVERSUBSCRIBED -> " us per call and per rank sharing a core (p/c), ranks outnumbering cores";
                 default -> " of a second core a lone message keeps busy, regime from " +
-                    Units.bytes(result.parameters().regimes().get(e.regime()).fromBytes());
+                    Units.bytes(result.parameters().regimes().get(e.regime()).fromBytes()) +
+                    (e.value() > 1 ? " (above 1: messages at once slow each other more than the cores explain)" : "");
             };
             out.printf(Locale.ROOT, "  %-8s %s%s  (%d rows)%n", e.parameter().symbol(),
                 Units.number(e.value()) + unc(e.ci95()), what, e.rows());
