@@ -64,6 +64,20 @@ public final class CollectiveArgs
     public int[] recvCounts;
     public int[] recvDispls;
 
+    /** Elements from the start of a v-form buffer to the end of the last non-empty block of its first {@code size}. */
+    public static long vectorExtent(final int[] counts, final int[] displs, final int size)
+    {
+        long extent = 0;
+        for (int i = 0; i < size; i++)
+        {
+            if (counts[i] > 0)
+            {
+                extent = Math.max(extent, (long)displs[i] + counts[i]);
+            }
+        }
+        return extent;
+    }
+
     /** Bytes of the whole vector as nccl-tests count them (see DESIGN.md section 7). */
     public long elementSize()
     {

@@ -66,13 +66,8 @@ public final class RingAllgatherv implements CollectiveAlgorithm
         // step 0 sends the own block out of send, as RingAllgather does: lines this core has not just dirtied (2 ranks,
         // 128 KiB-8 MiB: 0.34-0.75x the time of sending its copy); out of the copy when send lies in recv, whose
         // blocks arriving in step 0 may overwrite it
-        long recvBytes = 0;
-        for (int i = 0; i < counts.length; i++)
-        {
-            recvBytes = Math.max(recvBytes, ((long)displs[i] + counts[i]) * elementSize);
-        }
         final boolean sendApart = !Memory.overlaps(args.sendBase, args.sendOffset, counts[rank] * elementSize,
-            args.recvBase, args.recvOffset, recvBytes);
+            args.recvBase, args.recvOffset, CollectiveArgs.vectorExtent(counts, displs, counts.length) * elementSize);
         RingAllgather.circulate(context, chunkBytes, args.recvBase, args.recvOffset, elementSize, 0, counts, displs,
             sendApart ? args.sendBase : args.recvBase,
             sendApart ? args.sendOffset : args.recvOffset + displs[rank] * elementSize);

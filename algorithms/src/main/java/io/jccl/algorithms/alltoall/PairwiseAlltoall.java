@@ -62,7 +62,7 @@ public final class PairwiseAlltoall implements CollectiveAlgorithm
         long sendOffset = args.sendOffset;
         if (args.inPlace())
         {
-            final long sendBytes = vector ? vectorExtent(sendCounts, sendDispls, size) * elementSize :
+            final long sendBytes = vector ? CollectiveArgs.vectorExtent(sendCounts, sendDispls, size) * elementSize :
                 size * count * elementSize;
             final long staged = context.scratch(SCRATCH_STAGED_SEND, Math.max(1, sendBytes));
             Memory.copy(sendBase, sendOffset, null, staged, sendBytes);
@@ -100,19 +100,5 @@ public final class PairwiseAlltoall implements CollectiveAlgorithm
         final boolean vector, final int[] counts, final int peer, final long count, final long elementSize)
     {
         return (vector ? counts[peer] : count) * elementSize;
-    }
-
-    /** Elements from the start of a v-form buffer to the end of its last block. */
-    private static long vectorExtent(final int[] counts, final int[] displs, final int size)
-    {
-        long extent = 0;
-        for (int i = 0; i < size; i++)
-        {
-            if (counts[i] > 0)
-            {
-                extent = Math.max(extent, (long)displs[i] + counts[i]);
-            }
-        }
-        return extent;
     }
 }
