@@ -1,5 +1,6 @@
 package io.jccl;
 
+import io.jccl.spi.Memory;
 import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.UnsafeApi;
@@ -282,11 +283,10 @@ public final class Buf
         return other != null && base == other.base && offset == other.offset;
     }
 
-    /** True when the byte ranges of the two views intersect. */
+    /** True when the two views share at least one byte; an empty view shares none. */
     public boolean overlaps(final Buf other)
     {
-        return other != null && base == other.base &&
-            offset < other.offset + other.bytes() && other.offset < offset + bytes();
+        return other != null && Memory.overlaps(base, offset, bytes(), other.base, other.offset, other.bytes());
     }
 
     @Override

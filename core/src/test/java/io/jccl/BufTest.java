@@ -128,4 +128,20 @@ class BufTest
         assertEquals(0, Buf.of(new int[4], 4, 0).count());
         assertEquals(0, Buf.of(new int[4]).slice(4, 0).count());
     }
+
+    @Test
+    void viewsOverlapWhenTheyShareAByte()
+    {
+        final Buf ints = Buf.of(new int[8]);
+        assertTrue(ints.overlaps(ints.slice(7, 1)));
+        assertTrue(ints.slice(2, 3).overlaps(ints.slice(4, 4)));
+        assertTrue(ints.slice(0, 2).as(DataType.INT8).overlaps(ints.slice(1, 1)));
+        assertFalse(ints.slice(0, 4).overlaps(ints.slice(4, 4)), "adjacent");
+        assertFalse(ints.overlaps(Buf.of(new int[8])), "another array");
+        assertFalse(ints.overlaps(null));
+        // an empty view writes and reads nothing, wherever it lies
+        assertFalse(ints.slice(3, 0).overlaps(ints));
+        assertFalse(ints.overlaps(ints.slice(3, 0)));
+        assertFalse(ints.slice(3, 0).overlaps(ints.slice(3, 0)));
+    }
 }
