@@ -107,7 +107,8 @@ public final class TuneCommand implements Command
                                    --algo all --format csv) or JMH JSON; several files are runs of one
                                    sweep, fitted and chosen from together, as above
               --out FILE           where to write (default: $JCCL_TUNING_FILE, else ~/.jccl/tuning.json)
-              --choose measured    within the measured sizes the fastest measured algorithm, beyond them the
+              --choose measured    within the measured sizes an algorithm within 10% of the fastest measured
+                                   (of several runs, one within 10% in the most runs alone), beyond them the
                                    model's choice (default)
               --choose model       the model's choice at every size
               --source NAME        only the rows of this source (a CSV's impl column, or jmh)
@@ -271,8 +272,10 @@ public final class TuneCommand implements Command
         final ModelFitter.Result fit = pickSource(FitCommand.fitPoints(points, joined(from), stagingBytes,
             Runtime.getRuntime().availableProcessors(), regimes, onlySource));
         final List<Measurement> measurements = points.stream().filter(m -> m.source().equals(fit.source())).toList();
+        final List<List<Measurement>> eachRun = runs.stream()
+            .map(run -> run.stream().filter(m -> m.source().equals(fit.source())).toList()).toList();
         final String fromNames = names(from);
-        final Tuner.Result tuned = new Tuner(fit.parameters(), stagingBytes, choice).tune(measurements);
+        final Tuner.Result tuned = new Tuner(fit.parameters(), stagingBytes, choice).tune(measurements, eachRun);
         if (tuned.rules().isEmpty())
         {
             throw new IllegalArgumentException(fromNames + ": no collective with named algorithms to choose between " +
@@ -296,7 +299,8 @@ public final class TuneCommand implements Command
                 for (final Pace pace : Pace.values())
                 {
                     final List<Measurement> atPace = paces.perPointAt(ofRanks, pace);
-                    final Tuner.Result paceTuned = new Tuner(fit.parameters(), stagingBytes, choice).tune(atPace);
+                    final Tuner.Result paceTuned = new Tuner(fit.parameters(), stagingBytes, choice)
+                        .tune(atPace, eachRun.stream().map(run -> paces.atPace(run, pace)).toList());
                     paceTuned.rules().forEach(rule -> rules.add(rule.withPace(pace)));
                     printPaceQuality(paceTuned, split.ranks(), pace);
                     printPaceEvidence(chosenFrom, paces, pace);
@@ -312,8 +316,6 @@ public final class TuneCommand implements Command
         // in sample the choice is the fastest by construction; each run alone says how far that goes
         if (runs.size() > 1)
         {
-            final List<List<Measurement>> eachRun = runs.stream()
-                .map(run -> run.stream().filter(m -> m.source().equals(fit.source())).toList()).toList();
             final int[] agreement = TuningCheck.runAgreement(TuningCheck.check(table, stagingBytes, eachRun));
             printRunAgreement(agreement, agreement[1] == 0 ? "" : " (where only some runs put the choice there, " +
                 "the algorithms are within the runs' noise of each other)");

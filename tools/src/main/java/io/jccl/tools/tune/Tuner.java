@@ -9,6 +9,7 @@ import io.jccl.tools.fit.Measurement;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,11 +24,12 @@ import java.util.TreeSet;
  * <ul>
  *   <li>{@link Choice#MODEL}: at every size the candidate the fitted model predicts fastest;</li>
  *   <li>{@link Choice#MEASURED} (the default): within the measured sizes a candidate measured within
- *       {@link #GOOD_ENOUGH} of the fastest, preferring the model's choice, then the previous size's, then the
- *       fastest measured: a difference smaller than that is as likely noise as real, and the model's choice is smooth
- *       in size where the measured best flickers. It switches at the geometric middle between two measured sizes (or
- *       where the model predicts the switch, when that lies between them); below them the first size's choice, above
- *       them the model's.</li>
+ *       {@link #GOOD_ENOUGH} of the fastest; of several runs, one of those that came within it of the fastest in the
+ *       most runs alone (a median of three can sit within 10 % on one run's luck); of those the model's choice, then
+ *       the previous size's, then the fastest measured: a difference smaller than that is as likely noise as real,
+ *       and the model's choice is smooth in size where the measured best flickers. It switches at the geometric
+ *       middle between two measured sizes (or where the model predicts the switch, when that lies between them);
+ *       below them the first size's choice, above them the model's.</li>
  * </ul>
  */
 public final class Tuner
@@ -109,13 +111,23 @@ public final class Tuner
     }
 
     /**
-     * Rules for every collective × ranks in {@code measurements} (pingpong, unknown collectives and measurements on
-     * shared buffers are skipped).
+     * Rules for every collective × ranks in {@code measurements}, one time per point (pingpong, unknown collectives
+     * and measurements on shared buffers are skipped).
      */
     public Result tune(final List<Measurement> measurements)
     {
+        return tune(measurements, List.of(measurements));
+    }
+
+    /**
+     * Rules for every collective × ranks in {@code points}, each point's time to expect, taken from {@code runs}
+     * (several runs of one sweep; rows the points do not choose from are ignored), which say how often each
+     * candidate came within {@link #GOOD_ENOUGH} of the fastest.
+     */
+    public Result tune(final List<Measurement> points, final List<List<Measurement>> runs)
+    {
         final Map<String, List<Measurement>> groups = new TreeMap<>();
-        for (final Measurement m : measurements)
+        for (final Measurement m : points)
         {
             if (choosesFrom(m))
             {
@@ -145,7 +157,7 @@ public final class Tuner
             final String op = rows.get(0).op();
             final List<TuningTable.Rule> groupRules = choice == Choice.MODEL ?
                 modelRules(collective, ranks, candidates, dtype, op, 0) :
-                measuredRules(collective, ranks, candidates, bySize, dtype, op);
+                measuredRules(collective, ranks, candidates, bySize, runsWithin(runs, rows.get(0)), dtype, op);
             rules.addAll(groupRules);
             quality.add(new GroupQuality(collective, ranks, List.copyOf(candidates),
                 quality(groupRules, bySize, ranks, candidates, dtype, op, collective)));
@@ -167,9 +179,46 @@ public final class Tuner
         return group.stream().filter(m -> common.equals(m.dtype() + ":" + m.op())).toList();
     }
 
+    /**
+     * Per size of {@code like}'s series but the algorithm (its source, collective, ranks, datatype and operator) and
+     * per candidate: in how many of {@code runs} it was measured within {@link #GOOD_ENOUGH} of that run's fastest.
+     */
+    private static Map<Long, Map<Candidate, Integer>> runsWithin(
+        final List<List<Measurement>> runs, final Measurement like)
+    {
+        final Map<Long, Map<Candidate, Integer>> counts = new HashMap<>();
+        for (final List<Measurement> run : runs)
+        {
+            final Map<Long, Map<Candidate, Double>> bySize = new HashMap<>();
+            for (final Measurement m : run)
+            {
+                if (choosesFrom(m) && m.source().equals(like.source()) && m.collective().equals(like.collective()) &&
+                    m.ranks() == like.ranks() && Objects.equals(m.dtype(), like.dtype()) &&
+                    Objects.equals(m.op(), like.op()))
+                {
+                    bySize.computeIfAbsent(m.bytes(), k -> new HashMap<>())
+                        .merge(new Candidate(m.algorithm(), m.chunkBytes()), m.micros(), Math::min);
+                }
+            }
+            bySize.forEach((bytes, times) ->
+            {
+                final double limit = times.get(fastestMeasured(times)) * (1 + GOOD_ENOUGH);
+                times.forEach((candidate, time) ->
+                {
+                    if (time <= limit)
+                    {
+                        counts.computeIfAbsent(bytes, k -> new HashMap<>()).merge(candidate, 1, Integer::sum);
+                    }
+                });
+            });
+        }
+        return counts;
+    }
+
     private List<TuningTable.Rule> measuredRules(
         final Collective collective, final int ranks, final List<Candidate> candidates,
-        final TreeMap<Long, Map<Candidate, Double>> bySize, final String dtype, final String op)
+        final TreeMap<Long, Map<Candidate, Double>> bySize, final Map<Long, Map<Candidate, Integer>> runsWithin,
+        final String dtype, final String op)
     {
         final List<TuningTable.Rule> rules = new ArrayList<>();
         Candidate current = null;
@@ -177,8 +226,8 @@ public final class Tuner
         long previousSize = -1;
         for (final Map.Entry<Long, Map<Candidate, Double>> entry : bySize.entrySet())
         {
-            final Candidate best = goodEnough(entry.getValue(), current,
-                fastestModelled(collective, ranks, candidates, entry.getKey(), dtype, op));
+            final Candidate best = goodEnough(entry.getValue(), runsWithin.getOrDefault(entry.getKey(), Map.of()),
+                current, fastestModelled(collective, ranks, candidates, entry.getKey(), dtype, op));
             if (current != null && !best.equals(current))
             {
                 // switch between the two measured sizes: where the model says, else at the geometric middle
@@ -301,21 +350,40 @@ public final class Tuner
         return measured.entrySet().stream().min(Map.Entry.comparingByValue()).orElseThrow().getKey();
     }
 
-    /** The model's choice if measured within {@link #GOOD_ENOUGH} of the fastest, else the previous one, else it. */
+    /**
+     * Of the candidates measured within {@link #GOOD_ENOUGH} of the fastest, those that came within it of their run's
+     * fastest in the most runs ({@code runsWithin}); of those the model's choice, else the previous one, else the
+     * fastest.
+     */
     private static Candidate goodEnough(
-        final Map<Candidate, Double> measured, final Candidate previous, final Candidate modelled)
+        final Map<Candidate, Double> measured, final Map<Candidate, Integer> runsWithin, final Candidate previous,
+        final Candidate modelled)
     {
-        final Candidate fastest = fastestMeasured(measured);
-        final double limit = measured.get(fastest) * (1 + GOOD_ENOUGH);
+        final double limit = measured.get(fastestMeasured(measured)) * (1 + GOOD_ENOUGH);
+        int most = 0;
+        for (final Map.Entry<Candidate, Double> entry : measured.entrySet())
+        {
+            if (entry.getValue() <= limit)
+            {
+                most = Math.max(most, runsWithin.getOrDefault(entry.getKey(), 0));
+            }
+        }
+        final List<Candidate> contenders = new ArrayList<>();
+        for (final Map.Entry<Candidate, Double> entry : measured.entrySet())
+        {
+            if (entry.getValue() <= limit && runsWithin.getOrDefault(entry.getKey(), 0) == most)
+            {
+                contenders.add(entry.getKey());
+            }
+        }
         for (final Candidate preferred : new Candidate[] {modelled, previous})
         {
-            final Double time = preferred == null ? null : measured.get(preferred);
-            if (time != null && time <= limit)
+            if (contenders.contains(preferred))
             {
                 return preferred;
             }
         }
-        return fastest;
+        return contenders.stream().min(Comparator.comparingDouble(measured::get)).orElseThrow();
     }
 
     private Candidate fastestModelled(

@@ -88,7 +88,11 @@ class TuneCommandTest
         }
     }
 
-    /** Several runs after --from are fitted and chosen from at the median per point, not at the fastest run. */
+    /**
+     * Several runs after --from are fitted and chosen from at the median per point, not at the fastest run: a run in
+     * which ring looked three times faster leaves every choice within 10 % of the fastest at the median. (Among the
+     * algorithms within it there, that run may still tip the choice to ring: within 10 % in more runs.)
+     */
     @Test
     void tunesFromTheMedianOfSeveralRuns() throws Exception
     {
@@ -108,7 +112,6 @@ class TuneCommandTest
             text(out));
         assertTrue(TuningTable.read(fromOutlier).rules().stream().anyMatch(r -> "ring".equals(r.algorithm())),
             "a run in which ring looks three times faster chooses it somewhere");
-        assertEquals(TuningTable.read(alone).rules(), TuningTable.read(median).rules());
         assertEquals(outlier.toAbsolutePath() + ", " + run.toAbsolutePath() + ", " + copy.toAbsolutePath(),
             TuningTable.read(median).info().get("source"));
         // each run alone: in the outlier run ring is ahead wherever it was measured and not chosen
@@ -116,6 +119,16 @@ class TuneCommandTest
         assertTrue(text(out).startsWith(" (where only some runs", byRun.end()), text(out));
         assertTrue(Integer.parseInt(byRun.group(2)) > 0, text(out));
         assertEquals("0", byRun.group(3), text(out));
+        // the median of each point is the plain run's time
+        for (final Path tuning : new Path[] {median, alone})
+        {
+            out.reset();
+            assertEquals(0, command.run(new String[] {"--check", run.toString(), "--file", tuning.toString()}));
+            assertTrue(text(out).contains("at " + 8 * 21 + " of " + 8 * 21 + " sizes"), tuning + "\n" + text(out));
+        }
+        out.reset();
+        assertEquals(0, command.run(new String[] {"--check", run.toString(), "--file", fromOutlier.toString()}));
+        assertFalse(text(out).contains("at " + 8 * 21 + " of " + 8 * 21 + " sizes"), text(out));
     }
 
     /**
