@@ -228,15 +228,16 @@ public final class AlgorithmSelector
     private static final long PAIR_TREE_MAX_BYTES = Long.MAX_VALUE;
 
     /**
-     * Smallest broadcast that takes binomial at 2 ranks with a core each (without a tuning file); below it the
-     * shipped model's choice, {@code shm_ll} up to 512 B and {@code shm_eager} above. On the AMD EPYC VM of 2026-11-27,
-     * 3 alternating runs in each of its two paces (PERFORMANCE.md, session 20), 512 B-4 KiB took 0.53-0.85x
-     * binomial's time back to back and one call at a time (2 KiB back to back: 0.17 µs at the fast pace, 0.69 at the
-     * slow one, against 0.26 and 1.1), 8-128 B 0.67-0.85x; at 8 KiB {@code shm_eager} took 1.2x binomial's back to
-     * back, and from 16 KiB binomial is ahead. The Intel VM of 2026-11-26 had binomial ahead from 128 B, on the code of
-     * then (see {@link #PAIR_TREE_MAX_BYTES}); it is gone, so today's code was not measured there.
+     * Smallest broadcast that takes binomial at 2 ranks with a core each (without a tuning file); up to it the shipped
+     * model's choice, {@code shm_ll}, whose flag travels in the line of data (the model takes it to 860 B and
+     * {@code shm_eager} beyond). On the AMD EPYC VM of 2026-12-03 (session 37, one pace between its two, `./jccl bench
+     * -n 2 --op broadcast --algo all`, medians of 3 alternating runs), binomial took at 1-4 KiB 0.39-0.53x the time of
+     * shm_eager back to back (at 2 KiB 0.56x over ten sweeps) and 0.91-1.03x one call at a time (bench --sync); against
+     * shm_ll it took 0.60x and 1.04x at 768 B, 0.68x and 1.15x at 512 B, 1.15x and 1.60x at 256 B, so the rule starts
+     * above 512 B. (Session 20, on the code and VM of 2026-11-27, had measured shm_ll and shm_eager ahead at
+     * 512 B-4 KiB at both of that VM's paces; the eager slots and the channels have changed since.)
      */
-    private static final long PAIR_BROADCAST_TREE_MIN_BYTES = 8 * 1024;
+    private static final long PAIR_BROADCAST_TREE_MIN_BYTES = 513;
 
     /**
      * Smallest call (bytes of the whole vector) that takes {@code shm_direct} when it reads the call's buffers in place

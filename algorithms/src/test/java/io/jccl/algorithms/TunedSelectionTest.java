@@ -346,9 +346,10 @@ class TunedSelectionTest
     }
 
     /**
-     * Without a tuning file, 2 ranks with a core each broadcast with binomial from 8 KiB (below it with the shipped
-     * model's shm_ll and shm_eager) and reduce with it up to 4 MiB, where it is one message; at 3 ranks with a core each the rule does not apply, and a measured tuning file
-     * decides for itself. Needs 2 cores, as every machine this project runs on has.
+     * Without a tuning file, 2 ranks with a core each broadcast with binomial above 512 B (up to it with the shipped
+     * model's shm_ll) and reduce with it up to 4 MiB, where it is one message; at 3 ranks with a core each the rule
+     * does not apply, and a measured tuning file decides for itself. Needs 2 cores, as every machine this project
+     * runs on has.
      */
     @Test
     void twoRanksBroadcastAndReduceWithOneMessageUnlessATuningFileSaysOtherwise()
@@ -356,20 +357,23 @@ class TunedSelectionTest
         org.junit.jupiter.api.Assumptions.assumeTrue(Runtime.getRuntime().availableProcessors() >= 2);
         final AlgorithmSelector atTwo = shippedSelector(2);
         final LocalJob two = new LocalJob(2, STAGING, 1 << 20);
-        for (final long bytes : new long[] {8192, 32768, 1 << 20, 8L << 20})
+        for (final long bytes : new long[] {516, 768, 1024, 2048, 4096, 8192, 32768, 1 << 20, 8L << 20})
         {
             assertEquals("binomial", atTwo.select(args(Collective.BROADCAST, bytes / 4), two.context(0), bytes).name(),
                 "broadcast of " + bytes + " B");
         }
-        assertEquals("shm_ll", atTwo.select(args(Collective.BROADCAST, 2), two.context(0), 8).name());
-        assertEquals("shm_eager", atTwo.select(args(Collective.BROADCAST, 4096 / 4), two.context(0), 4096).name());
+        for (final long bytes : new long[] {8, 256, 512})
+        {
+            assertEquals("shm_ll", atTwo.select(args(Collective.BROADCAST, bytes / 4), two.context(0), bytes).name(),
+                "broadcast of " + bytes + " B");
+        }
         for (final long bytes : new long[] {8, 2048, 65536, 4L << 20})
         {
             assertEquals("binomial", atTwo.select(reduce(bytes / 4), two.context(0), bytes).name(),
                 "reduce of " + bytes + " B");
         }
         assertNotEquals("binomial", atTwo.select(reduce((8L << 20) / 4), two.context(0), 8L << 20).name());
-        assertEquals("broadcast binomial from 8192 B; reduce binomial up to 4194304 B; allreduce recursive_doubling " +
+        assertEquals("broadcast binomial from 513 B; reduce binomial up to 4194304 B; allreduce recursive_doubling " +
             "from 2048 B below 8192 B", atTwo.describeRankRules(2));
 
         // symmetric buffers: the zero-copy path first, as before

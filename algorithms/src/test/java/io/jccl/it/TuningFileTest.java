@@ -100,7 +100,7 @@ class TuningFileTest
     void withoutAFileTheShippedModelChooses()
     {
         // Single copy off: with it, large broadcasts and allgathers take their point-to-point algorithm before the
-        // model is asked; and at 2 ranks broadcasts from 8 KiB are binomial and allreduces from 2 KiB to below 8 KiB are
+        // model is asked; and at 2 ranks broadcasts above 512 B are binomial and allreduces from 2 KiB to below 8 KiB are
         // recursive doubling (TunedSelectionTest covers these rules).
         final JobResult result = Jobs.launch(2, TuningRank.class, CALLS,
             List.of("JCCL_TUNING_FILE=none", "JCCL_SINGLE_COPY_BYTES=0"));
@@ -116,7 +116,7 @@ class TuningFileTest
         final long bytes = Long.parseLong(parts[1]);
         return switch (parts[0])
         {
-            case "broadcast" -> bytes >= 8192 ? "binomial" : algorithm;
+            case "broadcast" -> bytes > 512 ? "binomial" : algorithm;
             case "allreduce" -> bytes >= 2048 && bytes < 8192 ? "recursive_doubling" : algorithm;
             default -> algorithm;
         };
