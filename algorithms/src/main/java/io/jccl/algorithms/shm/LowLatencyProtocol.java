@@ -22,9 +22,12 @@ import org.agrona.UnsafeApi;
  * <pre>
  *   stagingAddress(r) + stagingBytes - REGION_BYTES
  *   +------------------------------------------------------------+
+ *   | one-line slots: SLOTS lines, operation s in line s % SLOTS, |
+ *   |   for publishes of up to LINE_PAYLOAD bytes                 |
+ *   +------------------------------------------------------------+  + ONE_LINE_BYTES
  *   | slot 0: SLOT_LINES lines (operations s with s % SLOTS == 0) |
  *   | slot 1                                                      |
- *   | ...                                                         |
+ *   | ...                        for publishes of more bytes      |
  *   | slot SLOTS - 1                                              |
  *   +------------------------------------------------------------+  end of rank r's staging area
  *
@@ -34,10 +37,18 @@ import org.agrona.UnsafeApi;
  *   | payload bytes 56i .. 56i + 55                         | seq (8) |
  *   +------------------------------------------------------+---------+
  * </pre>
- * Slot reuse: operation {@code s} writes slot {@code s % SLOTS} of its own rank. The first line still names the
- * operation {@code u} that wrote the slot last; before overwriting, the writer waits until every peer's
- * {@link #SLOT_LL_DONE} flag (release-stored by each rank once it has read everything of an LL operation) is at least
- * {@code u} (acquire). The owner's own flag {@link #SLOT_LL_SEEN}, which only the owner reads and writes, holds an
+ * Why the one-line slots: a broadcast's root runs ahead of its readers, and with one-line publishes in consecutive
+ * lines a reader's hardware prefetcher fetches the lines the root has already written while the reader copies the
+ * current one; 1,216 bytes apart, each call waited for its own line. 8-32 B broadcasts back to back took 0.68-0.88x
+ * the time of the full slots, one call at a time 0.90-0.94x, and exchanges 0.92-1.03x (2 ranks, alternating runs,
+ * PERFORMANCE.md, session 38). Longer publishes stay in contiguous slots: with every slot's line i in one row
+ * (line-major), broadcasts gained up to 256 B too, but allreduces of 64 B-1 KiB took 1.1-1.7x as long, probably as
+ * a reader's prefetches there fetch lines the writer is about to write.
+ * <p>
+ * Slot reuse: operation {@code s} writes slot {@code s % SLOTS} of its own rank, a one-line or a full one. The slot's
+ * first line still names the operation {@code u} that wrote it last; before overwriting, the writer waits until every
+ * peer's {@link #SLOT_LL_DONE} flag (release-stored by each rank once it has read everything of an LL operation) is
+ * at least {@code u} (acquire). The owner's own flag {@link #SLOT_LL_SEEN}, which only the owner reads and writes, holds an
  * operation every peer is known to have finished: the smallest flag seen at the last look, or, after an exchange
  * (every rank reads every peer's slot), the operation before it, since a peer publishes only once it has finished
  * the operation before. As {@code u <= s - SLOTS}, a writer whose {@code SLOT_LL_SEEN} is at least
@@ -72,8 +83,11 @@ final class LowLatencyProtocol
      */
     static final int SLOTS = 256;
 
+    /** The one-line slots at the start of the region. */
+    static final long ONE_LINE_BYTES = SLOTS * LINE_BYTES;
+
     /** The LL region at the end of every staging area. */
-    static final long REGION_BYTES = SLOTS * SLOT_BYTES;
+    static final long REGION_BYTES = ONE_LINE_BYTES + SLOTS * SLOT_BYTES;
 
     /**
      * Smaller staging areas (tests of chunking use a few KiB) have no LL region: all of it goes to the halves. About
@@ -120,7 +134,7 @@ final class LowLatencyProtocol
     static void publish(final CollectiveContext context, final Object base, final long offset, final long bytes)
     {
         final long sequence = context.sequence();
-        final long slot = slotAddress(context, context.rank(), sequence);
+        final long slot = slotAddress(context, context.rank(), sequence, bytes);
         // the first line's sequence names the slot's last writer
         awaitSlotFree(context, slot + LINE_PAYLOAD, SLOTS);
 
@@ -145,18 +159,19 @@ final class LowLatencyProtocol
     }
 
     /**
-     * Copies {@code bytes} of {@code peer}'s payload for the current operation, starting at payload byte
-     * {@code from}, to {@code (base, offset)}, once the last line they span carries the operation's sequence.
+     * Copies {@code bytes} of {@code peer}'s payload for the current operation, which published {@code published}
+     * bytes, starting at payload byte {@code from}, to {@code (base, offset)}, once the last line they span carries
+     * the operation's sequence.
      */
-    static void read(final CollectiveContext context, final int peer, final long from, final long bytes,
-        final Object base, final long offset)
+    static void read(final CollectiveContext context, final int peer, final long published, final long from,
+        final long bytes, final Object base, final long offset)
     {
         if (bytes == 0)
         {
             return;
         }
         final long sequence = context.sequence();
-        final long slot = slotAddress(context, peer, sequence);
+        final long slot = slotAddress(context, peer, sequence, published);
         final int firstLine = (int) (from / LINE_PAYLOAD);
         final int lastLine = (int) ((from + bytes - 1) / LINE_PAYLOAD);
         // one wait, on the last line needed: the writer stored every earlier line before that line's release store,
@@ -203,7 +218,7 @@ final class LowLatencyProtocol
     static long awaitLine(final CollectiveContext context, final int peer)
     {
         final long sequence = context.sequence();
-        final long line = slotAddress(context, peer, sequence);
+        final long line = slotAddress(context, peer, sequence, LINE_PAYLOAD);
         arrived(context, peer, line + LINE_PAYLOAD, sequence);
         return line;
     }
@@ -226,11 +241,13 @@ final class LowLatencyProtocol
         context.setFlag(SLOT_LL_SEEN, sequence - 1);
     }
 
-    /** Address of {@code rank}'s slot for operation {@code sequence}. */
-    private static long slotAddress(final CollectiveContext context, final int rank, final long sequence)
+    /** Address of {@code rank}'s slot for operation {@code sequence}, which publishes {@code published} bytes. */
+    private static long slotAddress(final CollectiveContext context, final int rank, final long sequence,
+        final long published)
     {
-        return context.stagingAddress(rank) + context.stagingBytes() - REGION_BYTES +
-            (sequence % SLOTS) * SLOT_BYTES;
+        final long region = context.stagingAddress(rank) + context.stagingBytes() - REGION_BYTES;
+        final long slot = sequence % SLOTS;
+        return published <= LINE_PAYLOAD ? region + slot * LINE_BYTES : region + ONE_LINE_BYTES + slot * SLOT_BYTES;
     }
 
     /**

@@ -81,7 +81,7 @@ public final class ShmLowLatencyAllreduce implements CollectiveAlgorithm
         for (int i = 1; i < size; i++)
         {
             final int peer = (rank + i) % size;
-            LowLatencyProtocol.read(context, peer, 0, bytes, null, inputs + peer * bytes);
+            LowLatencyProtocol.read(context, peer, bytes, 0, bytes, null, inputs + peer * bytes);
         }
         LowLatencyProtocol.finishExchange(context);
 

@@ -68,7 +68,7 @@ public final class ShmLowLatencyAlltoall implements CollectiveAlgorithm
         for (int i = 1; i < size; i++)
         {
             final int peer = (rank + i) % size;
-            LowLatencyProtocol.read(context, peer, rank * blockBytes, blockBytes,
+            LowLatencyProtocol.read(context, peer, size * blockBytes, rank * blockBytes, blockBytes,
                 args.recvBase, args.recvOffset + peer * blockBytes);
         }
         LowLatencyProtocol.finishExchange(context);

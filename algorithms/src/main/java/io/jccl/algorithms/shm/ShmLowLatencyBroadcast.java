@@ -62,7 +62,7 @@ public final class ShmLowLatencyBroadcast implements CollectiveAlgorithm
         else
         {
             // others: copy the root's lines out as they arrive
-            LowLatencyProtocol.read(context, args.root, 0, bytes, args.recvBase, args.recvOffset);
+            LowLatencyProtocol.read(context, args.root, bytes, 0, bytes, args.recvBase, args.recvOffset);
         }
         LowLatencyProtocol.finish(context);
     }
