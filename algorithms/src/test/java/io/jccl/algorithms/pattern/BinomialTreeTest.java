@@ -36,6 +36,40 @@ class BinomialTreeTest
     }
 
     @Test
+    void binomialChildrenLieAtThePowersOfTwoBelowTheLowestSetBit()
+    {
+        // radix 2 takes bit arithmetic instead of the digit loops: check it against the definition, every rank of
+        // every size up to 130 and some near the int range's end
+        final BinomialTree tree = BinomialTree.BINOMIAL;
+        final int[] large = {Integer.MAX_VALUE, Integer.MAX_VALUE - 1, (1 << 30) + 1, 1 << 30, (1 << 30) - 1};
+        for (int size = 1; size <= 130 + large.length; size++)
+        {
+            final int n = size <= 130 ? size : large[size - 131];
+            for (int relative = 0; relative < Math.min(n, 130); relative++)
+            {
+                final String where = "size " + n + ", relative " + relative;
+                assertEquals(relative == 0 ? -1 : relative & (relative - 1), tree.parent(relative), where);
+                // children: relative + d for each power of two d below relative's lowest set bit (any d for the
+                // root), largest first, while relative + d < n
+                final long bound = relative == 0 ? 1L << 31 : Integer.lowestOneBit(relative);
+                int count = 0;
+                for (long d = bound >> 1; d >= 1; d >>= 1)
+                {
+                    if (relative + d < n)
+                    {
+                        assertEquals(relative + d, tree.child(relative, n, count), where + ", child " + count);
+                        count++;
+                    }
+                }
+                assertEquals(count, tree.childCount(relative, n), where);
+                final int r = relative;
+                final int children = count;
+                assertThrows(IndexOutOfBoundsException.class, () -> tree.child(r, n, children), where);
+            }
+        }
+    }
+
+    @Test
     void childrenPartitionEverySubtreeForAnyRadixAndSize()
     {
         for (int radix = 2; radix <= 5; radix++)
