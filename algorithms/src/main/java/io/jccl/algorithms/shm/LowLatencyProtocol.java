@@ -42,8 +42,9 @@ import org.agrona.UnsafeApi;
  * current one; 1,216 bytes apart, each call waited for its own line. 8-32 B broadcasts back to back took 0.68-0.88x
  * the time of the full slots, one call at a time 0.90-0.94x, and exchanges 0.92-1.03x (2 ranks, alternating runs,
  * PERFORMANCE.md, session 38). Longer publishes stay in contiguous slots: with every slot's line i in one row
- * (line-major), broadcasts gained up to 256 B too, but allreduces of 64 B-1 KiB took 1.1-1.7x as long, probably as
- * a reader's prefetches there fetch lines the writer is about to write.
+ * (line-major), broadcasts gained up to 256 B too, but a 1 KiB allreduce took 0.91-1.00 µs in each of four runs
+ * against 0.75-0.80 in three of the four contiguous ones, probably as a reader's prefetches there fetch lines the
+ * writer is about to write.
  * <p>
  * Slot reuse: operation {@code s} writes slot {@code s % SLOTS} of its own rank, a one-line or a full one. The slot's
  * first line still names the operation {@code u} that wrote it last; before overwriting, the writer waits until every
