@@ -22,13 +22,16 @@ import org.agrona.UnsafeApi;
  * <pre>
  *   stagingAddress(r) + stagingBytes - REGION_BYTES
  *   +------------------------------------------------------------+
- *   | one-line slots: SLOTS lines, operation s in line s % SLOTS, |
- *   |   for publishes of up to LINE_PAYLOAD bytes                 |
- *   +------------------------------------------------------------+  + ONE_LINE_BYTES
- *   | slot 0: SLOT_LINES lines (operations s with s % SLOTS == 0) |
- *   | slot 1                                                      |
+ *   | one-line slots: SLOTS of 1 line, operation s in slot        |
+ *   |   s % SLOTS, for publishes of up to LINE_PAYLOAD bytes      |
+ *   +------------------------------------------------------------+  + SHORT_SLOTS_OFFSET
+ *   | short slots: SLOTS of SHORT_SLOT_LINES lines, for publishes |
+ *   |   of up to SHORT_SLOT_LINES * LINE_PAYLOAD bytes            |
+ *   +------------------------------------------------------------+  + FULL_SLOTS_OFFSET
+ *   | full slot 0: SLOT_LINES lines (operations s % SLOTS == 0)   |
+ *   | full slot 1                                                 |
  *   | ...                        for publishes of more bytes      |
- *   | slot SLOTS - 1                                              |
+ *   | full slot SLOTS - 1                                         |
  *   +------------------------------------------------------------+  end of rank r's staging area
  *
  *   line i of a slot (64 bytes):
@@ -37,27 +40,27 @@ import org.agrona.UnsafeApi;
  *   | payload bytes 56i .. 56i + 55                         | seq (8) |
  *   +------------------------------------------------------+---------+
  * </pre>
- * Why the one-line slots: a broadcast's root runs ahead of its readers, and with one-line publishes in consecutive
- * lines a reader's hardware prefetcher fetches the lines the root has already written while the reader copies the
- * current one; 1,216 bytes apart, each call waited for its own line. 8-32 B broadcasts back to back took 0.68-0.88x
- * the time of the full slots, one call at a time 0.90-0.94x, and exchanges 0.92-1.03x (2 ranks, alternating runs,
- * PERFORMANCE.md, session 38). Longer publishes stay in contiguous slots: with every slot's line i in one row
- * (line-major), broadcasts gained up to 256 B too, but a 1 KiB allreduce took 0.91-1.00 µs in each of four runs
- * against 0.75-0.80 in three of the four contiguous ones, probably as a reader's prefetches there fetch lines the
- * writer is about to write.
+ * Why three sizes of slot: a broadcast's root runs ahead of its readers, and with the publishes of consecutive
+ * operations in consecutive lines a reader's hardware prefetcher fetches the lines the root has already written while
+ * the reader copies the current ones; 1,216 bytes apart, each call waited for its own lines. Against the full slots
+ * alone, 8-32 B broadcasts back to back took 0.68-0.88x the time in one-line slots, 64-128 B 0.73-0.78x in short ones;
+ * one call at a time and in exchanges the change sat within the noise of the sizes it did not touch (2 ranks,
+ * alternating runs, PERFORMANCE.md, session 38). Longer publishes stay in full slots: with every slot's line i in one
+ * row (line-major), broadcasts gained up to 256 B, but a 1 KiB allreduce took 0.91-1.00 µs in each of four runs against
+ * 0.75-0.80 in three of the four contiguous ones, probably as a reader's prefetches there fetch lines the writer is
+ * about to write.
  * <p>
- * Slot reuse: operation {@code s} writes slot {@code s % SLOTS} of its own rank, a one-line or a full one. The slot's
- * first line still names the operation {@code u} that wrote it last; before overwriting, the writer waits until every
- * peer's {@link #SLOT_LL_DONE} flag (release-stored by each rank once it has read everything of an LL operation) is
- * at least {@code u} (acquire). The owner's own flag {@link #SLOT_LL_SEEN}, which only the owner reads and writes, holds an
- * operation every peer is known to have finished: the smallest flag seen at the last look, or, after an exchange
- * (every rank reads every peer's slot), the operation before it, since a peer publishes only once it has finished
- * the operation before. As {@code u <= s - SLOTS}, a writer whose {@code SLOT_LL_SEEN} is at least
- * {@code s - SLOTS} touches neither the peers' flags nor the slot before its stores: in a stream of exchanges that
- * is every time, in a stream of broadcasts all but about one in {@code SLOTS - 1}. (Loading the slot's first line
- * before storing into it, as every call once did, cost 30 ns of a 190 ns 8-byte allreduce here.) A reader only
- * accepts lines stamped with its own operation's sequence, so ranks that disagree about a call cannot take each
- * other's data.
+ * Slot reuse: operation {@code s} writes slot {@code s % SLOTS} of its own rank, of the size it fits. The slot's first
+ * line still names the operation {@code u} that wrote it last; before overwriting, the writer waits until every peer's
+ * {@link #SLOT_LL_DONE} flag (release-stored by each rank once it has read everything of an LL operation) is at least
+ * {@code u} (acquire). The owner's own flag {@link #SLOT_LL_SEEN}, which only the owner reads and writes, holds an
+ * operation every peer is known to have finished: the smallest flag seen at the last look, or, after an exchange (every
+ * rank reads every peer's slot), the operation before it, since a peer publishes only once it has finished the
+ * operation before. As {@code u <= s - SLOTS}, a writer whose {@code SLOT_LL_SEEN} is at least {@code s - SLOTS}
+ * touches neither the peers' flags nor the slot before its stores: in a stream of exchanges that is every time, in a
+ * stream of broadcasts all but about one in {@code SLOTS - 1}. (Loading the slot's first line before storing into it,
+ * as every call once did, cost 30 ns of a 190 ns 8-byte allreduce here.) A reader only accepts lines stamped with its
+ * own operation's sequence, so ranks that disagree about a call cannot take each other's data.
  */
 final class LowLatencyProtocol
 {
@@ -69,7 +72,7 @@ final class LowLatencyProtocol
     /** Payload bytes of a line: all but the sequence word at its end. */
     static final int LINE_PAYLOAD = LINE_BYTES - 8;
 
-    /** Lines of one slot. */
+    /** Lines of a full slot. */
     static final long SLOT_LINES = (MAX_BYTES + LINE_PAYLOAD - 1) / LINE_PAYLOAD;
 
     static final long SLOT_BYTES = SLOT_LINES * LINE_BYTES;
@@ -84,11 +87,17 @@ final class LowLatencyProtocol
      */
     static final int SLOTS = 256;
 
-    /** The one-line slots at the start of the region. */
-    static final long ONE_LINE_BYTES = SLOTS * LINE_BYTES;
+    /** Lines of a short slot, for publishes of 2 to this many lines. */
+    static final int SHORT_SLOT_LINES = 4;
+
+    /** Where the short slots start in the region, after the one-line slots. */
+    static final long SHORT_SLOTS_OFFSET = SLOTS * LINE_BYTES;
+
+    /** Where the full slots start in the region. */
+    static final long FULL_SLOTS_OFFSET = SHORT_SLOTS_OFFSET + SLOTS * SHORT_SLOT_LINES * LINE_BYTES;
 
     /** The LL region at the end of every staging area. */
-    static final long REGION_BYTES = ONE_LINE_BYTES + SLOTS * SLOT_BYTES;
+    static final long REGION_BYTES = FULL_SLOTS_OFFSET + SLOTS * SLOT_BYTES;
 
     /**
      * Smaller staging areas (tests of chunking use a few KiB) have no LL region: all of it goes to the halves. About
@@ -248,7 +257,15 @@ final class LowLatencyProtocol
     {
         final long region = context.stagingAddress(rank) + context.stagingBytes() - REGION_BYTES;
         final long slot = sequence % SLOTS;
-        return published <= LINE_PAYLOAD ? region + slot * LINE_BYTES : region + ONE_LINE_BYTES + slot * SLOT_BYTES;
+        if (published <= LINE_PAYLOAD)
+        {
+            return region + slot * LINE_BYTES;
+        }
+        if (published <= SHORT_SLOT_LINES * LINE_PAYLOAD)
+        {
+            return region + SHORT_SLOTS_OFFSET + slot * (SHORT_SLOT_LINES * LINE_BYTES);
+        }
+        return region + FULL_SLOTS_OFFSET + slot * SLOT_BYTES;
     }
 
     /**

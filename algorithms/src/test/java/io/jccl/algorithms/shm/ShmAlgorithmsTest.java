@@ -279,10 +279,13 @@ class ShmAlgorithmsTest
         for (final DataType type : TYPES)
         {
             final long largest = largestLowLatencyCount(algorithm, type, ranks);
-            // one line's payload and one element more: the one-line path and the first count past it
-            final long line = LowLatencyProtocol.LINE_PAYLOAD / type.size();
+            // one line's payload and a short slot's, and one element more: each slot size's largest and the first
+            // count past it
+            final long line = lowLatencyCount(algorithm, type, ranks, LowLatencyProtocol.LINE_PAYLOAD);
+            final long shortSlot = lowLatencyCount(algorithm, type, ranks,
+                LowLatencyProtocol.SHORT_SLOT_LINES * LowLatencyProtocol.LINE_PAYLOAD);
             for (final long count : new long[]{0, 1, 3, 7, 13, Math.min(line, largest), Math.min(line + 1, largest),
-                largest - 1, largest})
+                shortSlot, shortSlot + 1, largest - 1, largest})
             {
                 for (final ReduceOp op : OPS)
                 {
@@ -312,6 +315,11 @@ class ShmAlgorithmsTest
             calls.add(call(low, type, OPS[i % OPS.length], 1 + round % 5, i % ranks, LAYOUTS[i % LAYOUTS.length]));
             i++;
             calls.add(call(low, type, OPS[i % OPS.length], largestLowLatencyCount(low, type, ranks), i % ranks,
+                LAYOUTS[i % LAYOUTS.length]));
+            i++;
+            // a short slot's worth, 2-4 lines
+            calls.add(call(low, type, OPS[i % OPS.length], lowLatencyCount(low, type, ranks,
+                LowLatencyProtocol.SHORT_SLOT_LINES * LowLatencyProtocol.LINE_PAYLOAD - round % 100), i % ranks,
                 LAYOUTS[i % LAYOUTS.length]));
             i++;
             if (round % 3 == 0)
@@ -537,9 +545,16 @@ class ShmAlgorithmsTest
     private static long largestLowLatencyCount(final CollectiveAlgorithm algorithm, final DataType type,
         final int ranks)
     {
+        return lowLatencyCount(algorithm, type, ranks, LowLatencyProtocol.MAX_BYTES);
+    }
+
+    /** The largest count (elements per block where the collective has blocks) whose LL publish fits in bytes. */
+    private static long lowLatencyCount(final CollectiveAlgorithm algorithm, final DataType type, final int ranks,
+        final long bytes)
+    {
         final Collective collective = algorithm.collectives().iterator().next();
         final int blocks = collective == Collective.ALLTOALL || collective == Collective.REDUCE_SCATTER ? ranks : 1;
-        return LowLatencyProtocol.MAX_BYTES / type.size() / blocks;
+        return bytes / type.size() / blocks;
     }
 
     private static boolean isLowLatency(final CollectiveAlgorithm algorithm)
