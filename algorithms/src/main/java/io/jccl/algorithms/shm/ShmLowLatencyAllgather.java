@@ -66,7 +66,8 @@ public final class ShmLowLatencyAllgather implements CollectiveAlgorithm
         for (int i = 1; i < size; i++)
         {
             final int peer = (rank + i) % size;
-            LowLatencyProtocol.read(context, peer, blockBytes, 0, blockBytes, args.recvBase, args.recvOffset + peer * blockBytes);
+            LowLatencyProtocol.read(context, peer, blockBytes, 0, blockBytes, args.recvBase,
+                args.recvOffset + peer * blockBytes);
         }
         LowLatencyProtocol.finishExchange(context);
     }

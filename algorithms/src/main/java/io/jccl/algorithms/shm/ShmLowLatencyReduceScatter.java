@@ -69,7 +69,8 @@ public final class ShmLowLatencyReduceScatter implements CollectiveAlgorithm
         for (int i = 1; i < size; i++)
         {
             final int peer = (rank + i) % size;
-            LowLatencyProtocol.read(context, peer, size * blockBytes, rank * blockBytes, blockBytes, null, blocks + peer * blockBytes);
+            LowLatencyProtocol.read(context, peer, size * blockBytes, rank * blockBytes, blockBytes, null,
+                blocks + peer * blockBytes);
         }
         LowLatencyProtocol.finishExchange(context);
 
