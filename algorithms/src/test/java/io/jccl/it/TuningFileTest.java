@@ -100,8 +100,8 @@ class TuningFileTest
     void withoutAFileTheShippedModelChooses()
     {
         // Single copy off: with it, large broadcasts and allgathers take their point-to-point algorithm before the
-        // model is asked; and at 2 ranks broadcasts above 512 B are binomial and allreduces from 2 KiB to below 8 KiB are
-        // recursive doubling (TunedSelectionTest covers these rules).
+        // model is asked; and at 2 ranks broadcasts above 512 B are binomial and allreduces from 2 KiB to below 8 KiB
+        // are recursive doubling (TunedSelectionTest covers these rules).
         final JobResult result = Jobs.launch(2, TuningRank.class, CALLS,
             List.of("JCCL_TUNING_FILE=none", "JCCL_SINGLE_COPY_BYTES=0"));
         final Map<String, String> expected = expected(TuningTable.shipped(), 2, null);

@@ -3,6 +3,8 @@ package io.jccl.algorithms.pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.util.stream.IntStream;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -41,10 +43,10 @@ class BinomialTreeTest
         // radix 2 takes bit arithmetic instead of the digit loops: check it against the definition, every rank of
         // every size up to 130 and some near the int range's end
         final BinomialTree tree = BinomialTree.BINOMIAL;
-        final int[] large = {Integer.MAX_VALUE, Integer.MAX_VALUE - 1, (1 << 30) + 1, 1 << 30, (1 << 30) - 1};
-        for (int size = 1; size <= 130 + large.length; size++)
+        final int[] sizes = IntStream.concat(IntStream.rangeClosed(1, 130),
+            IntStream.of(Integer.MAX_VALUE, Integer.MAX_VALUE - 1, (1 << 30) + 1, 1 << 30, (1 << 30) - 1)).toArray();
+        for (final int n : sizes)
         {
-            final int n = size <= 130 ? size : large[size - 131];
             for (int relative = 0; relative < Math.min(n, 130); relative++)
             {
                 final String where = "size " + n + ", relative " + relative;
