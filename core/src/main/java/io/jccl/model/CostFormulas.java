@@ -54,9 +54,9 @@ public final class CostFormulas
 
     /**
      * The low-latency protocol's region at the end of a staging area of at least 1 MiB, which the chunk halves leave
-     * out (io.jccl.algorithms.shm.LowLatencyProtocol: 256 slots each of 1, 4 and 19 lines).
+     * out (io.jccl.algorithms.shm.LowLatencyProtocol: 256 slots each of 1, 4, 10 and 19 lines).
      */
-    private static final long LL_REGION_BYTES = 256 * (1 + 4 + 19) * CACHE_LINE;
+    private static final long LL_REGION_BYTES = 256 * (1 + 4 + 10 + 19) * CACHE_LINE;
     private static final long LL_MIN_STAGING_BYTES = 1024 * 1024;
 
     /**

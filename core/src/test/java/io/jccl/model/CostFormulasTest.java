@@ -128,15 +128,15 @@ class CostFormulasTest
     void sharedMemoryFormulasCountChunksOfHalfTheStaging()
     {
         final long n = 8L << 20;
-        // S/2: what the LL region (256 slots each of 1, 4 and 19 lines, 384 KiB) and the eager region (8
+        // S/2: what the LL region (256 slots each of 1, 4, 10 and 19 lines, 544 KiB) and the eager region (8
         // slots of 256 KiB and a line) leave of 4 MiB, halved
-        assertEquals(((4L << 20) - 256 * 24 * 64 - 8 * ((256 << 10) + 64)) / 2 & ~63L,
+        assertEquals(((4L << 20) - 256 * 34 * 64 - 8 * ((256 << 10) + 64)) / 2 & ~63L,
             CostFormulas.stagingHalfBytes(4L << 20));
-        assertEquals(((4L << 20) - 64 - 256 * 24 * 64) / 2 & ~63L, CostFormulas.stagingHalfBytes((4L << 20) - 64),
+        assertEquals(((4L << 20) - 64 - 256 * 34 * 64) / 2 & ~63L, CostFormulas.stagingHalfBytes((4L << 20) - 64),
             "below 4 MiB, no eager region");
-        // K = ⌈8 MiB / 0.81 MiB⌉ = 10 chunks
-        assertClose(20 * FLAG + n * COPY + 3 * n * (READ + GAMMA), predict("allreduce", "shm_oneshot", 4, n));
-        assertClose(40 * FLAG + n * COPY + 2 * 0.75 * n * READ + 0.75 * n * GAMMA,
+        // K = ⌈8 MiB / 0.73 MiB⌉ = 11 chunks
+        assertClose(22 * FLAG + n * COPY + 3 * n * (READ + GAMMA), predict("allreduce", "shm_oneshot", 4, n));
+        assertClose(44 * FLAG + n * COPY + 2 * 0.75 * n * READ + 0.75 * n * GAMMA,
             predict("allreduce", "shm_twoshot", 4, n));
         // one chunk's two handoffs and the staging release the root waits for before its next call
         assertClose(3 * FLAG + 8 * COPY + 8 * READ, predict("broadcast", "shm_direct", 4, 8));

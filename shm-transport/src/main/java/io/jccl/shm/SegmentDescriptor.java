@@ -62,9 +62,9 @@ public final class SegmentDescriptor
      * end in the eager region and then an LL region of 64 slots (ranks of different builds would split a staging
      * area differently). 5: the header's idle-ranks word. 6: rank records carry the rank's CPU and the wait it yields in.
      * 7: the LL region has 256 slots, and an eager call takes as many of its slots as it fills. 8: the LL region
-     * starts with 256 one-line slots. 9: and then 256 slots of 4 lines.
+     * starts with 256 one-line slots. 9: and then 256 slots of 4 lines. 10: and then 256 slots of 10 lines.
      */
-    public static final int VERSION = 9;
+    public static final int VERSION = 10;
 
     public static final int MAGIC_OFFSET = 0;
     public static final int VERSION_OFFSET = 8;

@@ -27,6 +27,9 @@ import org.agrona.UnsafeApi;
  *   +------------------------------------------------------------+  + SHORT_SLOTS_OFFSET
  *   | short slots: SLOTS of SHORT_SLOT_LINES lines, for publishes |
  *   |   of up to SHORT_SLOT_LINES * LINE_PAYLOAD bytes            |
+ *   +------------------------------------------------------------+  + MEDIUM_SLOTS_OFFSET
+ *   | medium slots: SLOTS of MEDIUM_SLOT_LINES lines, for         |
+ *   |   publishes of up to MEDIUM_SLOT_LINES * LINE_PAYLOAD bytes |
  *   +------------------------------------------------------------+  + FULL_SLOTS_OFFSET
  *   | full slot 0: SLOT_LINES lines (operations s % SLOTS == 0)   |
  *   | full slot 1                                                 |
@@ -40,15 +43,16 @@ import org.agrona.UnsafeApi;
  *   | payload bytes 56i .. 56i + 55                         | seq (8) |
  *   +------------------------------------------------------+---------+
  * </pre>
- * Why three sizes of slot: a broadcast's root runs ahead of its readers, and with the publishes of consecutive
+ * Why four sizes of slot: a broadcast's root runs ahead of its readers, and with the publishes of consecutive
  * operations in consecutive lines a reader's hardware prefetcher fetches the lines the root has already written while
  * the reader copies the current ones; 1,216 bytes apart, each call waited for its own lines. Against the full slots
- * alone, 8-32 B broadcasts back to back took 0.68-0.88x the time in one-line slots, 64-128 B 0.73-0.78x in short ones;
- * one call at a time and in exchanges the change sat within the noise of the sizes it did not touch (2 ranks,
- * alternating runs, PERFORMANCE.md, session 38). Longer publishes stay in full slots: with every slot's line i in one
- * row (line-major), broadcasts gained up to 256 B, but a 1 KiB allreduce took 0.91-1.00 µs in each of four runs against
- * 0.75-0.80 in three of the four contiguous ones, probably as a reader's prefetches there fetch lines the writer is
- * about to write.
+ * alone, 8-32 B broadcasts back to back took 0.68-0.88x the time in one-line slots, 64-128 B 0.73-0.78x in short ones
+ * (session 38), 256-512 B 0.57-0.71x in medium ones (session 39; at 4 ranks 0.77-0.96x, inside the noise there); one
+ * call at a time and in exchanges the change sat within the noise of the sizes it did not touch (2 ranks, alternating
+ * runs, PERFORMANCE.md). Medium slots have ten lines, not eight, so that 512-byte publishes fit. Longer publishes stay
+ * in full slots: with every slot's line i in one row (line-major), broadcasts gained up to 256 B, but a 1 KiB allreduce
+ * took 0.91-1.00 µs in each of four runs against 0.75-0.80 in three of the four contiguous ones, probably as a reader's
+ * prefetches there fetch lines the writer is about to write.
  * <p>
  * Slot reuse: operation {@code s} writes slot {@code s % SLOTS} of its own rank, of the size it fits. The slot's first
  * line still names the operation {@code u} that wrote it last; before overwriting, the writer waits until every peer's
@@ -93,8 +97,14 @@ final class LowLatencyProtocol
     /** Where the short slots start in the region, after the one-line slots. */
     static final long SHORT_SLOTS_OFFSET = SLOTS * LINE_BYTES;
 
+    /** Lines of a medium slot, for publishes of {@code SHORT_SLOT_LINES + 1} to this many lines. */
+    static final int MEDIUM_SLOT_LINES = 10;
+
+    /** Where the medium slots start in the region, after the short slots. */
+    static final long MEDIUM_SLOTS_OFFSET = SHORT_SLOTS_OFFSET + SLOTS * SHORT_SLOT_LINES * LINE_BYTES;
+
     /** Where the full slots start in the region. */
-    static final long FULL_SLOTS_OFFSET = SHORT_SLOTS_OFFSET + SLOTS * SHORT_SLOT_LINES * LINE_BYTES;
+    static final long FULL_SLOTS_OFFSET = MEDIUM_SLOTS_OFFSET + SLOTS * MEDIUM_SLOT_LINES * LINE_BYTES;
 
     /** The LL region at the end of every staging area. */
     static final long REGION_BYTES = FULL_SLOTS_OFFSET + SLOTS * SLOT_BYTES;
@@ -255,17 +265,26 @@ final class LowLatencyProtocol
     private static long slotAddress(final CollectiveContext context, final int rank, final long sequence,
         final long published)
     {
-        final long region = context.stagingAddress(rank) + context.stagingBytes() - REGION_BYTES;
+        return context.stagingAddress(rank) + context.stagingBytes() - REGION_BYTES + slotOffset(sequence, published);
+    }
+
+    /** Where in the region the slot of operation {@code sequence} lies, for a publish of {@code published} bytes. */
+    static long slotOffset(final long sequence, final long published)
+    {
         final long slot = sequence % SLOTS;
         if (published <= LINE_PAYLOAD)
         {
-            return region + slot * LINE_BYTES;
+            return slot * LINE_BYTES;
         }
         if (published <= SHORT_SLOT_LINES * LINE_PAYLOAD)
         {
-            return region + SHORT_SLOTS_OFFSET + slot * (SHORT_SLOT_LINES * LINE_BYTES);
+            return SHORT_SLOTS_OFFSET + slot * (SHORT_SLOT_LINES * LINE_BYTES);
         }
-        return region + FULL_SLOTS_OFFSET + slot * SLOT_BYTES;
+        if (published <= MEDIUM_SLOT_LINES * LINE_PAYLOAD)
+        {
+            return MEDIUM_SLOTS_OFFSET + slot * (MEDIUM_SLOT_LINES * LINE_BYTES);
+        }
+        return FULL_SLOTS_OFFSET + slot * SLOT_BYTES;
     }
 
     /**

@@ -279,13 +279,15 @@ class ShmAlgorithmsTest
         for (final DataType type : TYPES)
         {
             final long largest = largestLowLatencyCount(algorithm, type, ranks);
-            // one line's payload and a short slot's, and one element more: each slot size's largest and the first
-            // count past it
+            // one line's payload, a short slot's and a medium slot's, and one element more: each slot size's largest
+            // and the first count past it
             final long line = lowLatencyCount(algorithm, type, ranks, LowLatencyProtocol.LINE_PAYLOAD);
             final long shortSlot = lowLatencyCount(algorithm, type, ranks,
                 LowLatencyProtocol.SHORT_SLOT_LINES * LowLatencyProtocol.LINE_PAYLOAD);
+            final long mediumSlot = lowLatencyCount(algorithm, type, ranks,
+                LowLatencyProtocol.MEDIUM_SLOT_LINES * LowLatencyProtocol.LINE_PAYLOAD);
             for (final long count : new long[]{0, 1, 3, 7, 13, Math.min(line, largest), Math.min(line + 1, largest),
-                shortSlot, shortSlot + 1, largest - 1, largest})
+                shortSlot, shortSlot + 1, mediumSlot, mediumSlot + 1, largest - 1, largest})
             {
                 for (final ReduceOp op : OPS)
                 {
@@ -317,9 +319,13 @@ class ShmAlgorithmsTest
             calls.add(call(low, type, OPS[i % OPS.length], largestLowLatencyCount(low, type, ranks), i % ranks,
                 LAYOUTS[i % LAYOUTS.length]));
             i++;
-            // a short slot's worth, 2-4 lines
+            // a short slot's worth, 2-4 lines, and a medium slot's, 5-10 lines
             calls.add(call(low, type, OPS[i % OPS.length], lowLatencyCount(low, type, ranks,
                 LowLatencyProtocol.SHORT_SLOT_LINES * LowLatencyProtocol.LINE_PAYLOAD - round % 100), i % ranks,
+                LAYOUTS[i % LAYOUTS.length]));
+            i++;
+            calls.add(call(low, type, OPS[i % OPS.length], lowLatencyCount(low, type, ranks,
+                LowLatencyProtocol.MEDIUM_SLOT_LINES * LowLatencyProtocol.LINE_PAYLOAD - round % 300), i % ranks,
                 LAYOUTS[i % LAYOUTS.length]));
             i++;
             if (round % 3 == 0)
