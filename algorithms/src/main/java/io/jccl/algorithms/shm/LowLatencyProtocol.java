@@ -110,8 +110,8 @@ final class LowLatencyProtocol
     static final long REGION_BYTES = FULL_SLOTS_OFFSET + SLOTS * SLOT_BYTES;
 
     /**
-     * Smaller staging areas (tests of chunking use a few KiB) have no LL region: all of it goes to the halves. About
-     * three times the region, so that the halves keep most of a staging area.
+     * Smaller staging areas (tests of chunking use a few KiB) have no LL region: all of it goes to the halves. At
+     * this size the region takes a little over half of the area, the halves the rest.
      */
     static final long MIN_STAGING_BYTES = 1024 * 1024;
 
