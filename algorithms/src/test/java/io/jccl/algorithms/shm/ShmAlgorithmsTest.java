@@ -319,9 +319,10 @@ class ShmAlgorithmsTest
             calls.add(call(low, type, OPS[i % OPS.length], largestLowLatencyCount(low, type, ranks), i % ranks,
                 LAYOUTS[i % LAYOUTS.length]));
             i++;
-            // a short slot's worth, 2-4 lines, and a medium slot's, 5-10 lines
+            // a short slot's worth, 2-4 lines (65-224 bytes before rounding down to whole elements and blocks), and a
+            // medium slot's, 5-10 lines (261-560)
             calls.add(call(low, type, OPS[i % OPS.length], lowLatencyCount(low, type, ranks,
-                LowLatencyProtocol.SHORT_SLOT_LINES * LowLatencyProtocol.LINE_PAYLOAD - round % 100), i % ranks,
+                LowLatencyProtocol.SHORT_SLOT_LINES * LowLatencyProtocol.LINE_PAYLOAD - round % 160), i % ranks,
                 LAYOUTS[i % LAYOUTS.length]));
             i++;
             calls.add(call(low, type, OPS[i % OPS.length], lowLatencyCount(low, type, ranks,
