@@ -27,6 +27,8 @@ final class PeerMonitor implements AutoCloseable
     private final long peerTimeoutNs;
     private final long heartbeatIntervalMs;
     private final ProcessHandle[] peers;
+    /** Each peer's process state, opened with its handle: read only when its heartbeat is late. */
+    private final ProcessStates.Watch[] watches;
     private final int[] closedStrikes;
     private boolean struck;
     private Thread heartbeat;
@@ -42,6 +44,7 @@ final class PeerMonitor implements AutoCloseable
         this.heartbeatIntervalMs = configuration.getLong(Configuration.HEARTBEAT_INTERVAL_MS_PROP_NAME,
             Configuration.HEARTBEAT_INTERVAL_MS_DEFAULT);
         this.peers = new ProcessHandle[layout.worldSize()];
+        this.watches = new ProcessStates.Watch[layout.worldSize()];
         this.closedStrikes = new int[layout.worldSize()];
     }
 
@@ -109,7 +112,7 @@ final class PeerMonitor implements AutoCloseable
                         "(killed or crashed) " + waiter.describe());
                 }
                 final long age = now - UnsafeApi.getLongAcquire(null, record(r) + HEARTBEAT_OFFSET);
-                if (age > SUSPECT_NS && ProcessStates.isStopped(pid(r)))
+                if (age > SUSPECT_NS && isStopped(r))
                 {
                     throw new PeerFailedException(r, "rank " + r + " (pid " + pid(r) + ") is stopped (SIGSTOP, " +
                         "or held by a debugger) " + waiter.describe());
@@ -167,6 +170,13 @@ final class PeerMonitor implements AutoCloseable
         {
             heartbeat.interrupt();
         }
+        for (final ProcessStates.Watch watch : watches)
+        {
+            if (watch != null)
+            {
+                watch.close();
+            }
+        }
     }
 
     private int strike(final int r)
@@ -186,8 +196,16 @@ final class PeerMonitor implements AutoCloseable
                 return false;
             }
             peers[r] = handle;
+            watches[r] = ProcessStates.Watch.open(handle.pid());
         }
         return handle.isAlive();
+    }
+
+    /** Whether a peer found alive is stopped (SIGSTOP) or traced. */
+    private boolean isStopped(final int r)
+    {
+        final ProcessStates.Watch watch = watches[r];
+        return watch != null && ProcessStates.isStopped(watch.state());
     }
 
     /** What is wrong with a rank another rank blamed, as far as this rank can tell. */
@@ -197,7 +215,7 @@ final class PeerMonitor implements AutoCloseable
         {
             return "died without closing (killed or crashed)";
         }
-        return ProcessStates.isStopped(pid(r)) ? "is stopped (SIGSTOP, or held by a debugger)" : "failed";
+        return isStopped(r) ? "is stopped (SIGSTOP, or held by a debugger)" : "failed";
     }
 
     private void stampHeartbeat()

@@ -1,6 +1,7 @@
 package io.jccl.shm;
 
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -10,6 +11,9 @@ import java.nio.file.Path;
  */
 public final class ProcessStates
 {
+    /** Holds "pid (comm) S": a pid of at most 7 digits, a comm of at most 15 bytes, so the state is well inside. */
+    private static final int HEAD_BYTES = 128;
+
     private ProcessStates()
     {
     }
@@ -17,8 +21,7 @@ public final class ProcessStates
     /** True when the process is stopped by a signal ('T') or traced ('t'); false when running or unknown. */
     public static boolean isStopped(final long pid)
     {
-        final char state = state(pid);
-        return state == 'T' || state == 't';
+        return isStopped(state(pid));
     }
 
     /** True only when stopped by a signal ('T'): held by a debugger ('t') does not count. */
@@ -27,19 +30,96 @@ public final class ProcessStates
         return state(pid) == 'T';
     }
 
+    static boolean isStopped(final char state)
+    {
+        return state == 'T' || state == 't';
+    }
+
     /** The state letter of /proc/PID/stat ('R', 'S', 'T', ...), or '?' when the process or the file is gone. */
     private static char state(final long pid)
     {
         try
         {
-            final String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-            // "pid (comm) S ...": comm may hold spaces and parentheses, the state follows the last ')'
-            final int close = stat.lastIndexOf(')');
-            return close >= 0 && close + 2 < stat.length() ? stat.charAt(close + 2) : '?';
+            final byte[] stat = Files.readAllBytes(Path.of("/proc", Long.toString(pid), "stat"));
+            return state(stat, stat.length);
         }
         catch (final IOException | RuntimeException ex)
         {
             return '?';
+        }
+    }
+
+    /** "pid (comm) S ...": comm may hold spaces and parentheses, and the state follows the last ')' of the head. */
+    static char state(final byte[] stat, final int length)
+    {
+        for (int i = Math.min(length, HEAD_BYTES) - 1; i >= 0; i--)
+        {
+            if (stat[i] == ')')
+            {
+                return i + 2 < length ? (char) stat[i + 2] : '?';
+            }
+        }
+        return '?';
+    }
+
+    /**
+     * One process's {@code /proc/PID/stat}, held open and read again from its start: no allocation per read, so a
+     * look at a late peer inside a blocking call allocates nothing (a {@link Files#readAllBytes} is about 9 KiB).
+     * The open file stays the process's even if its pid is reused: once the process is gone, a read fails.
+     */
+    static final class Watch implements AutoCloseable
+    {
+        private final RandomAccessFile file;
+        private final byte[] head = new byte[HEAD_BYTES];
+
+        private Watch(final RandomAccessFile file)
+        {
+            this.file = file;
+        }
+
+        /** A watch on the process, or null when it is already gone. */
+        static Watch open(final long pid)
+        {
+            try
+            {
+                return new Watch(new RandomAccessFile("/proc/" + pid + "/stat", "r"));
+            }
+            catch (final IOException ex)
+            {
+                return null;
+            }
+        }
+
+        /** The state letter now, or '?' when the process is gone. */
+        char state()
+        {
+            try
+            {
+                file.seek(0);
+                int length = 0;
+                for (int n; length < HEAD_BYTES && (n = file.read(head, length, HEAD_BYTES - length)) > 0; )
+                {
+                    length += n;
+                }
+                return ProcessStates.state(head, length);
+            }
+            catch (final IOException ex)
+            {
+                return '?';
+            }
+        }
+
+        @Override
+        public void close()
+        {
+            try
+            {
+                file.close();
+            }
+            catch (final IOException ignored)
+            {
+                // read-only: nothing to lose
+            }
         }
     }
 }
