@@ -26,10 +26,10 @@ class AllocationTest
         final JobResult result = Jobs.launch(3, AllocationRank.class, List.of(), List.of(),
             // without escape analysis: an allocation C2 removes in one compilation and keeps in another (a Set.of
             // per call in 21 algorithms' collectives(), 24 bytes, on 3 ranks under load) shows in every run
-            // heartbeats 2 s apart: most looks at the peers find them late and read their process state, as on a
-            // stalled machine, where that read once allocated 9 KiB
-            List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:-DoEscapeAnalysis", "-Djccl.heartbeat.interval.ms=2000"),
-            Duration.ofSeconds(150));
+            // a look at the peers every millisecond of a wait, and heartbeats 2 s apart: most looks find a peer late
+            // and read its process state, as on a stalled machine, where that read once allocated 9 KiB
+            List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:-DoEscapeAnalysis", "-Djccl.liveness.check.ms=1",
+                "-Djccl.heartbeat.interval.ms=2000"), Duration.ofSeconds(150));
         Jobs.assertSucceeded(result);
         for (int rank = 0; rank < 3; rank++)
         {
