@@ -22,6 +22,9 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  */
 final class ProcessVmCrossMemory implements CrossMemory
 {
+    /** Past the JDK's threshold for customizing a method handle's invoker (at most 127 calls; the default). */
+    private static final int CUSTOMIZE_CALLS = 128;
+
     private static final MethodHandle READV;
     private static final MethodHandle WRITEV;
     private static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
@@ -40,6 +43,27 @@ final class ProcessVmCrossMemory implements CrossMemory
         READV = linker.downcallHandle(libc.find("process_vm_readv").orElseThrow(), signature, errno);
         WRITEV = linker.downcallHandle(libc.find("process_vm_writev").orElseThrow(), signature, errno);
         allowPeersToRead(linker);
+        warmUp();
+    }
+
+    /**
+     * The first call links each handle, and the 128th from code that has not inlined it customizes its invoker: both
+     * generate classes (one read and write allocated 141 KB). A collective makes one call per large message, so those
+     * calls could come long after warm-up: make them here, within this process.
+     */
+    private static void warmUp()
+    {
+        final long self = ProcessHandle.current().pid();
+        final ProcessVmCrossMemory memory = new ProcessVmCrossMemory();
+        try (Arena arena = Arena.ofConfined())
+        {
+            final long block = arena.allocate(16).address();
+            for (int i = 0; i < CUSTOMIZE_CALLS; i++)
+            {
+                memory.read(self, block + 8, block, 8);
+                memory.write(self, block, block + 8, 8);
+            }
+        }
     }
 
     /**
