@@ -80,6 +80,22 @@ final class PeerMonitor implements AutoCloseable
         UnsafeApi.putLongRelease(null, record(rank) + STATE_OFFSET, state);
     }
 
+    /**
+     * Opens every peer's process handle and state file, and makes the first call of each, once all ranks have
+     * attached: else the first look at a peer, inside some later call, opens them and links the JDK's native
+     * {@code isAlive0}, allocating a few hundred bytes there.
+     */
+    void watchPeers()
+    {
+        for (int r = 0; r < peers.length; r++)
+        {
+            if (r != rank && isAlive(r))
+            {
+                isStopped(r);
+            }
+        }
+    }
+
     /** Number of ranks whose state is ATTACHED or later. */
     int attachedCount()
     {

@@ -232,6 +232,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
                 bootstrapIdle(deadline, timeoutNs);
             }
         }
+        monitor.watchPeers();
         final long[] pids = new long[size];
         for (int r = 0; r < size; r++)
         {
