@@ -11,7 +11,7 @@ import java.nio.file.Path;
  */
 public final class ProcessStates
 {
-    /** Holds "pid (comm) S": a pid of at most 7 digits, a comm of at most 15 bytes, so the state is well inside. */
+    /** Holds "pid (comm) S": a pid of at most 7 digits and a comm of at most 64 bytes (15 but for kernel threads). */
     private static final int HEAD_BYTES = 128;
 
     private ProcessStates()

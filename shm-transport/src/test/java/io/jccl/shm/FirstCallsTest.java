@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * No call of a foreign function generates code: the JDK links a method handle at its first call and customizes its
- * invoker at its 128th from code that has not inlined it, which allocated 65 KB to 141 KB and took 0.6 to 1.2 ms in
+ * invoker at its 128th from code that has not inlined it, which allocated 65 KB to 141 KB and took 0.6 to 3 ms in
  * one call. jccl makes those calls at load; they would otherwise come in the 128th large message, or in a wait.
  * In a fresh JVM ({@link FirstCallsRank}): another test of this JVM may have made the first calls already.
  */
