@@ -27,6 +27,12 @@ final class ProcessVmCrossMemory implements CrossMemory
 
     private static final MethodHandle READV;
     private static final MethodHandle WRITEV;
+    /**
+     * The same calls, capturing errno: only to tell why a call copied nothing. Capturing it on every call would
+     * allocate a view of the capture segment per call (40 bytes, which only C2's escape analysis removes).
+     */
+    private static final MethodHandle READV_ERRNO;
+    private static final MethodHandle WRITEV_ERRNO;
     private static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
     private static final VarHandle ERRNO =
         CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
@@ -40,8 +46,12 @@ final class ProcessVmCrossMemory implements CrossMemory
             FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG);
         final Linker.Option errno = Linker.Option.captureCallState("errno");
         final java.lang.foreign.SymbolLookup libc = linker.defaultLookup();
-        READV = linker.downcallHandle(libc.find("process_vm_readv").orElseThrow(), signature, errno);
-        WRITEV = linker.downcallHandle(libc.find("process_vm_writev").orElseThrow(), signature, errno);
+        final MemorySegment readv = libc.find("process_vm_readv").orElseThrow();
+        final MemorySegment writev = libc.find("process_vm_writev").orElseThrow();
+        READV = linker.downcallHandle(readv, signature);
+        WRITEV = linker.downcallHandle(writev, signature);
+        READV_ERRNO = linker.downcallHandle(readv, signature, errno);
+        WRITEV_ERRNO = linker.downcallHandle(writev, signature, errno);
         allowPeersToRead(linker);
         warmUp();
     }
@@ -96,17 +106,17 @@ final class ProcessVmCrossMemory implements CrossMemory
     @Override
     public long read(final long pid, final long localAddress, final long remoteAddress, final long bytes)
     {
-        return transfer(READV, pid, localAddress, remoteAddress, bytes);
+        return transfer(READV, READV_ERRNO, pid, localAddress, remoteAddress, bytes);
     }
 
     @Override
     public long write(final long pid, final long localAddress, final long remoteAddress, final long bytes)
     {
-        return transfer(WRITEV, pid, localAddress, remoteAddress, bytes);
+        return transfer(WRITEV, WRITEV_ERRNO, pid, localAddress, remoteAddress, bytes);
     }
 
-    private long transfer(final MethodHandle call, final long pid, final long localAddress, final long remoteAddress,
-        final long bytes)
+    private long transfer(final MethodHandle call, final MethodHandle errnoCall, final long pid,
+        final long localAddress, final long remoteAddress, final long bytes)
     {
         long done = 0;
         while (done < bytes)
@@ -116,10 +126,16 @@ final class ProcessVmCrossMemory implements CrossMemory
             iovecs.set(JAVA_LONG, 8, bytes - done);
             iovecs.set(JAVA_LONG, 16, remoteAddress + done);
             iovecs.set(JAVA_LONG, 24, bytes - done);
-            final long copied;
+            long copied;
             try
             {
-                copied = (long) call.invokeExact(callState, (int) pid, localIov, 1L, remoteIov, 1L, 0L);
+                copied = (long) call.invokeExact((int) pid, localIov, 1L, remoteIov, 1L, 0L);
+                if (copied < 0)
+                {
+                    // A call that copied nothing fails the same way again (the peer gone, no permission, a bad
+                    // address): make it again, capturing errno this time.
+                    copied = (long) errnoCall.invokeExact(callState, (int) pid, localIov, 1L, remoteIov, 1L, 0L);
+                }
             }
             catch (final Throwable ex)
             {

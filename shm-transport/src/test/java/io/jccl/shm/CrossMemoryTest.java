@@ -52,6 +52,23 @@ class CrossMemoryTest
         }
     }
 
+    /** A call that fails returns minus its errno: the connect-time probe names it when single copy is refused. */
+    @Test
+    void aFailedCallReturnsItsErrno() throws Exception
+    {
+        final CrossMemory memory = CrossMemory.load();
+        assumeTrue(memory != null, () -> "no cross-memory copy on this JVM: " + CrossMemory.whyNot());
+        final ByteBuffer buffer = BufferUtil.allocateDirectAligned(BYTES, 4096);
+        final long address = BufferUtil.address(buffer);
+        final long self = ProcessHandle.current().pid();
+        assertEquals(-14, memory.read(self, address, 0, 64), "EFAULT: an address nothing is mapped at");
+        assertEquals(-14, memory.write(self, 0, address, 64), "EFAULT: an address nothing is mapped at");
+        final Process child = new ProcessBuilder("true").start();
+        child.waitFor();
+        assertEquals(-3, memory.read(child.pid(), address, address, 64), "ESRCH: a process that is gone");
+        assertEquals(BYTES, memory.read(self, address, address, BYTES), "a call after the failures copies again");
+    }
+
     /** Reads, then writes, a buffer of {@code pattern} into a fresh one, ROUNDS times; returns the wrong rounds. */
     private static Callable<Integer> copies(final CrossMemory memory, final long pid, final byte pattern)
     {

@@ -9,8 +9,8 @@ import java.nio.ByteBuffer;
 /**
  * The first 1,000 calls of each foreign function jccl calls, in a JVM that has made none before: what they allocate
  * in all (sched_getcpu, and memmove through {@link Memory#copyToShared}) and the most one call allocates
- * (process_vm_readv and process_vm_writev, whose binding allocates 40 bytes a call until C2 compiles it, and
- * whose compiled frame was once seen deoptimized, which re-creates its objects). Prints
+ * (process_vm_readv and process_vm_writev, whose compiled frame, deoptimized in some runs, re-creates the objects
+ * of its iovecs' stores). Prints
  * {@code FIRST_CALLS name bytes}, or {@code FIRST_CALLS name none} when this JVM lacks the function.
  */
 public final class FirstCallsRank
