@@ -2,10 +2,12 @@ package io.jccl.it;
 
 import io.jccl.Buf;
 import io.jccl.Communicator;
+import io.jccl.DataType;
 import io.jccl.Jccl;
 import io.jccl.ReduceOp;
 
 import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -19,6 +21,8 @@ public final class AllocationRank
     private static final int WARM_UP = 20_000;
     private static final int CALLS = 5_000;
     private static final int N = 256;
+    /** Direct buffers of this size take the single-copy and memmove paths. */
+    private static final int LARGE_BYTES = 256 * 1024;
 
     private AllocationRank()
     {
@@ -54,6 +58,10 @@ public final class AllocationRank
             calls.put("alltoall", () -> comm.alltoall(all, all2));
             calls.put("alltoallv", () -> comm.alltoallv(all, counts, null, all2, counts, null));
             calls.put("sendRecv", () -> comm.sendRecv(block, peer, 3, out, from, 3));
+            final Buf largeSend = Buf.of(ByteBuffer.allocateDirect(LARGE_BYTES), DataType.FLOAT32);
+            final Buf largeRecv = Buf.of(ByteBuffer.allocateDirect(LARGE_BYTES), DataType.FLOAT32);
+            calls.put("sendRecv_256k", () -> comm.sendRecv(largeSend, peer, 4, largeRecv, from, 4));
+            calls.put("allreduce_256k", () -> comm.allreduce(largeSend, largeRecv, ReduceOp.SUM));
             final com.sun.management.ThreadMXBean threads =
                 (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
             final long thread = Thread.currentThread().threadId();

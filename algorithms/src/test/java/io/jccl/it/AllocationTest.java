@@ -43,7 +43,7 @@ class AllocationTest
                 assertTrue(bytes < MOST_BYTES, "rank " + rank + ": " + m.group(1) + " allocated " + bytes +
                     " bytes in 5,000 calls\n" + output);
             }
-            assertEquals(15, calls, output);
+            assertEquals(17, calls, output);
         }
     }
 }
