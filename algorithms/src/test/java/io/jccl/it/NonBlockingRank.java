@@ -373,7 +373,7 @@ public final class NonBlockingRank
     private static void driven(final Communicator comm) throws Exception
     {
         final int p = comm.size();
-        final int rounds = 10;
+        final int rounds = 20;
         int byCaller = 0;
         for (int round = 0; round < 2 * rounds; round++)
         {
@@ -401,7 +401,9 @@ public final class NonBlockingRank
         if (comm.rank() == 0)
         {
             System.out.println("CALLER RAN " + byCaller + " of " + rounds);
-            check(byCaller >= rounds / 2, "await() ran " + byCaller + " of " + rounds + " itself");
+            // How many is a race with the progress thread, which may take one first: 8-10 of 10 on an idle machine,
+            // 3 of 10 in a CI run. One shows that await() runs them at all; 20 rounds make none unlikely even so.
+            check(byCaller >= 1, "await() ran " + byCaller + " of " + rounds + " itself");
         }
 
         if (comm.rank() != 0)
