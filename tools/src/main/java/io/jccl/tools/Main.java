@@ -49,6 +49,7 @@ public final class Main
             new SoakCommand(out, err),
             new InfoCommand(out),
             new CleanCommand(out),
+            new ClasspathCommand(out, System.getProperty("java.class.path")),
             new ScriptOnlyCommand("test", "run the project's test suite (mvn -B verify with the JDK ./jccl finds)",
                 err));
     }
