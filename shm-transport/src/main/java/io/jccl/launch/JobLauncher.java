@@ -158,17 +158,27 @@ public final class JobLauncher
     {
         final List<String> command = new ArrayList<>();
         command.add(javaExecutable.toString());
-        command.addAll(REQUIRED_JVM_ARGS);
-        if (hasVectorModule(javaExecutable))
-        {
-            command.addAll(VECTOR_JVM_ARGS);
-        }
+        command.addAll(rankJvmArgs(javaExecutable));
         command.addAll(jvmArgs);
         command.add("-cp");
         command.add(classPath);
         command.add(mainClass);
         command.addAll(args);
         return command;
+    }
+
+    /**
+     * The JVM arguments jccl needs in every rank started with {@code javaExecutable} (its {@code bin/java}):
+     * {@link #REQUIRED_JVM_ARGS}, and {@link #VECTOR_JVM_ARGS} when that runtime has the module.
+     */
+    public static List<String> rankJvmArgs(final Path javaExecutable)
+    {
+        final List<String> args = new ArrayList<>(REQUIRED_JVM_ARGS);
+        if (hasVectorModule(javaExecutable))
+        {
+            args.addAll(VECTOR_JVM_ARGS);
+        }
+        return args;
     }
 
     /**

@@ -4,7 +4,6 @@ import io.jccl.launch.JobLauncher;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -84,11 +83,6 @@ public final class ClasspathCommand implements Command
     /** What {@link JobLauncher} gives every rank it starts with this JVM's {@code java}. */
     static List<String> rankJvmArgs()
     {
-        final List<String> args = new ArrayList<>(JobLauncher.REQUIRED_JVM_ARGS);
-        if (JobLauncher.hasVectorModule(Path.of(System.getProperty("java.home"), "bin", "java")))
-        {
-            args.addAll(JobLauncher.VECTOR_JVM_ARGS);
-        }
-        return args;
+        return JobLauncher.rankJvmArgs(Path.of(System.getProperty("java.home"), "bin", "java"));
     }
 }
