@@ -23,6 +23,9 @@ import java.util.concurrent.TimeUnit;
  */
 public final class NonBlockingRank
 {
+    /** Windows of operations whose allocation {@code resources} counts; the least must be under the bound. */
+    private static final int ALLOCATION_WINDOWS = 4;
+
     private NonBlockingRank()
     {
     }
@@ -465,6 +468,12 @@ public final class NonBlockingRank
      * Pooled requests: after warm-up, start + await allocates nothing on the caller's thread nor on the progress
      * thread, whichever runs the operations (the caller in await(), the progress thread for a timed await); the
      * progress thread parks (no CPU) while nothing is in flight.
+     * <p>
+     * Allocation is counted over {@link #ALLOCATION_WINDOWS} windows of 5,000 operations and the least counts: an
+     * allocation per operation shows in every window (80 KB at 16 bytes an operation), while the runtime now and then
+     * allocates a burst on a thread of its own accord, once 8,552 bytes on the caller in one window of a CI run: some
+     * hundred strings within a millisecond, from compiled jccl code at method entries that allocate nothing
+     * (JFR's allocation events, without TLABs; PERFORMANCE.md, session 41).
      */
     private static void resources(final Communicator comm) throws Exception
     {
@@ -481,19 +490,27 @@ public final class NonBlockingRank
             }
             final Thread progress = progressThread();
             final long me = Thread.currentThread().threadId();
-            final long callerBefore = threads.getThreadAllocatedBytes(me);
-            final long agentBefore = threads.getThreadAllocatedBytes(progress.threadId());
             final int ops = 5000;
-            for (int i = 0; i < ops; i++)
+            final long[] caller = new long[ALLOCATION_WINDOWS];
+            final long[] ran = new long[ALLOCATION_WINDOWS];
+            for (int w = 0; w < ALLOCATION_WINDOWS; w++)
             {
-                awaitAllreduce(comm, buf, timed);
+                final long callerBefore = threads.getThreadAllocatedBytes(me);
+                final long agentBefore = threads.getThreadAllocatedBytes(progress.threadId());
+                for (int i = 0; i < ops; i++)
+                {
+                    awaitAllreduce(comm, buf, timed);
+                }
+                caller[w] = threads.getThreadAllocatedBytes(me) - callerBefore;
+                ran[w] = threads.getThreadAllocatedBytes(progress.threadId()) - agentBefore;
             }
-            final long caller = threads.getThreadAllocatedBytes(me) - callerBefore;
-            final long ran = threads.getThreadAllocatedBytes(progress.threadId()) - agentBefore;
-            System.out.println("ALLOCATED " + (timed ? "timed" : "await") + " caller=" + caller + " progress=" + ran +
-                " ops=" + ops);
-            check(caller < 4096 && ran < 4096, "allocation over " + ops + " operations" + (timed ? " (timed await)" :
-                "") + ": caller " + caller + " B, progress thread " + ran + " B");
+            final long leastCaller = Arrays.stream(caller).min().orElseThrow();
+            final long leastRan = Arrays.stream(ran).min().orElseThrow();
+            System.out.println("ALLOCATED " + (timed ? "timed" : "await") + " caller=" +
+                Arrays.toString(caller) + " progress=" + Arrays.toString(ran) + " ops=" + ops);
+            check(leastCaller < 4096 && leastRan < 4096, "allocation over " + ops + " operations" +
+                (timed ? " (timed await)" : "") + ", the least of " + ALLOCATION_WINDOWS + " windows: caller " +
+                leastCaller + " B, progress thread " + leastRan + " B");
         }
         final Thread agent = progressThread();
         comm.barrier();
