@@ -1,11 +1,13 @@
 package io.jccl.shm;
 
+import io.jccl.launch.JobLauncher;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,12 +44,11 @@ class FirstCallsTest
     /** Runs {@code main} in a new JVM of this one's kind; its {@code FIRST_CALLS name value} lines. */
     private static Map<String, String> run(final Class<?> main) throws IOException, InterruptedException
     {
-        final Process process = new ProcessBuilder(List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED",
-            "-Xmx64m", "-cp", System.getProperty("java.class.path"), main.getName()))
-            .redirectErrorStream(true)
-            .start();
+        final List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(JobLauncher.REQUIRED_JVM_ARGS);
+        command.addAll(List.of("-Xmx64m", "-cp", System.getProperty("java.class.path"), main.getName()));
+        final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, process.waitFor(), output);
         final Map<String, String> results = new HashMap<>();
