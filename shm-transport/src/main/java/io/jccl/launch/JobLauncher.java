@@ -41,11 +41,30 @@ public final class JobLauncher
         List.of("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED");
     /** The incubating module of the SIMD reduction kernels for off-heap operands (Java 22+). */
     public static final String VECTOR_MODULE = "jdk.incubator.vector";
+    /** The class of the SIMD reduction kernels, whose compilation {@link #VECTOR_JVM_ARGS} hasten. */
+    public static final String VECTOR_KERNELS_CLASS = "io.jccl.spi.VectorApiReductions";
+    /** Keeps the JVM from echoing each {@code CompileCommand} on stdout; must come before them. */
+    public static final String QUIET_COMPILE_COMMANDS = "-XX:CompileCommand=quiet";
+    /** The SIMD kernels' invocation and loop thresholds for each JIT tier: a thousandth of the defaults. */
+    public static final String VECTOR_KERNELS_EARLY_JIT =
+        "-XX:CompileCommand=CompileThresholdScaling," + VECTOR_KERNELS_CLASS + "::*,0.001";
+    /** The calling thread waits for a SIMD kernel's compilation instead of running it uncompiled meanwhile. */
+    public static final String VECTOR_KERNELS_BLOCKING_JIT =
+        "-XX:CompileCommand=BackgroundCompilation," + VECTOR_KERNELS_CLASS + "::*,false";
     /**
      * Added to a rank's command when its Java runtime has {@link #VECTOR_MODULE} (a jlinked runtime may not, and then
-     * the option would stop the JVM at start): without it reductions of off-heap memory take the array kernels.
+     * the option would stop the JVM at start): without the module, reductions of off-heap memory take the array
+     * kernels.
+     * <p>
+     * Then the kernels are compiled at once. Until C2 compiles a kernel's loop, every vector operation runs the Vector
+     * API's Java fallback, lane by lane through memory-segment accessors: some 50 µs a loop iteration interpreted and
+     * 2 µs in C1, against nanoseconds in C2. With the default thresholds C2 waits for tens of thousands of iterations
+     * and meanwhile compiles the Vector API's own methods one by one: a fresh 2-rank job's first 1 MiB allreduce took
+     * 0.5-0.9 s and its kernel was warm after 1-1.5 s. With these the first call of a kernel compiles it in C1 and then
+     * C2, waiting for each, and runs it compiled (PERFORMANCE.md, session 42).
      */
-    public static final List<String> VECTOR_JVM_ARGS = List.of("--add-modules", VECTOR_MODULE);
+    public static final List<String> VECTOR_JVM_ARGS = List.of("--add-modules", VECTOR_MODULE,
+        QUIET_COMPILE_COMMANDS, VECTOR_KERNELS_EARLY_JIT, VECTOR_KERNELS_BLOCKING_JIT);
     /** What a JVM started with {@link #VECTOR_JVM_ARGS} prints first on stderr; ranks' copies of it are dropped. */
     public static final String INCUBATOR_WARNING = "WARNING: Using incubator modules: " + VECTOR_MODULE;
     /** Result exit code when the job ran past its timeout (as {@code timeout(1)} reports it). */
