@@ -17,8 +17,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * Ranks the launcher starts compile the SIMD kernel they call in C2 within their first calls, and wait for it
  * ({@link JobLauncher#VECTOR_JVM_ARGS}): {@code -XX:+PrintCompilation} shows the float32 kernel's blocking ({@code b})
- * tier-4 compilation before a rank's third 64 KiB allreduce has returned. With the JVM's default thresholds it comes
- * after hundreds of such calls, so this fails without the arguments. The JVM echoes none of its compile commands.
+ * tier-4 compilation before a rank's third 64 KiB allreduce has returned; without the two commands on the kernels
+ * this fails, as the JVM's default thresholds take many more calls. The JVM echoes none of its compile commands.
  */
 @Timeout(120)
 class VectorKernelsJitTest

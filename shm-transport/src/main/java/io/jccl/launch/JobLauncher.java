@@ -41,7 +41,11 @@ public final class JobLauncher
         List.of("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED");
     /** The incubating module of the SIMD reduction kernels for off-heap operands (Java 22+). */
     public static final String VECTOR_MODULE = "jdk.incubator.vector";
-    /** The class of the SIMD reduction kernels, whose compilation {@link #VECTOR_JVM_ARGS} hasten. */
+    /**
+     * The class of the SIMD reduction kernels, whose compilation {@link #VECTOR_JVM_ARGS} hasten (core's
+     * {@code OffHeapReductions.IMPLEMENTATION}, which this module cannot see; {@code VectorKernelsJitTest} fails if
+     * they part).
+     */
     public static final String VECTOR_KERNELS_CLASS = "io.jccl.spi.VectorApiReductions";
     /** Keeps the JVM from echoing each {@code CompileCommand} on stdout; must come before them. */
     public static final String QUIET_COMPILE_COMMANDS = "-XX:CompileCommand=quiet";
@@ -60,7 +64,7 @@ public final class JobLauncher
      * API's Java fallback, lane by lane through memory-segment accessors: some 50 µs a loop iteration interpreted and
      * 2 µs in C1, against nanoseconds in C2. With the default thresholds C2 waits for tens of thousands of iterations
      * and meanwhile compiles the Vector API's own methods one by one: a fresh 2-rank job's first 1 MiB allreduce took
-     * 0.5-0.9 s and its kernel was warm after 1-1.5 s. With these the first call of a kernel compiles it in C1 and then
+     * 0.5-1.0 s and its kernel was warm after 1-1.5 s. With these the first call of a kernel compiles it in C1 and then
      * C2, waiting for each, and runs it compiled (PERFORMANCE.md, session 42).
      */
     public static final List<String> VECTOR_JVM_ARGS = List.of("--add-modules", VECTOR_MODULE,
