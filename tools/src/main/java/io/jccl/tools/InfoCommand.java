@@ -92,7 +92,8 @@ public final class InfoCommand implements Command
 
     /**
      * What the rank JVMs the launcher starts (this java) can do: single copy needs Java 22 (and the peers' consent,
-     * probed at connect); the SIMD reduction kernels Java 22 and the Vector API module.
+     * probed at connect); the SIMD reduction kernels Java 22 and the Vector API module, and the launcher has the JIT
+     * compile them at their first call.
      */
     static String rankJvms()
     {
@@ -102,7 +103,8 @@ public final class InfoCommand implements Command
         return "rank JVMs: Java " + feature + " (" + System.getProperty("java.home") + "); single copy: " +
             (java22 ? "yes (Java 22+; each rank probes its peers at connect)" : "no (needs Java 22)") +
             "; SIMD reduction kernels: " + (java22 && JobLauncher.hasVectorModule(java) ?
-            "yes (" + JobLauncher.VECTOR_MODULE + ")" : "no (needs Java 22 and " + JobLauncher.VECTOR_MODULE + ")");
+            "yes (" + JobLauncher.VECTOR_MODULE + "; compiled at their first call)" :
+            "no (needs Java 22 and " + JobLauncher.VECTOR_MODULE + ")");
     }
 
     private static String creatorText(final ShmSegments.Creator creator)
