@@ -30,7 +30,7 @@ import java.util.concurrent.TimeUnit;
 @Warmup(iterations = 3, time = 500, timeUnit = TimeUnit.MILLISECONDS)
 @Measurement(iterations = 5, time = 500, timeUnit = TimeUnit.MILLISECONDS)
 @Fork(value = 1, jvmArgsPrepend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
-    "--enable-native-access=ALL-UNNAMED", "--add-modules", "jdk.incubator.vector",
+    "--enable-native-access=ALL-UNNAMED", "--add-modules", JobLauncher.VECTOR_MODULE,
     JobLauncher.QUIET_COMPILE_COMMANDS, JobLauncher.VECTOR_KERNELS_EARLY_JIT, JobLauncher.VECTOR_KERNELS_BLOCKING_JIT})
 @Threads(1)
 public abstract class JobBenchmark

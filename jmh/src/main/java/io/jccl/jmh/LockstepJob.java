@@ -49,8 +49,6 @@ final class LockstepJob implements AutoCloseable
     /** The control message that ends a peer. */
     static final long STOP = 0;
 
-    static final List<String> REQUIRED_JVM_ARGS =
-        List.of("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED");
     /** JVM arguments of the fork that its peers get too: heap and GC choices. */
     private static final List<String> FORWARDED_JVM_ARG_PREFIXES =
         List.of("-Xms", "-Xmx", "-Xss", "-XX:+Use", "-XX:-Use");
@@ -170,9 +168,9 @@ final class LockstepJob implements AutoCloseable
     {
         if (!Object.class.getModule().isExported("jdk.internal.misc", LockstepJob.class.getModule()))
         {
-            throw new IllegalStateException("this JVM lacks " + String.join(" ", REQUIRED_JVM_ARGS) + ", which " +
-                "jccl needs (Agrona uses jdk.internal.misc.Unsafe). The benchmarks pass it to JMH's forks with " +
-                "@Fork(jvmArgsPrepend): a -jvmArgsPrepend on the command line replaces that and must repeat it.");
+            throw new IllegalStateException("this JVM lacks " + String.join(" ", JobLauncher.REQUIRED_JVM_ARGS) +
+                ", which jccl needs (Agrona uses jdk.internal.misc.Unsafe). The benchmarks pass it to JMH's forks " +
+                "with @Fork(jvmArgsPrepend): a -jvmArgsPrepend on the command line replaces that and must repeat it.");
         }
     }
 
@@ -237,7 +235,7 @@ final class LockstepJob implements AutoCloseable
     {
         final List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(REQUIRED_JVM_ARGS);
+        command.addAll(JobLauncher.REQUIRED_JVM_ARGS);
         if (ModuleLayer.boot().findModule(JobLauncher.VECTOR_MODULE).isPresent())
         {
             // the peers reduce with the SIMD kernels whenever this fork does
