@@ -33,6 +33,7 @@ final class RunningJob
     private static final long STOPPED_CHECK_NS = TimeUnit.MILLISECONDS.toNanos(200);
 
     private final JobLauncher launcher;
+    private final ClassDataArchive archive;
     private final int ranks;
     private final OutputSink sink;
     private final Process[] processes;
@@ -51,9 +52,10 @@ final class RunningJob
     /** Since when every rank still running has been stopped by a signal; Long.MIN_VALUE when they are not. */
     private long remainderStoppedSinceNs = Long.MIN_VALUE;
 
-    RunningJob(final JobLauncher launcher)
+    RunningJob(final JobLauncher launcher, final ClassDataArchive archive)
     {
         this.launcher = launcher;
+        this.archive = archive;
         this.ranks = launcher.ranks();
         this.sink = launcher.sink();
         this.processes = new Process[ranks];
@@ -76,9 +78,9 @@ final class RunningJob
     /** Starts every rank with its environment, its stdin closed, and a forwarder on stdout and stderr. */
     void start()
     {
-        final List<String> command = launcher.command();
         for (int rank = 0; rank < ranks; rank++)
         {
+            final List<String> command = launcher.command(archive.jvmArgs(rank));
             final ProcessBuilder builder = new ProcessBuilder(command);
             builder.environment().putAll(launcher.environment(rank));
             final Process process;

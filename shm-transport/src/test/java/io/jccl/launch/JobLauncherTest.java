@@ -5,21 +5,27 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
+import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** Starts real rank JVMs running {@link TestRank}; each test takes about a second. */
 @Timeout(60)
@@ -81,6 +87,48 @@ class JobLauncherTest
     }
 
     /** Exits are seen even when every worker of the common ForkJoinPool is busy (Process.onExit() would need one). */
+    @Test
+    void theSecondJobsRanksLoadTheirClassesFromTheArchiveTheFirstJobsRankZeroWrote(@TempDir final Path jars,
+        @TempDir final Path archives) throws IOException
+    {
+        final String classPath = jarredClassPath(jars);
+        final Path home = Path.of(System.getProperty("java.home"));
+        assumeTrue(Files.isRegularFile(home.resolve("lib/server/classes.jsa")), "a HotSpot JDK with its CDS archive");
+        final String testRankLoad = "[info][class,load] " + TestRank.class.getName() + " source: ";
+
+        final JobResult first = launcher(2, "hello").classPath(classPath).classDataArchives(archives)
+            .jvmArgs("-Xlog:class+load=info").build().run();
+        assertTrue(first.succeeded(), first.toString());
+        final List<Path> written;
+        try (Stream<Path> files = Files.list(archives))
+        {
+            written = files.toList();
+        }
+        assertEquals(1, written.size(), written.toString());
+        assertTrue(written.get(0).toString().endsWith(ClassDataArchive.EXTENSION), written.toString());
+
+        final JobResult second = launcher(2, "hello").classPath(classPath).classDataArchives(archives)
+            .jvmArgs("-Xlog:class+load=info").build().run();
+        assertTrue(second.succeeded(), second.toString());
+        for (final JobResult job : List.of(first, second))
+        {
+            for (int rank = 0; rank < 2; rank++)
+            {
+                final List<String> output = job.output(rank);
+                final String source = job == first ? "file:" : "shared objects file (top)";
+                assertTrue(output.stream().anyMatch(line -> line.contains(testRankLoad + source)),
+                    "rank " + rank + " of the " + (job == first ? "first" : "second") + " job loads TestRank from " +
+                    source + ": " + output.stream().filter(line -> line.contains(testRankLoad)).toList());
+                assertTrue(output.contains("hello from rank " + rank + " of 2 in job " + job.jobId() + " shm " +
+                    shmDir + " vector " + JobLauncher.hasVectorModule(home.resolve("bin/java"))), output.toString());
+                // the JVM says nothing about the archive, not even while rank 0 writes it
+                assertEquals(List.of(), output.stream().filter(line -> !line.contains("[info][class,load]"))
+                    .filter(line -> !line.startsWith("hello from rank") && !line.startsWith("stderr of rank"))
+                    .toList());
+            }
+        }
+    }
+
     @Test
     void ranksExitsAreSeenWhileTheCommonPoolIsBusy() throws Exception
     {
@@ -249,6 +297,34 @@ class JobLauncherTest
             .stopGrace(Duration.ofSeconds(5))
             .outputSink(OutputSink.discard())
             .captureOutput(true);
+    }
+
+    /** This JVM's class path with every directory in it replaced by a jar of its files (archives take jars only). */
+    private static String jarredClassPath(final Path jars) throws IOException
+    {
+        final List<String> entries = new ArrayList<>();
+        for (final String entry : System.getProperty("java.class.path").split(File.pathSeparator))
+        {
+            final Path path = Path.of(entry);
+            if (!Files.isDirectory(path))
+            {
+                entries.add(entry);
+                continue;
+            }
+            final Path jar = jars.resolve(entries.size() + ".jar");
+            try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar));
+                Stream<Path> files = Files.walk(path))
+            {
+                for (final Path file : files.filter(Files::isRegularFile).sorted().toList())
+                {
+                    out.putNextEntry(new JarEntry(path.relativize(file).toString().replace(File.separatorChar, '/')));
+                    Files.copy(file, out);
+                    out.closeEntry();
+                }
+            }
+            entries.add(jar.toString());
+        }
+        return String.join(File.pathSeparator, entries);
     }
 
     /** Stands in for the segment the ranks would create, and its half-created twin. */

@@ -1,0 +1,253 @@
+package io.jccl.launch;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+
+/**
+ * A class-data-sharing archive of a job's rank JVMs (HotSpot's dynamic AppCDS archive): the classes a rank loads, and
+ * the {@code java.lang.invoke} classes it generates for lambdas, method handles and memory-segment accessors, mapped
+ * ready-made from a file instead of being parsed, verified and generated again in every rank of every job.
+ * <p>
+ * Besides class loading, it frees the JIT at start: without it a rank generates those classes with the class-file
+ * API, whose methods then fill the single C2 thread of a 2-core machine for some 200 ms, and the first call of a SIMD
+ * reduction kernel waits behind them (PERFORMANCE.md, session 43).
+ * <p>
+ * One archive per Java runtime, class path and JVM arguments, named by two hashes: {@code FAMILY-STAMP.jsa}. FAMILY
+ * hashes the {@code java} executable, the class path and the JVM arguments; STAMP the runtime's {@code release} file
+ * and {@code lib/modules}, and the size and modification time of every class-path jar. A rebuilt jar or an updated JDK
+ * thus names a new archive, and publishing one deletes its family's older ones. HotSpot checks the same things when
+ * it maps an archive and silently runs without one that does not match; the names only keep a stale archive from
+ * being tried, and from being kept forever.
+ * <p>
+ * When the archive does not exist yet, rank 0 writes it at its exit ({@code -XX:ArchiveClassesAtExit}) to a file of
+ * its own job, which the launcher renames into place when rank 0 exited 0: jobs that start meanwhile never map a
+ * half-written archive, and two first jobs of one family do not write the same file. The other ranks of that job run
+ * without. Writing costs rank 0 a few hundred milliseconds at its exit, once per family and stamp.
+ * <p>
+ * Used only where it can work: a HotSpot runtime with its base archive ({@code lib/server/classes.jsa}), a class path
+ * of jar files only (HotSpot does not archive a class path holding a non-empty directory), and JVM arguments that
+ * choose no sharing or archive of their own. Its log messages are turned off: an archive that cannot be used or
+ * written leaves the job as it would run without one.
+ */
+final class ClassDataArchive
+{
+    /** The launcher's environment variable naming the archives' directory; {@code off} or empty turns them off. */
+    static final String DIR_ENV = "JCCL_CDS_DIR";
+    /** The archives' file name extension. */
+    static final String EXTENSION = ".jsa";
+    /** Less free space than this in the archives' directory and no archive is written (one takes 5-20 MB). */
+    private static final long MIN_FREE_BYTES = 256L << 20;
+    /** HotSpot's class-data-sharing messages, off: ranks print nothing about the archive. */
+    private static final String QUIET = "-Xlog:cds*=off";
+    private static final ClassDataArchive NONE = new ClassDataArchive(null, null);
+
+    /** The archive the ranks map, or null when this job uses none. */
+    private final Path archive;
+    /** Where rank 0 writes the archive at its exit, or null when it does not. */
+    private final Path written;
+
+    private ClassDataArchive(final Path archive, final Path written)
+    {
+        this.archive = archive;
+        this.written = written;
+    }
+
+    /**
+     * The default directory of the archives: {@value #DIR_ENV} when set (null when it is {@code off} or empty),
+     * else {@code $XDG_CACHE_HOME/jccl/cds}, else {@code ~/.cache/jccl/cds}.
+     */
+    static Path defaultDirectory()
+    {
+        final String configured = System.getenv(DIR_ENV);
+        if (configured != null)
+        {
+            return configured.isBlank() || "off".equalsIgnoreCase(configured.trim()) ? null :
+                Path.of(configured.trim());
+        }
+        final String cache = System.getenv("XDG_CACHE_HOME");
+        if (cache != null && !cache.isBlank())
+        {
+            return Path.of(cache, "jccl", "cds");
+        }
+        final String home = System.getProperty("user.home");
+        return home == null || home.isBlank() ? null : Path.of(home, ".cache", "jccl", "cds");
+    }
+
+    /**
+     * The archive of one job: the one to map when it exists, else the file rank 0 writes; {@link #jvmArgs(int)}
+     * empty when the job cannot use one.
+     *
+     * @param directory      the archives' directory, or null for none.
+     * @param javaExecutable the ranks' {@code bin/java}.
+     * @param classPath      the ranks' class path.
+     * @param rankJvmArgs    every JVM argument of the ranks, jccl's and the user's.
+     * @param jobId          the job, naming the file rank 0 writes.
+     */
+    static ClassDataArchive forJob(final Path directory, final Path javaExecutable, final String classPath,
+        final List<String> rankJvmArgs, final String jobId)
+    {
+        if (directory == null || classPath == null || classPath.isEmpty())
+        {
+            return NONE;
+        }
+        final Path home = runtimeHome(javaExecutable);
+        if (home == null || !Files.isRegularFile(home.resolve("lib/server/classes.jsa")) ||
+            rankJvmArgs.stream().anyMatch(ClassDataArchive::choosesSharing))
+        {
+            return NONE;
+        }
+        final String[] entries = classPath.split(File.pathSeparator);
+        try
+        {
+            final MessageDigest family = sha256();
+            family.update(javaExecutable.toAbsolutePath().normalize().toString().getBytes(StandardCharsets.UTF_8));
+            family.update((byte)0);
+            family.update(classPath.getBytes(StandardCharsets.UTF_8));
+            for (final String arg : rankJvmArgs)
+            {
+                family.update((byte)0);
+                family.update(arg.getBytes(StandardCharsets.UTF_8));
+            }
+            final MessageDigest stamp = sha256();
+            stamp.update(Files.readAllBytes(home.resolve("release")));
+            stampFile(stamp, home.resolve("lib/modules"));
+            for (final String entry : entries)
+            {
+                final Path jar = Path.of(entry);
+                if (!Files.isRegularFile(jar))
+                {
+                    return NONE;
+                }
+                stampFile(stamp, jar);
+            }
+            final String familyName = hex(family);
+            final Path archive = directory.resolve(familyName + "-" + hex(stamp) + EXTENSION);
+            if (Files.isRegularFile(archive))
+            {
+                return new ClassDataArchive(archive, null);
+            }
+            Files.createDirectories(directory);
+            if (Files.getFileStore(directory).getUsableSpace() < MIN_FREE_BYTES)
+            {
+                return NONE;
+            }
+            return new ClassDataArchive(archive, directory.resolve(familyName + "-" + jobId + ".tmp"));
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            // an unreadable runtime or jar, an unwritable directory: run without an archive
+            return NONE;
+        }
+    }
+
+    /** The JVM arguments {@code rank} adds for the archive: map it, or write it (rank 0), or none. */
+    List<String> jvmArgs(final int rank)
+    {
+        if (written != null)
+        {
+            return rank == 0 ? List.of("-XX:ArchiveClassesAtExit=" + written, QUIET) : List.of();
+        }
+        return archive == null ? List.of() : List.of("-XX:SharedArchiveFile=" + archive, QUIET);
+    }
+
+    /** The archive this job maps or writes; null when it has none. */
+    Path archive()
+    {
+        return archive;
+    }
+
+    /**
+     * After the job: puts the archive rank 0 wrote in place when rank 0 exited 0 and deletes its family's other
+     * files; in every case removes what rank 0 left behind. Never throws: without it the next job writes one again.
+     */
+    void finish(final boolean rank0Succeeded)
+    {
+        if (written == null)
+        {
+            return;
+        }
+        try
+        {
+            if (rank0Succeeded && Files.isRegularFile(written))
+            {
+                Files.move(written, archive, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+                final String family = archive.getFileName().toString();
+                final String prefix = family.substring(0, family.indexOf('-') + 1);
+                try (DirectoryStream<Path> files = Files.newDirectoryStream(archive.getParent(), prefix + "*"))
+                {
+                    for (final Path file : files)
+                    {
+                        if (!file.equals(archive))
+                        {
+                            // a stale stamp, or what a job of this family left behind
+                            Files.deleteIfExists(file);
+                        }
+                    }
+                }
+            }
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            // another job's archive took its place, or the directory went: nothing to do
+        }
+        finally
+        {
+            try
+            {
+                Files.deleteIfExists(written);
+            }
+            catch (final IOException ignore)
+            {
+                // left for the next publication of this family, which deletes it
+            }
+        }
+    }
+
+    /** Whether a JVM argument chooses class-data sharing itself: then the user's choice stands. */
+    private static boolean choosesSharing(final String arg)
+    {
+        return arg.startsWith("-Xshare") || arg.startsWith("-XX:AOT") || arg.contains("SharedArchiveFile") ||
+            arg.contains("ArchiveClassesAtExit") || arg.contains("AutoCreateSharedArchive") ||
+            arg.contains("UseSharedSpaces");
+    }
+
+    private static Path runtimeHome(final Path javaExecutable)
+    {
+        final Path bin = javaExecutable.toAbsolutePath().getParent();
+        return bin == null ? null : bin.getParent();
+    }
+
+    private static void stampFile(final MessageDigest digest, final Path file) throws IOException
+    {
+        final BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
+        digest.update((file.toAbsolutePath().normalize() + "\0" + attributes.size() + "\0" +
+            attributes.lastModifiedTime().toMillis() + "\0").getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static MessageDigest sha256()
+    {
+        try
+        {
+            return MessageDigest.getInstance("SHA-256");
+        }
+        catch (final NoSuchAlgorithmException ex)
+        {
+            throw new IllegalStateException(ex);
+        }
+    }
+
+    private static String hex(final MessageDigest digest)
+    {
+        return HexFormat.of().formatHex(digest.digest(), 0, 8);
+    }
+}
