@@ -71,6 +71,11 @@ public final class JobLauncher
         QUIET_COMPILE_COMMANDS, VECTOR_KERNELS_EARLY_JIT, VECTOR_KERNELS_BLOCKING_JIT);
     /** What a JVM started with {@link #VECTOR_JVM_ARGS} prints first on stderr; ranks' copies of it are dropped. */
     public static final String INCUBATOR_WARNING = "WARNING: Using incubator modules: " + VECTOR_MODULE;
+    /**
+     * The launcher's environment variable naming the directory of the ranks' class-data archives; {@code off} turns
+     * them off.
+     */
+    public static final String CLASS_DATA_ARCHIVES_ENV = ClassDataArchive.DIR_ENV;
     /** Result exit code when the job ran past its timeout (as {@code timeout(1)} reports it). */
     public static final int TIMEOUT_EXIT_CODE = 124;
     /** Result exit code when the launching thread was interrupted (as a shell reports SIGINT). */
@@ -182,6 +187,15 @@ public final class JobLauncher
     public Path classDataArchives()
     {
         return classDataArchives;
+    }
+
+    /**
+     * The default directory of the ranks' class-data archives: {@value #CLASS_DATA_ARCHIVES_ENV} when set (null when
+     * it is {@code off} or empty), else {@code $XDG_CACHE_HOME/jccl/cds}, else {@code ~/.cache/jccl/cds}.
+     */
+    public static Path defaultClassDataArchives()
+    {
+        return ClassDataArchive.defaultDirectory();
     }
 
     /** The class-data archive of a job about to start: the one to map, or the one rank 0 writes. */
@@ -456,9 +470,8 @@ public final class JobLauncher
         }
 
         /**
-         * The directory of the ranks' class-data archives, which start them faster from the second job on (see
-         * {@link ClassDataArchive}); null for none. Default: {@code JCCL_CDS_DIR} (none when {@code off}), else
-         * {@code $XDG_CACHE_HOME/jccl/cds}, else {@code ~/.cache/jccl/cds}.
+         * The directory of the ranks' class-data archives, which start them faster from a class path's second job
+         * on (see {@link ClassDataArchive}); null for none. Default: {@link #defaultClassDataArchives()}.
          */
         public Builder classDataArchives(final Path directory)
         {

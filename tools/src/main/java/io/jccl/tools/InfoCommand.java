@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Stream;
 
 /**
  * {@code ./jccl info}: the segment directory, its room, what rank JVMs can do, and every jccl segment in it with its
@@ -47,8 +48,9 @@ public final class InfoCommand implements Command
             usage: ./jccl info [--shm-dir DIR]
 
             Shows the directory job segments go to (JCCL_SHM_DIR, default /dev/shm), its capacity and free space,
-            what the rank JVMs can do (single copy, SIMD reduction kernels), and every jccl segment there: name,
-            size, owner uid, creator pid, and whether the creator is alive.
+            what the rank JVMs can do (single copy, SIMD reduction kernels), where their class-data archives are
+            (JCCL_CDS_DIR, default ~/.cache/jccl/cds), and every jccl segment there: name, size, owner uid,
+            creator pid, and whether the creator is alive.
 
               --shm-dir DIR   look at DIR instead
             """;
@@ -71,6 +73,7 @@ public final class InfoCommand implements Command
         out.println("capacity: " + formatBytes(store.getTotalSpace()) + ", free: " +
             formatBytes(store.getUsableSpace()) + " (" + store.type() + ")");
         out.println(rankJvms());
+        out.println(classDataArchives(JobLauncher.defaultClassDataArchives()));
 
         final List<ShmSegments.Segment> segments = ShmSegments.list(directory);
         if (segments.isEmpty())
@@ -105,6 +108,32 @@ public final class InfoCommand implements Command
             "; SIMD reduction kernels: " + (java22 && JobLauncher.hasVectorModule(java) ?
             "yes (" + JobLauncher.VECTOR_MODULE + "; compiled at their first call)" :
             "no (needs Java 22 and " + JobLauncher.VECTOR_MODULE + ")");
+    }
+
+    /** Where the launcher keeps the ranks' class-data archives, and how many there are. */
+    static String classDataArchives(final Path directory) throws IOException
+    {
+        if (directory == null)
+        {
+            final String setting = System.getenv(JobLauncher.CLASS_DATA_ARCHIVES_ENV);
+            return "class-data archives: off (" + (setting == null ? "no home directory" :
+                JobLauncher.CLASS_DATA_ARCHIVES_ENV + "=" + setting) + ")";
+        }
+        long count = 0;
+        long bytes = 0;
+        if (Files.isDirectory(directory))
+        {
+            try (Stream<Path> files = Files.list(directory))
+            {
+                for (final Path file : files.filter(f -> f.toString().endsWith(".jsa")).toList())
+                {
+                    count++;
+                    bytes += Files.size(file);
+                }
+            }
+        }
+        return "class-data archives: " + directory + " (" + count + (count == 1 ? " archive, " : " archives, ") +
+            formatBytes(bytes) + "; the launcher's ranks start from them when their class path is jars)";
     }
 
     private static String creatorText(final ShmSegments.Creator creator)

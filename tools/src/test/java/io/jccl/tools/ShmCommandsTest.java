@@ -80,6 +80,19 @@ class ShmCommandsTest
     }
 
     @Test
+    void infoCountsTheClassDataArchives(@TempDir final Path archives) throws IOException
+    {
+        assertTrue(InfoCommand.classDataArchives(null).startsWith("class-data archives: off ("));
+        assertTrue(InfoCommand.classDataArchives(archives.resolve("not yet")).startsWith("class-data archives: " +
+            archives.resolve("not yet") + " (0 archives, 0 B;"), InfoCommand.classDataArchives(archives));
+        Files.write(archives.resolve("a-1.jsa"), new byte[3 << 20]);
+        Files.write(archives.resolve("b-2.jsa"), new byte[1 << 20]);
+        Files.write(archives.resolve("b-job.tmp"), new byte[1 << 20]);
+        assertTrue(InfoCommand.classDataArchives(archives).startsWith("class-data archives: " + archives +
+            " (2 archives, 4.0 MiB;"), InfoCommand.classDataArchives(archives));
+    }
+
+    @Test
     void infoListsEverySegmentWithItsCreator() throws IOException
     {
         final int exitCode = new InfoCommand(print(out)).run(new String[] {"--shm-dir", dir.toString()});
