@@ -15,11 +15,13 @@ import java.util.List;
  * calls 2-10, 11-100, 101-1000 and the rest, the median of the last tenth, the first call from which 20 calls in a
  * row stay within twice that median, and the time spent until then.
  * <p>
- * Build and run from the repository (the rank JVMs need jccl's classes, which `./jccl` builds):
+ * Build and run from the repository (the rank JVMs need jccl's classes, which `./jccl` builds), from a jar so that
+ * the ranks start from the launcher's class-data archive once it exists (a directory on the class path runs without;
+ * so does {@code JCCL_CDS_DIR=off}):
  * <pre>
  *   ./jccl info >/dev/null; J=/usr/lib/jvm/temurin-25-jdk-amd64/bin
- *   $J/javac -cp core/target/classes -d /tmp/cold perf/ColdStart.java
- *   ./jccl run -n 2 --cp /tmp/cold ColdStart 65536 5000 heap
+ *   $J/javac -cp core/target/classes -d /tmp/cold perf/ColdStart.java && $J/jar cf /tmp/cold.jar -C /tmp/cold .
+ *   ./jccl run -n 2 --cp /tmp/cold.jar ColdStart 65536 5000 heap
  * </pre>
  */
 public final class ColdStart
