@@ -97,6 +97,12 @@ public final class CostModel
         return terms(formula, ranks, bytes, chunkBytes).evaluate(parameters, parameters.gamma(dtype, op));
     }
 
+    /** {@link #predict} of one formula at its default chunk size, with γ given. */
+    public double predict(final CostFormula formula, final int ranks, final long bytes, final double gamma)
+    {
+        return terms(formula, ranks, bytes, 0).evaluate(parameters, gamma);
+    }
+
     /** {@link #predict} with the default chunk size. */
     public double predict(
         final String collective, final String algorithm, final int ranks, final long bytes, final String dtype,

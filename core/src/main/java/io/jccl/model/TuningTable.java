@@ -11,10 +11,13 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedSet;
+import java.util.TreeSet;
 
 /**
  * Which algorithm (and chunk size) to use for each collective × ranks × size range, as {@code ./jccl tune} wrote it
@@ -66,6 +69,7 @@ public final class TuningTable
     /** Where model rules are evaluated: quarter octaves from 1 byte to 64 GiB. */
     private static final int GRID_STEPS_PER_OCTAVE = 4;
     private static final int GRID_OCTAVES = 36;
+    private static final SortedSet<Long> GRID = grid();
 
     private final ModelParameters model;
     private final Map<String, String> info;
@@ -478,36 +482,79 @@ public final class TuningTable
         return new TuningTable(model, info, all, paces);
     }
 
-    /**
-     * The model's fastest algorithm among {@code candidates} at every size, evaluated at quarter octaves from 1 byte
-     * to 64 GiB and just past the capacity of every candidate that has one (so that a range never runs past what its
-     * algorithm serves), as rules (ranges start at the first grid size where the choice changes; the last has no
-     * end). Empty when no candidate has a formula.
-     */
-    public static List<Rule> modelRules(
-        final CostModel costModel, final Collective collective, final int ranks, final Collection<String> candidates)
+    private static SortedSet<Long> grid()
     {
-        final java.util.TreeSet<Long> grid = new java.util.TreeSet<>();
+        final TreeSet<Long> grid = new TreeSet<>();
         for (int step = 0; step <= GRID_STEPS_PER_OCTAVE * GRID_OCTAVES; step++)
         {
             grid.add(Math.round(Math.pow(2.0, (double)step / GRID_STEPS_PER_OCTAVE)));
         }
+        return Collections.unmodifiableSortedSet(grid);
+    }
+
+    /**
+     * The model's fastest algorithm among {@code candidates} at every size, evaluated at quarter octaves from 1 byte
+     * to 64 GiB and just past the capacity of every candidate that has one (so that a range never runs past what its
+     * algorithm serves), as rules (ranges start at the first grid size where the choice changes; the last has no
+     * end, unless no candidate serves the largest sizes). Empty when no candidate has a formula.
+     * <p>
+     * Every rank runs this at connect for each collective without rules of its own, mostly in the interpreter: so
+     * the formulas and γ are found once, not at each size (their string keys made the shipped model's choices take
+     * 150 ms interpreted instead of 32, PERFORMANCE.md, session 43), and a lone formula needs no evaluation.
+     */
+    public static List<Rule> modelRules(
+        final CostModel costModel, final Collective collective, final int ranks, final Collection<String> candidates)
+    {
+        final List<String> names = new ArrayList<>();
+        final List<CostFormula> formulas = new ArrayList<>();
+        final TreeSet<Long> grid = new TreeSet<>(GRID);
         for (final String candidate : candidates)
         {
             final CostFormula formula = CostFormulas.find(collective.label(), candidate);
-            if (formula != null && formula.capacity().maxBytes(ranks) < grid.last())
+            if (formula != null)
             {
-                grid.add(formula.capacity().maxBytes(ranks) + 1);
+                names.add(candidate);
+                formulas.add(formula);
+                if (formula.capacity().maxBytes(ranks) < grid.last())
+                {
+                    grid.add(formula.capacity().maxBytes(ranks) + 1);
+                }
             }
         }
         final List<Rule> rules = new ArrayList<>();
+        if (formulas.size() == 1 && formulas.get(0).capacity().maxBytes(ranks) >= GRID.last())
+        {
+            // one formula, serving every size: the fastest everywhere
+            rules.add(new Rule(collective, ranks, 0, Long.MAX_VALUE, names.get(0), 0));
+            return rules;
+        }
+        final double gamma = costModel.parameters().gamma("float32", "sum");
         String current = null;
         long start = 0;
         for (final long size : grid)
         {
-            final String best = costModel.fastest(collective.label(), ranks, size, "float32", "sum", candidates);
+            String best = null;
+            double bestTime = Double.POSITIVE_INFINITY;
+            for (int i = 0; i < formulas.size(); i++)
+            {
+                final CostFormula formula = formulas.get(i);
+                if (formula.serves(ranks, size))
+                {
+                    final double time = costModel.predict(formula, ranks, size, gamma);
+                    if (time < bestTime)
+                    {
+                        bestTime = time;
+                        best = names.get(i);
+                    }
+                }
+            }
             if (best == null)
             {
+                // no candidate serves this size or any larger one: the last range ends here
+                if (current != null)
+                {
+                    rules.add(new Rule(collective, ranks, start, size, current, 0));
+                }
                 return rules;
             }
             if (!best.equals(current))

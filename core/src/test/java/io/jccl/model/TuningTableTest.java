@@ -168,6 +168,65 @@ class TuningTableTest
     }
 
     @Test
+    void modelRulesChooseTheModelsFastestAtEverySizeTheyAreEvaluatedAt()
+    {
+        final List<Long> sizes = new java.util.ArrayList<>();
+        for (int step = 0; step <= 4 * 36; step++)
+        {
+            sizes.add(Math.round(Math.pow(2.0, step / 4.0)));
+        }
+        for (final Collective collective : Collective.values())
+        {
+            final List<String> candidates = new java.util.ArrayList<>(CostFormulas.all().stream()
+                .filter(formula -> formula.collective().equals(collective.label())).map(CostFormula::algorithm)
+                .toList());
+            // each formula alone too: a lone formula is not evaluated, unless it stops at a size
+            final List<List<String>> candidateLists = new java.util.ArrayList<>();
+            candidates.forEach(candidate -> candidateLists.add(List.of(candidate)));
+            candidates.add(1, "no_formula");
+            candidateLists.add(candidates);
+            for (final int cores : new int[] {1, 2, 8})
+            {
+                final CostModel model = new CostModel(ModelParameters.shipped(), Configuration.STAGING_BYTES_DEFAULT,
+                    cores);
+                for (final int ranks : new int[] {1, 2, 3, 4, 8})
+                {
+                    for (final List<String> list : candidateLists)
+                    {
+                        assertModelRulesAreFastest(model, collective, ranks, list, sizes);
+                    }
+                }
+            }
+        }
+    }
+
+    private static void assertModelRulesAreFastest(final CostModel model, final Collective collective, final int ranks,
+        final List<String> candidates, final List<Long> sizes)
+    {
+        final int cores = model.cores();
+        final List<TuningTable.Rule> rules = TuningTable.modelRules(model, collective, ranks, candidates);
+        final List<Long> evaluated = new java.util.ArrayList<>(sizes);
+        for (final String candidate : candidates)
+        {
+            final CostFormula formula = CostFormulas.find(collective.label(), candidate);
+            if (formula != null && formula.capacity().maxBytes(ranks) < sizes.get(sizes.size() - 1))
+            {
+                evaluated.add(formula.capacity().maxBytes(ranks) + 1);
+            }
+        }
+        for (final long bytes : evaluated)
+        {
+            final String fastest = model.fastest(collective.label(), ranks, bytes, "float32", "sum",
+                candidates);
+            final String chosen = rules.stream()
+                .filter(rule -> rule.minBytes() <= bytes && bytes < rule.maxBytes())
+                .map(TuningTable.Rule::algorithm).findFirst().orElse(null);
+            assertEquals(fastest, chosen, collective + " at " + ranks + " ranks on " + cores +
+                " cores, " + bytes + " B, of " + candidates + ": " + rules);
+        }
+    }
+
+    @Test
     void modelChoicesFillWhatTheFileDoesNotCover()
     {
         final TuningTable filled = table().withModelChoices(4, Map.of(
