@@ -8,10 +8,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * A class-data-sharing archive of a job's rank JVMs (HotSpot's dynamic AppCDS archive): the classes a rank loads, and
@@ -25,9 +31,9 @@ import java.util.List;
  * One archive per Java runtime, class path and JVM arguments, named by two hashes: {@code FAMILY-STAMP.jsa}. FAMILY
  * hashes the {@code java} executable, the class path and the JVM arguments; STAMP the runtime's {@code release} file
  * and {@code lib/modules}, and the size and modification time of every class-path jar. A rebuilt jar or an updated JDK
- * thus names a new archive, and publishing one deletes its family's older ones. HotSpot checks the same things when
- * it maps an archive and silently runs without one that does not match; the names only keep a stale archive from
- * being tried, and from being kept forever.
+ * thus names a new archive, and publishing one deletes its family's older ones, and the least recently used archives
+ * beyond {@value #MAX_ARCHIVES}. HotSpot checks the same things when it maps an archive and silently runs without one
+ * that does not match; the names only keep a stale archive from being tried, and from being kept forever.
  * <p>
  * When the archive does not exist yet, rank 0 writes it at its exit ({@code -XX:ArchiveClassesAtExit}) to a file of
  * its own job, which the launcher renames into place when rank 0 exited 0: jobs that start meanwhile never map a
@@ -45,8 +51,10 @@ final class ClassDataArchive
     static final String DIR_ENV = "JCCL_CDS_DIR";
     /** The archives' file name extension. */
     static final String EXTENSION = ".jsa";
-    /** Less free space than this in the archives' directory and no archive is written (one takes 5-20 MB). */
+    /** Less free space than this in the archives' directory and no archive is written (one took 7-8 MB here). */
     private static final long MIN_FREE_BYTES = 256L << 20;
+    /** Most archives kept in the directory: publishing one more deletes the least recently used. */
+    static final int MAX_ARCHIVES = 32;
     /** HotSpot's class-data-sharing messages, off: ranks print nothing about the archive. */
     private static final String QUIET = "-Xlog:cds*=off";
     private static final ClassDataArchive NONE = new ClassDataArchive(null, null);
@@ -72,12 +80,12 @@ final class ClassDataArchive
         if (configured != null)
         {
             return configured.isBlank() || "off".equalsIgnoreCase(configured.trim()) ? null :
-                Path.of(configured.trim());
+                Path.of(configured.trim()).toAbsolutePath();
         }
         final String cache = System.getenv("XDG_CACHE_HOME");
         if (cache != null && !cache.isBlank())
         {
-            return Path.of(cache, "jccl", "cds");
+            return Path.of(cache, "jccl", "cds").toAbsolutePath();
         }
         final String home = System.getProperty("user.home");
         return home == null || home.isBlank() ? null : Path.of(home, ".cache", "jccl", "cds");
@@ -134,6 +142,7 @@ final class ClassDataArchive
             final Path archive = directory.resolve(familyName + "-" + hex(stamp) + EXTENSION);
             if (Files.isRegularFile(archive))
             {
+                markUsed(archive);
                 return new ClassDataArchive(archive, null);
             }
             Files.createDirectories(directory);
@@ -194,6 +203,7 @@ final class ClassDataArchive
                         }
                     }
                 }
+                deleteLeastRecentlyUsed(archive.getParent());
             }
         }
         catch (final IOException | RuntimeException ex)
@@ -210,6 +220,44 @@ final class ClassDataArchive
             {
                 // left for the next publication of this family, which deletes it
             }
+        }
+    }
+
+    /** Dates an archive a job maps, so that the least recently used are the ones {@link #MAX_ARCHIVES} drops. */
+    private static void markUsed(final Path archive)
+    {
+        try
+        {
+            Files.setLastModifiedTime(archive, FileTime.fromMillis(System.currentTimeMillis()));
+        }
+        catch (final IOException ignore)
+        {
+            // another user's archive in a shared directory: it ages as it would unused
+        }
+    }
+
+    /** Keeps the {@link #MAX_ARCHIVES} most recently used archives of {@code directory}. */
+    private static void deleteLeastRecentlyUsed(final Path directory) throws IOException
+    {
+        final List<Path> archives;
+        try (Stream<Path> files = Files.list(directory))
+        {
+            archives = files.filter(file -> file.getFileName().toString().endsWith(EXTENSION)).toList();
+        }
+        if (archives.size() <= MAX_ARCHIVES)
+        {
+            return;
+        }
+        final Map<Path, Long> used = new HashMap<>();
+        for (final Path file : archives)
+        {
+            used.put(file, Files.getLastModifiedTime(file).toMillis());
+        }
+        final List<Path> oldestFirst = new ArrayList<>(archives);
+        oldestFirst.sort(Comparator.comparingLong(used::get));
+        for (final Path file : oldestFirst.subList(0, archives.size() - MAX_ARCHIVES))
+        {
+            Files.deleteIfExists(file);
         }
     }
 

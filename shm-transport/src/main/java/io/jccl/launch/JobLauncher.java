@@ -21,10 +21,11 @@ import java.util.jar.Manifest;
 /**
  * Starts a job the way {@code mpirun} does: N rank JVMs on this machine, each told its rank, the world size and the
  * job id through {@code JCCL_RANK}, {@code JCCL_WORLD_SIZE}, {@code JCCL_JOB_ID} (and {@code JCCL_SHM_DIR} when a
- * segment directory is set), with the {@code --add-exports} every jccl JVM needs. Every line a rank writes is
- * forwarded to the {@link OutputSink} with its rank. When a rank fails the launcher stops the others, reports who
- * failed and how, and returns a non-zero result; whatever happens (success, failure, timeout, interrupt, or the
- * launcher's own JVM shutting down on Ctrl-C) it removes the job's segment.
+ * segment directory is set), with the {@code --add-exports} every jccl JVM needs, and from a class-data archive where
+ * one can be made ({@link ClassDataArchive}). Every line a rank writes is forwarded to the {@link OutputSink} with its
+ * rank. When a rank fails the launcher stops the others, reports who failed and how, and returns a non-zero result;
+ * whatever happens (success, failure, timeout, interrupt, or the launcher's own JVM shutting down on Ctrl-C) it removes
+ * the job's segment.
  * <pre>
  *   final JobResult result = JobLauncher.builder()
  *       .ranks(4).mainClass("com.example.Train").args("--epochs", "3").timeout(Duration.ofMinutes(5))

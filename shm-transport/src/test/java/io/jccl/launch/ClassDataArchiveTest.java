@@ -110,6 +110,32 @@ class ClassDataArchiveTest
     }
 
     @Test
+    void theLeastRecentlyUsedArchivesGoBeyondTheMostKept() throws IOException
+    {
+        final long now = System.currentTimeMillis();
+        final List<Path> others = new java.util.ArrayList<>();
+        for (int i = 0; i < ClassDataArchive.MAX_ARCHIVES; i++)
+        {
+            final Path other = Files.writeString(archives.resolve(String.format("%016x-0000000000000000.jsa", i)),
+                "archive " + i);
+            Files.setLastModifiedTime(other, FileTime.fromMillis(now - 3_600_000L * (i + 1)));
+            others.add(other);
+        }
+        // mapping an archive dates it: the oldest becomes the newest
+        final Path oldest = others.get(ClassDataArchive.MAX_ARCHIVES - 1);
+        Files.move(oldest, archives.resolve(
+            ClassDataArchive.forJob(archives, java, classPath, JVM_ARGS, "probe").archive().getFileName()));
+        final Path mapped = ClassDataArchive.forJob(archives, java, classPath, JVM_ARGS, "job1").archive();
+        assertTrue(Files.getLastModifiedTime(mapped).toMillis() >= now, "dated when mapped");
+
+        final Path published = publishFor(List.of("-Xmx1g"), "job2");
+        final List<Path> kept = files();
+        assertEquals(ClassDataArchive.MAX_ARCHIVES, kept.size());
+        assertTrue(kept.contains(published) && kept.contains(mapped), kept.toString());
+        assertFalse(kept.contains(others.get(ClassDataArchive.MAX_ARCHIVES - 2)), "the least recently used went");
+    }
+
+    @Test
     void noArchiveWhereHotSpotCannotMakeOneOrTheUserChoseSharing() throws IOException
     {
         final Path classes = Files.createDirectories(jars.resolve("classes"));
