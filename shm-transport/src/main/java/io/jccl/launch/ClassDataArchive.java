@@ -36,9 +36,12 @@ import java.util.stream.Stream;
  * that does not match; the names only keep a stale archive from being tried, and from being kept forever.
  * <p>
  * When the archive does not exist yet, rank 0 writes it at its exit ({@code -XX:ArchiveClassesAtExit}) to a file of
- * its own job, which the launcher renames into place when rank 0 exited 0: jobs that start meanwhile never map a
- * half-written archive, and two first jobs of one family do not write the same file. The other ranks of that job run
- * without. Writing costs rank 0 a few hundred milliseconds at its exit, once per family and stamp.
+ * its own job in {@code java.io.tmpdir}, which the launcher copies into the directory and renames into place when rank
+ * 0 exited 0: jobs that start meanwhile never map a half-written archive, and two first jobs of one family do not
+ * write the same file. The other ranks of that job run without. Writing costs rank 0 a few hundred milliseconds at its
+ * exit, once per family and stamp. Not in the archives' directory itself: HotSpot ends a JVM that cannot write its
+ * archive with exit code 1, so a directory that another user owns, or that is deleted while the job runs, would fail
+ * the job; the temporary directory is there and writable for the JVM's own files anyway.
  * <p>
  * Used only where it can work: a HotSpot runtime with its base archive ({@code lib/server/classes.jsa}), a class path
  * of jar files only (HotSpot does not archive a class path holding a non-empty directory), and JVM arguments that
@@ -51,7 +54,7 @@ final class ClassDataArchive
     static final String DIR_ENV = "JCCL_CDS_DIR";
     /** The archives' file name extension. */
     static final String EXTENSION = ".jsa";
-    /** Less free space than this in the archives' directory and no archive is written (one took 7-8 MB here). */
+    /** Less free space than this where the archive goes and none is written (one took 7-8 MB here). */
     private static final long MIN_FREE_BYTES = 256L << 20;
     /** Most archives kept in the directory: publishing one more deletes the least recently used. */
     static final int MAX_ARCHIVES = 32;
@@ -61,7 +64,7 @@ final class ClassDataArchive
 
     /** The archive the ranks map, or null when this job uses none. */
     private final Path archive;
-    /** Where rank 0 writes the archive at its exit, or null when it does not. */
+    /** Where rank 0 writes the archive at its exit (in {@code java.io.tmpdir}), or null when it does not. */
     private final Path written;
 
     private ClassDataArchive(final Path archive, final Path written)
@@ -146,11 +149,14 @@ final class ClassDataArchive
                 return new ClassDataArchive(archive, null);
             }
             Files.createDirectories(directory);
-            if (Files.getFileStore(directory).getUsableSpace() < MIN_FREE_BYTES)
+            final Path temporary = Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath();
+            if (!Files.isWritable(directory) || !Files.isWritable(temporary) ||
+                Files.getFileStore(directory).getUsableSpace() < MIN_FREE_BYTES ||
+                Files.getFileStore(temporary).getUsableSpace() < MIN_FREE_BYTES)
             {
                 return NONE;
             }
-            return new ClassDataArchive(archive, directory.resolve(familyName + "-" + jobId + ".tmp"));
+            return new ClassDataArchive(archive, temporary.resolve("jccl-cds-" + familyName + "-" + jobId + ".tmp"));
         }
         catch (final IOException | RuntimeException ex)
         {
@@ -185,20 +191,24 @@ final class ClassDataArchive
         {
             return;
         }
+        final String family = archive.getFileName().toString();
+        final String prefix = family.substring(0, family.indexOf('-') + 1);
+        // copied beside the archive first (the temporary directory may be another file system), then renamed
+        final Path copy = archive.resolveSibling(prefix + written.getFileName());
         try
         {
             if (rank0Succeeded && Files.isRegularFile(written))
             {
-                Files.move(written, archive, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-                final String family = archive.getFileName().toString();
-                final String prefix = family.substring(0, family.indexOf('-') + 1);
+                Files.createDirectories(archive.getParent());
+                Files.copy(written, copy, StandardCopyOption.REPLACE_EXISTING);
+                Files.move(copy, archive, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
                 try (DirectoryStream<Path> files = Files.newDirectoryStream(archive.getParent(), prefix + "*"))
                 {
                     for (final Path file : files)
                     {
                         if (!file.equals(archive))
                         {
-                            // a stale stamp, or what a job of this family left behind
+                            // a stale stamp, or a copy a killed launcher left
                             Files.deleteIfExists(file);
                         }
                     }
@@ -208,17 +218,18 @@ final class ClassDataArchive
         }
         catch (final IOException | RuntimeException ex)
         {
-            // another job's archive took its place, or the directory went: nothing to do
+            // the directory is not writable or is full, or another job's archive took its place: nothing to do
         }
         finally
         {
             try
             {
+                Files.deleteIfExists(copy);
                 Files.deleteIfExists(written);
             }
             catch (final IOException ignore)
             {
-                // left for the next publication of this family, which deletes it
+                // a file in the temporary directory, or a copy the next publication of this family deletes
             }
         }
     }

@@ -56,15 +56,20 @@ class ClassDataArchiveTest
         final Path archive = first.archive();
         assertTrue(archive.getFileName().toString().matches("[0-9a-f]{16}-[0-9a-f]{16}\\.jsa"), archive.toString());
         final String written = first.jvmArgs(0).get(0);
-        assertTrue(written.startsWith("-XX:ArchiveClassesAtExit=" + archives.resolve("")), written);
-        assertFalse(written.endsWith(ClassDataArchive.EXTENSION), "rank 0 writes a file of its own job: " + written);
+        // not in the archives' directory: a JVM that cannot write its archive exits with 1
+        assertTrue(written.startsWith("-XX:ArchiveClassesAtExit=" +
+            Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath().resolve("jccl-cds-")), written);
+        assertTrue(written.endsWith("-job1.tmp"), "rank 0 writes a file of its own job: " + written);
         assertEquals(List.of(written, "-Xlog:cds*=off"), first.jvmArgs(0));
         assertEquals(List.of(), first.jvmArgs(1), "the other ranks of the first job run without");
 
         // what rank 0 would write at its exit
-        Files.writeString(Path.of(written.substring(written.indexOf('=') + 1)), "archive");
+        final Path temporary = Path.of(written.substring(written.indexOf('=') + 1));
+        Files.writeString(temporary, "archive");
         first.finish(true);
-        assertEquals(List.of(archive), files(), "the written file renamed into place");
+        assertEquals(List.of(archive), files(), "the written file copied and renamed into place");
+        assertEquals("archive", Files.readString(archive));
+        assertFalse(Files.exists(temporary));
 
         final ClassDataArchive second = ClassDataArchive.forJob(archives, java, classPath, JVM_ARGS, "job2");
         assertEquals(archive, second.archive());
@@ -81,9 +86,11 @@ class ClassDataArchiveTest
     {
         final ClassDataArchive job = ClassDataArchive.forJob(archives, java, classPath, JVM_ARGS, "job1");
         final String written = job.jvmArgs(0).get(0);
-        Files.writeString(Path.of(written.substring(written.indexOf('=') + 1)), "half an archive");
+        final Path temporary = Path.of(written.substring(written.indexOf('=') + 1));
+        Files.writeString(temporary, "half an archive");
         job.finish(false);
         assertEquals(List.of(), files());
+        assertFalse(Files.exists(temporary));
 
         // rank 0 killed before it wrote anything
         ClassDataArchive.forJob(archives, java, classPath, JVM_ARGS, "job2").finish(true);
@@ -107,6 +114,17 @@ class ClassDataArchiveTest
         assertEquals(2, files().size());
         assertNotEquals(fresh.getFileName().toString().substring(0, 16),
             other.getFileName().toString().substring(0, 16));
+    }
+
+    @Test
+    void anArchiveDirectoryDeletedDuringTheJobIsMadeAgain() throws IOException
+    {
+        final ClassDataArchive job = ClassDataArchive.forJob(archives, java, classPath, JVM_ARGS, "job1");
+        final String written = job.jvmArgs(0).get(0);
+        Files.writeString(Path.of(written.substring(written.indexOf('=') + 1)), "archive");
+        Files.delete(archives);
+        job.finish(true);
+        assertEquals(List.of(job.archive()), files());
     }
 
     @Test

@@ -135,6 +135,20 @@ class JobLauncherTest
     }
 
     @Test
+    void aJobWhoseArchiveDirectoryGoesWhileItRunsSucceeds(@TempDir final Path jars, @TempDir final Path cache)
+        throws IOException
+    {
+        assumeTrue(Files.isRegularFile(Path.of(System.getProperty("java.home"), "lib/server/classes.jsa")),
+            "a HotSpot JDK with its CDS archive");
+        final Path archives = cache.resolve("cds");
+        // HotSpot ends a JVM that cannot write its archive with exit code 1: rank 0 must not write it there
+        final JobResult result = launcher(2, "delete", archives.toString()).classPath(jarredClassPath(jars))
+            .classDataArchives(archives).build().run();
+        assertTrue(result.succeeded(), result.toString());
+        assertEquals(0, result.exitCode(0));
+    }
+
+    @Test
     void ranksExitsAreSeenWhileTheCommonPoolIsBusy() throws Exception
     {
         final int workers = java.util.concurrent.ForkJoinPool.getCommonPoolParallelism();

@@ -2,7 +2,9 @@ package io.jccl.launch;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -10,7 +12,7 @@ import java.util.stream.Stream;
  * A rank for the launcher tests, started in its own JVM; the first argument says what it does: {@code hello} prints its
  * environment (and whether it has the Vector API) to stdout and a line to stderr; {@code fail R CODE} makes rank R exit
  * with CODE once the others wait to be stopped (they say so from a shutdown hook); {@code kill9 R} makes rank R kill
- * itself with SIGKILL; {@code sleep} waits to be stopped.
+ * itself with SIGKILL; {@code sleep} waits to be stopped; {@code delete DIR} deletes DIR and what it holds.
  */
 public final class TestRank
 {
@@ -62,6 +64,21 @@ public final class TestRank
                 TimeUnit.SECONDS.sleep(WAIT_TO_BE_STOPPED_SECONDS);
             }
             case "sleep" -> TimeUnit.SECONDS.sleep(WAIT_TO_BE_STOPPED_SECONDS);
+            case "delete" ->
+            {
+                // as a user who empties a cache while a job runs
+                try (Stream<Path> files = Files.walk(Path.of(args[1])))
+                {
+                    for (final Path file : files.sorted(Comparator.reverseOrder()).toList())
+                    {
+                        Files.deleteIfExists(file);
+                    }
+                }
+                catch (final NoSuchFileException alreadyDeleted)
+                {
+                    // by the other rank
+                }
+            }
             default -> throw new IllegalArgumentException("unknown test action " + args[0]);
         }
     }
