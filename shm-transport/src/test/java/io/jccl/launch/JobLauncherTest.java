@@ -87,14 +87,13 @@ class JobLauncherTest
         assertSegmentRemoved(segment);
     }
 
-    /** Exits are seen even when every worker of the common ForkJoinPool is busy (Process.onExit() would need one). */
     @Test
     void theSecondJobsRanksLoadTheirClassesFromTheArchiveTheFirstJobsRankZeroWrote(@TempDir final Path jars,
         @TempDir final Path archives) throws IOException
     {
-        final String classPath = jarredClassPath(jars);
         final Path home = Path.of(System.getProperty("java.home"));
         assumeTrue(Files.isRegularFile(home.resolve("lib/server/classes.jsa")), "a HotSpot JDK with its CDS archive");
+        final String classPath = jarredClassPath(jars);
         // the JVM pads the log's decorations when other lines have wider ones
         final String testRankLoad = "\\[info *\\]\\[class,load *\\] " + TestRank.class.getName().replace(".", "\\.") +
             " source: ";
@@ -148,6 +147,7 @@ class JobLauncherTest
         assertEquals(0, result.exitCode(0));
     }
 
+    /** Exits are seen even when every worker of the common ForkJoinPool is busy (Process.onExit() would need one). */
     @Test
     void ranksExitsAreSeenWhileTheCommonPoolIsBusy() throws Exception
     {
