@@ -111,7 +111,7 @@ final class ClassDataArchive
         {
             return NONE;
         }
-        final Path home = runtimeHome(javaExecutable);
+        final Path home = JobLauncher.runtimeHome(javaExecutable);
         if (home == null || !Files.isRegularFile(home.resolve("lib/server/classes.jsa")) ||
             rankJvmArgs.stream().anyMatch(ClassDataArchive::choosesSharing))
         {
@@ -278,12 +278,6 @@ final class ClassDataArchive
         return arg.startsWith("-Xshare") || arg.startsWith("-XX:AOT") || arg.contains("SharedArchiveFile") ||
             arg.contains("ArchiveClassesAtExit") || arg.contains("AutoCreateSharedArchive") ||
             arg.contains("UseSharedSpaces");
-    }
-
-    private static Path runtimeHome(final Path javaExecutable)
-    {
-        final Path bin = javaExecutable.toAbsolutePath().getParent();
-        return bin == null ? null : bin.getParent();
     }
 
     private static void stampFile(final MessageDigest digest, final Path file) throws IOException

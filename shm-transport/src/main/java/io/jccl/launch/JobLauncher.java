@@ -92,6 +92,8 @@ public final class JobLauncher
     private final List<String> jvmArgs;
     private final String classPath;
     private final Path javaExecutable;
+    /** {@link #rankJvmArgs} of {@link #javaExecutable}, read once (the runtime's release file). */
+    private final List<String> jcclJvmArgs;
     private final Map<String, String> environment;
     private final String jobId;
     private final Path shmDir;
@@ -110,6 +112,7 @@ public final class JobLauncher
         this.jvmArgs = List.copyOf(builder.jvmArgs);
         this.classPath = classPath;
         this.javaExecutable = builder.javaExecutable;
+        this.jcclJvmArgs = rankJvmArgs(javaExecutable);
         this.environment = Map.copyOf(builder.environment);
         this.jobId = builder.jobId;
         this.shmDir = shmDir;
@@ -202,7 +205,7 @@ public final class JobLauncher
     /** The class-data archive of a job about to start: the one to map, or the one rank 0 writes. */
     ClassDataArchive classDataArchive()
     {
-        final List<String> rankArgs = new ArrayList<>(rankJvmArgs(javaExecutable));
+        final List<String> rankArgs = new ArrayList<>(jcclJvmArgs);
         rankArgs.addAll(jvmArgs);
         return ClassDataArchive.forJob(classDataArchives, javaExecutable, classPath, rankArgs, jobId);
     }
@@ -215,7 +218,7 @@ public final class JobLauncher
     {
         final List<String> command = new ArrayList<>();
         command.add(javaExecutable.toString());
-        command.addAll(rankJvmArgs(javaExecutable));
+        command.addAll(jcclJvmArgs);
         command.addAll(archiveArgs);
         command.addAll(jvmArgs);
         command.add("-cp");
@@ -245,8 +248,7 @@ public final class JobLauncher
      */
     public static boolean hasVectorModule(final Path javaExecutable)
     {
-        final Path bin = javaExecutable.toAbsolutePath().getParent();
-        final Path home = bin == null ? null : bin.getParent();
+        final Path home = runtimeHome(javaExecutable);
         if (home == null)
         {
             return false;
@@ -267,6 +269,13 @@ public final class JobLauncher
             // no readable release file: leave the module out, the JVM starts either way
         }
         return false;
+    }
+
+    /** The Java runtime whose {@code bin/java} is {@code javaExecutable}; null when the path has no such parents. */
+    static Path runtimeHome(final Path javaExecutable)
+    {
+        final Path bin = javaExecutable.toAbsolutePath().getParent();
+        return bin == null ? null : bin.getParent();
     }
 
     /** What the launcher adds to the inherited environment of {@code rank}. */
