@@ -77,6 +77,8 @@ public final class JobLauncher
      * them off.
      */
     public static final String CLASS_DATA_ARCHIVES_ENV = ClassDataArchive.DIR_ENV;
+    /** The file name extension of the class-data archives. */
+    public static final String CLASS_DATA_ARCHIVE_EXTENSION = ClassDataArchive.EXTENSION;
     /** Result exit code when the job ran past its timeout (as {@code timeout(1)} reports it). */
     public static final int TIMEOUT_EXIT_CODE = 124;
     /** Result exit code when the launching thread was interrupted (as a shell reports SIGINT). */

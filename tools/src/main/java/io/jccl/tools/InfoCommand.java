@@ -125,7 +125,8 @@ public final class InfoCommand implements Command
         {
             try (Stream<Path> files = Files.list(directory))
             {
-                for (final Path file : files.filter(f -> f.toString().endsWith(".jsa")).toList())
+                final String extension = JobLauncher.CLASS_DATA_ARCHIVE_EXTENSION;
+                for (final Path file : files.filter(f -> f.toString().endsWith(extension)).toList())
                 {
                     count++;
                     bytes += Files.size(file);
