@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
@@ -44,14 +45,17 @@ import java.util.stream.Stream;
  * the job; the temporary directory is there and writable for the JVM's own files anyway.
  * <p>
  * Used only where it can work: a HotSpot runtime with its base archive ({@code lib/server/classes.jsa}), a class path
- * of jar files only (HotSpot does not archive a class path holding a non-empty directory), and JVM arguments that
- * choose no sharing or archive of their own. Its log messages are turned off: an archive that cannot be used or
- * written leaves the job as it would run without one.
+ * of jar files only (HotSpot does not archive a class path holding a non-empty directory), and JVM arguments, on
+ * the command line or in the environment, with which HotSpot writes one without changing how the job runs
+ * ({@link #keepsFromArchive}). Its log messages are turned off: an archive that cannot be used or written leaves the
+ * job as it would run without one.
  */
 final class ClassDataArchive
 {
     /** The launcher's environment variable naming the archives' directory; {@code off} or empty turns them off. */
     static final String DIR_ENV = "JCCL_CDS_DIR";
+    /** The variables the {@code java} launcher and the JVM take options from besides the command line. */
+    static final List<String> JVM_OPTIONS_VARIABLES = List.of("JDK_JAVA_OPTIONS", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS");
     /** The archives' file name extension. */
     static final String EXTENSION = ".jsa";
     /** Less free space than this where the archive goes and none is written (one took 7-8 MB here). */
@@ -101,7 +105,8 @@ final class ClassDataArchive
      * @param directory      the archives' directory, or null for none.
      * @param javaExecutable the ranks' {@code bin/java}.
      * @param classPath      the ranks' class path.
-     * @param rankJvmArgs    every JVM argument of the ranks, jccl's and the user's.
+     * @param rankJvmArgs    every JVM argument of the ranks: jccl's, the user's, and those of the environment
+     *                       ({@link #environmentJvmArgs}).
      * @param jobId          the job, naming the file rank 0 writes.
      */
     static ClassDataArchive forJob(final Path directory, final Path javaExecutable, final String classPath,
@@ -113,7 +118,7 @@ final class ClassDataArchive
         }
         final Path home = JobLauncher.runtimeHome(javaExecutable);
         if (home == null || !Files.isRegularFile(home.resolve("lib/server/classes.jsa")) ||
-            rankJvmArgs.stream().anyMatch(ClassDataArchive::choosesSharing))
+            rankJvmArgs.stream().anyMatch(ClassDataArchive::keepsFromArchive))
         {
             return NONE;
         }
@@ -272,12 +277,41 @@ final class ClassDataArchive
         }
     }
 
-    /** Whether a JVM argument chooses class-data sharing itself: then the user's choice stands. */
-    private static boolean choosesSharing(final String arg)
+    /**
+     * The JVM options a rank with {@code environment} (the value of a variable, null when unset) reads from the
+     * variables the JVM takes options from besides its command line, split at white space: an agent there stops
+     * HotSpot from writing an archive as surely as one on the command line.
+     */
+    static List<String> environmentJvmArgs(final Function<String, String> environment)
+    {
+        final List<String> args = new ArrayList<>();
+        for (final String variable : JVM_OPTIONS_VARIABLES)
+        {
+            final String value = environment.apply(variable);
+            if (value != null && !value.isBlank())
+            {
+                args.addAll(List.of(value.trim().split("\\s+")));
+            }
+        }
+        return args;
+    }
+
+    /**
+     * Whether a JVM argument keeps the job from an archive. The user's own choice of sharing stands. HotSpot ends a
+     * JVM that writes an archive with exit code 1 when it runs a JVMTI agent (a debugger's {@code jdwp}, a profiler, a
+     * Java agent) or limits or upgrades the modules, and refuses {@code RecordDynamicDumpInfo} beside it; it turns
+     * sharing off for a patched module, and Flight Recorder off while it writes (a recording the user asked for would
+     * be lost). Arguments that mention any of them run without an archive (PERFORMANCE.md, session 44).
+     */
+    private static boolean keepsFromArchive(final String arg)
     {
         return arg.startsWith("-Xshare") || arg.startsWith("-XX:AOT") || arg.contains("SharedArchiveFile") ||
             arg.contains("ArchiveClassesAtExit") || arg.contains("AutoCreateSharedArchive") ||
-            arg.contains("UseSharedSpaces");
+            arg.contains("UseSharedSpaces") || arg.contains("RecordDynamicDumpInfo") ||
+            arg.startsWith("-javaagent") || arg.startsWith("-agentlib") || arg.startsWith("-agentpath") ||
+            arg.startsWith("-Xrun") || arg.contains("StartFlightRecording") ||
+            arg.startsWith("--limit-modules") || arg.startsWith("--upgrade-module-path") ||
+            arg.startsWith("--patch-module");
     }
 
     private static void stampFile(final MessageDigest digest, final Path file) throws IOException

@@ -209,6 +209,8 @@ public final class JobLauncher
     {
         final List<String> rankArgs = new ArrayList<>(jcclJvmArgs);
         rankArgs.addAll(jvmArgs);
+        rankArgs.addAll(ClassDataArchive.environmentJvmArgs(
+            variable -> environment.getOrDefault(variable, System.getenv(variable))));
         return ClassDataArchive.forJob(classDataArchives, javaExecutable, classPath, rankArgs, jobId);
     }
 

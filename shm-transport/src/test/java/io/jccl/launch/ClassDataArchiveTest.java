@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -169,9 +170,27 @@ class ClassDataArchiveTest
         {
             assertNone(ClassDataArchive.forJob(archives, java, classPath, List.of("-Xmx1g", choice), "j"), choice);
         }
+        // with these HotSpot would end rank 0 with exit code 1, or not write, or drop the user's recording
+        for (final String arg : List.of("-agentlib:jdwp=transport=dt_socket,server=y,suspend=n",
+            "-agentpath:/opt/profiler/libasyncProfiler.so=start", "-javaagent:otel.jar", "-Xrunjdwp:server=y",
+            "--limit-modules=java.base", "--limit-modules", "--upgrade-module-path=mods", "--patch-module=m=p",
+            "-XX:+RecordDynamicDumpInfo", "-XX:StartFlightRecording=filename=rank.jfr"))
+        {
+            assertNone(ClassDataArchive.forJob(archives, java, classPath, List.of("-Xmx1g", arg), "j"), arg);
+        }
         Files.delete(home.resolve("lib/server/classes.jsa"));
         assertNone(ClassDataArchive.forJob(archives, java, classPath, JVM_ARGS, "j"), "no base archive");
         assertEquals(List.of(), files());
+    }
+
+    @Test
+    void theEnvironmentsJvmOptionsCountAsArguments()
+    {
+        final Map<String, String> environment = Map.of("JAVA_TOOL_OPTIONS", " -javaagent:otel.jar  -Xmx2g ",
+            "JDK_JAVA_OPTIONS", "-Dx=1", "_JAVA_OPTIONS", " ", "CLASSPATH", "-javaagent:not-an-option.jar");
+        assertEquals(List.of("-Dx=1", "-javaagent:otel.jar", "-Xmx2g"),
+            ClassDataArchive.environmentJvmArgs(environment::get));
+        assertEquals(List.of(), ClassDataArchive.environmentJvmArgs(variable -> null));
     }
 
     private Path publish(final String jobId) throws IOException

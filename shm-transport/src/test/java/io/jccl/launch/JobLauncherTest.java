@@ -147,6 +147,29 @@ class JobLauncherTest
         assertEquals(0, result.exitCode(0));
     }
 
+    @Test
+    void aJobWithAJvmtiAgentRunsWithoutAnArchive(@TempDir final Path jars, @TempDir final Path archives)
+        throws IOException
+    {
+        assumeTrue(Files.isRegularFile(Path.of(System.getProperty("java.home"), "lib/server/classes.jsa")),
+            "a HotSpot JDK with its CDS archive");
+        final String classPath = jarredClassPath(jars);
+        // a debugger's agent, as a user attaches one: HotSpot would end rank 0 with exit code 1 had it to write
+        final String debugger = "-agentlib:jdwp=transport=dt_socket,server=y,suspend=n,address=localhost:0";
+        final JobResult onTheCommandLine = launcher(2, "hello").classPath(classPath).classDataArchives(archives)
+            .jvmArgs(debugger).build().run();
+        assertTrue(onTheCommandLine.succeeded(), onTheCommandLine.toString());
+        final JobResult inTheEnvironment = launcher(2, "hello").classPath(classPath).classDataArchives(archives)
+            .environment("JAVA_TOOL_OPTIONS", debugger).build().run();
+        assertTrue(inTheEnvironment.succeeded(), inTheEnvironment.toString());
+        assertTrue(inTheEnvironment.output(0).stream().anyMatch(line -> line.contains("Picked up JAVA_TOOL_OPTIONS")),
+            "the ranks ran the agent: " + inTheEnvironment.output(0));
+        try (Stream<Path> files = Files.list(archives))
+        {
+            assertEquals(List.of(), files.toList());
+        }
+    }
+
     /** Exits are seen even when every worker of the common ForkJoinPool is busy (Process.onExit() would need one). */
     @Test
     void ranksExitsAreSeenWhileTheCommonPoolIsBusy() throws Exception
