@@ -161,8 +161,11 @@ final class PeerMonitor implements AutoCloseable
                 if (age > peerTimeoutNs)
                 {
                     throw new PeerFailedException(r, "rank " + r + " (pid " + pid(r) + ") has not responded for " +
-                        TimeUnit.NANOSECONDS.toMillis(age) + " ms (stopped or hung; jccl.peer.timeout.ms = " +
-                        TimeUnit.NANOSECONDS.toMillis(peerTimeoutNs) + ") " + waiter.describe());
+                        TimeUnit.NANOSECONDS.toMillis(age) + " ms (" + (ProcessStates.runsJavaDebugger(pid(r)) ?
+                        "it runs a Java debugger's agent: suspended at a breakpoint? While debugging, raise " +
+                        "jccl.peer.timeout.ms (JCCL_PEER_TIMEOUT_MS) and jccl.timeout.ms; " : "stopped or hung; ") +
+                        "jccl.peer.timeout.ms = " + TimeUnit.NANOSECONDS.toMillis(peerTimeoutNs) + ") " +
+                        waiter.describe());
                 }
             }
         }

@@ -2,6 +2,7 @@ package io.jccl.shm;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -47,6 +48,56 @@ public final class ProcessStates
         {
             return '?';
         }
+    }
+
+    /**
+     * Whether the process runs a Java debugger's agent (JDWP), named on its command line or in one of the variables
+     * the JVM takes options from: such a process falls silent while a debugger suspends it, alive and not stopped,
+     * as a hung one does. False when unknown (the process gone, or another user's).
+     */
+    public static boolean runsJavaDebugger(final long pid)
+    {
+        final Path process = Path.of("/proc", Long.toString(pid));
+        try
+        {
+            for (final String arg : nulSeparated(process.resolve("cmdline")))
+            {
+                if (namesJavaDebugger(arg))
+                {
+                    return true;
+                }
+            }
+            for (final String variable : nulSeparated(process.resolve("environ")))
+            {
+                if (variable.startsWith("JAVA_TOOL_OPTIONS=") || variable.startsWith("JDK_JAVA_OPTIONS=") ||
+                    variable.startsWith("_JAVA_OPTIONS="))
+                {
+                    for (final String option : variable.substring(variable.indexOf('=') + 1).trim().split("\\s+"))
+                    {
+                        if (namesJavaDebugger(option))
+                        {
+                            return true;
+                        }
+                    }
+                }
+            }
+            return false;
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            return false;
+        }
+    }
+
+    static boolean namesJavaDebugger(final String jvmOption)
+    {
+        return jvmOption.startsWith("-agentlib:jdwp") || jvmOption.startsWith("-Xrunjdwp") ||
+            jvmOption.startsWith("-agentpath:") && jvmOption.contains("jdwp");
+    }
+
+    private static String[] nulSeparated(final Path file) throws IOException
+    {
+        return new String(Files.readAllBytes(file), StandardCharsets.UTF_8).split("\0");
     }
 
     /** "pid (comm) S ...": comm may hold spaces and parentheses, and the state follows the last ')' of the head. */

@@ -46,6 +46,40 @@ class ProcessStatesTest
         assertNull(ProcessStates.Watch.open(child.pid()));
     }
 
+    @Test
+    void aJavaDebuggersAgentIsFoundOnTheCommandLineOrInTheJvmsVariables() throws Exception
+    {
+        final String jdwp = "-agentlib:jdwp=transport=dt_socket,server=y,suspend=n,address=localhost:0";
+        final Process plain = new ProcessBuilder("sleep", "60").start();
+        // sh waits for sleep (a second command: it cannot exec it) and keeps its own command line, jdwp in it
+        final Process onTheCommandLine = new ProcessBuilder("sh", "-c", "sleep 60; exit 0", jdwp).start();
+        final ProcessBuilder withVariable = new ProcessBuilder("sleep", "60");
+        withVariable.environment().put("JAVA_TOOL_OPTIONS", "-Xmx1g " + jdwp);
+        final Process inTheEnvironment = withVariable.start();
+        final ProcessBuilder withOtherVariable = new ProcessBuilder("sleep", "60");
+        withOtherVariable.environment().put("CLASSPATH", jdwp);
+        final Process elsewhere = withOtherVariable.start();
+        try
+        {
+            assertFalse(ProcessStates.runsJavaDebugger(plain.pid()));
+            assertTrue(ProcessStates.runsJavaDebugger(onTheCommandLine.pid()));
+            assertTrue(ProcessStates.runsJavaDebugger(inTheEnvironment.pid()));
+            assertFalse(ProcessStates.runsJavaDebugger(elsewhere.pid()), "not a variable the JVM takes options from");
+        }
+        finally
+        {
+            for (final Process process : new Process[] {plain, onTheCommandLine, inTheEnvironment, elsewhere})
+            {
+                process.destroyForcibly().waitFor();
+            }
+        }
+        assertFalse(ProcessStates.runsJavaDebugger(plain.pid()), "a process that is gone");
+        assertTrue(ProcessStates.namesJavaDebugger("-Xrunjdwp:transport=dt_socket"));
+        assertTrue(ProcessStates.namesJavaDebugger("-agentpath:/jdk/lib/libjdwp.so=transport=dt_socket"));
+        assertFalse(ProcessStates.namesJavaDebugger("-agentpath:/opt/libasyncProfiler.so=start"));
+        assertFalse(ProcessStates.namesJavaDebugger("-Djdwp=1"));
+    }
+
     /** A liveness check may read a late peer's state inside a blocking call, whose calls allocate nothing. */
     @Test
     void readingAWatchAllocatesNothing()
