@@ -96,7 +96,7 @@ public final class TunedSelection
         {
             final TuningTable table = TuningTable.load(configuration);
             final TunedSelection selection = of(table, ranks, registry, stagingBytes);
-            selection.setMeasured(!TuningTable.shipped().equals(table));
+            selection.setMeasured(table != TuningTable.shipped());
             return selection;
         }
         catch (final IOException | IllegalArgumentException ex)
