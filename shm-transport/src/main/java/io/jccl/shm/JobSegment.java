@@ -103,9 +103,12 @@ public final class JobSegment implements AutoCloseable
             SegmentFiles.remove(path);
             throw new JcclException("cannot publish the job segment " + path + ": " + ex.getMessage(), ex);
         }
-        log.info(Log.SHM, "created segment " + path + " (" + mib(length) + ", " + layout.worldSize() + " ranks, ring " +
-            layout.ringCapacity() + " B, staging " + layout.stagingBytes() + " B, symmetric " +
-            layout.symmetricBytes() + " B)");
+        if (log.enabled(Log.INFO, Log.SHM))
+        {
+            log.info(Log.SHM, "created segment " + path + " (" + mib(length) + ", " + layout.worldSize() +
+                " ranks, ring " + layout.ringCapacity() + " B, staging " + layout.stagingBytes() + " B, symmetric " +
+                layout.symmetricBytes() + " B)");
+        }
         return segment;
     }
 

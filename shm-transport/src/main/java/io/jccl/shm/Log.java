@@ -2,7 +2,9 @@ package io.jccl.shm;
 
 import io.jccl.Configuration;
 
-import java.net.InetAddress;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Locale;
 
 /**
@@ -28,19 +30,18 @@ public final class Log
     public static final int SHM = 1 << 3;
     public static final int ALL = INIT | P2P | COLL | SHM;
 
-    private static final String HOST = hostName();
     private static final long PID = ProcessHandle.current().pid();
 
     private final int level;
     private final int subsystems;
-    private final String prefix;
+    private final int rank;
 
     public Log(final Configuration configuration, final int rank)
     {
         this.level = parseLevel(configuration.get(Configuration.DEBUG_PROP_NAME, Configuration.DEBUG_DEFAULT));
         this.subsystems = parseSubsystems(configuration.get(Configuration.DEBUG_SUBSYS_PROP_NAME,
             Configuration.DEBUG_SUBSYS_DEFAULT));
-        this.prefix = HOST + ":" + PID + " [" + rank + "] jccl ";
+        this.rank = rank;
     }
 
     /** True when messages of {@code atLevel} about {@code subsystem} are printed. */
@@ -67,14 +68,14 @@ public final class Log
     /** The line prefix {@code host:pid [rank] jccl }. */
     String prefix()
     {
-        return prefix;
+        return Host.NAME + ":" + PID + " [" + rank + "] jccl ";
     }
 
     private void log(final int atLevel, final int subsystem, final String message)
     {
         if (enabled(atLevel, subsystem))
         {
-            System.err.println(prefix + levelName(atLevel) + " " + subsystemName(subsystem) + " " + message);
+            System.err.println(prefix() + levelName(atLevel) + " " + subsystemName(subsystem) + " " + message);
         }
     }
 
@@ -137,15 +138,32 @@ public final class Log
         };
     }
 
-    private static String hostName()
+    /** The host's name, read when a first message is printed: every rank makes logs at connect. */
+    private static final class Host
     {
-        try
+        /**
+         * The kernel's host name, as {@code hostname} prints it. Not {@code InetAddress.getLocalHost()}, which also
+         * looks the name up (in /etc/hosts, then DNS): milliseconds of every connect, and seconds where the name
+         * has no entry and the resolver does not answer.
+         */
+        static final String NAME = read();
+
+        private static String read()
         {
-            return InetAddress.getLocalHost().getHostName();
-        }
-        catch (final Exception ex)
-        {
-            return "localhost";
+            try
+            {
+                final String name = Files.readString(Path.of("/proc/sys/kernel/hostname")).trim();
+                if (!name.isEmpty())
+                {
+                    return name;
+                }
+            }
+            catch (final IOException | RuntimeException ex)
+            {
+                // not Linux's /proc: the variable shells set, else a stand-in
+            }
+            final String variable = System.getenv("HOSTNAME");
+            return variable != null && !variable.isBlank() ? variable.trim() : "localhost";
         }
     }
 }

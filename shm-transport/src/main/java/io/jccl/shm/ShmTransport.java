@@ -239,7 +239,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
             pids[r] = monitor.pid(r);
         }
         final JobCores job = JobCores.of(pids);
-        if (job.count() != cores)
+        if (job.count() != cores && log.enabled(Log.INFO, Log.INIT))
         {
             log.info(Log.INIT, "this JVM may use " + cores + " of the " + job.count() + " CPUs the job's ranks " +
                 "may use together: waits and choices count " + job.count());
@@ -248,7 +248,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         {
             waitFor(job.count(), job.everyRankOnEveryCore());
         }
-        if (size > cores)
+        if (size > cores && log.enabled(Log.INFO, Log.INIT))
         {
             log.info(Log.INIT, size + " ranks on " + cores + " cores: oversubscribed, waiting ranks yield " +
                 (coreMates != null ? "only to a rank on their CPU that can go on " : "at once ") + "and park sooner" +
@@ -264,9 +264,12 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         }
         singleCopyBytes = singleCopy.everyRank() ? singleCopy.threshold() : 0;
         waiter.done();
-        log.info(Log.INIT, "joined job: rank " + rank + " of " + size + ", segment " + segment.path() +
-            ", single copy " + (singleCopyOff == null ? "on from " + sizeText(singleCopy.threshold()) : singleCopyOff) +
-            (singleCopyOff == null && singleCopyBytes == 0 ? " here, off on another rank" : ""));
+        if (log.enabled(Log.INFO, Log.INIT))
+        {
+            log.info(Log.INIT, "joined job: rank " + rank + " of " + size + ", segment " + segment.path() +
+                ", single copy " + (singleCopyOff == null ? "on from " + sizeText(singleCopy.threshold()) :
+                singleCopyOff) + (singleCopyOff == null && singleCopyBytes == 0 ? " here, off on another rank" : ""));
+        }
     }
 
     /**
