@@ -301,7 +301,8 @@ final class ClassDataArchive
      * JVM that writes an archive with exit code 1 when it runs a JVMTI agent (a debugger's {@code jdwp}, a profiler, a
      * Java agent) or limits or upgrades the modules, and refuses {@code RecordDynamicDumpInfo} beside it; it turns
      * sharing off for a patched module, and Flight Recorder off while it writes (a recording the user asked for would
-     * be lost). Arguments that mention any of them run without an archive (PERFORMANCE.md, session 44).
+     * be lost). Arguments that mention any of them run without an archive (PERFORMANCE.md, session 44), and so do
+     * argument files ({@code @file}, {@code -XX:VMOptionsFile}, {@code -XX:Flags}), whose options are not seen here.
      */
     private static boolean keepsFromArchive(final String arg)
     {
@@ -311,7 +312,8 @@ final class ClassDataArchive
             arg.startsWith("-javaagent") || arg.startsWith("-agentlib") || arg.startsWith("-agentpath") ||
             arg.startsWith("-Xrun") || arg.contains("StartFlightRecording") ||
             arg.startsWith("--limit-modules") || arg.startsWith("--upgrade-module-path") ||
-            arg.startsWith("--patch-module");
+            arg.startsWith("--patch-module") || arg.startsWith("@") || arg.startsWith("-XX:VMOptionsFile") ||
+            arg.startsWith("-XX:Flags");
     }
 
     private static void stampFile(final MessageDigest digest, final Path file) throws IOException

@@ -174,7 +174,9 @@ class ClassDataArchiveTest
         for (final String arg : List.of("-agentlib:jdwp=transport=dt_socket,server=y,suspend=n",
             "-agentpath:/opt/profiler/libasyncProfiler.so=start", "-javaagent:otel.jar", "-Xrunjdwp:server=y",
             "--limit-modules=java.base", "--limit-modules", "--upgrade-module-path=mods", "--patch-module=m=p",
-            "-XX:+RecordDynamicDumpInfo", "-XX:StartFlightRecording=filename=rank.jfr"))
+            "-XX:+RecordDynamicDumpInfo", "-XX:StartFlightRecording=filename=rank.jfr",
+            // files of options, which may hold any of those
+            "@rank.options", "-XX:VMOptionsFile=rank.options", "-XX:Flags=.hotspotrc"))
         {
             assertNone(ClassDataArchive.forJob(archives, java, classPath, List.of("-Xmx1g", arg), "j"), arg);
         }
