@@ -17,7 +17,6 @@ import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
@@ -54,8 +53,6 @@ final class ClassDataArchive
 {
     /** The launcher's environment variable naming the archives' directory; {@code off} or empty turns them off. */
     static final String DIR_ENV = "JCCL_CDS_DIR";
-    /** The variables the {@code java} launcher and the JVM take options from besides the command line. */
-    static final List<String> JVM_OPTIONS_VARIABLES = List.of("JDK_JAVA_OPTIONS", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS");
     /** The archives' file name extension. */
     static final String EXTENSION = ".jsa";
     /** Less free space than this where the archive goes and none is written (one took 7-8 MB here). */
@@ -106,7 +103,7 @@ final class ClassDataArchive
      * @param javaExecutable the ranks' {@code bin/java}.
      * @param classPath      the ranks' class path.
      * @param rankJvmArgs    every JVM argument of the ranks: jccl's, the user's, and those of the environment
-     *                       ({@link #environmentJvmArgs}).
+     *                       ({@link JvmOptionVariables}).
      * @param jobId          the job, naming the file rank 0 writes.
      */
     static ClassDataArchive forJob(final Path directory, final Path javaExecutable, final String classPath,
@@ -275,25 +272,6 @@ final class ClassDataArchive
         {
             Files.deleteIfExists(file);
         }
-    }
-
-    /**
-     * The JVM options a rank with {@code environment} (the value of a variable, null when unset) reads from the
-     * variables the JVM takes options from besides its command line, split at white space: an agent there stops
-     * HotSpot from writing an archive as surely as one on the command line.
-     */
-    static List<String> environmentJvmArgs(final Function<String, String> environment)
-    {
-        final List<String> args = new ArrayList<>();
-        for (final String variable : JVM_OPTIONS_VARIABLES)
-        {
-            final String value = environment.apply(variable);
-            if (value != null && !value.isBlank())
-            {
-                args.addAll(List.of(value.trim().split("\\s+")));
-            }
-        }
-        return args;
     }
 
     /**

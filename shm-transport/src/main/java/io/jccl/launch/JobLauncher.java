@@ -1,6 +1,7 @@
 package io.jccl.launch;
 
 import io.jccl.Configuration;
+import io.jccl.shm.JvmOptionVariables;
 import io.jccl.shm.SegmentFiles;
 
 import java.io.File;
@@ -209,7 +210,7 @@ public final class JobLauncher
     {
         final List<String> rankArgs = new ArrayList<>(jcclJvmArgs);
         rankArgs.addAll(jvmArgs);
-        rankArgs.addAll(ClassDataArchive.environmentJvmArgs(
+        rankArgs.addAll(JvmOptionVariables.options(
             variable -> environment.getOrDefault(variable, System.getenv(variable))));
         return ClassDataArchive.forJob(classDataArchives, javaExecutable, classPath, rankArgs, jobId);
     }

@@ -5,6 +5,8 @@ import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * What the kernel says about a process, from {@code /proc/PID/stat}. A stopped process (SIGSTOP, Ctrl-Z) is alive
@@ -67,18 +69,20 @@ public final class ProcessStates
                     return true;
                 }
             }
+            final Map<String, String> environment = new HashMap<>();
             for (final String variable : nulSeparated(process.resolve("environ")))
             {
-                if (variable.startsWith("JAVA_TOOL_OPTIONS=") || variable.startsWith("JDK_JAVA_OPTIONS=") ||
-                    variable.startsWith("_JAVA_OPTIONS="))
+                final int equals = variable.indexOf('=');
+                if (equals > 0)
                 {
-                    for (final String option : variable.substring(variable.indexOf('=') + 1).trim().split("\\s+"))
-                    {
-                        if (namesJavaDebugger(option))
-                        {
-                            return true;
-                        }
-                    }
+                    environment.put(variable.substring(0, equals), variable.substring(equals + 1));
+                }
+            }
+            for (final String option : JvmOptionVariables.options(environment::get))
+            {
+                if (namesJavaDebugger(option))
+                {
+                    return true;
                 }
             }
             return false;

@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -183,16 +182,6 @@ class ClassDataArchiveTest
         Files.delete(home.resolve("lib/server/classes.jsa"));
         assertNone(ClassDataArchive.forJob(archives, java, classPath, JVM_ARGS, "j"), "no base archive");
         assertEquals(List.of(), files());
-    }
-
-    @Test
-    void theEnvironmentsJvmOptionsCountAsArguments()
-    {
-        final Map<String, String> environment = Map.of("JAVA_TOOL_OPTIONS", " -javaagent:otel.jar  -Xmx2g ",
-            "JDK_JAVA_OPTIONS", "-Dx=1", "_JAVA_OPTIONS", " ", "CLASSPATH", "-javaagent:not-an-option.jar");
-        assertEquals(List.of("-Dx=1", "-javaagent:otel.jar", "-Xmx2g"),
-            ClassDataArchive.environmentJvmArgs(environment::get));
-        assertEquals(List.of(), ClassDataArchive.environmentJvmArgs(variable -> null));
     }
 
     private Path publish(final String jobId) throws IOException
