@@ -31,7 +31,11 @@ import java.util.Map;
  *       {@link #OVERSUBSCRIBED_ALLTOALL_MIN_BLOCK_BYTES} while they do, the algorithm of
  *       {@link #SINGLE_COPY_PREFERENCES}: the shipped model's parameters describe the two-copy paths, and on a
  *       machine whose cross-core transfers of freshly written lines are slow (this project's 2-vCPU VMs, half of the
- *       time) the staged algorithms lose up to 6x where one copy out of the sender's own buffer does not;</li>
+ *       time) the staged algorithms lose up to 6x where one copy out of the sender's own buffer does not. While every
+ *       rank has a core the rule gives way at the fast pace, when the communicator's probe finds staging as fast as
+ *       single copy ({@link #followsPace}; the engine's {@code PaceProbe}): there the staged algorithms took 0.3-0.6x
+ *       single copy's time (2 ranks, 2026-12-04: allreduce 8 KiB-8 MiB, allgather, reduce-scatter and alltoall
+ *       32 KiB-8 MiB, reduce 32-512 KiB), where at the slow pace they took 1.2-2.6x;</li>
  *   <li>without a tuning file, binomial for broadcasts from {@link #OVERSUBSCRIBED_BROADCAST_TREE_MIN_BYTES} up to
  *       {@link #OVERSUBSCRIBED_BROADCAST_MAX_BYTES} and reduces
  *       up to {@link #OVERSUBSCRIBED_REDUCE_MAX_BYTES} when ranks outnumber cores, whose eager messages keep a stream
@@ -460,7 +464,7 @@ public final class AlgorithmSelector
         final CollectiveAlgorithm singleCopyChoice = singleCopy[args.collective.ordinal()];
         final long singleCopyBytes = context.singleCopyBytes();
         if (singleCopyChoice != null && singleCopyBytes > 0 && !tuned.measured() &&
-            singleCopyApplies(args.collective, size) &&
+            singleCopyApplies(args.collective, size) && (pace != Pace.FAST || size > cores) &&
             (args.collective != Collective.ALLREDUCE || args.sendSegmentOffset < 0) &&
             bytes <= singleCopyMaxBytes(args.collective) &&
             messageBytes(args.collective, bytes, size) >= minMessageBytes(args.collective, size, singleCopyBytes) &&
@@ -545,6 +549,16 @@ public final class AlgorithmSelector
             }
         }
         return text.isEmpty() ? null : text.toString();
+    }
+
+    /**
+     * Whether the single-copy rule applies to a job of {@code size} ranks whose messages travel single-copy from
+     * {@code singleCopyBytes} and gives way at the fast pace: while every rank has a core, without a measured tuning
+     * file. The communicator then probes the pace (a comparison probe of the engine's {@code PaceProbe}).
+     */
+    public boolean followsPace(final int size, final long singleCopyBytes)
+    {
+        return size <= cores && describeSingleCopy(size, singleCopyBytes) != null;
     }
 
     /**

@@ -17,29 +17,46 @@ import java.util.Arrays;
 import java.util.Locale;
 
 /**
- * The machine's pace of the moment ({@link Pace}), for a communicator whose tuning file parts its choices by pace
- * ({@link TuningTable#paceSplit}). Every {@link Configuration#PACE_PROBE_BYTES_PROP_NAME} bytes of broadcasts,
- * allreduces, allgathers, alltoalls and reduce-scatters, every rank runs the handoff probe before the call that fills
- * the budget: a {@link #BYTES} allgather through the staging areas ({@code shm_direct}), one untimed call and
- * {@link #CALLS} timed. Rank 0 takes the median call's time, the measurement {@code ./jccl bench} ends every row with
- * ({@code handoff_us}) and from which {@code ./jccl tune} drew the split, and broadcasts its verdict, the fast pace when
- * at most the split's threshold; every rank then chooses by that pace until the next probe.
+ * The machine's pace of the moment ({@link Pace}), for a communicator whose choices depend on it: a tuning file that
+ * parts its choices by pace ({@link TuningTable#paceSplit}), or, without a measured tuning file, the single-copy rule
+ * of {@link io.jccl.algorithms.AlgorithmSelector}, which gives way to the staged algorithms at the fast pace. Every
+ * {@link Configuration#PACE_PROBE_BYTES_PROP_NAME} bytes of broadcasts, allreduces, allgathers, alltoalls and
+ * reduce-scatters, every rank runs the handoff probe before the call that fills the budget, and rank 0 broadcasts its
+ * verdict; every rank then chooses by that pace until the next probe. Two kinds of probe:
+ * <ul>
+ *   <li>against a threshold (the tuning file's, or {@link Configuration#PACE_THRESHOLD_US_PROP_NAME}): a {@link #BYTES}
+ *       allgather through the staging areas ({@code shm_direct}), one untimed call and {@link #CALLS} timed; rank 0
+ *       takes the median call's time, the measurement {@code ./jccl bench} ends every row with ({@code handoff_us}) and
+ *       from which {@code ./jccl tune} drew the split, and calls the fast pace when it is at most the threshold;</li>
+ *   <li>staged against single copy (no threshold): a {@link #COMPARISON_BYTES} allgather timed the same way through
+ *       the staging areas and through the kernel ({@code shm_single_copy}); the fast pace when the staged call's
+ *       median is at most the single-copy one's. No threshold to carry from machine to machine: the probe asks the
+ *       question the choice depends on. On the AMD VM of 2026-12-04, 2 ranks, the staged 128 KiB allgather took
+ *       9-11 µs at the fast pace and 30-33 at the slow one, the single-copy one 12.8-15 at either.</li>
+ * </ul>
  * <p>
  * Why every rank agrees: the probes fall at the same call on every rank, since each counts the bytes of the same
  * calls, which every rank makes in the same order with the same sizes; and the pace travels in a collective. Until the
  * first probe, the choices for both paces hold. Calls of the communicator's non-blocking collectives run on a
  * duplicate of it, which probes its own calls in the same way.
  * <p>
- * Cost: the probe takes 0.16-0.8 ms at 2 ranks on the AMD VM of MODEL.md session 21 (the allgather 24-30 µs at the fast
- * pace, 119-139 at the slow one), by arithmetic 0.4-1 % of the time of the default 256 MiB of traffic at either pace; the
- * first probe of a communicator runs {@link #WARM_UP_CALLS} untimed calls first (25-230 ms at 2-4 ranks), as the bench
- * does before its first row, so that its copies are compiled (after 50, the bench's probe read 82-88 µs at the fast
- * pace). Allocates nothing per call or probe: its buffers (1 MiB and a word, off-heap) come with the communicator.
+ * Cost: the threshold probe takes 0.16-0.8 ms at 2 ranks on the AMD VM of MODEL.md session 21 (the allgather 24-30 µs
+ * at the fast pace, 119-139 at the slow one), by arithmetic 0.4-1 % of the time of the default 256 MiB of traffic at
+ * either pace; the comparison probe 0.15-0.3 ms. The first probe of a communicator runs {@link #WARM_UP_CALLS} untimed
+ * calls of each allgather first, as the bench does before its first row, so that their copies are compiled (after 50,
+ * the bench's probe read 82-88 µs at the fast pace). Allocates nothing per call or probe: its buffers (up to 1 MiB and a
+ * word, off-heap) come with the communicator.
  */
 public final class PaceProbe
 {
-    /** Bytes of the probe's allgather, all ranks' blocks together. */
+    /** Bytes of the threshold probe's allgather, all ranks' blocks together. */
     public static final int BYTES = 512 * 1024;
+    /**
+     * Bytes of each of the comparison probe's two allgathers, all ranks' blocks together: where both designs' times
+     * part clearly at either pace (2 ranks, 2026-12-04, staged against single copy 0.5-0.87x at the fast pace and
+     * 2.0-2.6x at the slow one; at 512 KiB 0.55-0.95x and 2.0-2.6x, at four times the cost).
+     */
+    public static final int COMPARISON_BYTES = 128 * 1024;
     /** Timed calls of a probe, after one untimed: the probe is the median call's time. */
     public static final int CALLS = 5;
     /** Untimed calls before a communicator's first probe. */
@@ -50,6 +67,8 @@ public final class PaceProbe
 
     private final ShmTransport transport;
     private final CollectiveAlgorithm allgather;
+    /** The comparison probe's single-copy allgather; null for a threshold probe. */
+    private final CollectiveAlgorithm singleCopyAllgather;
     private final CollectiveAlgorithm broadcast;
     private final long probeBytes;
     private final double thresholdMicros;
@@ -57,7 +76,8 @@ public final class PaceProbe
     private final CollectiveArgs probeArgs = new CollectiveArgs();
     private final CollectiveArgs verdictArgs = new CollectiveArgs();
     private final long[] nanos = new long[CALLS];
-    private final Runnable allgatherCall = this::allgatherCall;
+    private final Runnable stagedCall;
+    private final Runnable singleCopyCall;
     private final Buf send;
     private final Buf recv;
     private final ByteBuffer verdictBytes = ByteBuffer.allocateDirect(Long.BYTES);
@@ -67,17 +87,23 @@ public final class PaceProbe
     private Pace pace;
     private long probes;
     private double lastMicros = Double.NaN;
+    private double lastSingleCopyMicros = Double.NaN;
 
+    /** A threshold probe, or with {@code thresholdMicros} NaN a comparison probe. */
     private PaceProbe(final ShmTransport transport, final AlgorithmRegistry registry, final long probeBytes,
         final double thresholdMicros, final Log log)
     {
         this.transport = transport;
         this.allgather = registry.find(Collective.ALLGATHER, "shm_direct");
+        this.singleCopyAllgather = Double.isNaN(thresholdMicros) ?
+            registry.find(Collective.ALLGATHER, "shm_single_copy") : null;
+        this.stagedCall = () -> allgatherCall(allgather);
+        this.singleCopyCall = () -> allgatherCall(singleCopyAllgather);
         this.broadcast = registry.find(Collective.BROADCAST, "shm_ll");
         this.probeBytes = probeBytes;
         this.thresholdMicros = thresholdMicros;
         this.log = log;
-        final int block = BYTES / transport.size();
+        final int block = (singleCopyAllgather == null ? BYTES : COMPARISON_BYTES) / transport.size();
         this.send = Buf.of(ByteBuffer.allocateDirect(block), DataType.INT8);
         this.recv = Buf.of(ByteBuffer.allocateDirect(block * transport.size()), DataType.INT8);
     }
@@ -124,39 +150,52 @@ public final class PaceProbe
     }
 
     /**
-     * The probe of a communicator on {@code transport}, or null when it need not probe: one rank, no pace split at its
-     * rank count in the tuning file, {@value Configuration#PACE_PROBE_BYTES_PROP_NAME} 0, or a staging area too small for
-     * the probe.
+     * The probe of a communicator on {@code transport}, or null when it need not probe: one rank, neither a pace split
+     * at its rank count in the tuning file nor {@code comparesSingleCopy}, {@value Configuration#PACE_PROBE_BYTES_PROP_NAME}
+     * 0, or a probe's allgather that cannot run here.
      *
-     * @param settings {@link #settings}: a configured threshold replaces the split's.
+     * @param split              the tuning file's split at this rank count, or null.
+     * @param settings           {@link #settings}: a configured threshold replaces the split's, and without a split makes
+     *                           the probe a threshold probe.
+     * @param comparesSingleCopy whether, without a split, the choices depend on the pace: the selector's single-copy
+     *                           rule applies to the job ({@link io.jccl.algorithms.AlgorithmSelector#followsPace}).
      */
     static PaceProbe of(final ShmTransport transport, final TuningTable.PaceSplit split, final Settings settings,
-        final Configuration configuration, final AlgorithmRegistry registry)
+        final boolean comparesSingleCopy, final Configuration configuration, final AlgorithmRegistry registry)
     {
         final long probeBytes = settings.probeBytes();
-        if (split == null || transport.size() < 2 || probeBytes <= 0)
+        if (split == null && !comparesSingleCopy || transport.size() < 2 || probeBytes <= 0)
         {
             return null;
         }
-        final double threshold = Double.isNaN(settings.thresholdMicros()) ? split.thresholdMicros() :
-            settings.thresholdMicros();
+        final double threshold = !Double.isNaN(settings.thresholdMicros()) ? settings.thresholdMicros() :
+            split != null ? split.thresholdMicros() : Double.NaN;
         final Log log = new Log(configuration, transport.rank());
         final PaceProbe probe = new PaceProbe(transport, registry, probeBytes, threshold, log);
         probe.fillArgs();
-        final String refusal = probe.allgather.unsupportedReason(probe.probeArgs, transport.size(), transport);
+        String refusal = probe.allgather.unsupportedReason(probe.probeArgs, transport.size(), transport);
+        if (refusal == null && probe.singleCopyAllgather != null)
+        {
+            refusal = probe.singleCopyAllgather.unsupportedReason(probe.probeArgs, transport.size(), transport);
+        }
         if (refusal != null)
         {
             if (transport.rank() == 0)
             {
-                log.warn(Log.INIT, "the tuning file parts the paces at " + transport.size() + " ranks, but the " +
-                    "handoff probe cannot run here (" + refusal + "): the choices for both paces hold");
+                log.warn(Log.INIT, (split != null ? "the tuning file parts the paces" : "the choices depend on the pace") +
+                    " at " + transport.size() + " ranks, but the handoff probe cannot run here (" + refusal +
+                    "): the choices for both paces hold");
             }
             return null;
         }
         if (transport.rank() == 0 && log.enabled(Log.INFO, Log.INIT))
         {
-            log.info(Log.INIT, String.format(Locale.ROOT, "handoff probe every %d bytes of collective calls; the " +
-                "fast pace at most %.1f µs", probeBytes, threshold));
+            log.info(Log.INIT, probe.singleCopyAllgather == null ?
+                String.format(Locale.ROOT, "handoff probe every %d bytes of collective calls; the fast pace at most " +
+                    "%.1f µs", probeBytes, threshold) :
+                String.format(Locale.ROOT, "handoff probe every %d bytes of collective calls: a %d-byte allgather " +
+                    "staged and single copy; the fast pace (the staged algorithms) when staging is as fast",
+                    probeBytes, COMPARISON_BYTES));
         }
         return probe;
     }
@@ -193,16 +232,23 @@ public final class PaceProbe
         {
             for (int i = 0; i < WARM_UP_CALLS; i++)
             {
-                allgatherCall();
+                stagedCall.run();
+                if (singleCopyAllgather != null)
+                {
+                    singleCopyCall.run();
+                }
             }
             warm = true;
         }
-        final double micros = medianMicros(allgatherCall, nanos);
+        final double micros = medianMicros(stagedCall, nanos);
+        final double singleCopyMicros = singleCopyAllgather == null ? Double.NaN : medianMicros(singleCopyCall, nanos);
         long word = 0;
         if (transport.rank() == 0)
         {
             lastMicros = micros;
-            word = lastMicros <= thresholdMicros ? FAST_WORD : SLOW_WORD;
+            lastSingleCopyMicros = singleCopyMicros;
+            final boolean fast = singleCopyAllgather == null ? micros <= thresholdMicros : micros <= singleCopyMicros;
+            word = fast ? FAST_WORD : SLOW_WORD;
         }
         verdictBytes.putLong(0, word);
         verdictArgs.clear();
@@ -220,8 +266,11 @@ public final class PaceProbe
         probes++;
         if (pace != before && transport.rank() == 0 && log.enabled(Log.INFO, Log.COLL))
         {
-            log.info(Log.COLL, String.format(Locale.ROOT, "the %s pace from probe %d (%.1f µs)", pace.label(), probes,
-                lastMicros));
+            log.info(Log.COLL, singleCopyAllgather == null ?
+                String.format(Locale.ROOT, "the %s pace from probe %d (%.1f µs)", pace.label(), probes, lastMicros) :
+                String.format(Locale.ROOT, "the %s pace from probe %d (staged %.1f µs, single copy %.1f µs): %s",
+                    pace.label(), probes, lastMicros, lastSingleCopyMicros,
+                    pace == Pace.FAST ? "the staged algorithms" : "single copy"));
         }
     }
 
@@ -243,12 +292,12 @@ public final class PaceProbe
         return nanos[CALLS / 2] / 1e3;
     }
 
-    private void allgatherCall()
+    private void allgatherCall(final CollectiveAlgorithm algorithm)
     {
         fillArgs();
         transport.beginCollective(Collective.ALLGATHER, DataType.INT8, null, -1, probeArgs.count, probeArgs.count,
-            allgather);
-        allgather.run(transport, probeArgs);
+            algorithm);
+        algorithm.run(transport, probeArgs);
         transport.endCollective();
     }
 
@@ -277,9 +326,15 @@ public final class PaceProbe
         return probes;
     }
 
-    /** Rank 0's last probe, µs (NaN elsewhere and before the first). */
+    /** Rank 0's last probe, µs (NaN elsewhere and before the first); the staged allgather's of a comparison probe. */
     public double lastMicros()
     {
         return lastMicros;
+    }
+
+    /** Whether the probe compares the staged allgather with single copy, rather than with a threshold. */
+    public boolean compares()
+    {
+        return singleCopyAllgather != null;
     }
 }

@@ -117,7 +117,8 @@ public final class ShmCommunicator implements Communicator
             if (singleCopy != null)
             {
                 log.info(Log.INIT, "algorithm selection with single copy on every rank, replacing the choices above " +
-                    "from these sizes: " + singleCopy);
+                    "from these sizes" + (selector.followsPace(transport.size(), transport.singleCopyBytes()) ?
+                    " until the handoff probe finds the fast pace, and again at the slow one: " : ": ") + singleCopy);
             }
             final String rankRules = selector.describeRankRules(transport.size());
             if (rankRules != null)
@@ -128,8 +129,8 @@ public final class ShmCommunicator implements Communicator
             log.info(Log.INIT, "reductions of off-heap memory: " + (Reductions.vectorKernels() ?
                 "SIMD kernels (Vector API)" : "array kernels; no SIMD kernels: " + Reductions.vectorKernelsWhyNot()));
         }
-        final PaceProbe paceProbe = PaceProbe.of(transport, tuned.paceSplit(), paceSettings, configuration,
-            registry);
+        final PaceProbe paceProbe = PaceProbe.of(transport, tuned.paceSplit(), paceSettings,
+            selector.followsPace(transport.size(), transport.singleCopyBytes()), configuration, registry);
         return new ShmCommunicator(transport, selector, new CollectiveArgs(), new Owner(), false, chunkBytes, null,
             null, paceProbe, configuration);
     }

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
@@ -301,6 +302,52 @@ class TunedSelectionTest
             io.jccl.Configuration.builder().rank(0).worldSize(2).set(TuningTable.FILE_PROP_NAME, file.toString())
                 .build(), REGISTRY));
         assertEquals("shm_direct", measured.select(args(Collective.BROADCAST, mib / 4), two.context(0), mib).name());
+    }
+
+    /**
+     * While every rank has a core, the single-copy rule gives way at the fast pace (the communicator's probe found
+     * staging as fast as single copy) to the choices it replaces, and holds at the slow pace and before the first
+     * probe; the communicator probes only where the rule applies: with single copy, without a measured tuning file,
+     * and not while ranks share cores, where alltoall's rule holds at either pace. Needs 2 or 3 cores.
+     */
+    @Test
+    void singleCopyGivesWayAtTheFastPaceWhileEveryRankHasACore()
+    {
+        final int cores = Runtime.getRuntime().availableProcessors();
+        org.junit.jupiter.api.Assumptions.assumeTrue(cores >= 2 && cores <= 3);
+        final AlgorithmSelector shipped = shippedSelector(2);
+        final LocalJob two = new LocalJob(2).singleCopy(32 * 1024);
+        final long mib = 1 << 20;
+        final Map<CollectiveArgs, String> stagedChoices = new java.util.LinkedHashMap<>();
+        stagedChoices.put(allreduce(mib / 4), "shm_twoshot");
+        stagedChoices.put(allreduce(2048), "shm_twoshot");
+        stagedChoices.put(args(Collective.ALLGATHER, mib / 8), "shm_direct");
+        stagedChoices.put(args(Collective.ALLTOALL, mib / 4), "shm_direct");
+        stagedChoices.put(args(Collective.REDUCE_SCATTER, mib / 8), "shm_direct");
+        stagedChoices.put(reduce(mib / 16), "binomial");
+        for (final Map.Entry<CollectiveArgs, String> call : stagedChoices.entrySet())
+        {
+            final CollectiveArgs args = call.getKey();
+            final long bytes = args.count * (args.collective == Collective.ALLGATHER ||
+                args.collective == Collective.REDUCE_SCATTER ? 2 : 1) * Float.BYTES;
+            final String label = args.collective.label() + " of " + bytes + " B";
+            assertEquals("shm_single_copy", shipped.select(args, two.context(0), bytes).name(), label);
+            assertEquals("shm_single_copy", shipped.select(args, two.context(0), bytes, Pace.SLOW).name(), label);
+            assertEquals(call.getValue(), shipped.select(args, two.context(0), bytes, Pace.FAST).name(), label);
+        }
+        assertTrue(shipped.followsPace(2, 32 * 1024));
+        assertFalse(shipped.followsPace(2, 0), "no single copy, no rule to follow the pace");
+        final AlgorithmSelector atFour = shippedSelector(4);
+        assertFalse(atFour.followsPace(4, 256 * 1024), "4 ranks share the cores");
+        final LocalJob fourSingleCopy = new LocalJob(4, STAGING, 1 << 20).singleCopy(256 * 1024);
+        assertEquals("shm_single_copy", atFour.select(args(Collective.ALLTOALL, 65536 / 4), fourSingleCopy.context(0),
+            4 * 65536, Pace.FAST).name());
+        final java.nio.file.Path file = writeTable(new TuningTable(ModelParameters.shipped(), Map.of(), List.of(
+            new Rule(Collective.BROADCAST, 2, 0, Long.MAX_VALUE, "shm_direct", 0))));
+        final AlgorithmSelector measured = new AlgorithmSelector(REGISTRY, null, TunedSelection.load(
+            io.jccl.Configuration.builder().rank(0).worldSize(2).set(TuningTable.FILE_PROP_NAME, file.toString())
+                .build(), REGISTRY));
+        assertFalse(measured.followsPace(2, 32 * 1024), "a measured tuning file has no single-copy rule");
     }
 
     /**

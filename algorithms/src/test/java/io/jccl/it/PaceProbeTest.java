@@ -20,11 +20,13 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * A tuning file that parts its choices by the machine's pace, in real rank JVMs: every rank probes at the same call,
  * chooses by the pace rank 0 measured, and so runs the same algorithm as every other rank at every call, whichever
- * pace each probe reads; before the first probe the choices for both paces hold.
+ * pace each probe reads; before the first probe the choices for both paces hold. And without a tuning file, the
+ * single-copy rule, which gives way at the fast pace.
  */
 @Timeout(240)
 class PaceProbeTest
@@ -134,6 +136,45 @@ class PaceProbeTest
         }
     }
 
+    /**
+     * Without a tuning file, at 2 ranks with single copy, the single-copy rule follows the pace: two-shot at the fast
+     * pace, single copy at the slow one and before the first probe, on every rank alike. A threshold makes the probe
+     * read one pace (every probe fast at 1e9 µs, slow at 0); without one, rank 0 compares the staged allgather with
+     * single copy, and the calls follow whichever pace each probe read.
+     */
+    @Test
+    void withoutATuningFileSingleCopyGivesWayToTwoShotAtTheFastPace() throws IOException
+    {
+        assumeTrue(Runtime.version().feature() >= 22, "single copy needs Java 22");
+        assertEquals(expected(12, "shm_single_copy", "shm_twoshot", "fast"),
+            ranEverywhere(launchShipped(12, "1e9"), 2));
+        assertEquals(expected(12, "shm_single_copy", "shm_single_copy", "slow"),
+            ranEverywhere(launchShipped(12, "0"), 2));
+        final JobResult compared = launchShipped(40, null);
+        final List<String> ran = ranEverywhere(compared, 2);
+        for (final String line : ran)
+        {
+            assertTrue(line.endsWith(line.endsWith(" fast") ? "shm_twoshot fast" : "shm_single_copy " +
+                (line.endsWith(" slow") ? "slow" : "-")), line);
+        }
+        assertEquals(40 / PROBE_EVERY, compared.output(0).stream().filter(l -> l.startsWith("PROBE ")).count());
+        final String logged = "a 131072-byte allgather staged and single copy";
+        assertTrue(compared.output(0).stream().anyMatch(l -> l.contains(logged)),
+            "no '" + logged + "' in rank 0's output:\n" + Jobs.allOutput(compared));
+    }
+
+    /** A 2-rank job of {@link PaceRank} without a tuning file; a null {@code threshold} leaves it unset. */
+    private static JobResult launchShipped(final int calls, final String threshold) throws IOException
+    {
+        final List<String> environment = new ArrayList<>(List.of("JCCL_PACE_PROBE_BYTES=" + PROBE_EVERY * BYTES,
+            "JCCL_DEBUG=INFO", "JCCL_DEBUG_SUBSYS=INIT"));
+        if (threshold != null)
+        {
+            environment.add("JCCL_PACE_THRESHOLD_US=" + threshold);
+        }
+        return Jobs.launch(2, PaceRank.class, List.of(Integer.toString(calls), Integer.toString(BYTES)), environment);
+    }
+
     private JobResult launch(final int ranks, final int calls, final String threshold, final boolean dup)
         throws IOException
     {
@@ -177,10 +218,17 @@ class PaceProbeTest
     /** Both paces' choice for the calls before the first probe, then {@code algorithm} at {@code pace}. */
     private static List<String> expected(final int calls, final String algorithm, final String pace)
     {
+        return expected(calls, "recursive_doubling", algorithm, pace);
+    }
+
+    /** {@code before} for the calls before the first probe, then {@code algorithm} at {@code pace}. */
+    private static List<String> expected(final int calls, final String before, final String algorithm,
+        final String pace)
+    {
         final List<String> lines = new ArrayList<>();
         for (int call = 0; call < calls; call++)
         {
-            lines.add("RAN " + call + " " + (call < PROBE_EVERY - 1 ? "recursive_doubling -" : algorithm + " " + pace));
+            lines.add("RAN " + call + " " + (call < PROBE_EVERY - 1 ? before + " -" : algorithm + " " + pace));
         }
         assertTrue(lines.get(PROBE_EVERY - 1).endsWith(pace), "the call that fills the budget runs after its probe");
         return lines;
