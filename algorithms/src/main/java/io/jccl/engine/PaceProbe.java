@@ -42,9 +42,9 @@ import java.util.Locale;
  * <p>
  * Cost: the threshold probe takes 0.16-0.8 ms at 2 ranks on the AMD VM of MODEL.md session 21 (the allgather 24-30 µs
  * at the fast pace, 119-139 at the slow one), by arithmetic 0.4-1 % of the time of the default 256 MiB of traffic at
- * either pace; the comparison probe 0.15-0.3 ms. The first probe of a communicator runs {@link #WARM_UP_CALLS} untimed
- * calls of each allgather first, as the bench does before its first row, so that their copies are compiled (after 50,
- * the bench's probe read 82-88 µs at the fast pace). Allocates nothing per call or probe: its buffers (up to 1 MiB and a
+ * either pace; the comparison probe 0.15-0.3 ms. The first probe of a communicator runs untimed calls of each allgather
+ * first ({@link #WARM_UP_CALLS}, as the bench does before its first row, or {@link #COMPARISON_WARM_UP_CALLS}), so that
+ * their copies are compiled (after 50, the bench's probe read 82-88 µs at the fast pace). Allocates nothing per call or probe: its buffers (up to 1 MiB and a
  * word, off-heap) come with the communicator.
  */
 public final class PaceProbe
@@ -61,6 +61,13 @@ public final class PaceProbe
     public static final int CALLS = 5;
     /** Untimed calls before a communicator's first probe. */
     public static final int WARM_UP_CALLS = 1000;
+    /**
+     * Untimed calls of each allgather before a communicator's first comparison probe, 6-9 ms at 2 ranks. Fewer than
+     * the threshold probe's: a comparison needs both calls compiled, not a time that matches the bench's. 2 ranks,
+     * 2026-12-04, first probes after 300 MiB of 1 MiB allreduces: after 200 the staged call took 10.8-25.4 µs and
+     * the single-copy one 16.5-20.6, as in later probes; after none 28.9-35.0 and 26.5-44.1.
+     */
+    static final int COMPARISON_WARM_UP_CALLS = 200;
 
     private static final long FAST_WORD = 1;
     private static final long SLOW_WORD = 2;
@@ -230,7 +237,7 @@ public final class PaceProbe
     {
         if (!warm)
         {
-            for (int i = 0; i < WARM_UP_CALLS; i++)
+            for (int i = 0, calls = compares() ? COMPARISON_WARM_UP_CALLS : WARM_UP_CALLS; i < calls; i++)
             {
                 stagedCall.run();
                 if (singleCopyAllgather != null)
