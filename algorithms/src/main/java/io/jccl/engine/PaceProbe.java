@@ -21,8 +21,8 @@ import java.util.Locale;
  * parts its choices by pace ({@link TuningTable#paceSplit}), or, without a measured tuning file, the single-copy rule
  * of {@link io.jccl.algorithms.AlgorithmSelector}, which gives way to the staged algorithms at the fast pace. Every
  * {@link Configuration#PACE_PROBE_BYTES_PROP_NAME} bytes of broadcasts, allreduces, allgathers, alltoalls and
- * reduce-scatters, every rank runs the handoff probe before the call that fills the budget, and rank 0 broadcasts its
- * verdict; every rank then chooses by that pace until the next probe. Two kinds of probe:
+ * reduce-scatters whose algorithm is not forced, every rank runs the handoff probe before the call that fills the
+ * budget, and rank 0 broadcasts its verdict; every rank then chooses by that pace until the next probe. Two kinds of probe:
  * <ul>
  *   <li>against a threshold (the tuning file's, or {@link Configuration#PACE_THRESHOLD_US_PROP_NAME}): a {@link #BYTES}
  *       allgather through the staging areas ({@code shm_direct}), one untimed call and {@link #CALLS} timed; rank 0
@@ -31,8 +31,8 @@ import java.util.Locale;
  *   <li>staged against single copy (no threshold): a {@link #COMPARISON_BYTES} allgather timed the same way through
  *       the staging areas and through the kernel ({@code shm_single_copy}); the fast pace when the staged call's
  *       median is at most the single-copy one's. No threshold to carry from machine to machine: the probe asks the
- *       question the choice depends on. On the AMD VM of 2026-12-04, 2 ranks, the staged 128 KiB allgather took
- *       9-11 µs at the fast pace and 30-33 at the slow one, the single-copy one 12.8-15 at either.</li>
+ *       question the choice depends on. On the AMD VM of 2026-12-04, 2 ranks, the probe's staged allgather took
+ *       9.5-14.5 µs at the fast pace and 27-46 at the slow one, the single-copy one 13-24 at either.</li>
  * </ul>
  * <p>
  * Why every rank agrees: the probes fall at the same call on every rank, since each counts the bytes of the same
@@ -42,10 +42,11 @@ import java.util.Locale;
  * <p>
  * Cost: the threshold probe takes 0.16-0.8 ms at 2 ranks on the AMD VM of MODEL.md session 21 (the allgather 24-30 µs
  * at the fast pace, 119-139 at the slow one), by arithmetic 0.4-1 % of the time of the default 256 MiB of traffic at
- * either pace; the comparison probe 0.15-0.3 ms. The first probe of a communicator runs untimed calls of each allgather
- * first ({@link #WARM_UP_CALLS}, as the bench does before its first row, or {@link #COMPARISON_WARM_UP_CALLS}), so that
- * their copies are compiled (after 50, the bench's probe read 82-88 µs at the fast pace). Allocates nothing per call or probe: its buffers (up to 1 MiB and a
- * word, off-heap) come with the communicator.
+ * either pace; the comparison probe 0.15-0.3 ms. The first probe of a communicator runs untimed calls of each
+ * allgather first ({@link #WARM_UP_CALLS}, as the bench does before its first row, or
+ * {@link #COMPARISON_WARM_UP_CALLS}), so that their copies are compiled (after 50, the bench's probe read 82-88 µs at
+ * the fast pace). Allocates nothing per call or probe: its buffers (up to 1 MiB and a word, off-heap) come with the
+ * communicator.
  */
 public final class PaceProbe
 {
@@ -158,12 +159,12 @@ public final class PaceProbe
 
     /**
      * The probe of a communicator on {@code transport}, or null when it need not probe: one rank, neither a pace split
-     * at its rank count in the tuning file nor {@code comparesSingleCopy}, {@value Configuration#PACE_PROBE_BYTES_PROP_NAME}
-     * 0, or a probe's allgather that cannot run here.
+     * at its rank count in the tuning file nor {@code comparesSingleCopy},
+     * {@value Configuration#PACE_PROBE_BYTES_PROP_NAME} 0, or a probe's allgather that cannot run here.
      *
      * @param split              the tuning file's split at this rank count, or null.
-     * @param settings           {@link #settings}: a configured threshold replaces the split's, and without a split makes
-     *                           the probe a threshold probe.
+     * @param settings           {@link #settings}: a configured threshold replaces the split's, and without a split
+     *                           makes the probe a threshold probe.
      * @param comparesSingleCopy whether, without a split, the choices depend on the pace: the selector's single-copy
      *                           rule applies to the job ({@link io.jccl.algorithms.AlgorithmSelector#followsPace}).
      */
@@ -189,9 +190,9 @@ public final class PaceProbe
         {
             if (transport.rank() == 0)
             {
-                log.warn(Log.INIT, (split != null ? "the tuning file parts the paces" : "the choices depend on the pace") +
-                    " at " + transport.size() + " ranks, but the handoff probe cannot run here (" + refusal +
-                    "): the choices for both paces hold");
+                log.warn(Log.INIT, (split != null ? "the tuning file parts the paces" :
+                    "the choices depend on the pace") + " at " + transport.size() + " ranks, but the handoff probe " +
+                    "cannot run here (" + refusal + "): the choices for both paces hold");
             }
             return null;
         }

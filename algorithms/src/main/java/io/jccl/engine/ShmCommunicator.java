@@ -975,7 +975,10 @@ public final class ShmCommunicator implements Communicator
     {
         final CollectiveArgs a = args;
         a.chunkBytes = chunkBytes;
-        final Pace pace = paceProbe == null ? null : paceProbe.before(a.collective, bytes);
+        // a forced algorithm does not depend on the pace: its calls neither count toward a probe nor run one (every
+        // rank forces the same ones, or they would run different algorithms anyway)
+        final Pace pace = paceProbe == null || selector.forced(a.collective) != null ? null :
+            paceProbe.before(a.collective, bytes);
         final CollectiveAlgorithm algorithm = selector.select(a, transport, bytes, pace);
         lastAlgorithm = algorithm;
         transport.beginCollective(a.collective, a.type, op, rooted(a.collective) ? a.root : -1, a.count, agreedCount,

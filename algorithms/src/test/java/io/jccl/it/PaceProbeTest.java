@@ -161,13 +161,22 @@ class PaceProbeTest
         final String logged = "a 131072-byte allgather staged and single copy";
         assertTrue(compared.output(0).stream().anyMatch(l -> l.contains(logged)),
             "no '" + logged + "' in rank 0's output:\n" + Jobs.allOutput(compared));
+        // a forced algorithm does not depend on the pace: no probe
+        final JobResult forced = launchShipped(12, null, "JCCL_ALGO=allreduce:ring");
+        assertEquals(expected(12, "ring", "ring", "-"), ranEverywhere(forced, 2));
+        assertEquals(0, forced.output(0).stream().filter(l -> l.startsWith("PROBE ")).count());
     }
 
-    /** A 2-rank job of {@link PaceRank} without a tuning file; a null {@code threshold} leaves it unset. */
-    private static JobResult launchShipped(final int calls, final String threshold) throws IOException
+    /**
+     * A 2-rank job of {@link PaceRank} without a tuning file, with {@code env} added; a null {@code threshold} leaves it
+     * unset.
+     */
+    private static JobResult launchShipped(final int calls, final String threshold, final String... env)
+        throws IOException
     {
         final List<String> environment = new ArrayList<>(List.of("JCCL_PACE_PROBE_BYTES=" + PROBE_EVERY * BYTES,
             "JCCL_DEBUG=INFO", "JCCL_DEBUG_SUBSYS=INIT"));
+        environment.addAll(List.of(env));
         if (threshold != null)
         {
             environment.add("JCCL_PACE_THRESHOLD_US=" + threshold);
