@@ -33,15 +33,16 @@ import java.util.Map;
  *       machine whose cross-core transfers of freshly written lines are slow (this project's 2-vCPU VMs, half of the
  *       time) the staged algorithms lose up to 6x where one copy out of the sender's own buffer does not. While every
  *       rank has a core the rule gives way at the fast pace, when the communicator's probe finds staging as fast as
- *       single copy ({@link #followsPace}; the engine's {@code PaceProbe}): there the staged algorithms took mostly 0.3-0.9x
- *       single copy's time (2 ranks, 2026-12-04: allreduce 8 KiB-8 MiB, allgather, reduce-scatter and alltoall
+ *       single copy ({@link #followsPace}; the engine's {@code PaceProbe}): there the staged algorithms took mostly
+ *       0.3-0.9x single copy's time (2 ranks, 2026-12-04: allreduce 8 KiB-8 MiB, allgather, reduce-scatter and alltoall
  *       32 KiB-8 MiB, reduce 32-512 KiB; PERFORMANCE.md, session 45), where at the slow pace they took 1.2-4x;</li>
  *   <li>without a tuning file, binomial for broadcasts from {@link #OVERSUBSCRIBED_BROADCAST_TREE_MIN_BYTES} up to
  *       {@link #OVERSUBSCRIBED_BROADCAST_MAX_BYTES} and reduces
  *       up to {@link #OVERSUBSCRIBED_REDUCE_MAX_BYTES} when ranks outnumber cores, whose eager messages keep a stream
  *       of calls flowing while ranks wait for their cores, and {@code shm_direct} for larger reduces there; and at 2
  *       ranks with a core each binomial for broadcasts from {@link #PAIR_BROADCAST_TREE_MIN_BYTES} and for reduces
- *       up to {@link #PAIR_REDUCE_MAX_BYTES}, where it is one message ({@link #PAIR_TREE_MAX_BYTES});</li>
+ *       up to {@link #PAIR_REDUCE_MAX_BYTES}, where it is one message ({@link #PAIR_TREE_MAX_BYTES}), but for
+ *       broadcasts whose message goes single copy at the fast pace ({@link #pairBroadcastGivesWay});</li>
  *   <li>without a tuning file, at 2 ranks with a core each, recursive doubling for allreduces of private send buffers
  *       from {@link #PAIR_EXCHANGE_MIN_BYTES} to below {@link #PAIR_EXCHANGE_END_BYTES}: one message each way;</li>
  *   <li>the tuned choice for the call's size ({@link TunedSelection}: the tuning file's rule, at the machine's pace
@@ -227,7 +228,8 @@ public final class AlgorithmSelector
      * threshold and single copy above, where shm_ll, shm_eager and shm_direct, the shipped model's choices up to
      * 32 KiB, wait on flags in staging areas. Against those, 2026-11-26, medians of 4 alternating runs: calls back
      * to back, broadcast 128 B-32 KiB 0.47-0.85x the time, reduce 128 B-32 KiB 0.37-0.86x; one call at a time (bench
-     * --sync), broadcast up to 2 KiB 0.99-1.10x (within 0.03 µs), 8-32 KiB 0.60-0.90x, reduce 0.85-0.96x.
+     * --sync), broadcast up to 2 KiB 0.99-1.10x (within 0.03 µs), 8-32 KiB 0.60-0.90x, reduce 0.85-0.96x. At the
+     * fast pace, broadcasts whose message goes single copy leave it ({@link #pairBroadcastGivesWay}).
      */
     private static final long PAIR_TREE_MAX_BYTES = Long.MAX_VALUE;
 
@@ -474,7 +476,9 @@ public final class AlgorithmSelector
         }
         final CollectiveAlgorithm tree = binomialTree[args.collective.ordinal()];
         if (tree != null && !tuned.measured() && bytes >= treeMinBytes(args.collective, size) &&
-            bytes <= treeMaxBytes(args.collective, size) && tree.unsupportedReason(args, size, context) == null)
+            bytes <= treeMaxBytes(args.collective, size) &&
+            !pairBroadcastGivesWay(args.collective, size, bytes, singleCopyBytes, pace) &&
+            tree.unsupportedReason(args, size, context) == null)
         {
             return tree;
         }
@@ -569,6 +573,15 @@ public final class AlgorithmSelector
      */
     public String describeRankRules(final int size)
     {
+        return describeRankRules(size, 0);
+    }
+
+    /**
+     * {@link #describeRankRules(int)} in a job whose messages travel single copy from {@code singleCopyBytes} (0:
+     * never), which adds where the 2-rank broadcast rule gives way at the fast pace ({@link #pairBroadcastGivesWay}).
+     */
+    public String describeRankRules(final int size, final long singleCopyBytes)
+    {
         if (tuned.measured())
         {
             return null;
@@ -587,6 +600,11 @@ public final class AlgorithmSelector
                 {
                     text.append(", ").append(stagedReduce.name()).append(" beyond");
                 }
+                if (pairBroadcastGivesWay(collective, size, Long.MAX_VALUE, singleCopyBytes, Pace.FAST))
+                {
+                    text.append(" (from ").append(singleCopyBytes)
+                        .append(" B, where its message goes single copy, not at the fast pace)");
+                }
             }
         }
         if (pairExchangeApplies(size) && forced.get(Collective.ALLREDUCE) == null)
@@ -595,6 +613,22 @@ public final class AlgorithmSelector
                 .append(PAIR_EXCHANGE_MIN_BYTES).append(" B below ").append(PAIR_EXCHANGE_END_BYTES).append(" B");
         }
         return text.isEmpty() ? null : text.toString();
+    }
+
+    /**
+     * Whether the 2-rank broadcast rule ({@link #PAIR_TREE_MAX_BYTES}) gives way to the shipped model's staged
+     * broadcasts ({@code shm_eager}, {@code shm_direct} from 2 MiB) for a call of {@code bytes}: at the fast pace,
+     * from the size where binomial's one message travels single copy ({@code singleCopyBytes}). 2 ranks, 2026-12-04,
+     * handoffs at the fast pace, the staged broadcast's time over binomial's, medians of 4-14 rows: 32 KiB 0.57,
+     * 128 KiB 0.52, 512 KiB 0.55, 2 MiB 0.67, 8 MiB 0.84 (`shm_direct`); at 8 KiB, where the message goes through
+     * the channel's ring, binomial was ahead (`shm_eager` 0.85-2.35x its time). At the slow pace the single-copy
+     * message, out of lines nobody has just written, stays.
+     */
+    private boolean pairBroadcastGivesWay(final Collective collective, final int size, final long bytes,
+        final long singleCopyBytes, final Pace pace)
+    {
+        return pace == Pace.FAST && collective == Collective.BROADCAST && size == 2 && size <= cores &&
+            singleCopyBytes > 0 && bytes >= singleCopyBytes;
     }
 
     /** Whether reduces above {@link #OVERSUBSCRIBED_REDUCE_MAX_BYTES} take {@link #stagedReduce} in this job. */

@@ -120,7 +120,8 @@ public final class ShmCommunicator implements Communicator
                     "from these sizes" + (selector.followsPace(transport.size(), transport.singleCopyBytes()) ?
                     " until the handoff probe finds the fast pace, and again at the slow one: " : ": ") + singleCopy);
             }
-            final String rankRules = selector.describeRankRules(transport.size());
+            final String rankRules = selector.describeRankRules(transport.size(),
+                selector.followsPace(transport.size(), transport.singleCopyBytes()) ? transport.singleCopyBytes() : 0);
             if (rankRules != null)
             {
                 log.info(Log.INIT, "algorithm selection at " + transport.size() + " ranks on " +

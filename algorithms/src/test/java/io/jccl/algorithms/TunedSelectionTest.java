@@ -307,8 +307,9 @@ class TunedSelectionTest
     /**
      * While every rank has a core, the single-copy rule gives way at the fast pace (the communicator's probe found
      * staging as fast as single copy) to the choices it replaces, and holds at the slow pace and before the first
-     * probe; the communicator probes only where the rule applies: with single copy, without a measured tuning file,
-     * and not while ranks share cores, where alltoall's rule holds at either pace. Needs 2 or 3 cores.
+     * probe; so do 2-rank broadcasts, binomial at the slow pace, from the size where its message goes single copy. The
+     * communicator probes only where the rule applies: with single copy, without a measured tuning file, and not while
+     * ranks share cores, where alltoall's rule holds at either pace. Needs 2 or 3 cores.
      */
     @Test
     void singleCopyGivesWayAtTheFastPaceWhileEveryRankHasACore()
@@ -335,6 +336,19 @@ class TunedSelectionTest
             assertEquals("shm_single_copy", shipped.select(args, two.context(0), bytes, Pace.SLOW).name(), label);
             assertEquals(call.getValue(), shipped.select(args, two.context(0), bytes, Pace.FAST).name(), label);
         }
+        // 2-rank broadcasts: binomial, one message, but at the fast pace from where that message goes single copy
+        for (final long bytes : new long[] {32 * 1024, mib, 8 * mib})
+        {
+            final CollectiveArgs broadcast = args(Collective.BROADCAST, bytes / 4);
+            assertEquals("binomial", shipped.select(broadcast, two.context(0), bytes).name());
+            assertEquals("binomial", shipped.select(broadcast, two.context(0), bytes, Pace.SLOW).name());
+            final String fast = shipped.select(broadcast, two.context(0), bytes, Pace.FAST).name();
+            assertTrue(fast.equals("shm_eager") || fast.equals("shm_direct"), bytes + " B: " + fast);
+        }
+        assertEquals("binomial",
+            shipped.select(args(Collective.BROADCAST, 2048), two.context(0), 8192, Pace.FAST).name());
+        assertTrue(shipped.describeRankRules(2, 32 * 1024).startsWith("broadcast binomial from 513 B (from 32768 B, " +
+            "where its message goes single copy, not at the fast pace); "), shipped.describeRankRules(2, 32 * 1024));
         assertTrue(shipped.followsPace(2, 32 * 1024));
         assertFalse(shipped.followsPace(2, 0), "no single copy, no rule to follow the pace");
         final AlgorithmSelector atFour = shippedSelector(4);
