@@ -168,8 +168,8 @@ class PaceProbeTest
     }
 
     /**
-     * A 2-rank job of {@link PaceRank} without a tuning file, with {@code env} added; a null {@code threshold} leaves it
-     * unset.
+     * A 2-rank job of {@link PaceRank} without a tuning file, with {@code env} added; a null {@code threshold} leaves
+     * it unset.
      */
     private static JobResult launchShipped(final int calls, final String threshold, final String... env)
         throws IOException
