@@ -112,7 +112,7 @@ public final class PaceProbe
         this.probeBytes = probeBytes;
         this.thresholdMicros = thresholdMicros;
         this.log = log;
-        final int block = (singleCopyAllgather == null ? BYTES : COMPARISON_BYTES) / transport.size();
+        final int block = (compares() ? COMPARISON_BYTES : BYTES) / transport.size();
         this.send = Buf.of(ByteBuffer.allocateDirect(block), DataType.INT8);
         this.recv = Buf.of(ByteBuffer.allocateDirect(block * transport.size()), DataType.INT8);
     }
@@ -183,7 +183,7 @@ public final class PaceProbe
         final PaceProbe probe = new PaceProbe(transport, registry, probeBytes, threshold, log);
         probe.fillArgs();
         String refusal = probe.allgather.unsupportedReason(probe.probeArgs, transport.size(), transport);
-        if (refusal == null && probe.singleCopyAllgather != null)
+        if (refusal == null && probe.compares())
         {
             refusal = probe.singleCopyAllgather.unsupportedReason(probe.probeArgs, transport.size(), transport);
         }
@@ -199,12 +199,12 @@ public final class PaceProbe
         }
         if (transport.rank() == 0 && log.enabled(Log.INFO, Log.INIT))
         {
-            log.info(Log.INIT, probe.singleCopyAllgather == null ?
-                String.format(Locale.ROOT, "handoff probe every %d bytes of collective calls; the fast pace at most " +
-                    "%.1f µs", probeBytes, threshold) :
+            log.info(Log.INIT, probe.compares() ?
                 String.format(Locale.ROOT, "handoff probe every %d bytes of collective calls: a %d-byte allgather " +
                     "staged and single copy; the fast pace (the staged algorithms) when staging is as fast",
-                    probeBytes, COMPARISON_BYTES));
+                    probeBytes, COMPARISON_BYTES) :
+                String.format(Locale.ROOT, "handoff probe every %d bytes of collective calls; the fast pace at most " +
+                    "%.1f µs", probeBytes, threshold));
         }
         return probe;
     }
@@ -242,7 +242,7 @@ public final class PaceProbe
             for (int i = 0, calls = compares() ? COMPARISON_WARM_UP_CALLS : WARM_UP_CALLS; i < calls; i++)
             {
                 stagedCall.run();
-                if (singleCopyAllgather != null)
+                if (compares())
                 {
                     singleCopyCall.run();
                 }
@@ -250,13 +250,13 @@ public final class PaceProbe
             warm = true;
         }
         final double micros = medianMicros(stagedCall, nanos);
-        final double singleCopyMicros = singleCopyAllgather == null ? Double.NaN : medianMicros(singleCopyCall, nanos);
+        final double singleCopyMicros = compares() ? medianMicros(singleCopyCall, nanos) : Double.NaN;
         long word = 0;
         if (transport.rank() == 0)
         {
             lastMicros = micros;
             lastSingleCopyMicros = singleCopyMicros;
-            final boolean fast = singleCopyAllgather == null ? micros <= thresholdMicros : micros <= singleCopyMicros;
+            final boolean fast = compares() ? micros <= singleCopyMicros : micros <= thresholdMicros;
             word = fast ? FAST_WORD : SLOW_WORD;
         }
         verdictBytes.putLong(0, word);
@@ -275,11 +275,11 @@ public final class PaceProbe
         probes++;
         if (pace != before && transport.rank() == 0 && log.enabled(Log.INFO, Log.COLL))
         {
-            log.info(Log.COLL, singleCopyAllgather == null ?
-                String.format(Locale.ROOT, "the %s pace from probe %d (%.1f µs)", pace.label(), probes, lastMicros) :
+            log.info(Log.COLL, compares() ?
                 String.format(Locale.ROOT, "the %s pace from probe %d (staged %.1f µs, single copy %.1f µs): %s",
                     pace.label(), probes, lastMicros, lastSingleCopyMicros,
-                    pace == Pace.FAST ? "the staged algorithms" : "single copy"));
+                    pace == Pace.FAST ? "the staged algorithms" : "single copy") :
+                String.format(Locale.ROOT, "the %s pace from probe %d (%.1f µs)", pace.label(), probes, lastMicros));
         }
     }
 
@@ -342,7 +342,7 @@ public final class PaceProbe
     }
 
     /** Whether the probe compares the staged allgather with single copy, rather than with a threshold. */
-    public boolean compares()
+    private boolean compares()
     {
         return singleCopyAllgather != null;
     }

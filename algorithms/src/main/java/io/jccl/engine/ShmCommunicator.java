@@ -111,17 +111,18 @@ public final class ShmCommunicator implements Communicator
         }
         tuned.logChoices(configuration);
         final Log log = new Log(configuration, configuration.rank());
+        final boolean followsPace = selector.followsPace(transport.size(), transport.singleCopyBytes());
         if (transport.rank() == 0 && log.enabled(Log.INFO, Log.INIT))
         {
             final String singleCopy = selector.describeSingleCopy(transport.size(), transport.singleCopyBytes());
             if (singleCopy != null)
             {
                 log.info(Log.INIT, "algorithm selection with single copy on every rank, replacing the choices above " +
-                    "from these sizes" + (selector.followsPace(transport.size(), transport.singleCopyBytes()) ?
+                    "from these sizes" + (followsPace ?
                     " until the handoff probe finds the fast pace, and again at the slow one: " : ": ") + singleCopy);
             }
-            final String rankRules = selector.describeRankRules(transport.size(),
-                selector.followsPace(transport.size(), transport.singleCopyBytes()) ? transport.singleCopyBytes() : 0);
+            final String rankRules =
+                selector.describeRankRules(transport.size(), followsPace ? transport.singleCopyBytes() : 0);
             if (rankRules != null)
             {
                 log.info(Log.INIT, "algorithm selection at " + transport.size() + " ranks on " +
@@ -130,8 +131,8 @@ public final class ShmCommunicator implements Communicator
             log.info(Log.INIT, "reductions of off-heap memory: " + (Reductions.vectorKernels() ?
                 "SIMD kernels (Vector API)" : "array kernels; no SIMD kernels: " + Reductions.vectorKernelsWhyNot()));
         }
-        final PaceProbe paceProbe = PaceProbe.of(transport, tuned.paceSplit(), paceSettings,
-            selector.followsPace(transport.size(), transport.singleCopyBytes()), configuration, registry);
+        final PaceProbe paceProbe = PaceProbe.of(transport, tuned.paceSplit(), paceSettings, followsPace,
+            configuration, registry);
         return new ShmCommunicator(transport, selector, new CollectiveArgs(), new Owner(), false, chunkBytes, null,
             null, paceProbe, configuration);
     }
