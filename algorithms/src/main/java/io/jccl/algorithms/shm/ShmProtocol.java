@@ -110,9 +110,18 @@ final class ShmProtocol
      */
     static long halfStagingBytes(final CollectiveContext context, final CollectiveArgs args)
     {
-        final long physical = ((context.stagingBytes() - LowLatencyProtocol.regionBytes(context) -
-            EagerProtocol.regionBytes(context)) >> 1) & ~(CACHE_LINE - 1);
+        final long physical = bulkStagingBytes(context) >> 1;
         return args.chunkBytes > 0 ? Math.min(physical, args.chunkBytes & ~(CACHE_LINE - 1)) : physical;
+    }
+
+    /**
+     * Bytes at the start of each staging area that the bulk algorithms use under the staging protocol: the area
+     * without its low-latency and eager regions, two halves of whole cache lines.
+     */
+    static long bulkStagingBytes(final CollectiveContext context)
+    {
+        return ((context.stagingBytes() - LowLatencyProtocol.regionBytes(context) -
+            EagerProtocol.regionBytes(context)) >> 1 & ~(CACHE_LINE - 1)) << 1;
     }
 
     /**

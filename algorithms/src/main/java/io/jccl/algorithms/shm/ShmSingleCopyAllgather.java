@@ -15,8 +15,9 @@ import java.util.Set;
  * <p>
  * The block a rank publishes: its send buffer when that is off-heap and apart from the peers' blocks of recv (so the
  * peers read lines this call did not write), else its block of recv once copied there, else (both on the heap) a
- * copy in scratch. Cost (n = bytes of the whole recv): 2α_f + (p − 1)(α + (n/p)β) + (n/p)β_c, β the point-to-point
- * β of a single-copy message; a heap recv takes every block through a bounce buffer, another n(p − 1)/p·β_c.
+ * copy, which peers copy out of the mapping when it lies in the rank's staging area. Cost (n = bytes of the whole
+ * recv): 2α_f + (p − 1)(α + (n/p)β) + (n/p)β_c, β the point-to-point β of a single-copy message; a heap recv takes
+ * every block read through the kernel through a bounce buffer, another n(p − 1)/p·β_c.
  * <p>
  * Needs single copy on every rank ({@link CollectiveContext#singleCopyBytes()} above 0).
  */
@@ -56,7 +57,7 @@ public final class ShmSingleCopyAllgather extends SingleCopyAlgorithm
 
             // step 1: publish our block, unchanged until every peer has read it: the send buffer itself when it is
             // off-heap and apart from recv (or already in place); else our block of recv (a heap send buffer too
-            // goes there first, as the peers' blocks may land on it) or, recv on the heap, a copy in scratch
+            // goes there first, as the peers' blocks may land on it) or, recv on the heap, a copy of it
             final boolean publishSend = args.sendBase == null && (args.sendOffset == ownBlock && recvBase == null ||
                 !Memory.overlaps(null, args.sendOffset, blockBytes, recvBase, recvOffset, size * blockBytes));
             final long published;

@@ -64,7 +64,7 @@ public final class ShmSingleCopyTwoShotAllreduce extends SingleCopyAlgorithm
             final Object recvBase = args.recvBase;
             final long recvOffset = args.recvOffset;
 
-            // round 1: publish the send buffer (a copy in scratch when it is on the heap or recv overlaps it), reduce
+            // round 1: publish the send buffer (a copy when it is on the heap or recv overlaps it), reduce
             // our block of every rank's into our block of recv
             final long own = SingleCopyReads.publish(context, args, bytes, bytes);
             final long blockStart = VectorSplit.start(args.count, size, rank) * elementSize;
@@ -73,7 +73,7 @@ public final class ShmSingleCopyTwoShotAllreduce extends SingleCopyAlgorithm
 
             // round 2: publish the reduced block where it lies (a heap recv: a copy in scratch), read the peers'
             SingleCopyReads.publishSecond(context,
-                SingleCopyReads.readableAddress(context, 3, recvBase, recvOffset + blockStart, blockBytes));
+                SingleCopyReads.readableAddressInScratch(context, 3, recvBase, recvOffset + blockStart, blockBytes));
             for (int i = 1; i < size; i++)
             {
                 final int r = (rank + i) % size;

@@ -21,7 +21,9 @@ import static io.jccl.algorithms.shm.ShmProtocol.WORD_BUFFER;
  * <ol>
  *   <li>{@link #publish} (or {@link #publishAddress} for a buffer the caller has chosen): a send buffer that is
  *       off-heap and apart from recv is published in place; otherwise (a heap array, which the GC may move, or one
- *       that recv overlaps) a copy in scratch. Its address goes to {@link ShmProtocol#SLOT_ADDRESS}, then
+ *       that recv overlaps) a copy ({@link #copyForPeers}): in the rank's staging area when it fits, which peers
+ *       read through the mapping, else in scratch. Its address goes to {@link ShmProtocol#SLOT_ADDRESS} (a copy in
+ *       staging as {@link #STAGED} and its offset there, since the area lies elsewhere in each process), then
  *       {@code token(STEP_SINGLE_COPY)} to {@link ShmProtocol#SLOT_READY} (release); the rank waits for every peer's
  *       token (acquire);</li>
  *   <li>{@link #reduce}: recv = x_0 op x_1 op ... op x_(p-1), in rank order so every rank computes the same bits,
@@ -43,6 +45,12 @@ final class SingleCopyReads
     /** Bytes per kernel read: large enough to amortise the call and its page pinning, small enough to stay in L2. */
     static final long READ_CHUNK_BYTES = 256 * 1024;
 
+    /**
+     * Marks a published word as an offset into the publisher's staging area rather than an address (user-space
+     * addresses are positive).
+     */
+    static final long STAGED = Long.MIN_VALUE;
+
     private SingleCopyReads()
     {
     }
@@ -59,21 +67,51 @@ final class SingleCopyReads
     {
         final boolean copy = args.sendBase != null ||
             Memory.overlaps(args.sendBase, args.sendOffset, sendBytes, args.recvBase, args.recvOffset, recvBytes);
-        final long own = copy ? context.scratch(2, sendBytes) : args.sendOffset;
-        if (copy)
-        {
-            Memory.copy(args.sendBase, args.sendOffset, null, own, sendBytes);
-        }
+        final long own = copy ? copyForPeers(context, 2, args.sendBase, args.sendOffset, sendBytes) : args.sendOffset;
         publishAddress(context, own);
         return own;
     }
 
     /**
-     * The address from which peers can read the {@code bytes} at {@code (base, offset)}: the memory itself when it is
-     * off-heap, else a copy in scratch buffer {@code slot} (the GC may move an array, and the kernel reads addresses).
+     * A copy of the {@code bytes} at {@code (base, offset)} for peers to read until {@link #finish}; returns its
+     * address. In this rank's staging area when they fit ({@link ShmProtocol#bulkStagingBytes}): the copy has just
+     * written those lines, so the kernel would gain nothing by reading them, and a peer copies them through the mapping
+     * without a system call or a bounce buffer. Else in scratch buffer {@code slot}. The staging area is free again when
+     * {@link #finish} returns (every peer has read), so the call records no use of it with the staging ledger.
+     * 2 ranks, heap arrays, staged against single copy through scratch: PERFORMANCE.md, session 46.
+     */
+    static long copyForPeers(final CollectiveContext context, final int slot, final Object base, final long offset,
+        final long bytes)
+    {
+        if (bytes <= ShmProtocol.bulkStagingBytes(context))
+        {
+            context.acquireStaging();
+            final long staging = context.stagingAddress(context.rank());
+            Memory.copyToShared(base, offset, staging, bytes);
+            return staging;
+        }
+        final long copy = context.scratch(slot, bytes);
+        Memory.copy(base, offset, null, copy, bytes);
+        return copy;
+    }
+
+    /**
+     * The address from which peers can read the {@code bytes} at {@code (base, offset)} until {@link #finish}: the
+     * memory itself when it is off-heap, else {@link #copyForPeers} (the GC may move an array, and the kernel reads
+     * addresses).
      */
     static long readableAddress(final CollectiveContext context, final int slot, final Object base, final long offset,
         final long bytes)
+    {
+        return base == null ? offset : copyForPeers(context, slot, base, offset, bytes);
+    }
+
+    /**
+     * Like {@link #readableAddress}, but a copy goes to scratch buffer {@code slot}, never to staging: for a second
+     * publication in a call whose first may lie in the staging area.
+     */
+    static long readableAddressInScratch(final CollectiveContext context, final int slot, final Object base,
+        final long offset, final long bytes)
     {
         if (base == null)
         {
@@ -106,7 +144,9 @@ final class SingleCopyReads
     static long offer(final CollectiveContext context, final long address)
     {
         final long token = context.token(STEP_SINGLE_COPY);
-        context.setFlag(SLOT_ADDRESS, address);
+        final long staging = context.stagingAddress(context.rank());
+        final boolean staged = address >= staging && address < staging + context.stagingBytes();
+        context.setFlag(SLOT_ADDRESS, staged ? STAGED | address - staging : address);
         context.setFlag(SLOT_READY, token);
         return token;
     }
@@ -139,15 +179,28 @@ final class SingleCopyReads
         copyFrom(context, peer, context.getFlag(peer, SLOT_ADDRESS) + from, base, offset, bytes);
     }
 
-    /** Like {@link #copy}, from the address {@code remote} in {@code peer}'s memory. */
+    /** Like {@link #copy}, from {@code remote} in {@code peer}'s memory (or staging area, {@link #STAGED}). */
     static void copyFrom(final CollectiveContext context, final int peer, final long remote, final Object base,
         final long offset, final long bytes)
     {
-        if (base == null)
+        if (remote < 0)
+        {
+            Memory.copy(null, context.stagingAddress(peer) + (remote & ~STAGED), base, offset, bytes);
+        }
+        else if (base == null)
         {
             context.readPeer(peer, remote, offset, bytes);
-            return;
         }
+        else
+        {
+            copyThroughBounce(context, peer, remote, base, offset, bytes);
+        }
+    }
+
+    /** A kernel read into an address the GC may move: chunks through a bounce buffer. */
+    private static void copyThroughBounce(final CollectiveContext context, final int peer, final long remote,
+        final Object base, final long offset, final long bytes)
+    {
         final long bounce = context.scratch(1, READ_CHUNK_BYTES);
         final int chunks = ShmProtocol.chunks(bytes, READ_CHUNK_BYTES);
         for (int chunk = 0; chunk < chunks; chunk++)
@@ -192,8 +245,16 @@ final class SingleCopyReads
                 }
                 else
                 {
-                    x = bounce + (r & 1) * chunkBytes;
-                    context.readPeer(r, context.getFlag(r, SLOT_ADDRESS) + from + at, x, chunkLength);
+                    final long remote = context.getFlag(r, SLOT_ADDRESS) + from + at;
+                    if (remote < 0)
+                    {
+                        x = context.stagingAddress(r) + (remote & ~STAGED);
+                    }
+                    else
+                    {
+                        x = bounce + (r & 1) * chunkBytes;
+                        context.readPeer(r, remote, x, chunkLength);
+                    }
                 }
                 if (r == 0)
                 {
