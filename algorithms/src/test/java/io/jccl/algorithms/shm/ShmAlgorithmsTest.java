@@ -11,6 +11,8 @@ import io.jccl.algorithms.shm.ShmRankDriver.Call;
 import io.jccl.algorithms.shm.ShmRankDriver.Layout;
 import io.jccl.spi.CollectiveAlgorithm;
 import io.jccl.spi.CollectiveArgs;
+import org.agrona.BufferUtil;
+import org.agrona.UnsafeApi;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -18,6 +20,8 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -137,6 +141,63 @@ class ShmAlgorithmsTest
     static IntStream ranks()
     {
         return IntStream.of(RANKS);
+    }
+
+    /**
+     * A heap block is copied for the peers: into the rank's staging area when it fits, which the published word marks
+     * and the peers copy out of, else into scratch, which they read through the "kernel"; an off-heap block is
+     * published where it lies. Every result exact.
+     */
+    @Test
+    void singleCopyStagesTheCopiesThatFitTheStagingArea()
+    {
+        final LocalJob job = new LocalJob(2, STAGING_BYTES, 1 << 16).singleCopy(SINGLE_COPY_BYTES);
+        final int[] counts = {256, 4096, 4096}; // 1 KiB of floats fits the 8 KiB staging area, 16 KiB does not
+        final long[] words = new long[2 * counts.length];
+        final long[] addresses = new long[2];
+        job.run(context ->
+        {
+            final int rank = context.rank();
+            for (int k = 0; k < counts.length; k++)
+            {
+                final int count = counts[k];
+                final float[] send = new float[count];
+                for (int i = 0; i < count; i++)
+                {
+                    send[i] = rank * count + i;
+                }
+                final float[] recv = new float[2 * count];
+                final CollectiveArgs args = new CollectiveArgs();
+                args.collective = Collective.ALLGATHER;
+                args.type = DataType.FLOAT32;
+                args.count = count;
+                final boolean offHeap = k == 2;
+                final ByteBuffer direct = ByteBuffer.allocateDirect(4 * count)
+                    .order(ByteOrder.nativeOrder());
+                if (offHeap)
+                {
+                    direct.asFloatBuffer().put(send);
+                    addresses[rank] = BufferUtil.address(direct);
+                }
+                args.sendBase = offHeap ? null : send;
+                args.sendOffset = offHeap ? addresses[rank] : UnsafeApi.arrayBaseOffset(float[].class);
+                args.recvBase = recv;
+                args.recvOffset = UnsafeApi.arrayBaseOffset(float[].class);
+                context.begin();
+                new ShmSingleCopyAllgather().run(context, args);
+                words[2 * k + rank] = context.getFlag(rank, ShmProtocol.SLOT_ADDRESS);
+                for (int i = 0; i < 2 * count; i++)
+                {
+                    assertEquals(i, recv[i], "element " + i + " of " + 2 * count + " on rank " + rank);
+                }
+            }
+        });
+        for (int rank = 0; rank < 2; rank++)
+        {
+            assertEquals(SingleCopyReads.STAGED, words[rank], "a staged block is published at offset 0");
+            assertTrue(words[2 + rank] > 0, "a block beyond the staging area goes to scratch");
+            assertEquals(addresses[rank], words[4 + rank], "an off-heap block is published where it lies");
+        }
     }
 
     @Test
