@@ -1,0 +1,92 @@
+/*
+ * One collective on heap arrays (float[]) and on direct buffers, through single copy (shm_single_copy) and through
+ * the staging areas (shm_direct; two-shot for allreduce), side by side in one job, so that each line compares the
+ * four at one pace of the machine. Each size runs half its calls untimed, then its timed calls; rank 0 prints the
+ * mean µs per call, a line per size and round.
+ *
+ * PERFORMANCE.md (session 46) has what it measured: a heap array's copy for its peers now lies in the staging area.
+ * Run (from the repository, after mvn install):
+ *   javac -cp core/target/classes -d /tmp/heap-arrays perf/HeapArrays.java
+ *   ./jccl run -n 2 --cp /tmp/heap-arrays HeapArrays allgather|alltoall|reduce_scatter|allreduce|broadcast [ROUNDS]
+ */
+import io.jccl.Buf;
+import io.jccl.Communicator;
+import io.jccl.DataType;
+import io.jccl.Jccl;
+import io.jccl.ReduceOp;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+public class HeapArrays
+{
+    private static final int[] SIZES = {32 << 10, 128 << 10, 512 << 10, 2 << 20, 8 << 20};
+
+    public static void main(final String[] args)
+    {
+        final String op = args[0];
+        final int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 4;
+        try (Communicator world = Jccl.connect())
+        {
+            final int p = world.size();
+            final Communicator singleCopy = world.withAlgorithm(op + ":shm_single_copy");
+            final Communicator staged = world.withAlgorithm(op + (op.equals("allreduce") ? ":shm_twoshot" : ":shm_direct"));
+            for (int round = 0; round < rounds; round++)
+            {
+                for (final int bytes : SIZES)
+                {
+                    final int n = bytes / 4;
+                    final int sendCount = op.equals("allgather") ? n / p : n;
+                    final int recvCount = op.equals("reduce_scatter") ? n / p : n;
+                    final Buf[][] buffers = {
+                        {Buf.of(new float[sendCount]), Buf.of(new float[recvCount])},
+                        {direct(sendCount), direct(recvCount)}};
+                    final StringBuilder line = new StringBuilder(op + " " + bytes + " B, µs:");
+                    for (int kind = 0; kind < 2; kind++)
+                    {
+                        for (final Communicator comm : new Communicator[] {singleCopy, staged})
+                        {
+                            final int calls = bytes <= 128 << 10 ? 2000 : bytes <= 2 << 20 ? 200 : 50;
+                            for (int i = 0; i < calls / 2; i++)
+                            {
+                                run(comm, op, buffers[kind][0], buffers[kind][1]);
+                            }
+                            comm.barrier();
+                            final long start = System.nanoTime();
+                            for (int i = 0; i < calls; i++)
+                            {
+                                run(comm, op, buffers[kind][0], buffers[kind][1]);
+                            }
+                            final long nanos = System.nanoTime() - start;
+                            comm.barrier();
+                            line.append(String.format(" %s/%s %.1f", kind == 0 ? "float[]" : "direct",
+                                comm == singleCopy ? "single_copy" : "staged", nanos / 1e3 / calls));
+                        }
+                    }
+                    if (world.rank() == 0)
+                    {
+                        System.out.println(line);
+                    }
+                }
+            }
+        }
+    }
+
+    private static Buf direct(final int count)
+    {
+        return Buf.of(ByteBuffer.allocateDirect(4 * count).order(ByteOrder.nativeOrder()), DataType.FLOAT32);
+    }
+
+    private static void run(final Communicator comm, final String op, final Buf send, final Buf recv)
+    {
+        switch (op)
+        {
+            case "allgather" -> comm.allgather(send, recv);
+            case "alltoall" -> comm.alltoall(send, recv);
+            case "reduce_scatter" -> comm.reduceScatter(send, recv, ReduceOp.SUM);
+            case "allreduce" -> comm.allreduce(send, recv, ReduceOp.SUM);
+            case "broadcast" -> comm.broadcast(send, 0);
+            default -> throw new IllegalArgumentException("not a collective of this program: " + op);
+        }
+    }
+}
