@@ -33,7 +33,9 @@ package io.jccl.spi;
  * of the current operation says so with {@link #peersStarted()}: the context then skips waits it knows are met
  * ({@link StagingLedger}).
  * <p>
- * Reuse of staging inside one operation (chunk loops) is the algorithm's own business, with flags and tokens.
+ * Reuse of staging inside one operation (chunk loops) is the algorithm's own business, with flags and tokens. An
+ * operation that ends by waiting until every peer has finished with this rank's area (single copy's copies for
+ * peers) acquires it but need not release it: nobody reads the area after the operation, so no later one waits on it.
  */
 public interface CollectiveContext
 {

@@ -21,7 +21,7 @@ import static io.jccl.algorithms.shm.ShmProtocol.WORD_BUFFER;
  * <ol>
  *   <li>{@link #publish} (or {@link #publishAddress} for a buffer the caller has chosen): a send buffer that is
  *       off-heap and apart from recv is published in place; otherwise (a heap array, which the GC may move, or one
- *       that recv overlaps) a copy ({@link #copyForPeers}): in the rank's staging area when it fits, which peers
+ *       that recv overlaps) a copy ({@link #copyForPeers}): in the rank's staging area up to 1 MiB, which peers
  *       read through the mapping, else in scratch. Its address goes to {@link ShmProtocol#SLOT_ADDRESS} (a copy in
  *       staging as {@link #STAGED} and its offset there, since the area lies elsewhere in each process), then
  *       {@code token(STEP_SINGLE_COPY)} to {@link ShmProtocol#SLOT_READY} (release); the rank waits for every peer's
@@ -51,6 +51,14 @@ final class SingleCopyReads
      */
     static final long STAGED = Long.MIN_VALUE;
 
+    /**
+     * The largest copy for peers that goes to the staging area ({@link #copyForPeers}): one core's L2 here. 2 ranks,
+     * heap arrays, at the fast pace, medians of 8 alternating runs against copies in scratch: copies of 32-512 KiB took
+     * 0.48-0.79x the time and the 1 MiB blocks of a 2 MiB allgather 0.48x, but copies of 2 MiB 1.02-1.18x
+     * (PERFORMANCE.md, session 46).
+     */
+    static final long STAGED_COPY_MAX_BYTES = 1 << 20;
+
     private SingleCopyReads()
     {
     }
@@ -74,16 +82,16 @@ final class SingleCopyReads
 
     /**
      * A copy of the {@code bytes} at {@code (base, offset)} for peers to read until {@link #finish}; returns its
-     * address. In this rank's staging area when they fit ({@link ShmProtocol#bulkStagingBytes}): the copy has just
-     * written those lines, so the kernel would gain nothing by reading them, and a peer copies them through the mapping
-     * without a system call or a bounce buffer. Else in scratch buffer {@code slot}. The staging area is free again when
-     * {@link #finish} returns (every peer has read), so the call records no use of it with the staging ledger.
-     * 2 ranks, heap arrays, staged against single copy through scratch: PERFORMANCE.md, session 46.
+     * address. In this rank's staging area when they fit ({@link ShmProtocol#bulkStagingBytes}) and are at most
+     * {@link #STAGED_COPY_MAX_BYTES}: the copy has just written those lines, so the kernel would gain nothing by reading
+     * them, and a peer copies them through the mapping without a system call or a bounce buffer. Else in scratch buffer
+     * {@code slot}. The staging area is free again when {@link #finish} returns (every peer has read), so the call
+     * records no use of it with the staging ledger.
      */
     static long copyForPeers(final CollectiveContext context, final int slot, final Object base, final long offset,
         final long bytes)
     {
-        if (bytes <= ShmProtocol.bulkStagingBytes(context))
+        if (bytes <= Math.min(STAGED_COPY_MAX_BYTES, ShmProtocol.bulkStagingBytes(context)))
         {
             context.acquireStaging();
             final long staging = context.stagingAddress(context.rank());
