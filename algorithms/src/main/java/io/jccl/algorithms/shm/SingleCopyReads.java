@@ -53,9 +53,9 @@ final class SingleCopyReads
 
     /**
      * The largest copy for peers that goes to the staging area ({@link #copyForPeers}): one core's L2 here. 2 ranks,
-     * heap arrays, at the fast pace, medians of 8 alternating runs against copies in scratch: copies of 32-512 KiB took
-     * 0.48-0.79x the time and the 1 MiB blocks of a 2 MiB allgather 0.48x, but copies of 2 MiB 1.02-1.18x
-     * (PERFORMANCE.md, session 46).
+     * heap arrays, at the fast pace, against copies in scratch: copies of 32-512 KiB and the 1 MiB blocks of a 2 MiB
+     * allgather took 0.48-0.79x the time, but copies of 2 MiB gained nothing, 1.02-1.18x, within the 0.86-1.22x by
+     * which the unchanged 8 MiB rows moved (PERFORMANCE.md, session 46).
      */
     static final long STAGED_COPY_MAX_BYTES = 1 << 20;
 
