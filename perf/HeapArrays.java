@@ -30,7 +30,8 @@ public class HeapArrays
         {
             final int p = world.size();
             final Communicator singleCopy = world.withAlgorithm(op + ":shm_single_copy");
-            final Communicator staged = world.withAlgorithm(op + (op.equals("allreduce") ? ":shm_twoshot" : ":shm_direct"));
+            final Communicator staged =
+                world.withAlgorithm(op + (op.equals("allreduce") ? ":shm_twoshot" : ":shm_direct"));
             for (int round = 0; round < rounds; round++)
             {
                 for (final int bytes : SIZES)

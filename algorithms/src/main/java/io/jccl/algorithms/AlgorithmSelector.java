@@ -92,8 +92,8 @@ public final class AlgorithmSelector
      * reads its block of every peer's input and reduces it: 0.35-0.85x the staged shm_direct's time at 128 KiB-32 MiB
      * on 2 ranks while handoffs were slow. Reduce, at 2 ranks, where the root reads the peer's vector and reduces
      * it ({@link #SINGLE_COPY_REDUCE_MAX_BYTES}). The gains need send buffers whose lines nobody has just written:
-     * with heap arrays (copied to scratch every call) the staged algorithms were faster, but the choice cannot depend
-     * on the buffers, whose kind may differ from rank to rank.
+     * with heap arrays (copied for the peers every call) the staged algorithms were as fast or faster, but the choice
+     * cannot depend on the buffers, whose kind may differ from rank to rank.
      */
     private static final Map<Collective, String> SINGLE_COPY_PREFERENCES = new EnumMap<>(Map.of(
         Collective.BROADCAST, "binomial",

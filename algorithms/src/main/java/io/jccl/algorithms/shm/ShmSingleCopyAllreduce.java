@@ -16,7 +16,7 @@ import java.util.Set;
  * vCPUs land on distant cores, two sockets) this reads the peers' clean lines instead, as Open MPI's CMA path does.
  * The price is one kernel copy of (p − 1)·n bytes per rank instead of two-shot's shared 2n(p − 1)/p. Cost:
  * 2α_f + (p − 1)·n·(β + γ), β the point-to-point β of n's regime (a single-copy message), plus n·β_c when the send
- * buffer is copied to scratch first (a heap array, or in place).
+ * buffer is copied first (a heap array, or in place).
  * <p>
  * Needs single copy on every rank ({@link CollectiveContext#singleCopyBytes()} above 0), which is the same answer on
  * every rank, so every rank takes this algorithm or none.

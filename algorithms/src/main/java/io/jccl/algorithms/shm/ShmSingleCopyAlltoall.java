@@ -14,7 +14,7 @@ import java.util.Set;
  * matters); pairwise exchange over single-copy messages instead pays a rendezvous and a system call per chunk.
  * <p>
  * Cost (n = bytes of one rank's send buffer): 2α_f + (p − 1)(α + (n/p)β) + (n/p)β_c, β the point-to-point β of a
- * single-copy message; plus n·β_c when the send buffer is copied to scratch first (a heap array, or recv overlaps
+ * single-copy message; plus n·β_c when the send buffer is copied first (a heap array, or recv overlaps
  * it), and another n(p − 1)/p·β_c through a bounce buffer for a heap recv.
  * <p>
  * Needs single copy on every rank ({@link CollectiveContext#singleCopyBytes()} above 0).

@@ -17,7 +17,7 @@ import java.util.Set;
  * it into the root's buffer and so into its own cache, across cores from the root's reduction. Here the kernel
  * copies clean lines straight into the root's cache, where the reduction reads them next. Cost:
  * 2α_f + (p − 1)·(⌈n/R⌉·α_k + nβ_k) + (p − 1)n·γ, R = 256 KiB (the root reads and reduces everything, so it is
- * a 2-rank algorithm: binomial spreads the work over lg p steps), plus n·β_c when a send buffer is copied to scratch
+ * a 2-rank algorithm: binomial spreads the work over lg p steps), plus n·β_c when a send buffer is copied
  * first (a heap array, or the root's in place).
  * <p>
  * Needs single copy on every rank ({@link CollectiveContext#singleCopyBytes()} above 0), which is the same answer on

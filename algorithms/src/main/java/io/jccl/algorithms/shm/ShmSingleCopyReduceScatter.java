@@ -12,7 +12,7 @@ import java.util.Set;
  * blocks into recv in rank order ({@link SingleCopyReads} has the protocol). Like {@link ShmDirectReduceScatter}
  * in one step, without staging the blocks first, and reading only lines nobody has just written (see
  * {@link ShmSingleCopyAllreduce} for why that matters). Cost (n = bytes of one rank's whole send buffer):
- * 2α_f + (p − 1)·(α + (n/p)β) + n(p − 1)/p·γ, plus n·β_c when the send buffer is copied to scratch first (a heap
+ * 2α_f + (p − 1)·(α + (n/p)β) + n(p − 1)/p·γ, plus n·β_c when the send buffer is copied first (a heap
  * array, or recv inside it).
  * <p>
  * Needs single copy on every rank ({@link CollectiveContext#singleCopyBytes()} above 0).

@@ -21,7 +21,7 @@ import java.util.Set;
  * MiB / 8 MiB: 326 / 1228 / 5289 µs, against two-shot's 404 / 1758 / 6958 and shm_single_copy's 454 / 2054 / 10563;
  * at the fast pace two-shot stays ahead up to 2 MiB (86 / 446 against 264 / 726). Cost:
  * 3α_f + (p − 1)·(⌈n/(pR)⌉·α_k + (n/p)β_k) + n(p − 1)/p·γ + (p − 1)·(α_k + (n/p)β_k), R = 256 KiB, plus n·β_c when the
- * send buffer is copied to scratch first (a heap array, or in place).
+ * send buffer is copied first (a heap array, or in place).
  * <p>
  * Needs single copy on every rank ({@link CollectiveContext#singleCopyBytes()} above 0).
  */

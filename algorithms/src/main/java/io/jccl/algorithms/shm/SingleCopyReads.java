@@ -83,10 +83,10 @@ final class SingleCopyReads
     /**
      * A copy of the {@code bytes} at {@code (base, offset)} for peers to read until {@link #finish}; returns its
      * address. In this rank's staging area when they fit ({@link ShmProtocol#bulkStagingBytes}) and are at most
-     * {@link #STAGED_COPY_MAX_BYTES}: the copy has just written those lines, so the kernel would gain nothing by reading
-     * them, and a peer copies them through the mapping without a system call or a bounce buffer. Else in scratch buffer
-     * {@code slot}. The staging area is free again when {@link #finish} returns (every peer has read), so the call
-     * records no use of it with the staging ledger.
+     * {@link #STAGED_COPY_MAX_BYTES}: the copy has just written those lines, so the kernel would gain nothing by
+     * reading them, and a peer copies them through the mapping without a system call or a bounce buffer. Else in
+     * scratch buffer {@code slot}. The staging area is free again when {@link #finish} returns (every peer has read),
+     * so the call records no use of it with the staging ledger.
      */
     static long copyForPeers(final CollectiveContext context, final int slot, final Object base, final long offset,
         final long bytes)
