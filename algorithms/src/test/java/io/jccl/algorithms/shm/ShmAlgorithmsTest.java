@@ -20,6 +20,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -172,10 +173,10 @@ class ShmAlgorithmsTest
                 args.type = DataType.FLOAT32;
                 args.count = count;
                 final boolean offHeap = k == 2;
-                final ByteBuffer direct = ByteBuffer.allocateDirect(4 * count)
-                    .order(ByteOrder.nativeOrder());
+                ByteBuffer direct = null;
                 if (offHeap)
                 {
+                    direct = ByteBuffer.allocateDirect(4 * count).order(ByteOrder.nativeOrder());
                     direct.asFloatBuffer().put(send);
                     addresses[rank] = BufferUtil.address(direct);
                 }
@@ -185,6 +186,7 @@ class ShmAlgorithmsTest
                 args.recvOffset = UnsafeApi.arrayBaseOffset(float[].class);
                 context.begin();
                 new ShmSingleCopyAllgather().run(context, args);
+                Reference.reachabilityFence(direct);
                 words[2 * k + rank] = context.getFlag(rank, ShmProtocol.SLOT_ADDRESS);
                 for (int i = 0; i < 2 * count; i++)
                 {
