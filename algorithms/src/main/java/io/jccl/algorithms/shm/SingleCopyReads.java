@@ -28,9 +28,10 @@ import static io.jccl.algorithms.shm.ShmProtocol.WORD_BUFFER;
  *       token (acquire);</li>
  *   <li>{@link #reduce}: recv = x_0 op x_1 op ... op x_(p-1), in rank order so every rank computes the same bits,
  *       x_j being a range of rank j's published buffer, read in chunks of {@link CollectiveArgs#chunkBytes} (else
- *       {@link #READ_CHUNK_BYTES}) into one of two bounce buffers, so that x_0 is still there when x_1 arrives; or
- *       {@link #copy}: a range of a peer's published buffer straight into recv, in one kernel call when recv is
- *       off-heap;</li>
+ *       {@link #READ_CHUNK_BYTES}) into one of two bounce buffers, so that x_0 is still there when x_1 arrives (a copy
+ *       in a peer's staging area is reduced where it lies); or {@link #copy}: a range of a peer's published buffer
+ *       straight into recv, in one kernel call when recv is off-heap (from a peer's staging area, one copy through
+ *       the mapping);</li>
  *   <li>{@link #finish}: {@link ShmProtocol#SLOT_CONSUMED} = the token (release), then a wait until every peer has
  *       said the same (acquire), since a peer may still be reading this rank's buffer.</li>
  * </ol>
@@ -98,9 +99,7 @@ final class SingleCopyReads
             Memory.copyToShared(base, offset, staging, bytes);
             return staging;
         }
-        final long copy = context.scratch(slot, bytes);
-        Memory.copy(base, offset, null, copy, bytes);
-        return copy;
+        return copyToScratch(context, slot, base, offset, bytes);
     }
 
     /**
@@ -121,10 +120,12 @@ final class SingleCopyReads
     static long readableAddressInScratch(final CollectiveContext context, final int slot, final Object base,
         final long offset, final long bytes)
     {
-        if (base == null)
-        {
-            return offset;
-        }
+        return base == null ? offset : copyToScratch(context, slot, base, offset, bytes);
+    }
+
+    private static long copyToScratch(final CollectiveContext context, final int slot, final Object base,
+        final long offset, final long bytes)
+    {
         final long copy = context.scratch(slot, bytes);
         Memory.copy(base, offset, null, copy, bytes);
         return copy;
