@@ -194,7 +194,7 @@ final class SingleCopyReads
     {
         if (remote < 0)
         {
-            Memory.copy(null, context.stagingAddress(peer) + (remote & ~STAGED), base, offset, bytes);
+            Memory.copy(null, inStaging(context, peer, remote), base, offset, bytes);
         }
         else if (base == null)
         {
@@ -204,6 +204,12 @@ final class SingleCopyReads
         {
             copyThroughBounce(context, peer, remote, base, offset, bytes);
         }
+    }
+
+    /** The address here of a {@link #STAGED} word (plus any offset added to it) that {@code peer} published. */
+    private static long inStaging(final CollectiveContext context, final int peer, final long staged)
+    {
+        return context.stagingAddress(peer) + (staged & ~STAGED);
     }
 
     /** A kernel read into an address the GC may move: chunks through a bounce buffer. */
@@ -257,7 +263,7 @@ final class SingleCopyReads
                     final long remote = context.getFlag(r, SLOT_ADDRESS) + from + at;
                     if (remote < 0)
                     {
-                        x = context.stagingAddress(r) + (remote & ~STAGED);
+                        x = inStaging(context, r, remote);
                     }
                     else
                     {
