@@ -32,8 +32,7 @@ import java.util.Locale;
  *   <li>staged against single copy (no threshold): a {@link #COMPARISON_BYTES} allgather timed the same way through
  *       the staging areas and through the kernel ({@code shm_single_copy}); the fast pace when the staged call's
  *       median is at most the single-copy one's. No threshold to carry from machine to machine: the probe asks the
- *       question the choice depends on. On the AMD VM of 2026-12-04, 2 ranks, the probe's staged allgather took
- *       9.5-14.5 µs at the fast pace and 27-46 at the slow one, the single-copy one 13-24 at either.</li>
+ *       question the choice depends on.</li>
  * </ul>
  * <p>
  * Why every rank agrees: the probes fall at the same call on every rank, since each counts the bytes of the same
@@ -43,7 +42,8 @@ import java.util.Locale;
  * <p>
  * Cost: the threshold probe takes 0.16-0.8 ms at 2 ranks on the AMD VM of MODEL.md session 21 (the allgather 24-30 µs
  * at the fast pace, 119-139 at the slow one), by arithmetic 0.4-1 % of the time of the default 256 MiB of traffic at
- * either pace; the comparison probe 0.15-0.3 ms. The first probe of a communicator runs untimed calls of each
+ * either pace; the comparison probe about 0.04 ms at the fast pace and 0.08 at the slow one (six calls of each
+ * allgather, 2.8 and 3.4 µs, or 9.2 and 4.2; 2026-12-04). The first probe of a communicator runs untimed calls of each
  * allgather first ({@link #WARM_UP_CALLS}, as the bench does before its first row, or
  * {@link #COMPARISON_WARM_UP_CALLS}), so that their copies are compiled (after 50, the bench's probe read 82-88 µs at
  * the fast pace). Allocates nothing per call or probe: its buffers (up to 1 MiB and a word, off-heap) come with the
@@ -54,20 +54,25 @@ public final class PaceProbe
     /** Bytes of the threshold probe's allgather, all ranks' blocks together. */
     public static final int BYTES = 512 * 1024;
     /**
-     * Bytes of each of the comparison probe's two allgathers, all ranks' blocks together: where both designs' times
-     * part clearly at either pace (2 ranks, 2026-12-04, staged against single copy 0.5-0.87x at the fast pace and
-     * 2.0-2.6x at the slow one; at 512 KiB 0.55-0.95x and 2.0-2.6x, at four times the cost).
+     * Bytes of each of the comparison probe's two allgathers, all ranks' blocks together: a size where the staged
+     * and single-copy designs part at both paces the way they do over the sizes the choice covers. 2 ranks on the AMD
+     * VM of 2026-12-04, {@code perf/PaceVerdicts.java}, 11 000 samples of 13 collectives and sizes (PERFORMANCE.md,
+     * session 47): the staged allgather's median over single copy's 0.81 at the fast pace (2.8 against 3.4 µs) and
+     * 2.2 at the slow one; its verdict matched the one of the 13 collectives' mean times together (the geometric
+     * mean of their staged-over-single-copy ratios) in 98.5 and 99.9 % of the samples. Not 128 KiB, the size before: there, at the fast pace, the staged designs took 1.2-1.4x single copy's
+     * time, while they took 0.45-0.95x at 8 and 32 KiB and from 512 KiB, so its verdict was wrong in 99 % of those
+     * samples.
      */
-    public static final int COMPARISON_BYTES = 128 * 1024;
+    public static final int COMPARISON_BYTES = 32 * 1024;
     /** Timed calls of a probe, after one untimed: the probe is the median call's time. */
     public static final int CALLS = 5;
     /** Untimed calls before a communicator's first probe. */
     public static final int WARM_UP_CALLS = 1000;
     /**
-     * Untimed calls of each allgather before a communicator's first comparison probe, 6-9 ms at 2 ranks. Fewer than
-     * the threshold probe's: a comparison needs both calls compiled, not a time that matches the bench's. 2 ranks,
-     * 2026-12-04, first probes after 300 MiB of 1 MiB allreduces: after 200 the staged call took 10.8-25.4 µs and
-     * the single-copy one 16.5-20.6, as in later probes; after none 28.9-35.0 and 26.5-44.1.
+     * Untimed calls of each allgather before a communicator's first comparison probe, about 1.3 ms at 2 ranks. Fewer
+     * than the threshold probe's: a comparison needs both calls compiled, not a time that matches the bench's. 2 ranks,
+     * 2026-12-04, first probes of 128 KiB allgathers after 300 MiB of 1 MiB allreduces: after 200 the staged call
+     * took 10.8-25.4 µs and the single-copy one 16.5-20.6, as in later probes; after none 28.9-35.0 and 26.5-44.1.
      */
     static final int COMPARISON_WARM_UP_CALLS = 200;
 

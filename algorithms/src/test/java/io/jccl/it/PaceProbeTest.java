@@ -1,6 +1,7 @@
 package io.jccl.it;
 
 import io.jccl.Collective;
+import io.jccl.engine.PaceProbe;
 import io.jccl.launch.JobResult;
 import io.jccl.model.ModelParameters;
 import io.jccl.model.Pace;
@@ -158,7 +159,7 @@ class PaceProbeTest
             assertTrue(line.endsWith((pace.equals("fast") ? "shm_twoshot " : "shm_single_copy ") + pace), line);
         }
         assertEquals(40 / PROBE_EVERY, compared.output(0).stream().filter(l -> l.startsWith("PROBE ")).count());
-        final String logged = "a 131072-byte allgather staged and single copy";
+        final String logged = "a " + PaceProbe.COMPARISON_BYTES + "-byte allgather staged and single copy";
         assertTrue(compared.output(0).stream().anyMatch(l -> l.contains(logged)),
             "no '" + logged + "' in rank 0's output:\n" + Jobs.allOutput(compared));
         // a forced algorithm does not depend on the pace: no probe
