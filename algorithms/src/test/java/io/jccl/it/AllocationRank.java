@@ -28,7 +28,10 @@ public final class AllocationRank
      */
     private static final int WINDOWS = 3;
     private static final int N = 256;
-    /** Direct buffers of this size take the single-copy and memmove paths. */
+    /**
+     * Calls of this size take the large-message paths: single copy and memmove for direct buffers, and for arrays the
+     * copies of an operand the kernel may not read (the GC moves it) into the staging areas.
+     */
     private static final int LARGE_BYTES = 256 * 1024;
 
     private AllocationRank()
@@ -69,6 +72,11 @@ public final class AllocationRank
             final Buf largeRecv = Buf.of(ByteBuffer.allocateDirect(LARGE_BYTES), DataType.FLOAT32);
             calls.put("sendRecv_256k", () -> comm.sendRecv(largeSend, peer, 4, largeRecv, from, 4));
             calls.put("allreduce_256k", () -> comm.allreduce(largeSend, largeRecv, ReduceOp.SUM));
+            final Buf largeArray = Buf.of(new float[LARGE_BYTES / Float.BYTES]);
+            final Buf largeArrayOut = Buf.of(new float[LARGE_BYTES / Float.BYTES]);
+            calls.put("allreduce_256k_array", () -> comm.allreduce(largeArray, largeArrayOut, ReduceOp.SUM));
+            final Buf arrayBlock = largeArray.slice(0, LARGE_BYTES / Float.BYTES / p);
+            calls.put("allgather_256k_array", () -> comm.allgather(arrayBlock, largeArrayOut));
             final com.sun.management.ThreadMXBean threads =
                 (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
             final long thread = Thread.currentThread().threadId();

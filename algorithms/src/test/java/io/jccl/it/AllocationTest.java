@@ -59,7 +59,7 @@ class AllocationTest
                         " allocated " + window + " bytes in one window of 5,000 calls\n" + output);
                 }
             }
-            assertEquals(17, calls, output);
+            assertEquals(19, calls, output);
         }
     }
 }
