@@ -5,10 +5,11 @@
  * mean, the time a user's run of such calls sees). It also times the bench's handoff probe (a 512 KiB shm_direct
  * allgather, median of 5). Rank 0 prints a CSV line per sample:
  *   sample,seconds,handoff_us,OP_BYTES_probe_staged,OP_BYTES_probe_single,OP_BYTES_mean_staged,OP_BYTES_mean_single,...
+ * PERFORMANCE.md (session 47) has what it measured: why the engine's probe compares 32 KiB allgathers.
  *
  * Run (from the repository, after mvn install):
  *   javac -cp core/target/classes -d /tmp/pace-verdicts perf/PaceVerdicts.java
- *   ./jccl run -n 2 --cp /tmp/pace-verdicts PaceVerdicts SECONDS > samples.csv
+ *   ./jccl run -n 2 --cp /tmp/pace-verdicts PaceVerdicts SECONDS | sed 's/^\[0\] //' > samples.csv
  */
 import io.jccl.Buf;
 import io.jccl.Communicator;
