@@ -32,8 +32,9 @@ import java.util.Map;
  *       {@link #SINGLE_COPY_PREFERENCES}: the shipped model's parameters describe the two-copy paths, and on a
  *       machine whose cross-core transfers of freshly written lines are slow (this project's 2-vCPU VMs, half of the
  *       time) the staged algorithms lose up to 6x where one copy out of the sender's own buffer does not. While every
- *       rank has a core the rule gives way at the fast pace, when the communicator's probe finds staging as fast as
- *       single copy ({@link #followsPace}; the engine's {@code PaceProbe}): there the staged algorithms took mostly
+ *       rank has a core the rule gives way at the fast pace, when the communicator's probe finds staging about as
+ *       fast as single copy ({@link #followsPace}; the engine's {@code PaceProbe}, which keeps single copy at the fast
+ *       pace for calls of 64-256 KiB where it is faster there): there the staged algorithms took mostly
  *       0.3-0.9x single copy's time (2 ranks, 2026-12-04: allreduce 8 KiB-8 MiB, allgather, reduce-scatter and alltoall
  *       32 KiB-8 MiB, reduce 32-512 KiB; PERFORMANCE.md, session 45), where at the slow pace they took 1.2-4x;</li>
  *   <li>without a tuning file, binomial for broadcasts from {@link #OVERSUBSCRIBED_BROADCAST_TREE_MIN_BYTES} up to

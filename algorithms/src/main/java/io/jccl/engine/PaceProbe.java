@@ -31,8 +31,10 @@ import java.util.Locale;
  *       from which {@code ./jccl tune} drew the split, and calls the fast pace when it is at most the threshold;</li>
  *   <li>staged against single copy (no threshold): a {@link #COMPARISON_BYTES} allgather timed the same way through
  *       the staging areas and through the kernel ({@code shm_single_copy}); the fast pace when the staged call's
- *       median is at most the single-copy one's. No threshold to carry from machine to machine: the probe asks the
- *       question the choice depends on.</li>
+ *       median is at most {@link #FAST_RATIO} times the single-copy one's. No time to carry from machine to machine:
+ *       the probe asks the question the choice depends on. A second comparison, of {@link #BAND_BYTES} allgathers, answers it for
+ *       the calls of the band around that size ({@link #inBand}): at the fast pace, where single copy was ahead
+ *       there, those calls take the slow pace's choices ({@link #paceFor}).</li>
  * </ul>
  * <p>
  * Why every rank agrees: the probes fall at the same call on every rank, since each counts the bytes of the same
@@ -42,12 +44,12 @@ import java.util.Locale;
  * <p>
  * Cost: the threshold probe takes 0.16-0.8 ms at 2 ranks on the AMD VM of MODEL.md session 21 (the allgather 24-30 µs
  * at the fast pace, 119-139 at the slow one), by arithmetic 0.4-1 % of the time of the default 256 MiB of traffic at
- * either pace; the comparison probe about 0.04 ms at the fast pace and 0.08 at the slow one (six calls of each
- * allgather, 2.8 and 3.4 µs, or 9.2 and 4.2; 2026-12-04). The first probe of a communicator runs untimed calls of each
- * allgather first ({@link #WARM_UP_CALLS}, as the bench does before its first row, or
- * {@link #COMPARISON_WARM_UP_CALLS}), so that their copies are compiled (after 50, the bench's probe read 82-88 µs at
- * the fast pace). Allocates nothing per call or probe: its buffers (up to 1 MiB and a word, off-heap) come with the
- * communicator.
+ * either pace; the comparison probe about 0.15 ms at the fast pace and 0.35 at the slow one (six calls of each
+ * allgather: at 32 KiB 2.8 and 3.4 µs, or 9.2 and 4.2; at 128 KiB 10.5 and 7.6, or 35 and 8.6; 2026-12-04). The
+ * first probe of a communicator runs untimed calls of each allgather first ({@link #WARM_UP_CALLS}, as the bench
+ * does before its first row, or {@link #COMPARISON_WARM_UP_CALLS}), so that their copies are compiled (after 50, the
+ * bench's probe read 82-88 µs at the fast pace). Allocates nothing per call or probe: its buffers (up to 1 MiB and a
+ * word, off-heap) come with the communicator.
  */
 public final class PaceProbe
 {
@@ -59,17 +61,35 @@ public final class PaceProbe
      * VM of 2026-12-04, {@code perf/PaceVerdicts.java}, 11 000 samples of 13 collectives and sizes (PERFORMANCE.md,
      * session 47): the staged allgather's median over single copy's 0.81 at the fast pace (2.8 against 3.4 µs) and
      * 2.2 at the slow one; its verdict matched the one of the 13 collectives' mean times together (the geometric
-     * mean of their staged-over-single-copy ratios) in 98.5 and 99.9 % of the samples. Not 128 KiB, the size before: there, at the fast pace, the staged designs took 1.2-1.4x single copy's
-     * time, while they took 0.45-0.95x at 8 and 32 KiB and from 512 KiB, so its verdict was wrong in 99 % of those
-     * samples.
+     * mean of their staged-over-single-copy ratios) in 98.5 and 99.9 % of the samples. Not 128 KiB, the size before:
+     * there, at the fast pace, the staged designs took 1.2-1.4x single copy's time, while they took 0.45-0.95x at 8
+     * and 32 KiB and from 512 KiB, so its verdict was wrong for the 13 in 99 % of those samples; it now decides for
+     * the band around it alone ({@link #BAND_BYTES}).
      */
     public static final int COMPARISON_BYTES = 32 * 1024;
+    /**
+     * The comparison's fast pace: the staged allgather's median at most this many times the single-copy one's. The
+     * geometric mean of the two paces' medians of that ratio (0.81 and 2.21, session 47), so that a probe's noise
+     * rarely crosses it: in 11 000 samples 0.1 % of each pace's did, against 1.2 % of the fast pace's at 1.
+     */
+    public static final double FAST_RATIO = 1.3;
+    /**
+     * Bytes of the band comparison's allgathers. 2 ranks, 2026-12-04, the fast pace: from 64 to 192 KiB the staged
+     * allgather, two-shot allreduce and staged alltoall took 1.02-1.49x single copy's time (reduce-scatter 0.95x at
+     * 64 KiB, 1.01-1.21x from 96 KiB), at 32 KiB and from 384 KiB 0.55-1.01x (PERFORMANCE.md, session 47); while
+     * session 45's sweeps had the staged designs ahead at 128 KiB too (0.51-0.87x). So the band asks for itself.
+     */
+    public static final int BAND_BYTES = 128 * 1024;
+    /** The band's calls: allreduces, allgathers, alltoalls and reduce-scatters of at least this many bytes... */
+    public static final long BAND_MIN_BYTES = 64 * 1024;
+    /** ...and fewer than this many. */
+    public static final long BAND_END_BYTES = 256 * 1024;
     /** Timed calls of a probe, after one untimed: the probe is the median call's time. */
     public static final int CALLS = 5;
     /** Untimed calls before a communicator's first probe. */
     public static final int WARM_UP_CALLS = 1000;
     /**
-     * Untimed calls of each allgather before a communicator's first comparison probe, about 1.3 ms at 2 ranks. Fewer
+     * Untimed calls of each allgather before a communicator's first comparison probe, 5-11 ms at 2 ranks. Fewer
      * than the threshold probe's: a comparison needs both calls compiled, not a time that matches the bench's. 2 ranks,
      * 2026-12-04, first probes of 128 KiB allgathers after 300 MiB of 1 MiB allreduces: after 200 the staged call
      * took 10.8-25.4 µs and the single-copy one 16.5-20.6, as in later probes; after none 28.9-35.0 and 26.5-44.1.
@@ -78,6 +98,8 @@ public final class PaceProbe
 
     private static final long FAST_WORD = 1;
     private static final long SLOW_WORD = 2;
+    /** Or'd into the verdict: single copy was ahead in the band comparison. */
+    private static final long BAND_SINGLE_COPY_BIT = 4;
 
     private final ShmTransport transport;
     private final CollectiveAlgorithm allgather;
@@ -94,14 +116,19 @@ public final class PaceProbe
     private final Runnable singleCopyCall;
     private final Buf send;
     private final Buf recv;
+    /** Bytes of each rank's block in the probe's allgathers of the moment. */
+    private long blockBytes;
     private final ByteBuffer verdictBytes = ByteBuffer.allocateDirect(Long.BYTES);
     private final Buf verdict = Buf.of(verdictBytes, DataType.INT64);
     private boolean warm;
     private long traffic;
     private Pace pace;
+    private boolean bandSingleCopy;
     private long probes;
     private double lastMicros = Double.NaN;
     private double lastSingleCopyMicros = Double.NaN;
+    private double lastBandMicros = Double.NaN;
+    private double lastBandSingleCopyMicros = Double.NaN;
 
     /** A threshold probe, or with {@code thresholdMicros} NaN a comparison probe. */
     private PaceProbe(final ShmTransport transport, final AlgorithmRegistry registry, final long probeBytes,
@@ -117,9 +144,10 @@ public final class PaceProbe
         this.probeBytes = probeBytes;
         this.thresholdMicros = thresholdMicros;
         this.log = log;
-        final int block = (compares() ? COMPARISON_BYTES : BYTES) / transport.size();
-        this.send = Buf.of(ByteBuffer.allocateDirect(block), DataType.INT8);
-        this.recv = Buf.of(ByteBuffer.allocateDirect(block * transport.size()), DataType.INT8);
+        this.blockBytes = (compares() ? COMPARISON_BYTES : BYTES) / transport.size();
+        final int largestBlock = (compares() ? BAND_BYTES : BYTES) / transport.size();
+        this.send = Buf.of(ByteBuffer.allocateDirect(largestBlock), DataType.INT8);
+        this.recv = Buf.of(ByteBuffer.allocateDirect(largestBlock * transport.size()), DataType.INT8);
     }
 
     /**
@@ -186,11 +214,12 @@ public final class PaceProbe
             split != null ? split.thresholdMicros() : Double.NaN;
         final Log log = new Log(configuration, transport.rank());
         final PaceProbe probe = new PaceProbe(transport, registry, probeBytes, threshold, log);
-        probe.fillArgs();
-        String refusal = probe.allgather.unsupportedReason(probe.probeArgs, transport.size(), transport);
+        String refusal = probe.refusal();
         if (refusal == null && probe.compares())
         {
-            refusal = probe.singleCopyAllgather.unsupportedReason(probe.probeArgs, transport.size(), transport);
+            probe.blockBytes = BAND_BYTES / transport.size();
+            refusal = probe.refusal();
+            probe.blockBytes = COMPARISON_BYTES / transport.size();
         }
         if (refusal != null)
         {
@@ -206,17 +235,27 @@ public final class PaceProbe
         {
             log.info(Log.INIT, probe.compares() ?
                 String.format(Locale.ROOT, "handoff probe every %d bytes of collective calls: a %d-byte allgather " +
-                    "staged and single copy; the fast pace (the staged algorithms) when staging is as fast",
-                    probeBytes, COMPARISON_BYTES) :
+                    "staged and single copy, the fast pace (the staged algorithms) when staging takes at most %.1fx " +
+                    "the time; and a %d-byte one for the calls of %d-%d bytes, single copy there when it is faster",
+                    probeBytes, COMPARISON_BYTES, FAST_RATIO, BAND_BYTES, BAND_MIN_BYTES, BAND_END_BYTES - 1) :
                 String.format(Locale.ROOT, "handoff probe every %d bytes of collective calls; the fast pace at most " +
                     "%.1f µs", probeBytes, threshold));
         }
         return probe;
     }
 
+    /** Why the probe's allgathers of the moment's size cannot run here, or null. */
+    private String refusal()
+    {
+        fillArgs();
+        final String reason = allgather.unsupportedReason(probeArgs, transport.size(), transport);
+        return reason != null || !compares() ? reason :
+            singleCopyAllgather.unsupportedReason(probeArgs, transport.size(), transport);
+    }
+
     /**
-     * The pace to choose a call of {@code bytes} of {@code collective} by; probes first when the call fills the
-     * budget. Null before the first probe. Every rank must pass the same calls.
+     * The pace to choose a call of {@code bytes} of {@code collective} by ({@link #paceFor}); probes first when the
+     * call fills the budget. Null before the first probe. Every rank must pass the same calls.
      */
     Pace before(final Collective collective, final long bytes)
     {
@@ -229,7 +268,25 @@ public final class PaceProbe
                 probe();
             }
         }
-        return pace;
+        return paceFor(collective, bytes);
+    }
+
+    /**
+     * The pace to choose a call of {@code bytes} of {@code collective} by, from the last probe: its pace, but the
+     * slow one for a call of the band ({@link #inBand}) at the fast pace when single copy was ahead in the band
+     * comparison. Null before the first probe.
+     */
+    public Pace paceFor(final Collective collective, final long bytes)
+    {
+        return pace == Pace.FAST && bandSingleCopy && inBand(collective, bytes) ? Pace.SLOW : pace;
+    }
+
+    /** Whether the band comparison decides for a call of {@code bytes} of {@code collective}. */
+    public static boolean inBand(final Collective collective, final long bytes)
+    {
+        return (collective == Collective.ALLREDUCE || collective == Collective.ALLGATHER ||
+            collective == Collective.ALLTOALL || collective == Collective.REDUCE_SCATTER) &&
+            bytes >= BAND_MIN_BYTES && bytes < BAND_END_BYTES;
     }
 
     /** The collectives whose bytes are the same at every rank and which move them between the cores. */
@@ -250,19 +307,34 @@ public final class PaceProbe
                 if (compares())
                 {
                     singleCopyCall.run();
+                    blockBytes = BAND_BYTES / transport.size();
+                    stagedCall.run();
+                    singleCopyCall.run();
+                    blockBytes = COMPARISON_BYTES / transport.size();
                 }
             }
             warm = true;
         }
         final double micros = medianMicros(stagedCall, nanos);
         final double singleCopyMicros = compares() ? medianMicros(singleCopyCall, nanos) : Double.NaN;
+        double bandMicros = Double.NaN;
+        double bandSingleCopyMicros = Double.NaN;
+        if (compares())
+        {
+            blockBytes = BAND_BYTES / transport.size();
+            bandMicros = medianMicros(stagedCall, nanos);
+            bandSingleCopyMicros = medianMicros(singleCopyCall, nanos);
+            blockBytes = COMPARISON_BYTES / transport.size();
+        }
         long word = 0;
         if (transport.rank() == 0)
         {
             lastMicros = micros;
             lastSingleCopyMicros = singleCopyMicros;
-            final boolean fast = compares() ? micros <= singleCopyMicros : micros <= thresholdMicros;
-            word = fast ? FAST_WORD : SLOW_WORD;
+            lastBandMicros = bandMicros;
+            lastBandSingleCopyMicros = bandSingleCopyMicros;
+            final boolean fast = compares() ? micros <= FAST_RATIO * singleCopyMicros : micros <= thresholdMicros;
+            word = (fast ? FAST_WORD : SLOW_WORD) | (bandMicros > bandSingleCopyMicros ? BAND_SINGLE_COPY_BIT : 0);
         }
         verdictBytes.putLong(0, word);
         verdictArgs.clear();
@@ -276,14 +348,20 @@ public final class PaceProbe
         broadcast.run(transport, verdictArgs);
         transport.endCollective();
         final Pace before = pace;
-        pace = verdictBytes.getLong(0) == FAST_WORD ? Pace.FAST : Pace.SLOW;
+        final boolean bandBefore = bandSingleCopy;
+        final long received = verdictBytes.getLong(0);
+        pace = (received & ~BAND_SINGLE_COPY_BIT) == FAST_WORD ? Pace.FAST : Pace.SLOW;
+        bandSingleCopy = (received & BAND_SINGLE_COPY_BIT) != 0;
         probes++;
-        if (pace != before && transport.rank() == 0 && log.enabled(Log.INFO, Log.COLL))
+        if ((pace != before || bandSingleCopy != bandBefore && pace == Pace.FAST) && transport.rank() == 0 &&
+            log.enabled(Log.INFO, Log.COLL))
         {
             log.info(Log.COLL, compares() ?
-                String.format(Locale.ROOT, "the %s pace from probe %d (staged %.1f µs, single copy %.1f µs): %s",
-                    pace.label(), probes, lastMicros, lastSingleCopyMicros,
-                    pace == Pace.FAST ? "the staged algorithms" : "single copy") :
+                String.format(Locale.ROOT, "the %s pace from probe %d (staged %.1f µs, single copy %.1f µs; at %d " +
+                    "bytes %.1f and %.1f): %s", pace.label(), probes, lastMicros, lastSingleCopyMicros, BAND_BYTES,
+                    lastBandMicros, lastBandSingleCopyMicros, pace == Pace.SLOW ? "single copy" :
+                    bandSingleCopy ? "the staged algorithms, but single copy for the calls of " + BAND_MIN_BYTES +
+                    "-" + (BAND_END_BYTES - 1) + " bytes" : "the staged algorithms") :
                 String.format(Locale.ROOT, "the %s pace from probe %d (%.1f µs)", pace.label(), probes, lastMicros));
         }
     }
@@ -321,7 +399,7 @@ public final class PaceProbe
         final CollectiveArgs a = probeArgs.clear();
         a.collective = Collective.ALLGATHER;
         a.type = DataType.INT8;
-        a.count = send.count();
+        a.count = blockBytes;
         a.sendBase = send.base();
         a.sendOffset = send.offset();
         a.recvBase = recv.base();
@@ -332,6 +410,12 @@ public final class PaceProbe
     public Pace pace()
     {
         return pace;
+    }
+
+    /** Whether single copy was ahead in the last probe's band comparison (always false for a threshold probe). */
+    public boolean bandSingleCopy()
+    {
+        return bandSingleCopy;
     }
 
     /** Probes run so far. */

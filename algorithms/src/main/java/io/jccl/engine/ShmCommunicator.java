@@ -928,11 +928,15 @@ public final class ShmCommunicator implements Communicator
             nonBlocking, paceProbe, null);
     }
 
-    /** The algorithm a collective with these arguments would use now, at the last probe's pace (tools and tests). */
+    /**
+     * The algorithm a collective with these arguments would use now, at the pace the last probe gives it (tools and
+     * tests).
+     */
     public CollectiveAlgorithm algorithmFor(final CollectiveArgs call, final long bytes)
     {
         call.chunkBytes = chunkBytes;
-        return selector.select(call, transport, bytes, paceProbe == null ? null : paceProbe.pace());
+        return selector.select(call, transport, bytes,
+            paceProbe == null ? null : paceProbe.paceFor(call.collective, bytes));
     }
 
     /** The probe of the machine's pace, shared with the views; null where the tuning file has one pace. */

@@ -169,20 +169,50 @@ class PaceProbeTest
     }
 
     /**
-     * A 2-rank job of {@link PaceRank} without a tuning file, with {@code env} added; a null {@code threshold} leaves
-     * it unset.
+     * Without a tuning file, allreduces of the band around {@link PaceProbe#BAND_BYTES} follow the probe's band
+     * comparison at the fast pace: single copy where it read single copy faster there, two-shot where not, and single
+     * copy at the slow pace, on every rank alike, whichever the probes read.
+     */
+    @Test
+    void withoutATuningFileTheBandFollowsItsOwnComparisonAtTheFastPace() throws IOException
+    {
+        assumeTrue(Runtime.version().feature() >= 22, "single copy needs Java 22");
+        assertTrue(PaceProbe.inBand(Collective.ALLREDUCE, PaceProbe.BAND_MIN_BYTES));
+        assertFalse(PaceProbe.inBand(Collective.ALLREDUCE, PaceProbe.BAND_MIN_BYTES - 1));
+        assertFalse(PaceProbe.inBand(Collective.ALLREDUCE, PaceProbe.BAND_END_BYTES));
+        assertFalse(PaceProbe.inBand(Collective.BROADCAST, PaceProbe.BAND_BYTES));
+        final int bytes = PaceProbe.BAND_BYTES;
+        final List<String> ran = ranEverywhere(launchShipped(40, null, bytes), 2);
+        for (final String line : ran.subList(PROBE_EVERY - 1, ran.size()))
+        {
+            final boolean twoShot = line.endsWith(" fast");
+            assertTrue(line.endsWith(" slow") || line.endsWith(" fast band") || twoShot, line);
+            assertTrue(line.contains(twoShot ? " shm_twoshot " : " shm_single_copy "), line);
+        }
+    }
+
+    /**
+     * A 2-rank job of {@link PaceRank} of {@link #BYTES} allreduces without a tuning file, with {@code env} added; a
+     * null {@code threshold} leaves it unset.
      */
     private static JobResult launchShipped(final int calls, final String threshold, final String... env)
         throws IOException
     {
-        final List<String> environment = new ArrayList<>(List.of("JCCL_PACE_PROBE_BYTES=" + PROBE_EVERY * BYTES,
+        return launchShipped(calls, threshold, BYTES, env);
+    }
+
+    /** The same with allreduces of {@code bytes}, a probe every {@link #PROBE_EVERY} of them. */
+    private static JobResult launchShipped(final int calls, final String threshold, final int bytes,
+        final String... env) throws IOException
+    {
+        final List<String> environment = new ArrayList<>(List.of("JCCL_PACE_PROBE_BYTES=" + PROBE_EVERY * bytes,
             "JCCL_DEBUG=INFO", "JCCL_DEBUG_SUBSYS=INIT"));
         environment.addAll(List.of(env));
         if (threshold != null)
         {
             environment.add("JCCL_PACE_THRESHOLD_US=" + threshold);
         }
-        return Jobs.launch(2, PaceRank.class, List.of(Integer.toString(calls), Integer.toString(BYTES)), environment);
+        return Jobs.launch(2, PaceRank.class, List.of(Integer.toString(calls), Integer.toString(bytes)), environment);
     }
 
     private JobResult launch(final int ranks, final int calls, final String threshold, final boolean dup)

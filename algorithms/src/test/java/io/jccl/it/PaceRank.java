@@ -1,19 +1,22 @@
 package io.jccl.it;
 
 import io.jccl.Buf;
+import io.jccl.Collective;
 import io.jccl.Communicator;
 import io.jccl.Jccl;
 import io.jccl.ReduceOp;
 import io.jccl.engine.PaceProbe;
 import io.jccl.engine.ShmCommunicator;
+import io.jccl.model.Pace;
 
 /**
  * One rank of {@link PaceProbeTest}: {@code calls} float32 sum allreduces of {@code bytes} each (then, with a third
- * argument {@code dup}, as many on a duplicate of the world), each checked, printing after each
- * {@code RAN n algorithm pace}: the algorithm the communicator ran and the pace it chose by ({@code -} before the first
- * probe). Rank 0 ends with {@code PROBE us} per probe it ran. With a third argument {@code nonblocking}, the calls are
- * non-blocking allreduces, each awaited and checked (they run on the progress thread's duplicate, whose algorithm
- * and probes the rank cannot see: {@code NB n} after each).
+ * argument {@code dup}, as many on a duplicate of the world), each checked, printing after each {@code RAN n algorithm
+ * pace}: the algorithm the communicator ran and the pace it chose by ({@code -} before the first probe), and {@code
+ * band} after a fast pace when the probe kept single copy for the band the call lies in. Rank 0 ends with {@code PROBE
+ * us} per probe it ran. With a third argument {@code nonblocking}, the calls are non-blocking allreduces, each awaited
+ * and checked (they run on the progress thread's duplicate, whose algorithm and probes the rank cannot see: {@code NB
+ * n} after each).
  */
 public final class PaceRank
 {
@@ -61,8 +64,10 @@ public final class PaceRank
             fill(values, comm.rank(), call);
             comm.allreduce(Buf.of(values), Buf.of(sums), ReduceOp.SUM);
             check(sums, p, call);
+            final boolean band = probe != null && probe.pace() == Pace.FAST && probe.bandSingleCopy() &&
+                PaceProbe.inBand(Collective.ALLREDUCE, (long)count * Float.BYTES);
             System.out.println("RAN " + prefix + call + " " + shm.lastAlgorithm().name() + " " +
-                (probe == null || probe.pace() == null ? "-" : probe.pace().label()));
+                (probe == null || probe.pace() == null ? "-" : probe.pace().label()) + (band ? " band" : ""));
             if (probe != null && probe.probes() > seen && comm.rank() == 0)
             {
                 seen = probe.probes();
