@@ -32,9 +32,9 @@ import java.util.Locale;
  *   <li>staged against single copy (no threshold): a {@link #COMPARISON_BYTES} allgather timed the same way through
  *       the staging areas and through the kernel ({@code shm_single_copy}); the fast pace when the staged call's
  *       median is at most {@link #FAST_RATIO} times the single-copy one's. No time to carry from machine to machine:
- *       the probe asks the question the choice depends on. A second comparison, of {@link #BAND_BYTES} allgathers, answers it for
- *       the calls of the band around that size ({@link #inBand}): at the fast pace, where single copy was ahead
- *       there, those calls take the slow pace's choices ({@link #paceFor}).</li>
+ *       the probe asks the question the choice depends on. A second comparison, of {@link #BAND_BYTES} allgathers,
+ *       answers it for the calls of the band around that size ({@link #inBand}): at the fast pace, where single copy
+ *       was ahead there, those calls take the slow pace's choices ({@link #paceFor}).</li>
  * </ul>
  * <p>
  * Why every rank agrees: the probes fall at the same call on every rank, since each counts the bytes of the same
@@ -44,12 +44,12 @@ import java.util.Locale;
  * <p>
  * Cost: the threshold probe takes 0.16-0.8 ms at 2 ranks on the AMD VM of MODEL.md session 21 (the allgather 24-30 µs
  * at the fast pace, 119-139 at the slow one), by arithmetic 0.4-1 % of the time of the default 256 MiB of traffic at
- * either pace; the comparison probe about 0.15 ms at the fast pace and 0.35 at the slow one (six calls of each
- * allgather: at 32 KiB 2.8 and 3.4 µs, or 9.2 and 4.2; at 128 KiB 10.5 and 7.6, or 35 and 8.6; 2026-12-04). The
- * first probe of a communicator runs untimed calls of each allgather first ({@link #WARM_UP_CALLS}, as the bench
- * does before its first row, or {@link #COMPARISON_WARM_UP_CALLS}), so that their copies are compiled (after 50, the
- * bench's probe read 82-88 µs at the fast pace). Allocates nothing per call or probe: its buffers (up to 1 MiB and a
- * word, off-heap) come with the communicator.
+ * either pace; the comparison probe, by arithmetic, about 0.15 ms at the fast pace and 0.35 at the slow one (six
+ * calls of each allgather: at 32 KiB 2.8 and 3.4 µs, or 9.2 and 4.2; at 128 KiB 10.5 and 7.6, or 35 and 8.6;
+ * 2026-12-04). The first probe of a communicator runs untimed calls of each allgather first ({@link #WARM_UP_CALLS},
+ * as the bench does before its first row, or {@link #COMPARISON_WARM_UP_CALLS}), so that their copies are compiled
+ * (after 50, the bench's probe read 82-88 µs at the fast pace). Allocates nothing per call or probe: its buffers
+ * (up to 1 MiB and a word, off-heap) come with the communicator.
  */
 public final class PaceProbe
 {
@@ -89,10 +89,11 @@ public final class PaceProbe
     /** Untimed calls before a communicator's first probe. */
     public static final int WARM_UP_CALLS = 1000;
     /**
-     * Untimed calls of each allgather before a communicator's first comparison probe, 5-11 ms at 2 ranks. Fewer
-     * than the threshold probe's: a comparison needs both calls compiled, not a time that matches the bench's. 2 ranks,
-     * 2026-12-04, first probes of 128 KiB allgathers after 300 MiB of 1 MiB allreduces: after 200 the staged call
-     * took 10.8-25.4 µs and the single-copy one 16.5-20.6, as in later probes; after none 28.9-35.0 and 26.5-44.1.
+     * Untimed calls of each allgather, at both sizes, before a communicator's first comparison probe: by arithmetic
+     * 5-11 ms at 2 ranks. Fewer than the threshold probe's: a comparison needs both calls compiled, not a time that
+     * matches the bench's. 2 ranks, 2026-12-04, first probes of 128 KiB allgathers after 300 MiB of 1 MiB allreduces:
+     * after 200 the staged call took 10.8-25.4 µs and the single-copy one 16.5-20.6, as in later probes; after none
+     * 28.9-35.0 and 26.5-44.1.
      */
     static final int COMPARISON_WARM_UP_CALLS = 200;
 
