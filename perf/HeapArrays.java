@@ -6,7 +6,7 @@
  *
  * PERFORMANCE.md (session 46) has what it measured: a heap array's copy for its peers now lies in the staging area.
  * Run (from the repository, after mvn install):
- *   javac -cp core/target/classes -d /tmp/heap-arrays perf/HeapArrays.java
+ *   "$(./jccl classpath --java-home)/bin/javac" -cp core/target/classes -d /tmp/heap-arrays perf/HeapArrays.java
  *   ./jccl run -n 2 --cp /tmp/heap-arrays HeapArrays allgather|alltoall|reduce_scatter|allreduce|broadcast [ROUNDS]
  */
 import io.jccl.Buf;

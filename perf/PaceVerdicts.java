@@ -8,7 +8,7 @@
  * PERFORMANCE.md (session 47) has what it measured: why the engine's probe compares 32 KiB allgathers.
  *
  * Run (from the repository, after mvn install):
- *   javac -cp core/target/classes -d /tmp/pace-verdicts perf/PaceVerdicts.java
+ *   "$(./jccl classpath --java-home)/bin/javac" -cp core/target/classes -d /tmp/pace-verdicts perf/PaceVerdicts.java
  *   ./jccl run -n 2 --cp /tmp/pace-verdicts PaceVerdicts SECONDS | sed 's/^\[0\] //' > samples.csv
  */
 import io.jccl.Buf;
