@@ -313,6 +313,7 @@ public final class BenchSweep
         agreeMax(0);
         long compiledAtStart = compilationMillis();
         double seconds = loop(call, iters, sets);
+        algorithm = ran(view, op, algorithm);
         for (int retime = 0; retime < RETIMES; retime++)
         {
             // the JIT compiled during the timing (a path deoptimised and compiled again): on 2 cores its thread takes
@@ -338,6 +339,7 @@ public final class BenchSweep
             agreeMax(0);
             compiledAtStart = compilationMillis();
             seconds = loop(call, iters, sets);
+            algorithm = ran(view, op, algorithm);
         }
         mine[0] = call.participates() ? seconds * 1e6 / iters / (op == BenchOp.PINGPONG ? 2 : 1) : Double.NaN;
         mine[1] = options.check() ? check(call) : 0;
@@ -516,6 +518,17 @@ public final class BenchSweep
             }
         }
         return best;
+    }
+
+    /**
+     * The algorithm the timed loop's last call ran through {@code view}, else {@code named}: a pace probe during the
+     * warm-up may have changed the choice named before it (2-rank allreduces of 8 KiB came out as shm_single_copy at
+     * two-shot's 1.5 µs). Read right after the loop, before any other collective on the view.
+     */
+    private static String ran(final Communicator view, final BenchOp op, final String named)
+    {
+        return view instanceof ShmCommunicator shm && op.collective() != null && shm.lastAlgorithm() != null ?
+            shm.lastAlgorithm().name() : named;
     }
 
     /**
