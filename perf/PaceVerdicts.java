@@ -8,17 +8,14 @@
  * PERFORMANCE.md (session 47) has what it measured: why the engine's probe compares 32 KiB allgathers.
  *
  * Run (from the repository, after mvn install):
- *   "$(./jccl classpath --java-home)/bin/javac" -cp core/target/classes -d /tmp/pace-verdicts perf/PaceVerdicts.java
+ *   "$(./jccl classpath --java-home)/bin/javac" -cp core/target/classes -d /tmp/pace-verdicts perf/PaceVerdicts.java \
+ *       perf/HeapArrays.java
  *   ./jccl run -n 2 --cp /tmp/pace-verdicts PaceVerdicts SECONDS | sed 's/^\[0\] //' > samples.csv
  */
 import io.jccl.Buf;
 import io.jccl.Communicator;
-import io.jccl.DataType;
 import io.jccl.Jccl;
-import io.jccl.ReduceOp;
 
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 
 public class PaceVerdicts
@@ -49,22 +46,22 @@ public class PaceVerdicts
                 singleCopy[c] = world.withAlgorithm(op + ":shm_single_copy");
                 staged[c] = world.withAlgorithm(op + (op.equals("allreduce") ? ":shm_twoshot" : ":shm_direct"));
                 final int n = BYTES[c] / 4;
-                buffers[c] = new Buf[] {direct(op.equals("allgather") ? n / p : n),
-                    direct(op.equals("reduce_scatter") ? n / p : n)};
+                buffers[c] = new Buf[] {HeapArrays.direct(op.equals("allgather") ? n / p : n),
+                    HeapArrays.direct(op.equals("reduce_scatter") ? n / p : n)};
                 final String name = op + "_" + BYTES[c];
                 header.append(',').append(name).append("_probe_staged,").append(name).append("_probe_single,")
                     .append(name).append("_mean_staged,").append(name).append("_mean_single");
             }
-            final Buf handoffSend = direct((512 << 10) / 4 / p);
-            final Buf handoffRecv = direct((512 << 10) / 4);
+            final Buf handoffSend = HeapArrays.direct((512 << 10) / 4 / p);
+            final Buf handoffRecv = HeapArrays.direct((512 << 10) / 4);
             final long[] nanos = new long[5];
             // Warm-up: every call compiled before the first sample.
             for (int c = 0; c < OPS.length; c++)
             {
                 for (int i = 0; i < 300; i++)
                 {
-                    run(staged[c], OPS[c], buffers[c][0], buffers[c][1]);
-                    run(singleCopy[c], OPS[c], buffers[c][0], buffers[c][1]);
+                    HeapArrays.run(staged[c], OPS[c], buffers[c][0], buffers[c][1]);
+                    HeapArrays.run(singleCopy[c], OPS[c], buffers[c][0], buffers[c][1]);
                 }
             }
             for (int i = 0; i < 1000; i++)
@@ -98,11 +95,11 @@ public class PaceVerdicts
                     final Buf recv = buffers[c][1];
                     final Communicator s = staged[c];
                     final Communicator k = singleCopy[c];
-                    final double probeStaged = median(() -> run(s, op, send, recv), nanos);
-                    final double probeSingle = median(() -> run(k, op, send, recv), nanos);
+                    final double probeStaged = median(() -> HeapArrays.run(s, op, send, recv), nanos);
+                    final double probeSingle = median(() -> HeapArrays.run(k, op, send, recv), nanos);
                     final int calls = BYTES[c] <= 128 << 10 ? 100 : BYTES[c] <= 512 << 10 ? 30 : 10;
-                    final double meanStaged = mean(() -> run(s, op, send, recv), calls);
-                    final double meanSingle = mean(() -> run(k, op, send, recv), calls);
+                    final double meanStaged = mean(() -> HeapArrays.run(s, op, send, recv), calls);
+                    final double meanSingle = mean(() -> HeapArrays.run(k, op, send, recv), calls);
                     line.append(String.format(",%.2f,%.2f,%.2f,%.2f", probeStaged, probeSingle, meanStaged,
                         meanSingle));
                 }
@@ -136,22 +133,5 @@ public class PaceVerdicts
             call.run();
         }
         return (System.nanoTime() - start) / 1e3 / calls;
-    }
-
-    private static Buf direct(final int count)
-    {
-        return Buf.of(ByteBuffer.allocateDirect(4 * count).order(ByteOrder.nativeOrder()), DataType.FLOAT32);
-    }
-
-    private static void run(final Communicator comm, final String op, final Buf send, final Buf recv)
-    {
-        switch (op)
-        {
-            case "allgather" -> comm.allgather(send, recv);
-            case "alltoall" -> comm.alltoall(send, recv);
-            case "reduce_scatter" -> comm.reduceScatter(send, recv, ReduceOp.SUM);
-            case "allreduce" -> comm.allreduce(send, recv, ReduceOp.SUM);
-            default -> throw new IllegalArgumentException("not a collective of this program: " + op);
-        }
     }
 }
