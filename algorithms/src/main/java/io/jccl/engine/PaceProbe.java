@@ -117,7 +117,10 @@ public final class PaceProbe
     private final Runnable singleCopyCall;
     private final Buf send;
     private final Buf recv;
-    /** Bytes of each rank's block in the probe's allgathers of the moment. */
+    /**
+     * Bytes of each rank's block in the probe's allgathers: a threshold probe's from the start, a comparison probe's
+     * set before each use ({@link #allgathersOf}).
+     */
     private long blockBytes;
     private final ByteBuffer verdictBytes = ByteBuffer.allocateDirect(Long.BYTES);
     private final Buf verdict = Buf.of(verdictBytes, DataType.INT64);
@@ -145,7 +148,7 @@ public final class PaceProbe
         this.probeBytes = probeBytes;
         this.thresholdMicros = thresholdMicros;
         this.log = log;
-        this.blockBytes = (compares() ? COMPARISON_BYTES : BYTES) / transport.size();
+        allgathersOf(compares() ? COMPARISON_BYTES : BYTES);
         final int largestBlock = (compares() ? BAND_BYTES : BYTES) / transport.size();
         this.send = Buf.of(ByteBuffer.allocateDirect(largestBlock), DataType.INT8);
         this.recv = Buf.of(ByteBuffer.allocateDirect(largestBlock * transport.size()), DataType.INT8);
@@ -218,9 +221,8 @@ public final class PaceProbe
         String refusal = probe.refusal();
         if (refusal == null && probe.compares())
         {
-            probe.blockBytes = BAND_BYTES / transport.size();
+            probe.allgathersOf(BAND_BYTES);
             refusal = probe.refusal();
-            probe.blockBytes = COMPARISON_BYTES / transport.size();
         }
         if (refusal != null)
         {
@@ -245,7 +247,13 @@ public final class PaceProbe
         return probe;
     }
 
-    /** Why the probe's allgathers of the moment's size cannot run here, or null. */
+    /** Sizes the probe's allgathers: {@code totalBytes}, all ranks' blocks together. */
+    private void allgathersOf(final int totalBytes)
+    {
+        blockBytes = totalBytes / transport.size();
+    }
+
+    /** Why the probe's allgathers, at their size of the moment, cannot run here, or null. */
     private String refusal()
     {
         fillArgs();
@@ -304,17 +312,25 @@ public final class PaceProbe
         {
             for (int i = 0, calls = compares() ? COMPARISON_WARM_UP_CALLS : WARM_UP_CALLS; i < calls; i++)
             {
-                stagedCall.run();
                 if (compares())
                 {
-                    singleCopyCall.run();
-                    blockBytes = BAND_BYTES / transport.size();
+                    allgathersOf(COMPARISON_BYTES);
                     stagedCall.run();
                     singleCopyCall.run();
-                    blockBytes = COMPARISON_BYTES / transport.size();
+                    allgathersOf(BAND_BYTES);
+                    stagedCall.run();
+                    singleCopyCall.run();
+                }
+                else
+                {
+                    stagedCall.run();
                 }
             }
             warm = true;
+        }
+        if (compares())
+        {
+            allgathersOf(COMPARISON_BYTES);
         }
         final double micros = medianMicros(stagedCall, nanos);
         final double singleCopyMicros = compares() ? medianMicros(singleCopyCall, nanos) : Double.NaN;
@@ -322,10 +338,9 @@ public final class PaceProbe
         double bandSingleCopyMicros = Double.NaN;
         if (compares())
         {
-            blockBytes = BAND_BYTES / transport.size();
+            allgathersOf(BAND_BYTES);
             bandMicros = medianMicros(stagedCall, nanos);
             bandSingleCopyMicros = medianMicros(singleCopyCall, nanos);
-            blockBytes = COMPARISON_BYTES / transport.size();
         }
         long word = 0;
         if (transport.rank() == 0)
