@@ -29,7 +29,8 @@ import java.util.Map;
  *       {@link #SINGLE_COPY_MIN_ALLREDUCE_HALF_BYTES} and 2-rank reduces from {@link #SINGLE_COPY_MIN_REDUCE_BYTES}
  *       to {@link #SINGLE_COPY_REDUCE_MAX_BYTES} while no two ranks share a core, and alltoall's from blocks of
  *       {@link #OVERSUBSCRIBED_ALLTOALL_MIN_BLOCK_BYTES} while they do, the algorithm of
- *       {@link #SINGLE_COPY_PREFERENCES}: the shipped model's parameters describe the two-copy paths, and on a
+ *       {@link #SINGLE_COPY_PREFERENCES} (for allreduces beyond {@link #SINGLE_COPY_WHOLE_VECTOR_MAX_BYTES},
+ *       {@link #SINGLE_COPY_LARGE_ALLREDUCE}): the shipped model's parameters describe the two-copy paths, and on a
  *       machine whose cross-core transfers of freshly written lines are slow (this project's 2-vCPU VMs, half of the
  *       time) the staged algorithms lose up to 6x where one copy out of the sender's own buffer does not. While every
  *       rank has a core the rule gives way at the fast pace, when the communicator's probe finds staging about as
@@ -87,14 +88,14 @@ public final class AlgorithmSelector
      * staged algorithms measured 0.4-0.8x. Single-copy allreduce (every rank reads every peer's whole vector) only at
      * 2 ranks, where it reads n bytes per rank: at 128 KiB-32 MiB it took 0.9-1.9x two-shot's time while cross-core
      * handoffs were fast and 0.25-0.7x while they were slow; and not with symmetric send buffers, which two-shot
-     * already reads in place. Only up to
-     * {@link #SINGLE_COPY_ALLREDUCE_MAX_BYTES}. Allgather and alltoall read every peer's block at once, one kernel call
-     * each; a ring or pairwise exchange of single-copy messages took 1.1-1.6x Open MPI at 128 KiB-8 MiB. Reduce-scatter
-     * reads its block of every peer's input and reduces it: 0.35-0.85x the staged shm_direct's time at 128 KiB-32 MiB
-     * on 2 ranks while handoffs were slow. Reduce, at 2 ranks, where the root reads the peer's vector and reduces
-     * it ({@link #SINGLE_COPY_REDUCE_MAX_BYTES}). The gains need send buffers whose lines nobody has just written:
-     * with heap arrays (copied for the peers every call) the staged algorithms were as fast or faster, but the choice
-     * cannot depend on the buffers, whose kind may differ from rank to rank.
+     * already reads in place. Beyond {@link #SINGLE_COPY_WHOLE_VECTOR_MAX_BYTES}, the single-copy two-shot
+     * ({@link #SINGLE_COPY_LARGE_ALLREDUCE}), which reads half as much. Allgather and alltoall read every peer's block
+     * at once, one kernel call each; a ring or pairwise exchange of single-copy messages took 1.1-1.6x Open MPI at
+     * 128 KiB-8 MiB. Reduce-scatter reads its block of every peer's input and reduces it: 0.35-0.85x the staged
+     * shm_direct's time at 128 KiB-32 MiB on 2 ranks while handoffs were slow. Reduce, at 2 ranks, where the root
+     * reads the peer's vector and reduces it ({@link #SINGLE_COPY_REDUCE_MAX_BYTES}). The gains need send buffers
+     * whose lines nobody has just written: with heap arrays (copied for the peers every call) the staged algorithms
+     * were as fast or faster, but the choice cannot depend on the buffers, whose kind may differ from rank to rank.
      */
     private static final Map<Collective, String> SINGLE_COPY_PREFERENCES = new EnumMap<>(Map.of(
         Collective.BROADCAST, "binomial",
@@ -104,16 +105,23 @@ public final class AlgorithmSelector
         Collective.REDUCE_SCATTER, "shm_single_copy",
         Collective.ALLTOALL, "shm_single_copy"));
 
+    /** The single-copy rule's allreduce beyond {@link #SINGLE_COPY_WHOLE_VECTOR_MAX_BYTES}. */
+    private static final String SINGLE_COPY_LARGE_ALLREDUCE = "shm_single_copy_twoshot";
+
     /**
-     * Largest allreduce the single-copy rule takes. On the Intel VM of 2026-11-24 to 2026-11-27 single copy stayed
-     * ahead of two-shot up to 16 MiB: 2 ranks, 2026-11-27, medians of 8 alternating runs, 8 MiB 1.91 ms against
-     * 2.05 (0.93x), 16 MiB 4.18 against 4.62 (0.90x); one call at a time (bench --sync), 3 runs, 0.95x and 0.91x; at
-     * 32 MiB two-shot is ahead (13.2 against 11.2 ms, 1.18x), its two copies, half a vector each, against the whole
-     * vector read and reduced by every rank. (The AMD VM of 2026-11-22, whose cross-core handoffs flipped between
-     * fast and slow, had it at 4 MiB: at 8 MiB 2.3-3.9 ms against two-shot's 3.7-4.2 in the slow state, 1.8-2.2
-     * against 1.1-1.3 in the fast one.)
+     * Largest allreduce for which the single-copy rule takes {@code shm_single_copy}, every rank reading and reducing
+     * the peer's whole vector; beyond, it takes {@code shm_single_copy_twoshot}, each rank reading half of it and then
+     * the peer's reduced half. On the Intel VM of 2026-11-24 to 2026-11-27 single copy stayed ahead of two-shot up to
+     * 16 MiB: 2 ranks, 2026-11-27, medians of 8 alternating runs, 8 MiB 1.91 ms against 2.05 (0.93x), 16 MiB 4.18
+     * against 4.62 (0.90x); one call at a time (bench --sync), 3 runs, 0.95x and 0.91x; at 32 MiB two-shot is ahead
+     * (13.2 against 11.2 ms, 1.18x), its two copies, half a vector each, against the whole vector read and reduced by
+     * every rank. On the AMD VM of 2026-12-04 at its slow pace (rows of 2-rank sweeps whose handoff probe read it,
+     * 2-3 per size from nine sweeps; PERFORMANCE.md, session 48) the single-copy two-shot took 6.6-9.0 ms at 32 MiB
+     * and 12.1-15.8 at 64 MiB, where shm_single_copy took 8.8-11.1 and 17.1-21.5, and the staged two-shot 15.1-19.0
+     * and 33.3-36.6; at 8 and 16 MiB the two single-copy designs were within each other's spread (1.6-2.7 ms and
+     * 3.4-5.7).
      */
-    private static final long SINGLE_COPY_ALLREDUCE_MAX_BYTES = 16L << 20;
+    private static final long SINGLE_COPY_WHOLE_VECTOR_MAX_BYTES = 16L << 20;
 
     /**
      * Smallest and largest 2-rank reduce the single-copy rule takes. The VM's two regimes pull opposite ways, and
@@ -299,6 +307,8 @@ public final class AlgorithmSelector
     private final CollectiveAlgorithm[] zeroCopy;
     /** Per collective (by ordinal): the algorithm for single-copy messages, or null. */
     private final CollectiveAlgorithm[] singleCopy;
+    /** {@link #SINGLE_COPY_LARGE_ALLREDUCE}; null when not registered. */
+    private final CollectiveAlgorithm singleCopyLargeAllreduce;
     /** Ranks beyond this share cores: those all the job's ranks may use together, the same on each. */
     private final int cores;
 
@@ -339,6 +349,7 @@ public final class AlgorithmSelector
         }
         this.singleCopy = new CollectiveAlgorithm[Collective.values().length];
         SINGLE_COPY_PREFERENCES.forEach((c, name) -> singleCopy[c.ordinal()] = registry.of(c).get(name));
+        this.singleCopyLargeAllreduce = registry.of(Collective.ALLREDUCE).get(SINGLE_COPY_LARGE_ALLREDUCE);
         if (forcedSpec != null && !forcedSpec.isBlank())
         {
             parse(forcedSpec);
@@ -464,7 +475,7 @@ public final class AlgorithmSelector
             args.sendSegmentOffset = -1;
             args.recvSegmentOffset = -1;
         }
-        final CollectiveAlgorithm singleCopyChoice = singleCopy[args.collective.ordinal()];
+        final CollectiveAlgorithm singleCopyChoice = singleCopyChoice(args.collective, bytes);
         final long singleCopyBytes = context.singleCopyBytes();
         if (singleCopyChoice != null && singleCopyBytes > 0 && !tuned.measured() &&
             singleCopyApplies(args.collective, size) && (pace != Pace.FAST || size > cores) &&
@@ -539,17 +550,30 @@ public final class AlgorithmSelector
         final StringBuilder text = new StringBuilder();
         for (final Collective collective : Collective.values())
         {
-            final CollectiveAlgorithm algorithm = singleCopy[collective.ordinal()];
-            if (algorithm != null && forced.get(collective) == null && singleCopyApplies(collective, size))
+            if (forced.get(collective) != null || !singleCopyApplies(collective, size))
             {
-                final long message = minMessageBytes(collective, size, singleCopyBytes);
-                final long from = messageIsVector(collective) ? message : message * size;
-                text.append(text.isEmpty() ? "" : "; ").append(collective.label()).append(' ')
-                    .append(algorithm.name()).append(" from ").append(from).append(" B");
-                final long max = singleCopyMaxBytes(collective);
-                if (max != Long.MAX_VALUE)
+                continue;
+            }
+            final long message = minMessageBytes(collective, size, singleCopyBytes);
+            final long from = messageIsVector(collective) ? message : message * size;
+            final CollectiveAlgorithm first = singleCopyChoice(collective, from);
+            if (first == null)
+            {
+                continue;
+            }
+            text.append(text.isEmpty() ? "" : "; ").append(collective.label()).append(' ').append(first.name())
+                .append(" from ").append(from).append(" B");
+            final long max = singleCopyMaxBytes(collective);
+            if (max != Long.MAX_VALUE)
+            {
+                text.append(" to ").append(max).append(" B");
+            }
+            else if (collective == Collective.ALLREDUCE && first != singleCopyLargeAllreduce)
+            {
+                text.append(" to ").append(SINGLE_COPY_WHOLE_VECTOR_MAX_BYTES).append(" B");
+                if (singleCopyLargeAllreduce != null)
                 {
-                    text.append(" to ").append(max).append(" B");
+                    text.append(", ").append(singleCopyLargeAllreduce.name()).append(" beyond");
                 }
             }
         }
@@ -686,12 +710,18 @@ public final class AlgorithmSelector
         return collective != Collective.ALLREDUCE && collective != Collective.REDUCE || size == 2;
     }
 
+    /** The single-copy rule's algorithm for a call of {@code bytes} of {@code collective}, or null. */
+    private CollectiveAlgorithm singleCopyChoice(final Collective collective, final long bytes)
+    {
+        return collective == Collective.ALLREDUCE && bytes > SINGLE_COPY_WHOLE_VECTOR_MAX_BYTES ?
+            singleCopyLargeAllreduce : singleCopy[collective.ordinal()];
+    }
+
     /** The largest call the single-copy rule takes for {@code collective}. */
     private static long singleCopyMaxBytes(final Collective collective)
     {
         return switch (collective)
         {
-            case ALLREDUCE -> SINGLE_COPY_ALLREDUCE_MAX_BYTES;
             case REDUCE -> SINGLE_COPY_REDUCE_MAX_BYTES;
             default -> Long.MAX_VALUE;
         };

@@ -253,13 +253,18 @@ class TunedSelectionTest
         assertTrue(List.of(shipped.describeSingleCopy(2, 64 * 1024).split("; "))
             .contains("reduce shm_single_copy from 65536 B to 524288 B"), shipped.describeSingleCopy(2, 64 * 1024));
         assertEquals("shm_single_copy", shipped.select(allreduce(mib / 4), two.context(0), mib).name());
-        // allreduce from 128 KiB (a half of 64 KiB, the point-to-point threshold set above its default) to 16 MiB, and
-        // not for symmetric send buffers, which two-shot reads in place
+        // allreduce from 128 KiB (a half of 64 KiB, the point-to-point threshold set above its default) to 16 MiB, the
+        // single-copy two-shot beyond, and neither for symmetric send buffers, which two-shot reads in place
         assertNotEquals("shm_single_copy", shipped.select(allreduce(16 * 1024), two.context(0), 64 * 1024).name());
         assertEquals("shm_single_copy", shipped.select(allreduce(4 * mib), two.context(0), 16 * mib).name());
-        assertNotEquals("shm_single_copy", shipped.select(allreduce(8 * mib), two.context(0), 32 * mib).name());
-        assertEquals("allreduce shm_single_copy from 131072 B to 16777216 B",
+        final CollectiveArgs large = allreduce(4 * mib + 1);
+        assertEquals("shm_single_copy_twoshot", shipped.select(large, two.context(0), 16 * mib + 4).name());
+        assertEquals("allreduce shm_single_copy from 131072 B to 16777216 B, shm_single_copy_twoshot beyond",
             shipped.describeSingleCopy(2, 64 * 1024).replaceAll(".*(allreduce[^;]*).*", "$1"));
+        assertTrue(List.of(shipped.describeSingleCopy(2, 32 * mib).split("; "))
+            .contains("allreduce shm_single_copy_twoshot from 67108864 B"), shipped.describeSingleCopy(2, 32 * mib));
+        large.sendSegmentOffset = 0;
+        assertFalse(shipped.select(large, two.context(0), 16 * mib + 4).name().startsWith("shm_single_copy"));
         final CollectiveArgs symmetric = allreduce(mib / 4);
         symmetric.sendSegmentOffset = 0;
         assertNotEquals("shm_single_copy", shipped.select(symmetric, two.context(0), mib).name());
@@ -336,6 +341,12 @@ class TunedSelectionTest
             assertEquals("shm_single_copy", shipped.select(args, two.context(0), bytes, Pace.SLOW).name(), label);
             assertEquals(call.getValue(), shipped.select(args, two.context(0), bytes, Pace.FAST).name(), label);
         }
+        // beyond 16 MiB the single-copy two-shot, which gives way in the same way
+        final CollectiveArgs large = allreduce(4 * mib + 1);
+        final long largeBytes = 16 * mib + 4;
+        assertEquals("shm_single_copy_twoshot", shipped.select(large, two.context(0), largeBytes).name());
+        assertEquals("shm_single_copy_twoshot", shipped.select(large, two.context(0), largeBytes, Pace.SLOW).name());
+        assertEquals("shm_twoshot", shipped.select(large, two.context(0), largeBytes, Pace.FAST).name());
         // 2-rank broadcasts: binomial, one message, but at the fast pace from where that message goes single copy
         for (final long bytes : new long[] {32 * 1024, mib, 8 * mib})
         {
