@@ -420,6 +420,16 @@ public final class TuneCommand implements Command
         report("jccl tune --check: the choices recorded in " + joined(runs) + " against " + names(results), groups,
             "engine's choice", "the engine's choices",
             "the runs did not measure that size, or its choice was not measured with --algo", judgedBy);
+        for (final Pace pace : Pace.values())
+        {
+            final int[] counts = count(TuningCheck.checkRecordedAtPace(choices, judgedBy, pace));
+            if (counts[1] > 0)
+            {
+                out.printf(Locale.ROOT, "at the %s pace alone (the rows of both at it, by their own probes, where " +
+                    "the results part the paces): the engine's choices within 10%% of the best measured at %d of %d " +
+                    "sizes (%.1f %%)%n", pace.label(), counts[0], counts[1], 100.0 * counts[0] / counts[1]);
+            }
+        }
         return 0;
     }
 

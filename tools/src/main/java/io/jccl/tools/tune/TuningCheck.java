@@ -97,9 +97,7 @@ final class TuningCheck
         final Paces paces = Paces.of(runs.stream().flatMap(List::stream).toList());
         final List<Integer> parted = paces.splits().stream().filter(Paces.Split::handoff).map(Paces.Split::ranks)
             .filter(ranks -> table.paceSplit(ranks) != null).toList();
-        final List<List<Measurement>> atPace = runs.stream()
-            .map(run -> paces.atPace(run, pace).stream().filter(m -> parted.contains(m.ranks())).toList())
-            .filter(run -> !run.isEmpty()).toList();
+        final List<List<Measurement>> atPace = atPace(runs, paces, pace, parted);
         if (atPace.isEmpty())
         {
             return List.of();
@@ -147,6 +145,35 @@ final class TuningCheck
             return votes == null ? null : votes.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow()
                 .getKey();
         });
+    }
+
+    /**
+     * {@link #checkRecorded} at one pace, where the judging runs part a rank count's paces: the rows of
+     * {@code choices} whose own handoff probe read {@code pace} (a pace-following engine chose them at it), judged by
+     * the rows of {@code runs} at that pace, at the rank counts so parted. Empty where none is.
+     */
+    static List<Group> checkRecordedAtPace(final List<List<Measurement>> choices,
+        final List<List<Measurement>> runs, final Pace pace)
+    {
+        final Paces paces = Paces.of(runs.stream().flatMap(List::stream).toList());
+        final List<Integer> parted = paces.splits().stream().filter(Paces.Split::handoff).map(Paces.Split::ranks)
+            .toList();
+        final List<List<Measurement>> choicesAtPace = atPace(choices, paces, pace, parted);
+        final List<List<Measurement>> runsAtPace = atPace(runs, paces, pace, parted);
+        if (choicesAtPace.isEmpty() || runsAtPace.isEmpty())
+        {
+            return List.of();
+        }
+        return checkRecorded(choicesAtPace, runsAtPace);
+    }
+
+    /** Each run's rows at {@code pace}, of the rank counts {@code parted}; runs left without rows dropped. */
+    private static List<List<Measurement>> atPace(final List<List<Measurement>> runs, final Paces paces,
+        final Pace pace, final List<Integer> parted)
+    {
+        return runs.stream()
+            .map(run -> paces.atPace(run, pace).stream().filter(m -> parted.contains(m.ranks())).toList())
+            .filter(run -> !run.isEmpty()).toList();
     }
 
     /**

@@ -517,6 +517,56 @@ class TuneCommandTest
         assertTrue(alone.getMessage().contains("give the results with --check"), alone.getMessage());
     }
 
+    /**
+     * --choices where the results part the paces: each recorded row is judged at the pace its own probe read, against
+     * that pace's rows. Here one run chose the fast pace's fastest algorithm everywhere and another, at the slow pace,
+     * the slow pace's: both are right at their pace, where a judgement of every row at once, at the time to expect,
+     * finds sizes where the runs' choices are slower.
+     */
+    @Test
+    void checkJudgesRecordedChoicesAtThePaceEachRowRan() throws Exception
+    {
+        final Path run = SyntheticData.write(directory.resolve("run.csv"), 0.03, 27);
+        final Path fast = Files.writeString(directory.resolve("fast.csv"), withColumn(Files.readString(run),
+            "handoff_us", 27));
+        final Path slow = Files.writeString(directory.resolve("slow.csv"), withColumn(slowPace(run), "handoff_us",
+            130));
+        final Path fastChoices = Files.writeString(directory.resolve("fast-choices.csv"), fastestOf(fast));
+        final Path slowChoices = Files.writeString(directory.resolve("slow-choices.csv"), fastestOf(slow));
+        final Path slowAgain = Files.copy(slowChoices, directory.resolve("slow-choices-again.csv"));
+
+        assertEquals(0, command.run(new String[] {"--check", fast.toString(), slow.toString(), "--choices",
+            fastChoices.toString(), slowChoices.toString(), slowAgain.toString()}));
+        final String text = text(out);
+        for (final Pace pace : Pace.values())
+        {
+            final Matcher atPace = Pattern.compile("at the " + pace.label() + " pace alone \\(.*\\): the engine's " +
+                "choices within 10% of the best measured at (\\d+) of (\\d+) sizes").matcher(text);
+            assertTrue(atPace.find(), text);
+            assertEquals(atPace.group(2), atPace.group(1), atPace.group());
+            assertEquals(String.valueOf(8 * 21), atPace.group(2), atPace.group());
+        }
+        final Matcher pooled = Pattern.compile("the engine's choices within 10% of the best measured algorithm at " +
+            "(\\d+) of (\\d+) sizes").matcher(text);
+        assertTrue(pooled.find(), text);
+        assertTrue(Integer.parseInt(pooled.group(1)) < Integer.parseInt(pooled.group(2)), pooled.group());
+    }
+
+    /** A run without --algo that chose, at each point of {@code results}, its fastest algorithm there. */
+    private static String fastestOf(final Path results) throws Exception
+    {
+        final List<String> lines = Files.readAllLines(results);
+        final java.util.Map<String, String[]> fastest = new java.util.LinkedHashMap<>();
+        for (final String line : lines.subList(1, lines.size()))
+        {
+            final String[] cells = line.split(",", -1);
+            fastest.merge(cells[0] + "," + cells[2] + "," + cells[3], cells,
+                (a, b) -> Double.parseDouble(b[5]) < Double.parseDouble(a[5]) ? b : a);
+        }
+        return lines.get(0) + "\n" + fastest.values().stream().map(cells -> String.join(",", cells))
+            .collect(Collectors.joining("\n", "", "\n"));
+    }
+
     /** The last line of a --check: the share of sizes within 10 % of the best. */
     private static String summary(final String text)
     {
