@@ -124,7 +124,9 @@ public final class TuneCommand implements Command
               --file FILE          the tuning file --check judges (default: the one the engine loads)
               --choices RUNS...    --check judges instead the algorithms the engine chose in these runs of
                                    ./jccl bench without --algo (its algorithm column): the default selection
-                                   as it stands, rules included, with whatever tuning file the runs loaded
+                                   as it stands, rules included, with whatever tuning file the runs loaded;
+                                   where the results show two paces, also each pace alone (every row at the
+                                   pace its own handoff probe read)
             """;
     }
 
