@@ -25,6 +25,8 @@ public final class SoakCommand implements Command
      * regions on top when there are any.
      */
     private static final long RANK_HEAP_BYTES = 128L << 20;
+    /** Communicators a soak's calls run on at most, each with its own scratch ({@link #rankJvmArgs}). */
+    private static final int COMMUNICATORS = 6;
     /** Past the soak's own duration, how long the job may take before the launcher stops it as hung. */
     private static final Duration HANG_MARGIN = Duration.ofMinutes(2);
 
@@ -104,14 +106,21 @@ public final class SoakCommand implements Command
         return result.exitCode();
     }
 
-    /** A fixed heap with room for the heap regions, direct memory for the direct ones, a segment for the shared. */
+    /**
+     * A fixed heap with room for the heap regions; direct memory for the direct ones, and for the engine's scratch,
+     * where the single-copy algorithms copy heap and in-place send buffers: each communicator keeps its own, up to 1.5
+     * times the largest message ({@code shm_single_copy_twoshot} allreduce), and the calls run on up to six (world, a
+     * dup, a split, and the duplicate each one runs its non-blocking calls on); a segment for the shared regions.
+     */
     static List<String> rankJvmArgs(final SoakOptions options)
     {
         final long regions = 2 * options.maxBytes();
         final long heapMiB = (RANK_HEAP_BYTES + (options.memory().contains(Memory.HEAP) ? regions : 0) + (1 << 20) -
             1) >> 20;
+        final long scratch = COMMUNICATORS * 3 * options.maxBytes() / 2;
         final List<String> args = new ArrayList<>(List.of("-XX:+UseSerialGC", "-Xms" + heapMiB + "m",
-            "-Xmx" + heapMiB + "m", "-XX:+AlwaysPreTouch", "-XX:MaxDirectMemorySize=" + (regions + (64 << 20))));
+            "-Xmx" + heapMiB + "m", "-XX:+AlwaysPreTouch",
+            "-XX:MaxDirectMemorySize=" + (regions + scratch + (64 << 20))));
         if (options.memory().contains(Memory.SHARED))
         {
             // what allocateShared of both regions takes, alignment included (as bench --shared)

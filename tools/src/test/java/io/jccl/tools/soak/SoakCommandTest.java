@@ -132,7 +132,7 @@ class SoakCommandTest
     void ranksGetHeapForHeapRegionsAndSymmetricMemoryForSharedOnes()
     {
         final List<String> all = SoakCommand.rankJvmArgs(SoakOptions.parse(new String[] {"--max-bytes", "16m"}));
-        assertTrue(all.containsAll(List.of("-Xms160m", "-Xmx160m", "-XX:MaxDirectMemorySize=" + ((32 + 64) << 20),
+        assertTrue(all.containsAll(List.of("-Xms160m", "-Xmx160m", "-XX:MaxDirectMemorySize=" + ((32 + 6 * 24 + 64) << 20),
             "-Djccl.symmetric.bytes=" + ((32L << 20) + 128))), all::toString);
         final List<String> direct = SoakCommand.rankJvmArgs(SoakOptions.parse(new String[] {"--max-bytes", "16m",
             "--memory", "direct"}));
