@@ -130,9 +130,6 @@ public final class PaceProbe
     private boolean bandSingleCopy;
     private long probes;
     private double lastMicros = Double.NaN;
-    private double lastSingleCopyMicros = Double.NaN;
-    private double lastBandMicros = Double.NaN;
-    private double lastBandSingleCopyMicros = Double.NaN;
 
     /** A threshold probe, or with {@code thresholdMicros} NaN a comparison probe. */
     private PaceProbe(final ShmTransport transport, final AlgorithmRegistry registry, final long probeBytes,
@@ -346,9 +343,6 @@ public final class PaceProbe
         if (transport.rank() == 0)
         {
             lastMicros = micros;
-            lastSingleCopyMicros = singleCopyMicros;
-            lastBandMicros = bandMicros;
-            lastBandSingleCopyMicros = bandSingleCopyMicros;
             final boolean fast = compares() ? micros <= FAST_RATIO * singleCopyMicros : micros <= thresholdMicros;
             word = (fast ? FAST_WORD : SLOW_WORD) | (bandMicros > bandSingleCopyMicros ? BAND_SINGLE_COPY_BIT : 0);
         }
@@ -374,11 +368,11 @@ public final class PaceProbe
         {
             log.info(Log.COLL, compares() ?
                 String.format(Locale.ROOT, "the %s pace from probe %d (staged %.1f µs, single copy %.1f µs; at %d " +
-                    "bytes %.1f and %.1f): %s", pace.label(), probes, lastMicros, lastSingleCopyMicros, BAND_BYTES,
-                    lastBandMicros, lastBandSingleCopyMicros, pace == Pace.SLOW ? "single copy" :
+                    "bytes %.1f and %.1f): %s", pace.label(), probes, micros, singleCopyMicros, BAND_BYTES,
+                    bandMicros, bandSingleCopyMicros, pace == Pace.SLOW ? "single copy" :
                     bandSingleCopy ? "the staged algorithms, but single copy for the calls of " + BAND_MIN_BYTES +
                     "-" + (BAND_END_BYTES - 1) + " bytes" : "the staged algorithms") :
-                String.format(Locale.ROOT, "the %s pace from probe %d (%.1f µs)", pace.label(), probes, lastMicros));
+                String.format(Locale.ROOT, "the %s pace from probe %d (%.1f µs)", pace.label(), probes, micros));
         }
     }
 

@@ -95,8 +95,8 @@ final class TuningCheck
         final List<List<Measurement>> runs, final Pace pace, final boolean paced)
     {
         final Paces paces = Paces.of(runs.stream().flatMap(List::stream).toList());
-        final List<Integer> parted = paces.splits().stream().filter(Paces.Split::handoff).map(Paces.Split::ranks)
-            .filter(ranks -> table.paceSplit(ranks) != null).toList();
+        final List<Integer> parted = handoffParted(paces).stream().filter(ranks -> table.paceSplit(ranks) != null)
+            .toList();
         final List<List<Measurement>> atPace = atPace(runs, paces, pace, parted);
         if (atPace.isEmpty())
         {
@@ -156,8 +156,7 @@ final class TuningCheck
         final List<List<Measurement>> runs, final Pace pace)
     {
         final Paces paces = Paces.of(runs.stream().flatMap(List::stream).toList());
-        final List<Integer> parted = paces.splits().stream().filter(Paces.Split::handoff).map(Paces.Split::ranks)
-            .toList();
+        final List<Integer> parted = handoffParted(paces);
         final List<List<Measurement>> choicesAtPace = atPace(choices, paces, pace, parted);
         final List<List<Measurement>> runsAtPace = atPace(runs, paces, pace, parted);
         if (choicesAtPace.isEmpty() || runsAtPace.isEmpty())
@@ -165,6 +164,12 @@ final class TuningCheck
             return List.of();
         }
         return checkRecorded(choicesAtPace, runsAtPace);
+    }
+
+    /** The rank counts whose rows the bench's handoff probe parts into two paces. */
+    private static List<Integer> handoffParted(final Paces paces)
+    {
+        return paces.splits().stream().filter(Paces.Split::handoff).map(Paces.Split::ranks).toList();
     }
 
     /** Each run's rows at {@code pace}, of the rank counts {@code parted}; runs left without rows dropped. */
