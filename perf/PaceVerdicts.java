@@ -5,12 +5,16 @@
  * mean, the time a user's run of such calls sees). It also times the bench's handoff probe (a 512 KiB shm_direct
  * allgather, median of 5). Rank 0 prints a CSV line per sample:
  *   sample,seconds,handoff_us,OP_BYTES_probe_staged,OP_BYTES_probe_single,OP_BYTES_mean_staged,OP_BYTES_mean_single,...
- * PERFORMANCE.md (session 47) has what it measured: why the engine's probe compares 32 KiB allgathers.
+ * PERFORMANCE.md (session 47) has what it measured: why the engine's probe compares 32 KiB allgathers. A second
+ * argument, shared-cores, times the set that matters while ranks outnumber cores instead: allgathers of three sizes,
+ * and allreduces from 128 KiB, whose single copy is then the single-copy two-shot (shm_single_copy_twoshot); the
+ * default set is pair (PERFORMANCE.md, session 49).
  *
  * Run (from the repository, after mvn install):
  *   "$(./jccl classpath --java-home)/bin/javac" -cp core/target/classes -d /tmp/pace-verdicts perf/PaceVerdicts.java \
  *       perf/HeapArrays.java
  *   ./jccl run -n 2 --cp /tmp/pace-verdicts PaceVerdicts SECONDS | sed 's/^\[0\] //' > samples.csv
+ *   ./jccl run -n 4 --cp /tmp/pace-verdicts PaceVerdicts SECONDS shared-cores | sed 's/^\[0\] //' > samples4.csv
  */
 import io.jccl.Buf;
 import io.jccl.Communicator;
@@ -20,35 +24,50 @@ import java.util.Arrays;
 
 public class PaceVerdicts
 {
-    private static final String[] OPS = {
+    private static final String[] PAIR_OPS = {
         "allgather", "allgather", "allgather", "allgather",
         "allreduce", "allreduce", "allreduce", "allreduce", "allreduce",
         "alltoall", "alltoall", "reduce_scatter", "reduce_scatter"};
-    private static final int[] BYTES = {
+    private static final int[] PAIR_BYTES = {
         32 << 10, 128 << 10, 512 << 10, 2 << 20,
         8 << 10, 32 << 10, 128 << 10, 512 << 10, 2 << 20,
         128 << 10, 512 << 10, 128 << 10, 512 << 10};
+    private static final String[] SHARED_CORES_OPS = {
+        "allgather", "allgather", "allgather",
+        "allreduce", "allreduce", "allreduce", "allreduce"};
+    private static final int[] SHARED_CORES_BYTES = {
+        32 << 10, 128 << 10, 512 << 10,
+        128 << 10, 512 << 10, 2 << 20, 8 << 20};
 
     public static void main(final String[] args)
     {
         final double seconds = Double.parseDouble(args[0]);
+        final boolean sharedCores = args.length > 1 && args[1].equals("shared-cores");
+        if (args.length > 1 && !sharedCores && !args[1].equals("pair"))
+        {
+            throw new IllegalArgumentException("set: pair or shared-cores, not " + args[1]);
+        }
+        final String[] ops = sharedCores ? SHARED_CORES_OPS : PAIR_OPS;
+        final int[] sizes = sharedCores ? SHARED_CORES_BYTES : PAIR_BYTES;
+        final String singleCopyAllreduce = sharedCores ? ":shm_single_copy_twoshot" : ":shm_single_copy";
         try (Communicator world = Jccl.connect())
         {
             final int p = world.size();
             final Communicator handoff = world.withAlgorithm("allgather:shm_direct");
-            final Communicator[] singleCopy = new Communicator[OPS.length];
-            final Communicator[] staged = new Communicator[OPS.length];
-            final Buf[][] buffers = new Buf[OPS.length][];
+            final Communicator[] singleCopy = new Communicator[ops.length];
+            final Communicator[] staged = new Communicator[ops.length];
+            final Buf[][] buffers = new Buf[ops.length][];
             final StringBuilder header = new StringBuilder("sample,seconds,handoff_us");
-            for (int c = 0; c < OPS.length; c++)
+            for (int c = 0; c < ops.length; c++)
             {
-                final String op = OPS[c];
-                singleCopy[c] = world.withAlgorithm(op + ":shm_single_copy");
+                final String op = ops[c];
+                singleCopy[c] = world.withAlgorithm(op +
+                    (op.equals("allreduce") ? singleCopyAllreduce : ":shm_single_copy"));
                 staged[c] = world.withAlgorithm(op + (op.equals("allreduce") ? ":shm_twoshot" : ":shm_direct"));
-                final int n = BYTES[c] / 4;
+                final int n = sizes[c] / 4;
                 buffers[c] = new Buf[] {HeapArrays.direct(op.equals("allgather") ? n / p : n),
                     HeapArrays.direct(op.equals("reduce_scatter") ? n / p : n)};
-                final String name = op + "_" + BYTES[c];
+                final String name = op + "_" + sizes[c];
                 header.append(',').append(name).append("_probe_staged,").append(name).append("_probe_single,")
                     .append(name).append("_mean_staged,").append(name).append("_mean_single");
             }
@@ -56,12 +75,12 @@ public class PaceVerdicts
             final Buf handoffRecv = HeapArrays.direct((512 << 10) / 4);
             final long[] nanos = new long[5];
             // Warm-up: every call compiled before the first sample.
-            for (int c = 0; c < OPS.length; c++)
+            for (int c = 0; c < ops.length; c++)
             {
                 for (int i = 0; i < 300; i++)
                 {
-                    HeapArrays.run(staged[c], OPS[c], buffers[c][0], buffers[c][1]);
-                    HeapArrays.run(singleCopy[c], OPS[c], buffers[c][0], buffers[c][1]);
+                    HeapArrays.run(staged[c], ops[c], buffers[c][0], buffers[c][1]);
+                    HeapArrays.run(singleCopy[c], ops[c], buffers[c][0], buffers[c][1]);
                 }
             }
             for (int i = 0; i < 1000; i++)
@@ -88,16 +107,17 @@ public class PaceVerdicts
                 line.append(sample).append(',').append(String.format("%.1f", (System.nanoTime() - begin) / 1e9));
                 line.append(',').append(String.format("%.2f",
                     median(() -> handoff.allgather(handoffSend, handoffRecv), nanos)));
-                for (int c = 0; c < OPS.length; c++)
+                for (int c = 0; c < ops.length; c++)
                 {
-                    final String op = OPS[c];
+                    final String op = ops[c];
                     final Buf send = buffers[c][0];
                     final Buf recv = buffers[c][1];
                     final Communicator s = staged[c];
                     final Communicator k = singleCopy[c];
                     final double probeStaged = median(() -> HeapArrays.run(s, op, send, recv), nanos);
                     final double probeSingle = median(() -> HeapArrays.run(k, op, send, recv), nanos);
-                    final int calls = BYTES[c] <= 128 << 10 ? 100 : BYTES[c] <= 512 << 10 ? 30 : 10;
+                    final int calls = sizes[c] <= 128 << 10 ? 100 : sizes[c] <= 512 << 10 ? 30 : sizes[c] <= 2 << 20 ?
+                        10 : 4;
                     final double meanStaged = mean(() -> HeapArrays.run(s, op, send, recv), calls);
                     final double meanSingle = mean(() -> HeapArrays.run(k, op, send, recv), calls);
                     line.append(String.format(",%.2f,%.2f,%.2f,%.2f", probeStaged, probeSingle, meanStaged,

@@ -27,17 +27,21 @@ import java.util.Map;
  *       broadcast messages of at least {@link #SINGLE_COPY_MIN_MESSAGE_BYTES}, allgather, alltoall and
  *       reduce-scatter blocks of {@link #SINGLE_COPY_MIN_BLOCK_BYTES}, 2-rank allreduces of twice
  *       {@link #SINGLE_COPY_MIN_ALLREDUCE_HALF_BYTES} and 2-rank reduces from {@link #SINGLE_COPY_MIN_REDUCE_BYTES}
- *       to {@link #SINGLE_COPY_REDUCE_MAX_BYTES} while no two ranks share a core, and alltoall's from blocks of
- *       {@link #OVERSUBSCRIBED_ALLTOALL_MIN_BLOCK_BYTES} while they do, the algorithm of
- *       {@link #SINGLE_COPY_PREFERENCES} (for allreduces beyond {@link #SINGLE_COPY_WHOLE_VECTOR_MAX_BYTES},
- *       {@link #SINGLE_COPY_LARGE_ALLREDUCE}): the shipped model's parameters describe the two-copy paths, and on a
+ *       to {@link #SINGLE_COPY_REDUCE_MAX_BYTES} while no two ranks share a core, and while they do alltoall's from
+ *       blocks of {@link #OVERSUBSCRIBED_ALLTOALL_MIN_BLOCK_BYTES} and, at the slow pace alone, allreduces from blocks
+ *       of {@link #OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES}, the algorithm of
+ *       {@link #SINGLE_COPY_PREFERENCES} (for allreduces beyond {@link #SINGLE_COPY_WHOLE_VECTOR_MAX_BYTES}, and for
+ *       all of them while ranks share cores, {@link #SINGLE_COPY_LARGE_ALLREDUCE}): the shipped model's parameters
+ *       describe the two-copy paths, and on a
  *       machine whose cross-core transfers of freshly written lines are slow (this project's 2-vCPU VMs, half of the
  *       time) the staged algorithms lose up to 6x where one copy out of the sender's own buffer does not. While every
  *       rank has a core the rule gives way at the fast pace, when the communicator's probe finds staging about as
  *       fast as single copy ({@link #followsPace}; the engine's {@code PaceProbe}, which keeps single copy at the fast
  *       pace for calls of 64-256 KiB where it is faster there): there the staged algorithms took mostly
  *       0.3-0.9x single copy's time (2 ranks, 2026-12-04: allreduce 8 KiB-8 MiB, allgather, reduce-scatter and alltoall
- *       32 KiB-8 MiB, reduce 32-512 KiB; PERFORMANCE.md, session 45), where at the slow pace they took 1.2-4x;</li>
+ *       32 KiB-8 MiB, reduce 32-512 KiB; PERFORMANCE.md, session 45), where at the slow pace they took 1.2-4x. While
+ *       ranks share cores, alltoall's rule holds at either pace, and allreduce's at the slow pace alone (not before the
+ *       first probe);</li>
  *   <li>without a tuning file, binomial for broadcasts from {@link #OVERSUBSCRIBED_BROADCAST_TREE_MIN_BYTES} up to
  *       {@link #OVERSUBSCRIBED_BROADCAST_MAX_BYTES} and reduces
  *       up to {@link #OVERSUBSCRIBED_REDUCE_MAX_BYTES} when ranks outnumber cores, whose eager messages keep a stream
@@ -182,6 +186,30 @@ public final class AlgorithmSelector
      * at 4; reduce-scatter was mixed (0.88-1.35x at 8 ranks).
      */
     private static final long OVERSUBSCRIBED_ALLTOALL_MIN_BLOCK_BYTES = 64 * 1024;
+
+    /**
+     * While ranks outnumber cores (up to {@link #OVERSUBSCRIBED_ALLREDUCE_MAX_RANKS_PER_CORE} a core) the single-copy
+     * rule serves allreduces too, at the slow pace alone, from blocks (a rank's share of the vector) of this size:
+     * 512 KiB at 4 ranks. It takes {@link #SINGLE_COPY_LARGE_ALLREDUCE}: each rank reads its block of every peer's
+     * vector, reduces it, and reads the peers' reduced blocks, one kernel call per block, where the staged two-shot
+     * copies every block twice through the staging areas. At the fast pace it loses. 4 ranks on 2 cores, 2026-12-04,
+     * {@code perf/PaceVerdicts.java} (shared-cores), 2904 samples over 600 s, each timing both back to back, split by
+     * the engine probe's verdict (PERFORMANCE.md, session 49): at the slow pace the staged two-shot took 1.25x, 1.30x
+     * and 1.43x the single-copy two-shot's time at 512 KiB, 2 and 8 MiB (420 against 338 µs at 512 KiB), 1.03x at
+     * 128 KiB; at the fast pace 0.44x, 0.57x and 0.64x (88 against 199 µs at 512 KiB). (MODEL.md session 48's
+     * 4-rank rows: the single-copy two-shot 0.59-0.87x the staged two-shot's time at 512 KiB-4 MiB at the slow pace,
+     * 1.6-2.3x at the fast one.)
+     */
+    private static final long OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES = 128 * 1024;
+
+    /**
+     * The most ranks a core for which the rule of {@link #OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES} holds. 8 ranks on
+     * 2 cores, the same program, 682 samples over 300 s: at the slow pace the staged two-shot took 1.07-1.19x the
+     * single-copy two-shot's time at 512 KiB-8 MiB, at the fast pace 0.44-0.77x, and the probe's verdict matched
+     * those sizes' in 81 % of the samples; the right choice at every sample would have taken 0.90x the staged
+     * two-shot's time, against 0.76x at 4 ranks.
+     */
+    private static final int OVERSUBSCRIBED_ALLREDUCE_MAX_RANKS_PER_CORE = 2;
 
     /**
      * Reduces up to this size take binomial when ranks outnumber cores (and no measured tuning file says otherwise).
@@ -475,10 +503,10 @@ public final class AlgorithmSelector
             args.sendSegmentOffset = -1;
             args.recvSegmentOffset = -1;
         }
-        final CollectiveAlgorithm singleCopyChoice = singleCopyChoice(args.collective, bytes);
+        final CollectiveAlgorithm singleCopyChoice = singleCopyChoice(args.collective, size, bytes);
         final long singleCopyBytes = context.singleCopyBytes();
         if (singleCopyChoice != null && singleCopyBytes > 0 && !tuned.measured() &&
-            singleCopyApplies(args.collective, size) && (pace != Pace.FAST || size > cores) &&
+            singleCopyApplies(args.collective, size) && singleCopyHoldsAt(pace, args.collective, size) &&
             (args.collective != Collective.ALLREDUCE || args.sendSegmentOffset < 0) &&
             bytes <= singleCopyMaxBytes(args.collective) &&
             messageBytes(args.collective, bytes, size) >= minMessageBytes(args.collective, size, singleCopyBytes) &&
@@ -556,7 +584,7 @@ public final class AlgorithmSelector
             }
             final long message = minMessageBytes(collective, size, singleCopyBytes);
             final long from = messageIsVector(collective) ? message : message * size;
-            final CollectiveAlgorithm first = singleCopyChoice(collective, from);
+            final CollectiveAlgorithm first = singleCopyChoice(collective, size, from);
             if (first == null)
             {
                 continue;
@@ -576,18 +604,24 @@ public final class AlgorithmSelector
                     text.append(", ").append(singleCopyLargeAllreduce.name()).append(" beyond");
                 }
             }
+            if (size > cores && collective == Collective.ALLREDUCE)
+            {
+                text.append(" at the slow pace");
+            }
         }
         return text.isEmpty() ? null : text.toString();
     }
 
     /**
      * Whether the single-copy rule applies to a job of {@code size} ranks whose messages travel single-copy from
-     * {@code singleCopyBytes} and gives way at the fast pace: while every rank has a core, without a measured tuning
-     * file. The communicator then probes the pace (a comparison probe of the engine's {@code PaceProbe}).
+     * {@code singleCopyBytes} and depends on the pace, without a measured tuning file: while every rank has a core,
+     * where it gives way at the fast pace, and while ranks share cores for allreduces, which take it at the slow pace
+     * alone. The communicator then probes the pace (a comparison probe of the engine's {@code PaceProbe}).
      */
     public boolean followsPace(final int size, final long singleCopyBytes)
     {
-        return size <= cores && describeSingleCopy(size, singleCopyBytes) != null;
+        return describeSingleCopy(size, singleCopyBytes) != null &&
+            (size <= cores || forced.get(Collective.ALLREDUCE) == null && singleCopyLargeAllreduce != null);
     }
 
     /**
@@ -698,22 +732,38 @@ public final class AlgorithmSelector
 
     /**
      * Whether the single-copy rule serves {@code collective} in a job of {@code size} ranks: single-copy allreduce
-     * and reduce only at 2 ranks; while ranks outnumber cores, alltoall alone
-     * ({@link #OVERSUBSCRIBED_ALLTOALL_MIN_BLOCK_BYTES}).
+     * and reduce only at 2 ranks; while ranks outnumber cores, alltoall
+     * ({@link #OVERSUBSCRIBED_ALLTOALL_MIN_BLOCK_BYTES}) and, up to two ranks a core, allreduce
+     * ({@link #OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES}) alone.
      */
     private boolean singleCopyApplies(final Collective collective, final int size)
     {
         if (size > cores)
         {
-            return collective == Collective.ALLTOALL;
+            return collective == Collective.ALLTOALL ||
+                collective == Collective.ALLREDUCE && size <= OVERSUBSCRIBED_ALLREDUCE_MAX_RANKS_PER_CORE * cores;
         }
         return collective != Collective.ALLREDUCE && collective != Collective.REDUCE || size == 2;
     }
 
-    /** The single-copy rule's algorithm for a call of {@code bytes} of {@code collective}, or null. */
-    private CollectiveAlgorithm singleCopyChoice(final Collective collective, final long bytes)
+    /**
+     * Whether the single-copy rule holds for {@code collective} in a job of {@code size} ranks at {@code pace} (null:
+     * before the first probe, or without one): while every rank has a core, but at the fast pace; while ranks share
+     * cores, alltoall's at either pace, and allreduce's at the slow pace alone.
+     */
+    private boolean singleCopyHoldsAt(final Pace pace, final Collective collective, final int size)
     {
-        return collective == Collective.ALLREDUCE && bytes > SINGLE_COPY_WHOLE_VECTOR_MAX_BYTES ?
+        if (size > cores)
+        {
+            return collective != Collective.ALLREDUCE || pace == Pace.SLOW;
+        }
+        return pace != Pace.FAST;
+    }
+
+    /** The single-copy rule's algorithm for a call of {@code bytes} of {@code collective} at {@code size} ranks. */
+    private CollectiveAlgorithm singleCopyChoice(final Collective collective, final int size, final long bytes)
+    {
+        return collective == Collective.ALLREDUCE && (bytes > SINGLE_COPY_WHOLE_VECTOR_MAX_BYTES || size > cores) ?
             singleCopyLargeAllreduce : singleCopy[collective.ordinal()];
     }
 
@@ -759,8 +809,8 @@ public final class AlgorithmSelector
 
     /**
      * Bytes of one point-to-point message of the single-copy choice: the vector for broadcast and reduce, a block
-     * for allgather, reduce-scatter and alltoall, and for allreduce the half of the vector a two-shot rank would
-     * hand over.
+     * for allgather, reduce-scatter and alltoall, and for allreduce the block of the vector a two-shot rank would
+     * hand over (its half at 2 ranks).
      */
     private static long messageBytes(final Collective collective, final long bytes, final int size)
     {
@@ -775,14 +825,15 @@ public final class AlgorithmSelector
     /**
      * The single-copy rule's smallest message ({@link #messageBytes}) for {@code collective} in a job of {@code size}
      * ranks whose point-to-point messages go single copy from {@code singleCopyBytes}, where
-     * {@link #singleCopyApplies} (while ranks outnumber cores: alltoall's). A point-to-point threshold set above its
-     * default raises the rule's to it.
+     * {@link #singleCopyApplies} (while ranks outnumber cores, alltoall's and allreduce's own). A point-to-point
+     * threshold set above its default raises the rule's to it while every rank has a core.
      */
     private long minMessageBytes(final Collective collective, final int size, final long singleCopyBytes)
     {
         if (size > cores)
         {
-            return OVERSUBSCRIBED_ALLTOALL_MIN_BLOCK_BYTES;
+            return collective == Collective.ALLREDUCE ? OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES :
+                OVERSUBSCRIBED_ALLTOALL_MIN_BLOCK_BYTES;
         }
         final long own = switch (collective)
         {

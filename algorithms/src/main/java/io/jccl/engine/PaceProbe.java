@@ -4,6 +4,7 @@ import io.jccl.Buf;
 import io.jccl.Collective;
 import io.jccl.Configuration;
 import io.jccl.DataType;
+import io.jccl.ReduceOp;
 import io.jccl.algorithms.AlgorithmRegistry;
 import io.jccl.model.Pace;
 import io.jccl.model.TuningTable;
@@ -34,22 +35,29 @@ import java.util.Locale;
  *       median is at most {@link #FAST_RATIO} times the single-copy one's. No time to carry from machine to machine:
  *       the probe asks the question the choice depends on. A second comparison, of {@link #BAND_BYTES} allgathers,
  *       answers it for the calls of the band around that size ({@link #inBand}): at the fast pace, where single copy
- *       was ahead there, those calls take the slow pace's choices ({@link #paceFor}).</li>
+ *       was ahead there, those calls take the slow pace's choices ({@link #paceFor}). While ranks outnumber cores,
+ *       where the rule that follows the pace serves large allreduces alone, the comparison is of the two allreduces
+ *       it chooses between, the staged two-shot ({@code shm_twoshot}) and the single-copy two-shot
+ *       ({@code shm_single_copy_twoshot}), of {@link #SHARED_CORES_COMPARISON_BYTES}, against
+ *       {@link #SHARED_CORES_FAST_RATIO}, without a band.</li>
  * </ul>
  * <p>
  * Why every rank agrees: the probes fall at the same call on every rank, since each counts the bytes of the same
  * calls, which every rank makes in the same order with the same sizes; and the pace travels in a collective. Until the
- * first probe, the choices for both paces hold. Calls of the communicator's non-blocking collectives run on a
- * duplicate of it, which probes its own calls in the same way.
+ * first probe, the choices for both paces hold (while ranks outnumber cores, the staged allreduces). Calls of the
+ * communicator's non-blocking collectives run on a duplicate of it, which probes its own calls in the same way.
  * <p>
  * Cost: the threshold probe takes 0.16-0.8 ms at 2 ranks on the AMD VM of MODEL.md session 21 (the allgather 24-30 µs
  * at the fast pace, 119-139 at the slow one), by arithmetic 0.4-1 % of the time of the default 256 MiB of traffic at
  * either pace; the comparison probe, by arithmetic, about 0.15 ms at the fast pace and 0.35 at the slow one (six
  * calls of each allgather: at 32 KiB 2.8 and 3.4 µs, or 9.2 and 4.2; at 128 KiB 10.5 and 7.6, or 35 and 8.6;
- * 2026-12-04). The first probe of a communicator runs untimed calls of each allgather first ({@link #WARM_UP_CALLS},
- * as the bench does before its first row, or {@link #COMPARISON_WARM_UP_CALLS}), so that their copies are compiled
- * (after 50, the bench's probe read 82-88 µs at the fast pace). Allocates nothing per call or probe: its buffers
- * (up to 1 MiB and a word, off-heap) come with the communicator.
+ * 2026-12-04); while ranks outnumber cores, by arithmetic, 0.6 ms at 4 ranks on 2 cores at the fast pace and 1.3 at
+ * the slow one (six calls of each 128 KiB allreduce: 30 and 70 µs, or 113 and 110; session 49), 1.3 % and 0.8 % of
+ * the time of 256 MiB of 512 KiB allreduces. The first probe of a communicator runs untimed calls of each of its
+ * calls first ({@link #WARM_UP_CALLS}, as the bench does before its first row, or {@link #COMPARISON_WARM_UP_CALLS},
+ * or {@link #SHARED_CORES_WARM_UP_CALLS}), so that their copies are compiled (after 50, the bench's probe read 82-88
+ * µs at the fast pace). Allocates nothing per call or probe: its buffers (up to 1 MiB and a word, off-heap) come with
+ * the communicator.
  */
 public final class PaceProbe
 {
@@ -74,6 +82,25 @@ public final class PaceProbe
      */
     public static final double FAST_RATIO = 1.3;
     /**
+     * Bytes of each of the comparison probe's two allreduces while ranks outnumber cores, where the pace decides
+     * whether allreduces from 512 KiB (at 4 ranks) take the single-copy two-shot
+     * ({@link io.jccl.algorithms.AlgorithmSelector}). 4 ranks on 2 cores, 2026-12-04, {@code perf/PaceVerdicts.java}
+     * (shared-cores), 2904 samples over 600 s, 38 % of them where the staged two-shot was the faster: the 128 KiB
+     * allreduces' verdict matched the one of the 512 KiB, 2 and 8 MiB allreduces' mean times together in 99.2 % of
+     * the samples, and choosing by it took 1.003x the time of the right choice at every sample (always staged 1.32x,
+     * always single copy 1.13x). Allgathers, which tell the pace between ranks with a core each, did not here: at 32,
+     * 128 and 512 KiB they matched in 88, 79 and 85 % of the samples at best, whatever the ratio (PERFORMANCE.md,
+     * session 49).
+     */
+    public static final int SHARED_CORES_COMPARISON_BYTES = 128 * 1024;
+    /**
+     * {@link #FAST_RATIO} while ranks outnumber cores, for the allreduces' comparison: the staged allreduce's median
+     * over the single-copy one's was 0.44 in the samples whose larger allreduces were faster staged and 1.03 in the
+     * others (95 % of the first at most 0.54, 95 % of the second at least 0.91; medians of the samples above); 0.7
+     * lies between, near their geometric mean.
+     */
+    public static final double SHARED_CORES_FAST_RATIO = 0.7;
+    /**
      * Bytes of the band comparison's allgathers. 2 ranks, 2026-12-04, the fast pace: from 64 to 192 KiB the staged
      * allgather, two-shot allreduce and staged alltoall took 1.02-1.49x single copy's time (reduce-scatter 0.95x at
      * 64 KiB, 1.01-1.21x from 96 KiB), at 32 KiB and from 384 KiB 0.55-1.01x (PERFORMANCE.md, session 47); while
@@ -96,6 +123,12 @@ public final class PaceProbe
      * 28.9-35.0 and 26.5-44.1.
      */
     static final int COMPARISON_WARM_UP_CALLS = 200;
+    /**
+     * {@link #COMPARISON_WARM_UP_CALLS} of each allreduce while ranks outnumber cores: by arithmetic 4-11 ms at 4 ranks
+     * on 2 cores (30-110 µs a call). A bench's first probe after them read 42.7 and 136.7 µs, a later one at the same
+     * pace 36.2 and 102.3.
+     */
+    static final int SHARED_CORES_WARM_UP_CALLS = 50;
 
     private static final long FAST_WORD = 1;
     private static final long SLOW_WORD = 2;
@@ -103,9 +136,17 @@ public final class PaceProbe
     private static final long BAND_SINGLE_COPY_BIT = 4;
 
     private final ShmTransport transport;
-    private final CollectiveAlgorithm allgather;
-    /** The comparison probe's single-copy allgather; null for a threshold probe. */
-    private final CollectiveAlgorithm singleCopyAllgather;
+    /**
+     * Whether ranks outnumber cores: a comparison probe then compares allreduces of
+     * {@link #SHARED_CORES_COMPARISON_BYTES}, and no band.
+     */
+    private final boolean sharedCores;
+    /** The probe's collective: allgather, or the allreduce of a comparison probe while ranks outnumber cores. */
+    private final Collective collective;
+    /** The probe's staged algorithm: the allgather's {@code shm_direct}, or the allreduce's {@code shm_twoshot}. */
+    private final CollectiveAlgorithm staged;
+    /** The comparison probe's single-copy algorithm; null for a threshold probe. */
+    private final CollectiveAlgorithm singleCopy;
     private final CollectiveAlgorithm broadcast;
     private final long probeBytes;
     private final double thresholdMicros;
@@ -118,10 +159,10 @@ public final class PaceProbe
     private final Buf send;
     private final Buf recv;
     /**
-     * Bytes of each rank's block in the probe's allgathers: a threshold probe's from the start, a comparison probe's
-     * set before each use ({@link #allgathersOf}).
+     * Elements of each rank's send buffer in the probe's calls, int8 in an allgather and float32 in an allreduce: a
+     * threshold probe's from the start, a comparison probe's set before each use ({@link #callsOf}).
      */
-    private long blockBytes;
+    private long count;
     private final ByteBuffer verdictBytes = ByteBuffer.allocateDirect(Long.BYTES);
     private final Buf verdict = Buf.of(verdictBytes, DataType.INT64);
     private boolean warm;
@@ -136,19 +177,25 @@ public final class PaceProbe
         final double thresholdMicros, final Log log)
     {
         this.transport = transport;
-        this.allgather = registry.find(Collective.ALLGATHER, "shm_direct");
-        this.singleCopyAllgather = Double.isNaN(thresholdMicros) ?
-            registry.find(Collective.ALLGATHER, "shm_single_copy") : null;
-        this.stagedCall = () -> allgatherCall(allgather);
-        this.singleCopyCall = () -> allgatherCall(singleCopyAllgather);
+        final boolean compares = Double.isNaN(thresholdMicros);
+        this.sharedCores = transport.size() > transport.cores();
+        this.collective = compares && sharedCores ? Collective.ALLREDUCE : Collective.ALLGATHER;
+        final boolean allreduce = collective == Collective.ALLREDUCE;
+        this.staged = registry.find(collective, allreduce ? "shm_twoshot" : "shm_direct");
+        this.singleCopy = !compares ? null :
+            registry.find(collective, allreduce ? "shm_single_copy_twoshot" : "shm_single_copy");
+        this.stagedCall = () -> call(staged);
+        this.singleCopyCall = () -> call(singleCopy);
         this.broadcast = registry.find(Collective.BROADCAST, "shm_ll");
         this.probeBytes = probeBytes;
         this.thresholdMicros = thresholdMicros;
         this.log = log;
-        allgathersOf(compares() ? COMPARISON_BYTES : BYTES);
-        final int largestBlock = (compares() ? BAND_BYTES : BYTES) / transport.size();
-        this.send = Buf.of(ByteBuffer.allocateDirect(largestBlock), DataType.INT8);
-        this.recv = Buf.of(ByteBuffer.allocateDirect(largestBlock * transport.size()), DataType.INT8);
+        callsOf(compares() ? comparisonBytes() : BYTES);
+        final int sendBytes = allreduce ? SHARED_CORES_COMPARISON_BYTES :
+            (compares() ? Math.max(COMPARISON_BYTES, BAND_BYTES) : BYTES) / transport.size();
+        this.send = Buf.of(ByteBuffer.allocateDirect(sendBytes), DataType.INT8);
+        this.recv = Buf.of(ByteBuffer.allocateDirect(allreduce ? sendBytes : sendBytes * transport.size()),
+            DataType.INT8);
     }
 
     /**
@@ -195,7 +242,7 @@ public final class PaceProbe
     /**
      * The probe of a communicator on {@code transport}, or null when it need not probe: one rank, neither a pace split
      * at its rank count in the tuning file nor {@code comparesSingleCopy},
-     * {@value Configuration#PACE_PROBE_BYTES_PROP_NAME} 0, or a probe's allgather that cannot run here.
+     * {@value Configuration#PACE_PROBE_BYTES_PROP_NAME} 0, or a probe's call that cannot run here.
      *
      * @param split              the tuning file's split at this rank count, or null.
      * @param settings           {@link #settings}: a configured threshold replaces the split's, and without a split
@@ -216,9 +263,9 @@ public final class PaceProbe
         final Log log = new Log(configuration, transport.rank());
         final PaceProbe probe = new PaceProbe(transport, registry, probeBytes, threshold, log);
         String refusal = probe.refusal();
-        if (refusal == null && probe.compares())
+        if (refusal == null && probe.comparesBand())
         {
-            probe.allgathersOf(BAND_BYTES);
+            probe.callsOf(BAND_BYTES);
             refusal = probe.refusal();
         }
         if (refusal != null)
@@ -233,30 +280,35 @@ public final class PaceProbe
         }
         if (transport.rank() == 0 && log.enabled(Log.INFO, Log.INIT))
         {
-            log.info(Log.INIT, probe.compares() ?
+            log.info(Log.INIT, probe.comparesBand() ?
                 String.format(Locale.ROOT, "handoff probe every %d bytes of collective calls: a %d-byte allgather " +
                     "staged and single copy, the fast pace (the staged algorithms) when staging takes at most %.1fx " +
                     "the time; and a %d-byte one for the calls of %d-%d bytes, single copy there when it is faster",
                     probeBytes, COMPARISON_BYTES, FAST_RATIO, BAND_BYTES, BAND_MIN_BYTES, BAND_END_BYTES - 1) :
+                probe.compares() ?
+                String.format(Locale.ROOT, "handoff probe every %d bytes of collective calls: a %d-byte allreduce " +
+                    "%s and %s, the fast pace (the staged algorithms) when the first takes at most %.2fx the time",
+                    probeBytes, SHARED_CORES_COMPARISON_BYTES, probe.staged.name(), probe.singleCopy.name(),
+                    SHARED_CORES_FAST_RATIO) :
                 String.format(Locale.ROOT, "handoff probe every %d bytes of collective calls; the fast pace at most " +
                     "%.1f µs", probeBytes, threshold));
         }
         return probe;
     }
 
-    /** Sizes the probe's allgathers: {@code totalBytes}, all ranks' blocks together. */
-    private void allgathersOf(final int totalBytes)
+    /** Sizes the probe's calls: {@code totalBytes} of an allreduce's vector, or of an allgather's blocks together. */
+    private void callsOf(final int totalBytes)
     {
-        blockBytes = totalBytes / transport.size();
+        count = collective == Collective.ALLREDUCE ? totalBytes / Float.BYTES : totalBytes / transport.size();
     }
 
-    /** Why the probe's allgathers, at their size of the moment, cannot run here, or null. */
+    /** Why the probe's calls, at their size of the moment, cannot run here, or null. */
     private String refusal()
     {
         fillArgs();
-        final String reason = allgather.unsupportedReason(probeArgs, transport.size(), transport);
+        final String reason = staged.unsupportedReason(probeArgs, transport.size(), transport);
         return reason != null || !compares() ? reason :
-            singleCopyAllgather.unsupportedReason(probeArgs, transport.size(), transport);
+            singleCopy.unsupportedReason(probeArgs, transport.size(), transport);
     }
 
     /**
@@ -307,14 +359,19 @@ public final class PaceProbe
     {
         if (!warm)
         {
-            for (int i = 0, calls = compares() ? COMPARISON_WARM_UP_CALLS : WARM_UP_CALLS; i < calls; i++)
+            final int calls = !compares() ? WARM_UP_CALLS : sharedCores ? SHARED_CORES_WARM_UP_CALLS :
+                COMPARISON_WARM_UP_CALLS;
+            for (int i = 0; i < calls; i++)
             {
                 if (compares())
                 {
-                    allgathersOf(COMPARISON_BYTES);
+                    callsOf(comparisonBytes());
                     stagedCall.run();
                     singleCopyCall.run();
-                    allgathersOf(BAND_BYTES);
+                }
+                if (comparesBand())
+                {
+                    callsOf(BAND_BYTES);
                     stagedCall.run();
                     singleCopyCall.run();
                 }
@@ -327,15 +384,15 @@ public final class PaceProbe
         }
         if (compares())
         {
-            allgathersOf(COMPARISON_BYTES);
+            callsOf(comparisonBytes());
         }
         final double micros = medianMicros(stagedCall, nanos);
         final double singleCopyMicros = compares() ? medianMicros(singleCopyCall, nanos) : Double.NaN;
         double bandMicros = Double.NaN;
         double bandSingleCopyMicros = Double.NaN;
-        if (compares())
+        if (comparesBand())
         {
-            allgathersOf(BAND_BYTES);
+            callsOf(BAND_BYTES);
             bandMicros = medianMicros(stagedCall, nanos);
             bandSingleCopyMicros = medianMicros(singleCopyCall, nanos);
         }
@@ -343,7 +400,7 @@ public final class PaceProbe
         if (transport.rank() == 0)
         {
             lastMicros = micros;
-            final boolean fast = compares() ? micros <= FAST_RATIO * singleCopyMicros : micros <= thresholdMicros;
+            final boolean fast = compares() ? micros <= fastRatio() * singleCopyMicros : micros <= thresholdMicros;
             word = (fast ? FAST_WORD : SLOW_WORD) | (bandMicros > bandSingleCopyMicros ? BAND_SINGLE_COPY_BIT : 0);
         }
         verdictBytes.putLong(0, word);
@@ -366,12 +423,16 @@ public final class PaceProbe
         if ((pace != before || bandSingleCopy != bandBefore && pace == Pace.FAST) && transport.rank() == 0 &&
             log.enabled(Log.INFO, Log.COLL))
         {
-            log.info(Log.COLL, compares() ?
+            log.info(Log.COLL, comparesBand() ?
                 String.format(Locale.ROOT, "the %s pace from probe %d (staged %.1f µs, single copy %.1f µs; at %d " +
                     "bytes %.1f and %.1f): %s", pace.label(), probes, micros, singleCopyMicros, BAND_BYTES,
                     bandMicros, bandSingleCopyMicros, pace == Pace.SLOW ? "single copy" :
                     bandSingleCopy ? "the staged algorithms, but single copy for the calls of " + BAND_MIN_BYTES +
                     "-" + (BAND_END_BYTES - 1) + " bytes" : "the staged algorithms") :
+                compares() ?
+                String.format(Locale.ROOT, "the %s pace from probe %d (%s %.1f µs, %s %.1f µs): %s", pace.label(),
+                    probes, staged.name(), micros, singleCopy.name(), singleCopyMicros,
+                    pace == Pace.SLOW ? "single copy" : "the staged algorithms") :
                 String.format(Locale.ROOT, "the %s pace from probe %d (%.1f µs)", pace.label(), probes, micros));
         }
     }
@@ -394,22 +455,24 @@ public final class PaceProbe
         return nanos[CALLS / 2] / 1e3;
     }
 
-    private void allgatherCall(final CollectiveAlgorithm algorithm)
+    private void call(final CollectiveAlgorithm algorithm)
     {
         fillArgs();
-        transport.beginCollective(Collective.ALLGATHER, DataType.INT8, null, -1, probeArgs.count, probeArgs.count,
+        transport.beginCollective(collective, probeArgs.type, probeArgs.op, -1, probeArgs.count, probeArgs.count,
             algorithm);
         algorithm.run(transport, probeArgs);
         transport.endCollective();
     }
 
-    /** The probe's allgather call (again before every call: an algorithm may leave its marks in the arguments). */
+    /** The probe's call (again before every call: an algorithm may leave its marks in the arguments). */
     private void fillArgs()
     {
         final CollectiveArgs a = probeArgs.clear();
-        a.collective = Collective.ALLGATHER;
-        a.type = DataType.INT8;
-        a.count = blockBytes;
+        a.collective = collective;
+        final boolean allreduce = collective == Collective.ALLREDUCE;
+        a.type = allreduce ? DataType.FLOAT32 : DataType.INT8;
+        a.op = allreduce ? ReduceOp.SUM : null;
+        a.count = count;
         a.sendBase = send.base();
         a.sendOffset = send.offset();
         a.recvBase = recv.base();
@@ -434,15 +497,33 @@ public final class PaceProbe
         return probes;
     }
 
-    /** Rank 0's last probe, µs (NaN elsewhere and before the first); the staged allgather's of a comparison probe. */
+    /** Rank 0's last probe, µs (NaN elsewhere and before the first); the staged call's of a comparison probe. */
     public double lastMicros()
     {
         return lastMicros;
     }
 
-    /** Whether the probe compares the staged allgather with single copy, rather than with a threshold. */
+    /** Whether the probe compares the staged call with single copy, rather than with a threshold. */
     private boolean compares()
     {
-        return singleCopyAllgather != null;
+        return singleCopy != null;
+    }
+
+    /** Whether a comparison probe compares the band's allgathers too: while every rank has a core. */
+    private boolean comparesBand()
+    {
+        return compares() && !sharedCores;
+    }
+
+    /** The comparison's calls: an allreduce's vector, or an allgather's blocks together. */
+    private int comparisonBytes()
+    {
+        return sharedCores ? SHARED_CORES_COMPARISON_BYTES : COMPARISON_BYTES;
+    }
+
+    /** The comparison's fast pace: the staged call's median at most this many times the single-copy one's. */
+    private double fastRatio()
+    {
+        return sharedCores ? SHARED_CORES_FAST_RATIO : FAST_RATIO;
     }
 }

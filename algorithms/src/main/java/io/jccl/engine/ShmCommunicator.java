@@ -117,8 +117,9 @@ public final class ShmCommunicator implements Communicator
             final String singleCopy = selector.describeSingleCopy(transport.size(), transport.singleCopyBytes());
             if (singleCopy != null)
             {
+                // while ranks share cores the rule holds at either pace but for allreduce's, which says so itself
                 log.info(Log.INIT, "algorithm selection with single copy on every rank, replacing the choices above " +
-                    "from these sizes" + (followsPace ?
+                    "from these sizes" + (followsPace && transport.size() <= transport.cores() ?
                     " until the handoff probe finds the fast pace, and again at the slow one: " : ": ") + singleCopy);
             }
             final String rankRules =

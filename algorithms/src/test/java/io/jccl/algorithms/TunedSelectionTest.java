@@ -313,8 +313,9 @@ class TunedSelectionTest
      * While every rank has a core, the single-copy rule gives way at the fast pace (the communicator's probe found
      * staging as fast as single copy) to the choices it replaces, and holds at the slow pace and before the first
      * probe; so do 2-rank broadcasts, binomial at the slow pace, from the size where its message goes single copy. The
-     * communicator probes only where the rule applies: with single copy, without a measured tuning file, and not while
-     * ranks share cores, where alltoall's rule holds at either pace. Needs 2 or 3 cores.
+     * communicator probes only where the rule applies: with single copy, without a measured tuning file. While ranks
+     * share cores, alltoall's rule holds at either pace, and allreduce's, the single-copy two-shot from 512 KiB at 4
+     * ranks, at the slow pace alone, and not beyond two ranks a core. Needs 2 or 3 cores.
      */
     @Test
     void singleCopyGivesWayAtTheFastPaceWhileEveryRankHasACore()
@@ -363,10 +364,36 @@ class TunedSelectionTest
         assertTrue(shipped.followsPace(2, 32 * 1024));
         assertFalse(shipped.followsPace(2, 0), "no single copy, no rule to follow the pace");
         final AlgorithmSelector atFour = shippedSelector(4);
-        assertFalse(atFour.followsPace(4, 256 * 1024), "4 ranks share the cores");
+        assertTrue(atFour.followsPace(4, 256 * 1024), "4 ranks: allreduce's rule follows the pace");
+        assertFalse(atFour.followsPace(4, 0));
+        assertFalse(atFour.with("allreduce:ring").followsPace(4, 256 * 1024), "alltoall's rule alone holds at both");
         final LocalJob fourSingleCopy = new LocalJob(4, STAGING, 1 << 20).singleCopy(256 * 1024);
         assertEquals("shm_single_copy", atFour.select(args(Collective.ALLTOALL, 65536 / 4), fourSingleCopy.context(0),
             4 * 65536, Pace.FAST).name());
+        // allreduce: the single-copy two-shot at the slow pace from 512 KiB, on private send buffers; the choice it
+        // replaces at the fast pace and before the first probe
+        final LocalJob fourWithout = new LocalJob(4, STAGING, 1 << 20);
+        for (final long bytes : new long[] {mib / 2, 8 * mib, 64 * mib})
+        {
+            final CollectiveArgs allreduce = allreduce(bytes / 4);
+            final String staged = atFour.select(allreduce, fourWithout.context(0), bytes).name();
+            assertNotEquals("shm_single_copy_twoshot", staged);
+            assertEquals("shm_single_copy_twoshot",
+                atFour.select(allreduce, fourSingleCopy.context(0), bytes, Pace.SLOW).name(), bytes + " B");
+            assertEquals(staged, atFour.select(allreduce, fourSingleCopy.context(0), bytes, Pace.FAST).name());
+            assertEquals(staged, atFour.select(allreduce, fourSingleCopy.context(0), bytes).name());
+        }
+        assertNotEquals("shm_single_copy_twoshot",
+            atFour.select(allreduce(mib / 8 - 1), fourSingleCopy.context(0), mib / 2 - 4, Pace.SLOW).name());
+        final CollectiveArgs symmetric = allreduce(mib / 8);
+        symmetric.sendSegmentOffset = 0;
+        assertNotEquals("shm_single_copy_twoshot",
+            atFour.select(symmetric, fourSingleCopy.context(0), mib / 2, Pace.SLOW).name());
+        // more than two ranks a core: no allreduce rule, no probe
+        final AlgorithmSelector atEight = shippedSelector(8);
+        assertFalse(atEight.followsPace(8, 256 * 1024));
+        assertNotEquals("shm_single_copy_twoshot", atEight.select(allreduce(2 * mib),
+            new LocalJob(8, STAGING, 1 << 20).singleCopy(256 * 1024).context(0), 8 * mib, Pace.SLOW).name());
         final java.nio.file.Path file = writeTable(new TuningTable(ModelParameters.shipped(), Map.of(), List.of(
             new Rule(Collective.BROADCAST, 2, 0, Long.MAX_VALUE, "shm_direct", 0))));
         final AlgorithmSelector measured = new AlgorithmSelector(REGISTRY, null, TunedSelection.load(
@@ -517,7 +544,8 @@ class TunedSelectionTest
 
     /**
      * Without a tuning file, alltoall reads blocks of 64 KiB and more single copy when ranks outnumber cores, whatever
-     * the point-to-point threshold (256 KiB there), and no other collective does. Needs at most 3 cores.
+     * the point-to-point threshold (256 KiB there), and no other collective does at either pace (allreduce at the slow
+     * one: {@link #singleCopyGivesWayAtTheFastPaceWhileEveryRankHasACore}). Needs at most 3 cores.
      */
     @Test
     void oversubscribedAlltoallReadsLargeBlocksSingleCopy()
@@ -534,7 +562,8 @@ class TunedSelectionTest
             atFour.select(args(Collective.ALLTOALL, 65536 / 4), four.context(0), 4 * 65536).name());
         assertNotEquals("shm_single_copy",
             atFour.select(args(Collective.ALLGATHER, (4 << 20) / 4), fourSingleCopy.context(0), 16 << 20).name());
-        assertEquals("alltoall shm_single_copy from 262144 B", atFour.describeSingleCopy(4, 256 * 1024));
+        assertEquals("allreduce shm_single_copy_twoshot from 524288 B at the slow pace; " +
+            "alltoall shm_single_copy from 262144 B", atFour.describeSingleCopy(4, 256 * 1024));
     }
 
     /**

@@ -194,6 +194,35 @@ class PaceProbeTest
     }
 
     /**
+     * Without a tuning file, at 4 ranks on 2 cores, allreduces from 512 KiB take the single-copy two-shot at the slow
+     * pace alone: the staged two-shot at the fast pace and before the first probe, on every rank alike. Without a
+     * threshold rank 0 compares those two allreduces, and the calls follow whichever pace each probe read.
+     */
+    @Test
+    void withoutATuningFileFourRanksOnTwoCoresTakeTheSingleCopyTwoShotAtTheSlowPace() throws IOException
+    {
+        assumeTrue(Runtime.version().feature() >= 22, "single copy needs Java 22");
+        assumeTrue(Runtime.getRuntime().availableProcessors() == 2, "4 ranks, two to a core");
+        final int bytes = 512 * 1024;
+        assertEquals(expected(8, "shm_twoshot", "shm_twoshot", "fast"),
+            ranEverywhere(launchShipped(4, 8, "1e9", bytes), 4));
+        assertEquals(expected(8, "shm_twoshot", "shm_single_copy_twoshot", "slow"),
+            ranEverywhere(launchShipped(4, 8, "0", bytes), 4));
+        final JobResult compared = launchShipped(4, 24, null, bytes);
+        for (final String line : ranEverywhere(compared, 4))
+        {
+            final String pace = line.substring(line.lastIndexOf(' ') + 1);
+            assertTrue(line.endsWith((pace.equals("slow") ? "shm_single_copy_twoshot " : "shm_twoshot ") + pace),
+                line);
+        }
+        assertEquals(24 / PROBE_EVERY, compared.output(0).stream().filter(l -> l.startsWith("PROBE ")).count());
+        final String logged = "a " + PaceProbe.SHARED_CORES_COMPARISON_BYTES + "-byte allreduce shm_twoshot and " +
+            "shm_single_copy_twoshot";
+        assertTrue(compared.output(0).stream().anyMatch(l -> l.contains(logged)),
+            "no '" + logged + "' in rank 0's output:\n" + Jobs.allOutput(compared));
+    }
+
+    /**
      * A 2-rank job of {@link PaceRank} of {@link #BYTES} allreduces without a tuning file, with {@code env} added; a
      * null {@code threshold} leaves it unset.
      */
@@ -207,6 +236,13 @@ class PaceProbeTest
     private static JobResult launchShipped(final int calls, final String threshold, final int bytes,
         final String... env) throws IOException
     {
+        return launchShipped(2, calls, threshold, bytes, env);
+    }
+
+    /** The same at {@code ranks} ranks. */
+    private static JobResult launchShipped(final int ranks, final int calls, final String threshold, final int bytes,
+        final String... env) throws IOException
+    {
         final List<String> environment = new ArrayList<>(List.of("JCCL_PACE_PROBE_BYTES=" + PROBE_EVERY * bytes,
             "JCCL_DEBUG=INFO", "JCCL_DEBUG_SUBSYS=INIT"));
         environment.addAll(List.of(env));
@@ -214,7 +250,8 @@ class PaceProbeTest
         {
             environment.add("JCCL_PACE_THRESHOLD_US=" + threshold);
         }
-        return Jobs.launch(2, PaceRank.class, List.of(Integer.toString(calls), Integer.toString(bytes)), environment);
+        return Jobs.launch(ranks, PaceRank.class, List.of(Integer.toString(calls), Integer.toString(bytes)),
+            environment);
     }
 
     private JobResult launch(final int ranks, final int calls, final String threshold, final boolean dup)
