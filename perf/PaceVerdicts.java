@@ -6,8 +6,8 @@
  * allgather, median of 5). Rank 0 prints a CSV line per sample:
  *   sample,seconds,handoff_us,OP_BYTES_probe_staged,OP_BYTES_probe_single,OP_BYTES_mean_staged,OP_BYTES_mean_single,...
  * PERFORMANCE.md (session 47) has what it measured: why the engine's probe compares 32 KiB allgathers. A second
- * argument, shared-cores, times the set that matters while ranks outnumber cores instead: allgathers of three sizes,
- * and allreduces from 128 KiB, whose single copy is then the single-copy two-shot (shm_single_copy_twoshot); the
+ * argument, shared-cores, times the set that matters while ranks outnumber cores instead: allgathers, allreduces from
+ * 128 KiB, whose single copy is then the single-copy two-shot (shm_single_copy_twoshot), and reduce-scatters; the
  * default set is pair (PERFORMANCE.md, session 49).
  *
  * Run (from the repository, after mvn install):
@@ -33,11 +33,13 @@ public class PaceVerdicts
         8 << 10, 32 << 10, 128 << 10, 512 << 10, 2 << 20,
         128 << 10, 512 << 10, 128 << 10, 512 << 10};
     private static final String[] SHARED_CORES_OPS = {
-        "allgather", "allgather", "allgather",
-        "allreduce", "allreduce", "allreduce", "allreduce"};
+        "allgather", "allgather", "allgather", "allgather", "allgather",
+        "allreduce", "allreduce", "allreduce", "allreduce",
+        "reduce_scatter", "reduce_scatter"};
     private static final int[] SHARED_CORES_BYTES = {
-        32 << 10, 128 << 10, 512 << 10,
-        128 << 10, 512 << 10, 2 << 20, 8 << 20};
+        32 << 10, 128 << 10, 512 << 10, 2 << 20, 8 << 20,
+        128 << 10, 512 << 10, 2 << 20, 8 << 20,
+        512 << 10, 2 << 20};
 
     public static void main(final String[] args)
     {

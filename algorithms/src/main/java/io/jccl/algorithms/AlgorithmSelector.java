@@ -28,8 +28,11 @@ import java.util.Map;
  *       reduce-scatter blocks of {@link #SINGLE_COPY_MIN_BLOCK_BYTES}, 2-rank allreduces of twice
  *       {@link #SINGLE_COPY_MIN_ALLREDUCE_HALF_BYTES} and 2-rank reduces from {@link #SINGLE_COPY_MIN_REDUCE_BYTES}
  *       to {@link #SINGLE_COPY_REDUCE_MAX_BYTES} while no two ranks share a core, and while they do alltoall's from
- *       blocks of {@link #OVERSUBSCRIBED_ALLTOALL_MIN_BLOCK_BYTES} and, at the slow pace alone, allreduces from blocks
- *       of {@link #OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES}, the algorithm of
+ *       blocks of {@link #OVERSUBSCRIBED_ALLTOALL_MIN_BLOCK_BYTES} and, at the slow pace alone and up to
+ *       {@link #OVERSUBSCRIBED_SLOW_PACE_MAX_RANKS_PER_CORE} ranks a core, allreduces, allgathers and reduce-scatters
+ *       from blocks of {@link #OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES},
+ *       {@link #OVERSUBSCRIBED_ALLGATHER_MIN_BLOCK_BYTES} and {@link #OVERSUBSCRIBED_REDUCE_SCATTER_MIN_BLOCK_BYTES},
+ *       the algorithm of
  *       {@link #SINGLE_COPY_PREFERENCES} (for allreduces beyond {@link #SINGLE_COPY_WHOLE_VECTOR_MAX_BYTES}, and for
  *       all of them while ranks share cores, {@link #SINGLE_COPY_LARGE_ALLREDUCE}): the shipped model's parameters
  *       describe the two-copy paths, and on a
@@ -40,8 +43,8 @@ import java.util.Map;
  *       pace for calls of 64-256 KiB where it is faster there): there the staged algorithms took mostly
  *       0.3-0.9x single copy's time (2 ranks, 2026-12-04: allreduce 8 KiB-8 MiB, allgather, reduce-scatter and alltoall
  *       32 KiB-8 MiB, reduce 32-512 KiB; PERFORMANCE.md, session 45), where at the slow pace they took 1.2-4x. While
- *       ranks share cores, alltoall's rule holds at either pace, and allreduce's at the slow pace alone (not before the
- *       first probe);</li>
+ *       ranks share cores, alltoall's rule holds at either pace, and the others' at the slow pace alone (not before
+ *       the first probe);</li>
  *   <li>without a tuning file, binomial for broadcasts from {@link #OVERSUBSCRIBED_BROADCAST_TREE_MIN_BYTES} up to
  *       {@link #OVERSUBSCRIBED_BROADCAST_MAX_BYTES} and reduces
  *       up to {@link #OVERSUBSCRIBED_REDUCE_MAX_BYTES} when ranks outnumber cores, whose eager messages keep a stream
@@ -87,7 +90,8 @@ public final class AlgorithmSelector
      * Large messages when every rank takes single-copy messages: algorithms that copy straight out of the peers' own
      * buffers, through the kernel (allgather, reduce-scatter, alltoall, allreduce) or as point-to-point messages, which
      * are single-copy when those buffers are off-heap (broadcast). Only while every rank has a core, but for
-     * alltoall ({@link #OVERSUBSCRIBED_ALLTOALL_MIN_BLOCK_BYTES}): a rendezvous waits for its receiver to run, and with
+     * alltoall ({@link #OVERSUBSCRIBED_ALLTOALL_MIN_BLOCK_BYTES}), and at the slow pace allreduce, allgather and
+     * reduce-scatter ({@link #OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES}): a rendezvous waits for its receiver to run, and with
      * 4 ranks on 2 cores binomial broadcast and pairwise alltoall measured 1.1-2.3x Open MPI from 128 KiB where the
      * staged algorithms measured 0.4-0.8x. Single-copy allreduce (every rank reads every peer's whole vector) only at
      * 2 ranks, where it reads n bytes per rank: at 128 KiB-32 MiB it took 0.9-1.9x two-shot's time while cross-core
@@ -183,33 +187,49 @@ public final class AlgorithmSelector
      * cores, medians of 5 alternating runs, 256 KiB-16 MiB 0.66-0.84x shm_direct's time (blocks of 64 KiB-4 MiB); 8
      * ranks, blocks of 64 KiB-2 MiB, 0.73-0.89x (3-4 runs). Blocks of 32 KiB won at 4 ranks (0.72x) and lost at 8
      * (1.15x). Allgather, which reads whole blocks too, lost at 8 ranks (1.07-1.30x, 256 KiB-16 MiB) and below 2 MiB
-     * at 4; reduce-scatter was mixed (0.88-1.35x at 8 ranks).
+     * at 4; reduce-scatter was mixed (0.88-1.35x at 8 ranks). (Those runs did not tell the paces apart; at 4 ranks
+     * at the slow pace allgather and reduce-scatter win: {@link #OVERSUBSCRIBED_ALLGATHER_MIN_BLOCK_BYTES}.)
      */
     private static final long OVERSUBSCRIBED_ALLTOALL_MIN_BLOCK_BYTES = 64 * 1024;
 
     /**
-     * While ranks outnumber cores (up to {@link #OVERSUBSCRIBED_ALLREDUCE_MAX_RANKS_PER_CORE} a core) the single-copy
+     * While ranks outnumber cores (up to {@link #OVERSUBSCRIBED_SLOW_PACE_MAX_RANKS_PER_CORE} a core) the single-copy
      * rule serves allreduces too, at the slow pace alone, from blocks (a rank's share of the vector) of this size:
      * 512 KiB at 4 ranks. It takes {@link #SINGLE_COPY_LARGE_ALLREDUCE}: each rank reads its block of every peer's
      * vector, reduces it, and reads the peers' reduced blocks, one kernel call per block, where the staged two-shot
      * copies every block twice through the staging areas. At the fast pace it loses. 4 ranks on 2 cores, 2026-12-04,
-     * {@code perf/PaceVerdicts.java} (shared-cores), 2904 samples over 600 s, each timing both back to back, split by
-     * the engine probe's verdict (PERFORMANCE.md, session 49): at the slow pace the staged two-shot took 1.25x, 1.30x
-     * and 1.43x the single-copy two-shot's time at 512 KiB, 2 and 8 MiB (420 against 338 µs at 512 KiB), 1.03x at
-     * 128 KiB; at the fast pace 0.44x, 0.57x and 0.64x (88 against 199 µs at 512 KiB). (MODEL.md session 48's
-     * 4-rank rows: the single-copy two-shot 0.59-0.87x the staged two-shot's time at 512 KiB-4 MiB at the slow pace,
-     * 1.6-2.3x at the fast one.)
+     * {@code perf/PaceVerdicts.java} (shared-cores), two runs of 600 s (2904 and 2124 samples), each sample timing
+     * both back to back, split by the verdict of the engine's probe (PERFORMANCE.md, session 49): at the slow pace
+     * the staged two-shot took 1.24-1.25x, 1.30-1.36x and 1.43-1.53x the single-copy two-shot's time at 512 KiB, 2
+     * and 8 MiB (406-420 against 328-338 µs at 512 KiB), 1.01-1.03x at 128 KiB; at the fast pace 0.44x, 0.57-0.59x
+     * and 0.64-0.68x (87-88 against 197-199 µs at 512 KiB). (MODEL.md session 48's 4-rank rows: the single-copy
+     * two-shot 0.59-0.87x the staged two-shot's time at 512 KiB-4 MiB at the slow pace, 1.6-2.3x at the fast one.)
      */
     private static final long OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES = 128 * 1024;
 
     /**
-     * The most ranks a core for which the rule of {@link #OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES} holds. 8 ranks on
-     * 2 cores, the same program, 682 samples over 300 s: at the slow pace the staged two-shot took 1.07-1.19x the
-     * single-copy two-shot's time at 512 KiB-8 MiB, at the fast pace 0.44-0.77x, and the probe's verdict matched
-     * those sizes' in 81 % of the samples; the right choice at every sample would have taken 0.90x the staged
-     * two-shot's time, against 0.76x at 4 ranks.
+     * {@link #OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES} for allgather: 128 KiB at 4 ranks. The second run above, at
+     * the slow pace: the staged {@code shm_direct} took 1.20x, 1.61x, 1.68x and 1.37x {@code shm_single_copy}'s time
+     * at 128 KiB, 512 KiB, 2 and 8 MiB, 0.57x at 32 KiB; at the fast pace 0.50x, 0.59x, 0.50x and 0.73x.
      */
-    private static final int OVERSUBSCRIBED_ALLREDUCE_MAX_RANKS_PER_CORE = 2;
+    private static final long OVERSUBSCRIBED_ALLGATHER_MIN_BLOCK_BYTES = 32 * 1024;
+
+    /**
+     * {@link #OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES} for reduce-scatter: 512 KiB at 4 ranks, the smallest size
+     * measured. The second run above, at the slow pace: the staged {@code shm_direct} took 2.19x and 2.54x
+     * {@code shm_single_copy}'s time at 512 KiB and 2 MiB (266 against 123 µs at 512 KiB); at the fast pace 0.44x and
+     * 0.54x.
+     */
+    private static final long OVERSUBSCRIBED_REDUCE_SCATTER_MIN_BLOCK_BYTES = 128 * 1024;
+
+    /**
+     * The most ranks a core for which the slow pace's rules of {@link #OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES} and
+     * the two after it hold. 8 ranks on 2 cores, the same program, 682 samples over 300 s: at the slow pace the staged
+     * two-shot allreduce took 1.07-1.19x the single-copy two-shot's time at 512 KiB-8 MiB, at the fast pace
+     * 0.44-0.77x, and the probe's verdict matched those sizes' in 81 % of the samples; the right choice at every
+     * sample would have taken 0.90x the staged two-shot's time, against 0.73-0.76x at 4 ranks.
+     */
+    private static final int OVERSUBSCRIBED_SLOW_PACE_MAX_RANKS_PER_CORE = 2;
 
     /**
      * Reduces up to this size take binomial when ranks outnumber cores (and no measured tuning file says otherwise).
@@ -604,7 +624,7 @@ public final class AlgorithmSelector
                     text.append(", ").append(singleCopyLargeAllreduce.name()).append(" beyond");
                 }
             }
-            if (size > cores && collective == Collective.ALLREDUCE)
+            if (size > cores && dependsOnPace(collective, size))
             {
                 text.append(" at the slow pace");
             }
@@ -615,13 +635,25 @@ public final class AlgorithmSelector
     /**
      * Whether the single-copy rule applies to a job of {@code size} ranks whose messages travel single-copy from
      * {@code singleCopyBytes} and depends on the pace, without a measured tuning file: while every rank has a core,
-     * where it gives way at the fast pace, and while ranks share cores for allreduces, which take it at the slow pace
-     * alone. The communicator then probes the pace (a comparison probe of the engine's {@code PaceProbe}).
+     * where it gives way at the fast pace, and while ranks share cores for allreduces, allgathers and reduce-scatters,
+     * which take it at the slow pace alone. The communicator then probes the pace (a comparison probe of the engine's
+     * {@code PaceProbe}).
      */
     public boolean followsPace(final int size, final long singleCopyBytes)
     {
-        return describeSingleCopy(size, singleCopyBytes) != null &&
-            (size <= cores || forced.get(Collective.ALLREDUCE) == null && singleCopyLargeAllreduce != null);
+        if (singleCopyBytes <= 0 || tuned.measured())
+        {
+            return false;
+        }
+        for (final Collective collective : Collective.values())
+        {
+            if (forced.get(collective) == null && singleCopyApplies(collective, size) &&
+                singleCopyChoice(collective, size, Long.MAX_VALUE) != null && dependsOnPace(collective, size))
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -733,31 +765,43 @@ public final class AlgorithmSelector
     /**
      * Whether the single-copy rule serves {@code collective} in a job of {@code size} ranks: single-copy allreduce
      * and reduce only at 2 ranks; while ranks outnumber cores, alltoall
-     * ({@link #OVERSUBSCRIBED_ALLTOALL_MIN_BLOCK_BYTES}) and, up to two ranks a core, allreduce
+     * ({@link #OVERSUBSCRIBED_ALLTOALL_MIN_BLOCK_BYTES}) and, up to
+     * {@link #OVERSUBSCRIBED_SLOW_PACE_MAX_RANKS_PER_CORE} ranks a core, allreduce, allgather and reduce-scatter
      * ({@link #OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES}) alone.
      */
     private boolean singleCopyApplies(final Collective collective, final int size)
     {
         if (size > cores)
         {
-            return collective == Collective.ALLTOALL ||
-                collective == Collective.ALLREDUCE && size <= OVERSUBSCRIBED_ALLREDUCE_MAX_RANKS_PER_CORE * cores;
+            return switch (collective)
+            {
+                case ALLTOALL -> true;
+                case ALLREDUCE, ALLGATHER, REDUCE_SCATTER ->
+                    size <= OVERSUBSCRIBED_SLOW_PACE_MAX_RANKS_PER_CORE * cores;
+                default -> false;
+            };
         }
         return collective != Collective.ALLREDUCE && collective != Collective.REDUCE || size == 2;
+    }
+
+    /** Whether the single-copy rule's choice for {@code collective} at {@code size} ranks depends on the pace. */
+    private boolean dependsOnPace(final Collective collective, final int size)
+    {
+        return size <= cores || collective != Collective.ALLTOALL;
     }
 
     /**
      * Whether the single-copy rule holds for {@code collective} in a job of {@code size} ranks at {@code pace} (null:
      * before the first probe, or without one): while every rank has a core, but at the fast pace; while ranks share
-     * cores, alltoall's at either pace, and allreduce's at the slow pace alone.
+     * cores, alltoall's at either pace, and the others' at the slow pace alone.
      */
     private boolean singleCopyHoldsAt(final Pace pace, final Collective collective, final int size)
     {
-        if (size > cores)
+        if (!dependsOnPace(collective, size))
         {
-            return collective != Collective.ALLREDUCE || pace == Pace.SLOW;
+            return true;
         }
-        return pace != Pace.FAST;
+        return size > cores ? pace == Pace.SLOW : pace != Pace.FAST;
     }
 
     /** The single-copy rule's algorithm for a call of {@code bytes} of {@code collective} at {@code size} ranks. */
@@ -825,15 +869,20 @@ public final class AlgorithmSelector
     /**
      * The single-copy rule's smallest message ({@link #messageBytes}) for {@code collective} in a job of {@code size}
      * ranks whose point-to-point messages go single copy from {@code singleCopyBytes}, where
-     * {@link #singleCopyApplies} (while ranks outnumber cores, alltoall's and allreduce's own). A point-to-point
+     * {@link #singleCopyApplies} (while ranks outnumber cores, their own). A point-to-point
      * threshold set above its default raises the rule's to it while every rank has a core.
      */
     private long minMessageBytes(final Collective collective, final int size, final long singleCopyBytes)
     {
         if (size > cores)
         {
-            return collective == Collective.ALLREDUCE ? OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES :
-                OVERSUBSCRIBED_ALLTOALL_MIN_BLOCK_BYTES;
+            return switch (collective)
+            {
+                case ALLREDUCE -> OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES;
+                case ALLGATHER -> OVERSUBSCRIBED_ALLGATHER_MIN_BLOCK_BYTES;
+                case REDUCE_SCATTER -> OVERSUBSCRIBED_REDUCE_SCATTER_MIN_BLOCK_BYTES;
+                default -> OVERSUBSCRIBED_ALLTOALL_MIN_BLOCK_BYTES;
+            };
         }
         final long own = switch (collective)
         {

@@ -36,8 +36,8 @@ import java.util.Locale;
  *       the probe asks the question the choice depends on. A second comparison, of {@link #BAND_BYTES} allgathers,
  *       answers it for the calls of the band around that size ({@link #inBand}): at the fast pace, where single copy
  *       was ahead there, those calls take the slow pace's choices ({@link #paceFor}). While ranks outnumber cores,
- *       where the rule that follows the pace serves large allreduces alone, the comparison is of the two allreduces
- *       it chooses between, the staged two-shot ({@code shm_twoshot}) and the single-copy two-shot
+ *       where the rule that follows the pace serves large allreduces, allgathers and reduce-scatters alone, the
+ *       comparison is of two allreduces, the staged two-shot ({@code shm_twoshot}) and the single-copy two-shot
  *       ({@code shm_single_copy_twoshot}), of {@link #SHARED_CORES_COMPARISON_BYTES}, against
  *       {@link #SHARED_CORES_FAST_RATIO}, without a band.</li>
  * </ul>
@@ -83,21 +83,23 @@ public final class PaceProbe
     public static final double FAST_RATIO = 1.3;
     /**
      * Bytes of each of the comparison probe's two allreduces while ranks outnumber cores, where the pace decides
-     * whether allreduces from 512 KiB (at 4 ranks) take the single-copy two-shot
+     * whether large allreduces, allgathers and reduce-scatters take single copy
      * ({@link io.jccl.algorithms.AlgorithmSelector}). 4 ranks on 2 cores, 2026-12-04, {@code perf/PaceVerdicts.java}
-     * (shared-cores), 2904 samples over 600 s, 38 % of them where the staged two-shot was the faster: the 128 KiB
-     * allreduces' verdict matched the one of the 512 KiB, 2 and 8 MiB allreduces' mean times together in 99.2 % of
-     * the samples, and choosing by it took 1.003x the time of the right choice at every sample (always staged 1.32x,
-     * always single copy 1.13x). Allgathers, which tell the pace between ranks with a core each, did not here: at 32,
-     * 128 and 512 KiB they matched in 88, 79 and 85 % of the samples at best, whatever the ratio (PERFORMANCE.md,
-     * session 49).
+     * (shared-cores), two runs of 600 s, 2904 and 2124 samples, 38 and 39 % of them where the staged two-shot was the
+     * faster: the 128 KiB allreduces' verdict matched the one of the 512 KiB, 2 and 8 MiB allreduces' mean times
+     * together in 99.2 and 98.4 % of the samples, and choosing by it took 1.003x and 1.010x the time of the right
+     * choice at every sample (always staged 1.32x and 1.36x, always single copy 1.13x). In the second run it matched
+     * the verdict of the allgathers of 128 KiB-8 MiB in 98.6 % of the samples (1.006x; staged 1.28x) and of the
+     * reduce-scatters of 512 KiB and 2 MiB in 98.1 % (1.031x; staged 2.11x). Allgathers, which tell the pace between
+     * ranks with a core each, did not here: in the first run, at 32, 128 and 512 KiB they matched the allreduces'
+     * verdict in 88, 79 and 85 % of the samples at best, whatever the ratio (PERFORMANCE.md, session 49).
      */
     public static final int SHARED_CORES_COMPARISON_BYTES = 128 * 1024;
     /**
      * {@link #FAST_RATIO} while ranks outnumber cores, for the allreduces' comparison: the staged allreduce's median
-     * over the single-copy one's was 0.44 in the samples whose larger allreduces were faster staged and 1.03 in the
-     * others (95 % of the first at most 0.54, 95 % of the second at least 0.91; medians of the samples above); 0.7
-     * lies between, near their geometric mean.
+     * over the single-copy one's was 0.44 and 0.46 in the samples whose larger allreduces were faster staged and 1.03
+     * and 0.99 in the others (95 % of the first at most 0.54 and 0.55, 95 % of the second at least 0.91 and 0.76;
+     * medians of the two runs' samples above); 0.7 lies between, near their geometric mean.
      */
     public static final double SHARED_CORES_FAST_RATIO = 0.7;
     /**
