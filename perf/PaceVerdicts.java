@@ -7,8 +7,8 @@
  *   sample,seconds,handoff_us,OP_BYTES_probe_staged,OP_BYTES_probe_single,OP_BYTES_mean_staged,OP_BYTES_mean_single,...
  * PERFORMANCE.md (session 47) has what it measured: why the engine's probe compares 32 KiB allgathers. A second
  * argument, shared-cores, times the set that matters while ranks outnumber cores instead: allgathers, allreduces from
- * 128 KiB, whose single copy is then the single-copy two-shot (shm_single_copy_twoshot), and reduce-scatters; the
- * default set is pair (PERFORMANCE.md, session 49).
+ * 128 KiB, whose single copy is then the single-copy two-shot (shm_single_copy_twoshot), reduce-scatters, and
+ * broadcasts, whose staged algorithm is shm_eager; the default set is pair (PERFORMANCE.md, session 49).
  *
  * Run (from the repository, after mvn install):
  *   "$(./jccl classpath --java-home)/bin/javac" -cp core/target/classes -d /tmp/pace-verdicts perf/PaceVerdicts.java \
@@ -35,11 +35,13 @@ public class PaceVerdicts
     private static final String[] SHARED_CORES_OPS = {
         "allgather", "allgather", "allgather", "allgather", "allgather",
         "allreduce", "allreduce", "allreduce", "allreduce",
-        "reduce_scatter", "reduce_scatter"};
+        "reduce_scatter", "reduce_scatter",
+        "broadcast", "broadcast", "broadcast", "broadcast"};
     private static final int[] SHARED_CORES_BYTES = {
         32 << 10, 128 << 10, 512 << 10, 2 << 20, 8 << 20,
         128 << 10, 512 << 10, 2 << 20, 8 << 20,
-        512 << 10, 2 << 20};
+        512 << 10, 2 << 20,
+        32 << 10, 128 << 10, 512 << 10, 2 << 20};
 
     public static void main(final String[] args)
     {
@@ -65,7 +67,12 @@ public class PaceVerdicts
                 final String op = ops[c];
                 singleCopy[c] = world.withAlgorithm(op +
                     (op.equals("allreduce") ? singleCopyAllreduce : ":shm_single_copy"));
-                staged[c] = world.withAlgorithm(op + (op.equals("allreduce") ? ":shm_twoshot" : ":shm_direct"));
+                staged[c] = world.withAlgorithm(op + switch (op)
+                {
+                    case "allreduce" -> ":shm_twoshot";
+                    case "broadcast" -> ":shm_eager";
+                    default -> ":shm_direct";
+                });
                 final int n = sizes[c] / 4;
                 buffers[c] = new Buf[] {HeapArrays.direct(op.equals("allgather") ? n / p : n),
                     HeapArrays.direct(op.equals("reduce_scatter") ? n / p : n)};

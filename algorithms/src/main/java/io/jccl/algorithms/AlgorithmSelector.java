@@ -29,8 +29,9 @@ import java.util.Map;
  *       {@link #SINGLE_COPY_MIN_ALLREDUCE_HALF_BYTES} and 2-rank reduces from {@link #SINGLE_COPY_MIN_REDUCE_BYTES}
  *       to {@link #SINGLE_COPY_REDUCE_MAX_BYTES} while no two ranks share a core, and while they do alltoall's from
  *       blocks of {@link #OVERSUBSCRIBED_ALLTOALL_MIN_BLOCK_BYTES} and, at the slow pace alone and up to
- *       {@link #OVERSUBSCRIBED_SLOW_PACE_MAX_RANKS_PER_CORE} ranks a core, allreduces, allgathers and reduce-scatters
- *       from blocks of {@link #OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES},
+ *       {@link #OVERSUBSCRIBED_SLOW_PACE_MAX_RANKS_PER_CORE} ranks a core, broadcasts from
+ *       {@link #OVERSUBSCRIBED_BROADCAST_MIN_BYTES} ({@link #OVERSUBSCRIBED_BROADCAST}), and allreduces, allgathers
+ *       and reduce-scatters from blocks of {@link #OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES},
  *       {@link #OVERSUBSCRIBED_ALLGATHER_MIN_BLOCK_BYTES} and {@link #OVERSUBSCRIBED_REDUCE_SCATTER_MIN_BLOCK_BYTES},
  *       the algorithm of
  *       {@link #SINGLE_COPY_PREFERENCES} (for allreduces beyond {@link #SINGLE_COPY_WHOLE_VECTOR_MAX_BYTES}, and for
@@ -89,21 +90,21 @@ public final class AlgorithmSelector
     /**
      * Large messages when every rank takes single-copy messages: algorithms that copy straight out of the peers' own
      * buffers, through the kernel (allgather, reduce-scatter, alltoall, allreduce) or as point-to-point messages, which
-     * are single-copy when those buffers are off-heap (broadcast). Only while every rank has a core, but for
-     * alltoall ({@link #OVERSUBSCRIBED_ALLTOALL_MIN_BLOCK_BYTES}), and at the slow pace allreduce, allgather and
-     * reduce-scatter ({@link #OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES}): a rendezvous waits for its receiver to run, and with
-     * 4 ranks on 2 cores binomial broadcast and pairwise alltoall measured 1.1-2.3x Open MPI from 128 KiB where the
-     * staged algorithms measured 0.4-0.8x. Single-copy allreduce (every rank reads every peer's whole vector) only at
-     * 2 ranks, where it reads n bytes per rank: at 128 KiB-32 MiB it took 0.9-1.9x two-shot's time while cross-core
-     * handoffs were fast and 0.25-0.7x while they were slow; and not with symmetric send buffers, which two-shot
-     * already reads in place. Beyond {@link #SINGLE_COPY_WHOLE_VECTOR_MAX_BYTES}, the single-copy two-shot
+     * are single-copy when those buffers are off-heap (broadcast). Only while every rank has a core, but for alltoall
+     * ({@link #OVERSUBSCRIBED_ALLTOALL_MIN_BLOCK_BYTES}), and at the slow pace broadcast, allreduce, allgather and
+     * reduce-scatter ({@link #OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES}): a rendezvous waits for its receiver to run,
+     * and with 4 ranks on 2 cores binomial broadcast and pairwise alltoall measured 1.1-2.3x Open MPI from 128 KiB
+     * where the staged algorithms measured 0.4-0.8x. Single-copy allreduce (every rank reads every peer's whole vector)
+     * only at 2 ranks, where it reads n bytes per rank: at 128 KiB-32 MiB it took 0.9-1.9x two-shot's time while
+     * cross-core handoffs were fast and 0.25-0.7x while they were slow; and not with symmetric send buffers, which
+     * two-shot already reads in place. Beyond {@link #SINGLE_COPY_WHOLE_VECTOR_MAX_BYTES}, the single-copy two-shot
      * ({@link #SINGLE_COPY_LARGE_ALLREDUCE}), which reads half as much. Allgather and alltoall read every peer's block
      * at once, one kernel call each; a ring or pairwise exchange of single-copy messages took 1.1-1.6x Open MPI at
      * 128 KiB-8 MiB. Reduce-scatter reads its block of every peer's input and reduces it: 0.35-0.85x the staged
-     * shm_direct's time at 128 KiB-32 MiB on 2 ranks while handoffs were slow. Reduce, at 2 ranks, where the root
-     * reads the peer's vector and reduces it ({@link #SINGLE_COPY_REDUCE_MAX_BYTES}). The gains need send buffers
-     * whose lines nobody has just written: with heap arrays (copied for the peers every call) the staged algorithms
-     * were as fast or faster, but the choice cannot depend on the buffers, whose kind may differ from rank to rank.
+     * shm_direct's time at 128 KiB-32 MiB on 2 ranks while handoffs were slow. Reduce, at 2 ranks, where the root reads
+     * the peer's vector and reduces it ({@link #SINGLE_COPY_REDUCE_MAX_BYTES}). The gains need send buffers whose lines
+     * nobody has just written: with heap arrays (copied for the peers every call) the staged algorithms were as fast or
+     * faster, but the choice cannot depend on the buffers, whose kind may differ from rank to rank.
      */
     private static final Map<Collective, String> SINGLE_COPY_PREFERENCES = new EnumMap<>(Map.of(
         Collective.BROADCAST, "binomial",
@@ -223,8 +224,28 @@ public final class AlgorithmSelector
     private static final long OVERSUBSCRIBED_REDUCE_SCATTER_MIN_BLOCK_BYTES = 128 * 1024;
 
     /**
+     * The single-copy rule's broadcast while ranks outnumber cores (at the slow pace, up to
+     * {@link #OVERSUBSCRIBED_SLOW_PACE_MAX_RANKS_PER_CORE} a core, from
+     * {@link #OVERSUBSCRIBED_BROADCAST_MIN_BYTES}): every rank reads the root's buffer through the kernel at once,
+     * where binomial, the rule's broadcast while every rank has a core, waits at each level of its tree for a
+     * rendezvous with a rank that may not be running.
+     */
+    private static final String OVERSUBSCRIBED_BROADCAST = "shm_single_copy";
+
+    /**
+     * Smallest broadcast of {@link #OVERSUBSCRIBED_BROADCAST}. A third run of the program above, at the slow pace:
+     * the shipped model's {@code shm_eager} took 1.21x, 1.64x, 1.53x and 1.57x {@code shm_single_copy}'s time at
+     * 32 KiB, 128 KiB, 512 KiB and 2 MiB (62.6 against 38.1 µs at 128 KiB), at the fast pace 0.34-0.45x; the probe's
+     * verdict matched theirs in 97.8 % of the samples (1.016x the time of the right choice at every sample; staged
+     * alone 1.50x). Beyond, three alternating bench rounds of each at 8 and 32 MiB: {@code shm_single_copy} 2.27-2.28
+     * and 10.1-10.9 ms, whatever the pace; {@code shm_direct}, the shipped model's choice there, 1.36-2.07 and 6.4 ms
+     * in the rounds at the fast pace and 4.43 and 18.5 in the one at the slow pace.
+     */
+    private static final long OVERSUBSCRIBED_BROADCAST_MIN_BYTES = 32 * 1024;
+
+    /**
      * The most ranks a core for which the slow pace's rules of {@link #OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES} and
-     * the two after it hold. 8 ranks on 2 cores, the same program, 682 samples over 300 s: at the slow pace the staged
+     * the ones after it hold. 8 ranks on 2 cores, the same program, 682 samples over 300 s: at the slow pace the staged
      * two-shot allreduce took 1.07-1.19x the single-copy two-shot's time at 512 KiB-8 MiB, at the fast pace
      * 0.44-0.77x, and the probe's verdict matched those sizes' in 81 % of the samples; the right choice at every
      * sample would have taken 0.90x the staged two-shot's time, against 0.73-0.76x at 4 ranks.
@@ -357,6 +378,8 @@ public final class AlgorithmSelector
     private final CollectiveAlgorithm[] singleCopy;
     /** {@link #SINGLE_COPY_LARGE_ALLREDUCE}; null when not registered. */
     private final CollectiveAlgorithm singleCopyLargeAllreduce;
+    /** {@link #OVERSUBSCRIBED_BROADCAST}; null when not registered. */
+    private final CollectiveAlgorithm oversubscribedBroadcast;
     /** Ranks beyond this share cores: those all the job's ranks may use together, the same on each. */
     private final int cores;
 
@@ -398,6 +421,7 @@ public final class AlgorithmSelector
         this.singleCopy = new CollectiveAlgorithm[Collective.values().length];
         SINGLE_COPY_PREFERENCES.forEach((c, name) -> singleCopy[c.ordinal()] = registry.of(c).get(name));
         this.singleCopyLargeAllreduce = registry.of(Collective.ALLREDUCE).get(SINGLE_COPY_LARGE_ALLREDUCE);
+        this.oversubscribedBroadcast = registry.of(Collective.BROADCAST).get(OVERSUBSCRIBED_BROADCAST);
         if (forcedSpec != null && !forcedSpec.isBlank())
         {
             parse(forcedSpec);
@@ -635,9 +659,9 @@ public final class AlgorithmSelector
     /**
      * Whether the single-copy rule applies to a job of {@code size} ranks whose messages travel single-copy from
      * {@code singleCopyBytes} and depends on the pace, without a measured tuning file: while every rank has a core,
-     * where it gives way at the fast pace, and while ranks share cores for allreduces, allgathers and reduce-scatters,
-     * which take it at the slow pace alone. The communicator then probes the pace (a comparison probe of the engine's
-     * {@code PaceProbe}).
+     * where it gives way at the fast pace, and while ranks share cores for broadcasts, allreduces, allgathers and
+     * reduce-scatters, which take it at the slow pace alone. The communicator then probes the pace (a comparison probe
+     * of the engine's {@code PaceProbe}).
      */
     public boolean followsPace(final int size, final long singleCopyBytes)
     {
@@ -766,8 +790,8 @@ public final class AlgorithmSelector
      * Whether the single-copy rule serves {@code collective} in a job of {@code size} ranks: single-copy allreduce
      * and reduce only at 2 ranks; while ranks outnumber cores, alltoall
      * ({@link #OVERSUBSCRIBED_ALLTOALL_MIN_BLOCK_BYTES}) and, up to
-     * {@link #OVERSUBSCRIBED_SLOW_PACE_MAX_RANKS_PER_CORE} ranks a core, allreduce, allgather and reduce-scatter
-     * ({@link #OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES}) alone.
+     * {@link #OVERSUBSCRIBED_SLOW_PACE_MAX_RANKS_PER_CORE} ranks a core, broadcast, allreduce, allgather and
+     * reduce-scatter ({@link #OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES}) alone.
      */
     private boolean singleCopyApplies(final Collective collective, final int size)
     {
@@ -776,7 +800,7 @@ public final class AlgorithmSelector
             return switch (collective)
             {
                 case ALLTOALL -> true;
-                case ALLREDUCE, ALLGATHER, REDUCE_SCATTER ->
+                case BROADCAST, ALLREDUCE, ALLGATHER, REDUCE_SCATTER ->
                     size <= OVERSUBSCRIBED_SLOW_PACE_MAX_RANKS_PER_CORE * cores;
                 default -> false;
             };
@@ -807,8 +831,12 @@ public final class AlgorithmSelector
     /** The single-copy rule's algorithm for a call of {@code bytes} of {@code collective} at {@code size} ranks. */
     private CollectiveAlgorithm singleCopyChoice(final Collective collective, final int size, final long bytes)
     {
-        return collective == Collective.ALLREDUCE && (bytes > SINGLE_COPY_WHOLE_VECTOR_MAX_BYTES || size > cores) ?
-            singleCopyLargeAllreduce : singleCopy[collective.ordinal()];
+        if (collective == Collective.ALLREDUCE && (bytes > SINGLE_COPY_WHOLE_VECTOR_MAX_BYTES || size > cores))
+        {
+            return singleCopyLargeAllreduce;
+        }
+        return collective == Collective.BROADCAST && size > cores ? oversubscribedBroadcast :
+            singleCopy[collective.ordinal()];
     }
 
     /** The largest call the single-copy rule takes for {@code collective}. */
@@ -878,6 +906,7 @@ public final class AlgorithmSelector
         {
             return switch (collective)
             {
+                case BROADCAST -> OVERSUBSCRIBED_BROADCAST_MIN_BYTES;
                 case ALLREDUCE -> OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES;
                 case ALLGATHER -> OVERSUBSCRIBED_ALLGATHER_MIN_BLOCK_BYTES;
                 case REDUCE_SCATTER -> OVERSUBSCRIBED_REDUCE_SCATTER_MIN_BLOCK_BYTES;

@@ -314,9 +314,9 @@ class TunedSelectionTest
      * staging as fast as single copy) to the choices it replaces, and holds at the slow pace and before the first
      * probe; so do 2-rank broadcasts, binomial at the slow pace, from the size where its message goes single copy. The
      * communicator probes only where the rule applies: with single copy, without a measured tuning file. While ranks
-     * share cores, alltoall's rule holds at either pace, and allreduce's (the single-copy two-shot from 512 KiB at 4
-     * ranks), allgather's (from 128 KiB) and reduce-scatter's (from 512 KiB) at the slow pace alone, and not beyond
-     * two ranks a core. Needs 2 or 3 cores.
+     * share cores, alltoall's rule holds at either pace, and broadcast's (shm_single_copy from 32 KiB at 4 ranks),
+     * allreduce's (the single-copy two-shot from 512 KiB), allgather's (from 128 KiB) and reduce-scatter's (from 512
+     * KiB) at the slow pace alone, and not beyond two ranks a core. Needs 2 or 3 cores.
      */
     @Test
     void singleCopyGivesWayAtTheFastPaceWhileEveryRankHasACore()
@@ -368,8 +368,8 @@ class TunedSelectionTest
         assertTrue(atFour.followsPace(4, 256 * 1024), "4 ranks: allreduce's rule follows the pace");
         assertFalse(atFour.followsPace(4, 0));
         assertTrue(atFour.with("allreduce:ring").followsPace(4, 256 * 1024));
-        assertFalse(atFour.with("allreduce:ring,allgather:ring,reduce_scatter:ring").followsPace(4, 256 * 1024),
-            "alltoall's rule alone holds at both paces");
+        assertFalse(atFour.with("broadcast:binomial,allreduce:ring,allgather:ring,reduce_scatter:ring")
+            .followsPace(4, 256 * 1024), "alltoall's rule alone holds at both paces");
         final LocalJob fourSingleCopy = new LocalJob(4, STAGING, 1 << 20).singleCopy(256 * 1024);
         assertEquals("shm_single_copy", atFour.select(args(Collective.ALLTOALL, 65536 / 4), fourSingleCopy.context(0),
             4 * 65536, Pace.FAST).name());
@@ -392,18 +392,26 @@ class TunedSelectionTest
         symmetric.sendSegmentOffset = 0;
         assertNotEquals("shm_single_copy_twoshot",
             atFour.select(symmetric, fourSingleCopy.context(0), mib / 2, Pace.SLOW).name());
-        // allgather from 128 KiB, reduce-scatter from 512 KiB: shm_single_copy at the slow pace alone
-        for (final Collective collective : List.of(Collective.ALLGATHER, Collective.REDUCE_SCATTER))
+        // broadcast from 32 KiB, allgather from 128 KiB, reduce-scatter from 512 KiB: shm_single_copy at the slow
+        // pace alone
+        for (final Collective collective : List.of(Collective.BROADCAST, Collective.ALLGATHER,
+            Collective.REDUCE_SCATTER))
         {
-            final long bytes = collective == Collective.ALLGATHER ? 128 * 1024 : mib / 2;
-            final CollectiveArgs at = args(collective, bytes / 4 / 4); // a rank's block, float32
+            final long bytes = switch (collective)
+            {
+                case BROADCAST -> 32 * 1024;
+                case ALLGATHER -> 128 * 1024;
+                default -> mib / 2;
+            };
+            // the vector's elements for broadcast, a rank's block's for allgather and reduce-scatter (float32)
+            final CollectiveArgs at = args(collective, bytes / 4 / (collective == Collective.BROADCAST ? 1 : 4));
             final String staged = atFour.select(at, fourWithout.context(0), bytes).name();
             assertNotEquals("shm_single_copy", staged, collective.label());
             assertEquals("shm_single_copy", atFour.select(at, fourSingleCopy.context(0), bytes, Pace.SLOW).name(),
                 collective.label());
             assertEquals(staged, atFour.select(at, fourSingleCopy.context(0), bytes, Pace.FAST).name());
             assertEquals(staged, atFour.select(at, fourSingleCopy.context(0), bytes).name());
-            final CollectiveArgs below = args(collective, bytes / 4 / 4 / 2);
+            final CollectiveArgs below = args(collective, at.count / 2);
             assertNotEquals("shm_single_copy",
                 atFour.select(below, fourSingleCopy.context(0), bytes / 2, Pace.SLOW).name(), collective.label());
         }
@@ -581,9 +589,10 @@ class TunedSelectionTest
             atFour.select(args(Collective.ALLTOALL, 65536 / 4), four.context(0), 4 * 65536).name());
         assertNotEquals("shm_single_copy",
             atFour.select(args(Collective.ALLGATHER, (4 << 20) / 4), fourSingleCopy.context(0), 16 << 20).name());
-        assertEquals("allreduce shm_single_copy_twoshot from 524288 B at the slow pace; allgather shm_single_copy " +
-            "from 131072 B at the slow pace; reduce_scatter shm_single_copy from 524288 B at the slow pace; alltoall " +
-            "shm_single_copy from 262144 B", atFour.describeSingleCopy(4, 256 * 1024));
+        assertEquals("broadcast shm_single_copy from 32768 B at the slow pace; allreduce shm_single_copy_twoshot " +
+            "from 524288 B at the slow pace; allgather shm_single_copy from 131072 B at the slow pace; " +
+            "reduce_scatter shm_single_copy from 524288 B at the slow pace; alltoall shm_single_copy from 262144 B",
+            atFour.describeSingleCopy(4, 256 * 1024));
     }
 
     /**
