@@ -245,10 +245,10 @@ public final class AlgorithmSelector
 
     /**
      * The most ranks a core for which the slow pace's rules of {@link #OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES} and
-     * the ones after it hold. 8 ranks on 2 cores, the same program, 682 samples over 300 s: at the slow pace the staged
-     * two-shot allreduce took 1.07-1.19x the single-copy two-shot's time at 512 KiB-8 MiB, at the fast pace
-     * 0.44-0.77x, and the probe's verdict matched those sizes' in 81 % of the samples; the right choice at every
-     * sample would have taken 0.90x the staged two-shot's time, against 0.73-0.76x at 4 ranks.
+     * the ones after it hold. 8 ranks on 2 cores, the same program, 724 samples over 300 s: at the slow pace the staged
+     * two-shot allreduce took 1.07-1.19x the single-copy two-shot's time at 512 KiB-8 MiB, at the fast pace 0.43-0.77x,
+     * and the probe's verdict matched those sizes' in 81 % of the samples; the right choice at every sample would have
+     * taken 0.89x the staged two-shot's time, against 0.73-0.76x at 4 ranks.
      */
     private static final int OVERSUBSCRIBED_SLOW_PACE_MAX_RANKS_PER_CORE = 2;
 

@@ -56,8 +56,10 @@ import java.util.Locale;
  * the time of 256 MiB of 512 KiB allreduces. The first probe of a communicator runs untimed calls of each of its
  * calls first ({@link #WARM_UP_CALLS}, as the bench does before its first row, or {@link #COMPARISON_WARM_UP_CALLS},
  * or {@link #SHARED_CORES_WARM_UP_CALLS}), so that their copies are compiled (after 50, the bench's probe read 82-88
- * µs at the fast pace). Allocates nothing per call or probe: its buffers (up to 1 MiB and a word, off-heap) come with
- * the communicator.
+ * µs at the fast pace). That first probe costs more than its calls: blocks of 32 KiB allreduces around it took 94-116
+ * ms more than later ones at 2 ranks and 205-253 ms at 4 ranks on 2 cores (3-23 and -22 to 12 ms without a probe;
+ * PERFORMANCE.md, session 49), mostly compiling the paths it times, on cores the ranks share. Allocates nothing per
+ * call or probe: its buffers (up to 1 MiB and a word, off-heap) come with the communicator.
  */
 public final class PaceProbe
 {
@@ -85,21 +87,22 @@ public final class PaceProbe
      * Bytes of each of the comparison probe's two allreduces while ranks outnumber cores, where the pace decides
      * whether large broadcasts, allreduces, allgathers and reduce-scatters take single copy
      * ({@link io.jccl.algorithms.AlgorithmSelector}). 4 ranks on 2 cores, 2026-12-04, {@code perf/PaceVerdicts.java}
-     * (shared-cores), two runs of 600 s, 2904 and 2124 samples, 38 and 39 % of them where the staged two-shot was the
-     * faster: the 128 KiB allreduces' verdict matched the one of the 512 KiB, 2 and 8 MiB allreduces' mean times
-     * together in 99.2 and 98.4 % of the samples, and choosing by it took 1.003x and 1.010x the time of the right
-     * choice at every sample (always staged 1.32x and 1.36x, always single copy 1.13x). In the second run it matched
-     * the verdict of the allgathers of 128 KiB-8 MiB in 98.6 % of the samples (1.006x; staged 1.28x) and of the
-     * reduce-scatters of 512 KiB and 2 MiB in 98.1 % (1.031x; staged 2.11x). Allgathers, which tell the pace between
-     * ranks with a core each, did not here: in the first run, at 32, 128 and 512 KiB they matched the allreduces'
-     * verdict in 88, 79 and 85 % of the samples at best, whatever the ratio (PERFORMANCE.md, session 49).
+     * (shared-cores), three runs of 600 s, 2904, 2124 and 1871 samples, 38-43 % of them where the staged two-shot was
+     * the faster: the 128 KiB allreduces' verdict matched the one of the 512 KiB, 2 and 8 MiB allreduces' mean times
+     * together in 99.2, 98.4 and 98.4 % of the samples, and choosing by it took 1.003-1.010x the time of the right
+     * choice at every sample (always staged 1.32-1.36x, always single copy 1.13-1.14x). In the later runs it matched
+     * the verdict of the allgathers of 128 KiB-8 MiB in 98.5-98.6 % of the samples (1.006-1.007x; staged 1.28x), of
+     * the reduce-scatters of 512 KiB and 2 MiB in 98.0-98.1 % (1.026-1.031x; staged 1.97-2.11x) and, in the third, of
+     * the broadcasts of 32 KiB-2 MiB in 97.8 % (1.016x; staged 1.50x). Allgathers, which tell the pace between ranks
+     * with a core each, did not here: in the first run, at 32, 128 and 512 KiB they matched the allreduces' verdict
+     * in 88, 79 and 85 % of the samples at best, whatever the ratio (PERFORMANCE.md, session 49).
      */
     public static final int SHARED_CORES_COMPARISON_BYTES = 128 * 1024;
     /**
      * {@link #FAST_RATIO} while ranks outnumber cores, for the allreduces' comparison: the staged allreduce's median
-     * over the single-copy one's was 0.44 and 0.46 in the samples whose larger allreduces were faster staged and 1.03
-     * and 0.99 in the others (95 % of the first at most 0.54 and 0.55, 95 % of the second at least 0.91 and 0.76;
-     * medians of the two runs' samples above); 0.7 lies between, near their geometric mean.
+     * over the single-copy one's was 0.44-0.47 in the samples whose larger allreduces were faster staged and
+     * 0.99-1.03 in the others (95 % of the first at most 0.54-0.63, 95 % of the second at least 0.76-0.91; medians
+     * of each run's samples above); 0.7 lies between, near their geometric mean.
      */
     public static final double SHARED_CORES_FAST_RATIO = 0.7;
     /**
@@ -119,10 +122,10 @@ public final class PaceProbe
     public static final int WARM_UP_CALLS = 1000;
     /**
      * Untimed calls of each allgather, at both sizes, before a communicator's first comparison probe: by arithmetic
-     * 5-11 ms at 2 ranks. Fewer than the threshold probe's: a comparison needs both calls compiled, not a time that
-     * matches the bench's. 2 ranks, 2026-12-04, first probes of 128 KiB allgathers after 300 MiB of 1 MiB allreduces:
-     * after 200 the staged call took 10.8-25.4 µs and the single-copy one 16.5-20.6, as in later probes; after none
-     * 28.9-35.0 and 26.5-44.1.
+     * 5-11 ms at 2 ranks (the first probe's cost, compiling included, is in the class's documentation). Fewer than the
+     * threshold probe's: a comparison needs both calls compiled, not a time that matches the bench's. 2 ranks,
+     * 2026-12-04, first probes of 128 KiB allgathers after 300 MiB of 1 MiB allreduces: after 200 the staged call took
+     * 10.8-25.4 µs and the single-copy one 16.5-20.6, as in later probes; after none 28.9-35.0 and 26.5-44.1.
      */
     static final int COMPARISON_WARM_UP_CALLS = 200;
     /**
