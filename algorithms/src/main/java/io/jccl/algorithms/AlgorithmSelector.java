@@ -33,10 +33,9 @@ import java.util.Map;
  *       {@link #OVERSUBSCRIBED_BROADCAST_MIN_BYTES} ({@link #OVERSUBSCRIBED_BROADCAST}), and allreduces, allgathers
  *       and reduce-scatters from blocks of {@link #OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES},
  *       {@link #OVERSUBSCRIBED_ALLGATHER_MIN_BLOCK_BYTES} and {@link #OVERSUBSCRIBED_REDUCE_SCATTER_MIN_BLOCK_BYTES},
- *       the algorithm of
- *       {@link #SINGLE_COPY_PREFERENCES} (for allreduces beyond {@link #SINGLE_COPY_WHOLE_VECTOR_MAX_BYTES}, and for
- *       all of them while ranks share cores, {@link #SINGLE_COPY_LARGE_ALLREDUCE}): the shipped model's parameters
- *       describe the two-copy paths, and on a
+ *       the algorithm of {@link #SINGLE_COPY_PREFERENCES} (for allreduces beyond
+ *       {@link #SINGLE_COPY_WHOLE_VECTOR_MAX_BYTES}, and for all of them while ranks share cores,
+ *       {@link #SINGLE_COPY_LARGE_ALLREDUCE}): the shipped model's parameters describe the two-copy paths, and on a
  *       machine whose cross-core transfers of freshly written lines are slow (this project's 2-vCPU VMs, half of the
  *       time) the staged algorithms lose up to 6x where one copy out of the sender's own buffer does not. While every
  *       rank has a core the rule gives way at the fast pace, when the communicator's probe finds staging about as
@@ -195,31 +194,32 @@ public final class AlgorithmSelector
 
     /**
      * While ranks outnumber cores (up to {@link #OVERSUBSCRIBED_SLOW_PACE_MAX_RANKS_PER_CORE} a core) the single-copy
-     * rule serves allreduces too, at the slow pace alone, from blocks (a rank's share of the vector) of this size:
-     * 512 KiB at 4 ranks. It takes {@link #SINGLE_COPY_LARGE_ALLREDUCE}: each rank reads its block of every peer's
-     * vector, reduces it, and reads the peers' reduced blocks, one kernel call per block, where the staged two-shot
-     * copies every block twice through the staging areas. At the fast pace it loses. 4 ranks on 2 cores, 2026-12-04,
-     * {@code perf/PaceVerdicts.java} (shared-cores), two runs of 600 s (2904 and 2124 samples), each sample timing
-     * both back to back, split by the verdict of the engine's probe (PERFORMANCE.md, session 49): at the slow pace
-     * the staged two-shot took 1.24-1.25x, 1.30-1.36x and 1.43-1.53x the single-copy two-shot's time at 512 KiB, 2
-     * and 8 MiB (406-420 against 328-338 µs at 512 KiB), 1.01-1.03x at 128 KiB; at the fast pace 0.44x, 0.57-0.59x
-     * and 0.64-0.68x (87-88 against 197-199 µs at 512 KiB). (MODEL.md session 48's 4-rank rows: the single-copy
-     * two-shot 0.59-0.87x the staged two-shot's time at 512 KiB-4 MiB at the slow pace, 1.6-2.3x at the fast one.)
+     * rule serves allreduces too, at the slow pace alone, from blocks (a rank's share of the vector) of this size: 512
+     * KiB at 4 ranks. It takes {@link #SINGLE_COPY_LARGE_ALLREDUCE}: each rank reads its block of every peer's vector,
+     * reduces it, and reads the peers' reduced blocks, one kernel call per block, where the staged two-shot copies
+     * every block twice through the staging areas. At the fast pace it loses. 4 ranks on 2 cores, 2026-12-04, {@code
+     * perf/PaceVerdicts.java} (shared-cores), three runs of 600 s (2904, 2124 and 1871 samples), each sample timing
+     * both back to back, split by the verdict of the engine's probe (PERFORMANCE.md, session 49): at the slow pace the
+     * staged two-shot took 1.24-1.25x, 1.30-1.36x and 1.43-1.53x the single-copy two-shot's time at 512 KiB, 2 and 8
+     * MiB (406-420 against 327-338 µs at 512 KiB), 1.01-1.03x at 128 KiB; at the fast pace 0.44-0.45x, 0.57-0.59x and
+     * 0.64-0.69x (87-88 against 196-199 µs at 512 KiB). (MODEL.md session 48's 4-rank rows: the single-copy two-shot
+     * 0.59-0.87x the staged two-shot's time at 512 KiB-4 MiB at the slow pace, 1.6-2.3x at the fast one.)
      */
     private static final long OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES = 128 * 1024;
 
     /**
-     * {@link #OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES} for allgather: 128 KiB at 4 ranks. The second run above, at
-     * the slow pace: the staged {@code shm_direct} took 1.20x, 1.61x, 1.68x and 1.37x {@code shm_single_copy}'s time
-     * at 128 KiB, 512 KiB, 2 and 8 MiB, 0.57x at 32 KiB; at the fast pace 0.50x, 0.59x, 0.50x and 0.73x.
+     * {@link #OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES} for allgather: 128 KiB at 4 ranks. The second and third runs
+     * above, at the slow pace: the staged {@code shm_direct} took 1.20-1.22x, 1.61-1.64x, 1.68-1.77x and 1.37-1.38x
+     * {@code shm_single_copy}'s time at 128 KiB, 512 KiB, 2 and 8 MiB, 0.57-0.58x at 32 KiB; at the fast pace 0.50x,
+     * 0.59x, 0.50-0.51x and 0.73-0.75x.
      */
     private static final long OVERSUBSCRIBED_ALLGATHER_MIN_BLOCK_BYTES = 32 * 1024;
 
     /**
      * {@link #OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES} for reduce-scatter: 512 KiB at 4 ranks, the smallest size
-     * measured. The second run above, at the slow pace: the staged {@code shm_direct} took 2.19x and 2.54x
-     * {@code shm_single_copy}'s time at 512 KiB and 2 MiB (266 against 123 µs at 512 KiB); at the fast pace 0.44x and
-     * 0.54x.
+     * measured. The second and third runs above, at the slow pace: the staged {@code shm_direct} took 2.16-2.19x and
+     * 2.32-2.54x {@code shm_single_copy}'s time at 512 KiB and 2 MiB (266-269 against 123-127 µs at 512 KiB); at the
+     * fast pace 0.44-0.45x and 0.54-0.55x.
      */
     private static final long OVERSUBSCRIBED_REDUCE_SCATTER_MIN_BLOCK_BYTES = 128 * 1024;
 

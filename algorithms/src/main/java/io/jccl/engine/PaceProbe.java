@@ -368,21 +368,19 @@ public final class PaceProbe
                 COMPARISON_WARM_UP_CALLS;
             for (int i = 0; i < calls; i++)
             {
-                if (compares())
+                if (!compares())
                 {
-                    callsOf(comparisonBytes());
                     stagedCall.run();
-                    singleCopyCall.run();
+                    continue;
                 }
+                callsOf(comparisonBytes());
+                stagedCall.run();
+                singleCopyCall.run();
                 if (comparesBand())
                 {
                     callsOf(BAND_BYTES);
                     stagedCall.run();
                     singleCopyCall.run();
-                }
-                else
-                {
-                    stagedCall.run();
                 }
             }
             warm = true;
