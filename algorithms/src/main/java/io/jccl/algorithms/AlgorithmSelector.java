@@ -248,7 +248,11 @@ public final class AlgorithmSelector
      * the ones after it hold. 8 ranks on 2 cores, the same program, 724 samples over 300 s: at the slow pace the staged
      * two-shot allreduce took 1.07-1.19x the single-copy two-shot's time at 512 KiB-8 MiB, at the fast pace 0.43-0.77x,
      * and the probe's verdict matched those sizes' in 81 % of the samples; the right choice at every sample would have
-     * taken 0.89x the staged two-shot's time, against 0.73-0.76x at 4 ranks.
+     * taken 0.89x the staged two-shot's time, against 0.73-0.76x at 4 ranks. 3 ranks on 2 cores, 1046 samples over
+     * 300 s of the third run's set: at the slow pace the staged designs took 1.08-1.47x single copy's time for
+     * allreduce at 512 KiB-8 MiB, 1.49-2.46x for allgather from 128 KiB, 1.93-1.99x for reduce-scatter and 1.71-2.47x
+     * for broadcast from 32 KiB, at the fast pace 0.41-0.89x, and the probe's verdict matched theirs in 98.1-98.6 % of
+     * the samples.
      */
     private static final int OVERSUBSCRIBED_SLOW_PACE_MAX_RANKS_PER_CORE = 2;
 

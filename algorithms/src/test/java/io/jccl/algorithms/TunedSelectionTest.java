@@ -570,9 +570,9 @@ class TunedSelectionTest
 
     /**
      * Without a tuning file, alltoall reads blocks of 64 KiB and more single copy when ranks outnumber cores, whatever
-     * the point-to-point threshold (256 KiB there), and no other collective does at either pace (allreduce, allgather
-     * and reduce-scatter at the slow one: {@link #singleCopyGivesWayAtTheFastPaceWhileEveryRankHasACore}). Needs at
-     * most 3 cores.
+     * the point-to-point threshold (256 KiB there), and no other collective does at either pace (broadcast,
+     * allreduce, allgather and reduce-scatter at the slow one:
+     * {@link #singleCopyGivesWayAtTheFastPaceWhileEveryRankHasACore}). Needs at most 3 cores.
      */
     @Test
     void oversubscribedAlltoallReadsLargeBlocksSingleCopy()
