@@ -626,17 +626,12 @@ public final class AlgorithmSelector
         final StringBuilder text = new StringBuilder();
         for (final Collective collective : Collective.values())
         {
-            if (forced.get(collective) != null || !singleCopyApplies(collective, size))
-            {
-                continue;
-            }
-            final long message = minMessageBytes(collective, size, singleCopyBytes);
-            final long from = messageIsVector(collective) ? message : message * size;
-            final CollectiveAlgorithm first = singleCopyChoice(collective, size, from);
+            final CollectiveAlgorithm first = singleCopyFirstChoice(collective, size, singleCopyBytes);
             if (first == null)
             {
                 continue;
             }
+            final long from = singleCopyFromBytes(collective, size, singleCopyBytes);
             text.append(text.isEmpty() ? "" : "; ").append(collective.label()).append(' ').append(first.name())
                 .append(" from ").append(from).append(" B");
             final long max = singleCopyMaxBytes(collective);
@@ -675,13 +670,34 @@ public final class AlgorithmSelector
         }
         for (final Collective collective : Collective.values())
         {
-            if (forced.get(collective) == null && singleCopyApplies(collective, size) &&
-                singleCopyChoice(collective, size, Long.MAX_VALUE) != null && dependsOnPace(collective, size))
+            if (singleCopyFirstChoice(collective, size, singleCopyBytes) != null && dependsOnPace(collective, size))
             {
                 return true;
             }
         }
         return false;
+    }
+
+    /**
+     * The single-copy rule's algorithm for the smallest call of {@code collective} it takes in a job of {@code size}
+     * ranks whose messages travel single-copy from {@code singleCopyBytes}; null where the rule does not serve that
+     * collective there (forced, not applicable, or not registered).
+     */
+    private CollectiveAlgorithm singleCopyFirstChoice(final Collective collective, final int size,
+        final long singleCopyBytes)
+    {
+        if (forced.get(collective) != null || !singleCopyApplies(collective, size))
+        {
+            return null;
+        }
+        return singleCopyChoice(collective, size, singleCopyFromBytes(collective, size, singleCopyBytes));
+    }
+
+    /** Bytes of the smallest call of {@code collective} the single-copy rule takes ({@link #minMessageBytes}). */
+    private long singleCopyFromBytes(final Collective collective, final int size, final long singleCopyBytes)
+    {
+        final long message = minMessageBytes(collective, size, singleCopyBytes);
+        return messageIsVector(collective) ? message : message * size;
     }
 
     /**

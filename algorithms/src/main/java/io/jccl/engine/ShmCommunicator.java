@@ -117,7 +117,7 @@ public final class ShmCommunicator implements Communicator
             final String singleCopy = selector.describeSingleCopy(transport.size(), transport.singleCopyBytes());
             if (singleCopy != null)
             {
-                // while ranks share cores the rule holds at either pace but for allreduce's, which says so itself
+                // while ranks share cores each choice that holds at the slow pace alone says so itself
                 log.info(Log.INIT, "algorithm selection with single copy on every rank, replacing the choices above " +
                     "from these sizes" + (followsPace && transport.size() <= transport.cores() ?
                     " until the handoff probe finds the fast pace, and again at the slow one: " : ": ") + singleCopy);
