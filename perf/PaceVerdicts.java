@@ -7,8 +7,9 @@
  *   sample,seconds,handoff_us,OP_BYTES_probe_staged,OP_BYTES_probe_single,OP_BYTES_mean_staged,OP_BYTES_mean_single,...
  * PERFORMANCE.md (session 47) has what it measured: why the engine's probe compares 32 KiB allgathers. A second
  * argument, shared-cores, times the set that matters while ranks outnumber cores instead: allgathers, allreduces from
- * 128 KiB, whose single copy is then the single-copy two-shot (shm_single_copy_twoshot), reduce-scatters, and
- * broadcasts, whose staged algorithm is shm_eager; the default set is pair (PERFORMANCE.md, session 49).
+ * 128 KiB, whose single copy is then the single-copy two-shot (shm_single_copy_twoshot), reduce-scatters,
+ * broadcasts, whose staged algorithm is shm_eager, and alltoalls; the default set is pair (PERFORMANCE.md, sessions
+ * 49 and 50).
  *
  * Run (from the repository, after mvn install):
  *   "$(./jccl classpath --java-home)/bin/javac" -cp core/target/classes -d /tmp/pace-verdicts perf/PaceVerdicts.java \
@@ -36,12 +37,14 @@ public class PaceVerdicts
         "allgather", "allgather", "allgather", "allgather", "allgather",
         "allreduce", "allreduce", "allreduce", "allreduce",
         "reduce_scatter", "reduce_scatter",
-        "broadcast", "broadcast", "broadcast", "broadcast"};
+        "broadcast", "broadcast", "broadcast", "broadcast",
+        "alltoall", "alltoall", "alltoall", "alltoall"};
     private static final int[] SHARED_CORES_BYTES = {
         32 << 10, 128 << 10, 512 << 10, 2 << 20, 8 << 20,
         128 << 10, 512 << 10, 2 << 20, 8 << 20,
         512 << 10, 2 << 20,
-        32 << 10, 128 << 10, 512 << 10, 2 << 20};
+        32 << 10, 128 << 10, 512 << 10, 2 << 20,
+        128 << 10, 512 << 10, 2 << 20, 8 << 20};
 
     public static void main(final String[] args)
     {

@@ -27,12 +27,13 @@ import java.util.Map;
  *       broadcast messages of at least {@link #SINGLE_COPY_MIN_MESSAGE_BYTES}, allgather, alltoall and
  *       reduce-scatter blocks of {@link #SINGLE_COPY_MIN_BLOCK_BYTES}, 2-rank allreduces of twice
  *       {@link #SINGLE_COPY_MIN_ALLREDUCE_HALF_BYTES} and 2-rank reduces from {@link #SINGLE_COPY_MIN_REDUCE_BYTES}
- *       to {@link #SINGLE_COPY_REDUCE_MAX_BYTES} while no two ranks share a core, and while they do alltoall's from
- *       blocks of {@link #OVERSUBSCRIBED_ALLTOALL_MIN_BLOCK_BYTES} and, at the slow pace alone and up to
- *       {@link #OVERSUBSCRIBED_SLOW_PACE_MAX_RANKS_PER_CORE} ranks a core, broadcasts from
- *       {@link #OVERSUBSCRIBED_BROADCAST_MIN_BYTES} ({@link #OVERSUBSCRIBED_BROADCAST}), and allreduces, allgathers
- *       and reduce-scatters from blocks of {@link #OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES},
- *       {@link #OVERSUBSCRIBED_ALLGATHER_MIN_BLOCK_BYTES} and {@link #OVERSUBSCRIBED_REDUCE_SCATTER_MIN_BLOCK_BYTES},
+ *       to {@link #SINGLE_COPY_REDUCE_MAX_BYTES} while no two ranks share a core, and while they do, at the slow pace
+ *       alone and up to {@link #OVERSUBSCRIBED_SLOW_PACE_MAX_RANKS_PER_CORE} ranks a core, broadcasts from
+ *       {@link #OVERSUBSCRIBED_BROADCAST_MIN_BYTES} ({@link #OVERSUBSCRIBED_BROADCAST}), and allreduces, allgathers,
+ *       reduce-scatters and alltoalls from blocks of {@link #OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES},
+ *       {@link #OVERSUBSCRIBED_ALLGATHER_MIN_BLOCK_BYTES}, {@link #OVERSUBSCRIBED_REDUCE_SCATTER_MIN_BLOCK_BYTES} and
+ *       {@link #OVERSUBSCRIBED_SLOW_PACE_ALLTOALL_MIN_BLOCK_BYTES}, and beyond two ranks a core alltoalls from blocks
+ *       of {@link #OVERSUBSCRIBED_ALLTOALL_MIN_BLOCK_BYTES} at either pace,
  *       the algorithm of {@link #SINGLE_COPY_PREFERENCES} (for allreduces beyond
  *       {@link #SINGLE_COPY_WHOLE_VECTOR_MAX_BYTES}, and for all of them while ranks share cores,
  *       {@link #SINGLE_COPY_LARGE_ALLREDUCE}): the shipped model's parameters describe the two-copy paths, and on a
@@ -90,8 +91,8 @@ public final class AlgorithmSelector
      * Large messages when every rank takes single-copy messages: algorithms that copy straight out of the peers' own
      * buffers, through the kernel (allgather, reduce-scatter, alltoall, allreduce) or as point-to-point messages, which
      * are single-copy when those buffers are off-heap (broadcast). Only while every rank has a core, but for alltoall
-     * ({@link #OVERSUBSCRIBED_ALLTOALL_MIN_BLOCK_BYTES}), and at the slow pace broadcast, allreduce, allgather and
-     * reduce-scatter ({@link #OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES}): a rendezvous waits for its receiver to run,
+     * ({@link #OVERSUBSCRIBED_ALLTOALL_MIN_BLOCK_BYTES}), and at the slow pace broadcast, allreduce, allgather,
+     * reduce-scatter and alltoall ({@link #OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES}): a rendezvous waits for its receiver to run,
      * and with 4 ranks on 2 cores binomial broadcast and pairwise alltoall measured 1.1-2.3x Open MPI from 128 KiB
      * where the staged algorithms measured 0.4-0.8x. Single-copy allreduce (every rank reads every peer's whole vector)
      * only at 2 ranks, where it reads n bytes per rank: at 128 KiB-32 MiB it took 0.9-1.9x two-shot's time while
@@ -181,16 +182,27 @@ public final class AlgorithmSelector
     private static final long SINGLE_COPY_MIN_ALLREDUCE_HALF_BYTES = 4 * 1024;
 
     /**
-     * While ranks outnumber cores the single-copy rule serves alltoall alone, from blocks of this size, whatever the
-     * point-to-point threshold (which the rendezvous's wait for its receiver sets at 256 KiB there). Every rank reads
-     * its block of every peer's send buffer in one call, and the staged shm_direct's two copies lost: 4 ranks on 2
-     * cores, medians of 5 alternating runs, 256 KiB-16 MiB 0.66-0.84x shm_direct's time (blocks of 64 KiB-4 MiB); 8
-     * ranks, blocks of 64 KiB-2 MiB, 0.73-0.89x (3-4 runs). Blocks of 32 KiB won at 4 ranks (0.72x) and lost at 8
-     * (1.15x). Allgather, which reads whole blocks too, lost at 8 ranks (1.07-1.30x, 256 KiB-16 MiB) and below 2 MiB
-     * at 4; reduce-scatter was mixed (0.88-1.35x at 8 ranks). (Those runs did not tell the paces apart; at 4 ranks
-     * at the slow pace allgather and reduce-scatter win: {@link #OVERSUBSCRIBED_ALLGATHER_MIN_BLOCK_BYTES}.)
+     * Beyond {@link #OVERSUBSCRIBED_SLOW_PACE_MAX_RANKS_PER_CORE} ranks a core the single-copy rule serves alltoall
+     * alone, from blocks of this size, at either pace, whatever the point-to-point threshold (which the rendezvous's
+     * wait for its receiver sets at 256 KiB there). Every rank reads its block of every peer's send buffer in one call,
+     * and the staged shm_direct's two copies lost: 8 ranks on 2 cores, blocks of 64 KiB-2 MiB, 0.73-0.89x shm_direct's
+     * time (3-4 runs), blocks of 32 KiB 1.15x; allgather, which reads whole blocks too, lost (1.07-1.30x, 256 KiB-16
+     * MiB) and reduce-scatter was mixed (0.88-1.35x). Those runs did not tell the paces apart. Up to two ranks a core
+     * alltoall follows the pace ({@link #OVERSUBSCRIBED_SLOW_PACE_ALLTOALL_MIN_BLOCK_BYTES}).
      */
     private static final long OVERSUBSCRIBED_ALLTOALL_MIN_BLOCK_BYTES = 64 * 1024;
+
+    /**
+     * {@link #OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES} for alltoall, at the slow pace alone: 128 KiB at 4 ranks.
+     * {@code perf/PaceVerdicts.java} (shared-cores), one run of 600 s at 4 ranks on 2 cores, 1587 samples
+     * (PERFORMANCE.md, session 50): at the slow pace the staged {@code shm_direct} took 2.03x, 2.82x, 3.40x and 2.75x
+     * {@code shm_single_copy}'s time at 128 KiB, 512 KiB, 2 and 8 MiB (72 against 36 µs at 128 KiB); at the fast pace
+     * 0.67x, 0.55x, 0.74x and 0.89x, where the rule had taken single copy at both paces until then (0.66-0.84x
+     * shm_direct's time from 256 KiB in 2026-11 runs that mixed the paces). The probe's verdict matched the larger
+     * calls' in 98.2 % of the samples; choosing by it took 1.02-1.08x the time of the right choice at every sample,
+     * single copy alone 1.06-1.28x, staged alone 1.62-2.40x.
+     */
+    private static final long OVERSUBSCRIBED_SLOW_PACE_ALLTOALL_MIN_BLOCK_BYTES = 32 * 1024;
 
     /**
      * While ranks outnumber cores (up to {@link #OVERSUBSCRIBED_SLOW_PACE_MAX_RANKS_PER_CORE} a core) the single-copy
@@ -811,7 +823,8 @@ public final class AlgorithmSelector
      * and reduce only at 2 ranks; while ranks outnumber cores, alltoall
      * ({@link #OVERSUBSCRIBED_ALLTOALL_MIN_BLOCK_BYTES}) and, up to
      * {@link #OVERSUBSCRIBED_SLOW_PACE_MAX_RANKS_PER_CORE} ranks a core, broadcast, allreduce, allgather and
-     * reduce-scatter ({@link #OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES}) alone.
+     * reduce-scatter ({@link #OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES}) alone (all five at the slow pace alone:
+     * {@link #dependsOnPace}).
      */
     private boolean singleCopyApplies(final Collective collective, final int size)
     {
@@ -828,16 +841,21 @@ public final class AlgorithmSelector
         return collective != Collective.ALLREDUCE && collective != Collective.REDUCE || size == 2;
     }
 
-    /** Whether the single-copy rule's choice for {@code collective} at {@code size} ranks depends on the pace. */
+    /**
+     * Whether the single-copy rule's choice for {@code collective} at {@code size} ranks depends on the pace: up to
+     * {@link #OVERSUBSCRIBED_SLOW_PACE_MAX_RANKS_PER_CORE} ranks a core, for every collective it serves (beyond, it
+     * serves alltoall alone, at either pace).
+     */
     private boolean dependsOnPace(final Collective collective, final int size)
     {
-        return size <= cores || collective != Collective.ALLTOALL;
+        return size <= OVERSUBSCRIBED_SLOW_PACE_MAX_RANKS_PER_CORE * cores;
     }
 
     /**
      * Whether the single-copy rule holds for {@code collective} in a job of {@code size} ranks at {@code pace} (null:
      * before the first probe, or without one): while every rank has a core, but at the fast pace; while ranks share
-     * cores, alltoall's at either pace, and the others' at the slow pace alone.
+     * cores, at the slow pace alone, but beyond {@link #OVERSUBSCRIBED_SLOW_PACE_MAX_RANKS_PER_CORE} ranks a core,
+     * where alltoall's holds at either pace.
      */
     private boolean singleCopyHoldsAt(final Pace pace, final Collective collective, final int size)
     {
@@ -930,7 +948,8 @@ public final class AlgorithmSelector
                 case ALLREDUCE -> OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES;
                 case ALLGATHER -> OVERSUBSCRIBED_ALLGATHER_MIN_BLOCK_BYTES;
                 case REDUCE_SCATTER -> OVERSUBSCRIBED_REDUCE_SCATTER_MIN_BLOCK_BYTES;
-                default -> OVERSUBSCRIBED_ALLTOALL_MIN_BLOCK_BYTES;
+                default -> dependsOnPace(collective, size) ? OVERSUBSCRIBED_SLOW_PACE_ALLTOALL_MIN_BLOCK_BYTES :
+                    OVERSUBSCRIBED_ALLTOALL_MIN_BLOCK_BYTES;
             };
         }
         final long own = switch (collective)

@@ -314,9 +314,9 @@ class TunedSelectionTest
      * staging as fast as single copy) to the choices it replaces, and holds at the slow pace and before the first
      * probe; so do 2-rank broadcasts, binomial at the slow pace, from the size where its message goes single copy. The
      * communicator probes only where the rule applies: with single copy, without a measured tuning file. While ranks
-     * share cores, alltoall's rule holds at either pace, and broadcast's (shm_single_copy from 32 KiB at 4 ranks),
-     * allreduce's (the single-copy two-shot from 512 KiB), allgather's (from 128 KiB) and reduce-scatter's (from 512
-     * KiB) at the slow pace alone, and not beyond two ranks a core. Needs 2 or 3 cores.
+     * share cores, broadcast's (shm_single_copy from 32 KiB at 4 ranks), allreduce's (the single-copy two-shot from
+     * 512 KiB), allgather's and alltoall's (from 128 KiB) and reduce-scatter's (from 512 KiB) hold at the slow pace
+     * alone, and beyond two ranks a core alltoall's alone, at either pace. Needs 2 or 3 cores.
      */
     @Test
     void singleCopyGivesWayAtTheFastPaceWhileEveryRankHasACore()
@@ -368,11 +368,11 @@ class TunedSelectionTest
         assertTrue(atFour.followsPace(4, 256 * 1024), "4 ranks: allreduce's rule follows the pace");
         assertFalse(atFour.followsPace(4, 0));
         assertTrue(atFour.with("allreduce:ring").followsPace(4, 256 * 1024));
-        assertFalse(atFour.with("broadcast:binomial,allreduce:ring,allgather:ring,reduce_scatter:ring")
-            .followsPace(4, 256 * 1024), "alltoall's rule alone holds at both paces");
+        assertTrue(atFour.with("broadcast:binomial,allreduce:ring,allgather:ring,reduce_scatter:ring")
+            .followsPace(4, 256 * 1024), "alltoall's rule follows the pace too");
+        assertFalse(atFour.with("broadcast:binomial,allreduce:ring,allgather:ring,reduce_scatter:ring," +
+            "alltoall:pairwise").followsPace(4, 256 * 1024));
         final LocalJob fourSingleCopy = new LocalJob(4, STAGING, 1 << 20).singleCopy(256 * 1024);
-        assertEquals("shm_single_copy", atFour.select(args(Collective.ALLTOALL, 65536 / 4), fourSingleCopy.context(0),
-            4 * 65536, Pace.FAST).name());
         // allreduce: the single-copy two-shot at the slow pace from 512 KiB, on private send buffers; the choice it
         // replaces at the fast pace and before the first probe
         final LocalJob fourWithout = new LocalJob(4, STAGING, 1 << 20);
@@ -392,18 +392,18 @@ class TunedSelectionTest
         symmetric.sendSegmentOffset = 0;
         assertNotEquals("shm_single_copy_twoshot",
             atFour.select(symmetric, fourSingleCopy.context(0), mib / 2, Pace.SLOW).name());
-        // broadcast from 32 KiB, allgather from 128 KiB, reduce-scatter from 512 KiB: shm_single_copy at the slow
-        // pace alone
+        // broadcast from 32 KiB, allgather and alltoall from 128 KiB, reduce-scatter from 512 KiB: shm_single_copy at
+        // the slow pace alone
         for (final Collective collective : List.of(Collective.BROADCAST, Collective.ALLGATHER,
-            Collective.REDUCE_SCATTER))
+            Collective.REDUCE_SCATTER, Collective.ALLTOALL))
         {
             final long bytes = switch (collective)
             {
                 case BROADCAST -> 32 * 1024;
-                case ALLGATHER -> 128 * 1024;
+                case ALLGATHER, ALLTOALL -> 128 * 1024;
                 default -> mib / 2;
             };
-            // the vector's elements for broadcast, a rank's block's for allgather and reduce-scatter (float32)
+            // the vector's elements for broadcast, a rank's block's for the others (float32)
             final CollectiveArgs at = args(collective, bytes / 4 / (collective == Collective.BROADCAST ? 1 : 4));
             final String staged = atFour.select(at, fourWithout.context(0), bytes).name();
             assertNotEquals("shm_single_copy", staged, collective.label());
@@ -415,7 +415,8 @@ class TunedSelectionTest
             assertNotEquals("shm_single_copy",
                 atFour.select(below, fourSingleCopy.context(0), bytes / 2, Pace.SLOW).name(), collective.label());
         }
-        // more than two ranks a core: no allreduce rule, no probe
+        // more than two ranks a core: no allreduce rule, no probe (alltoall's rule holds at either pace:
+        // oversubscribedAlltoallReadsLargeBlocksSingleCopy)
         final AlgorithmSelector atEight = shippedSelector(8);
         assertFalse(atEight.followsPace(8, 256 * 1024));
         assertNotEquals("shm_single_copy_twoshot", atEight.select(allreduce(2 * mib),
@@ -569,30 +570,35 @@ class TunedSelectionTest
     }
 
     /**
-     * Without a tuning file, alltoall reads blocks of 64 KiB and more single copy when ranks outnumber cores, whatever
-     * the point-to-point threshold (256 KiB there), and no other collective does at either pace (broadcast,
-     * allreduce, allgather and reduce-scatter at the slow one:
-     * {@link #singleCopyGivesWayAtTheFastPaceWhileEveryRankHasACore}). Needs at most 3 cores.
+     * Without a tuning file, beyond two ranks a core, alltoall reads blocks of 64 KiB and more single copy at either
+     * pace, whatever the point-to-point threshold (256 KiB there), and no other collective does; up to two ranks a
+     * core, all five at the slow pace alone ({@link #singleCopyGivesWayAtTheFastPaceWhileEveryRankHasACore}), as the
+     * log at connect says. Needs 2 or 3 cores.
      */
     @Test
     void oversubscribedAlltoallReadsLargeBlocksSingleCopy()
     {
-        org.junit.jupiter.api.Assumptions.assumeTrue(Runtime.getRuntime().availableProcessors() <= 3);
-        final AlgorithmSelector atFour = shippedSelector(4);
-        final LocalJob four = new LocalJob(4, STAGING, 1 << 20);
-        final LocalJob fourSingleCopy = new LocalJob(4, STAGING, 1 << 20).singleCopy(256 * 1024);
-        assertEquals("shm_single_copy",
-            atFour.select(args(Collective.ALLTOALL, 65536 / 4), fourSingleCopy.context(0), 4 * 65536).name());
+        final int cores = Runtime.getRuntime().availableProcessors();
+        org.junit.jupiter.api.Assumptions.assumeTrue(cores >= 2 && cores <= 3);
+        final AlgorithmSelector atEight = shippedSelector(8);
+        final LocalJob eight = new LocalJob(8, STAGING, 1 << 20);
+        final LocalJob eightSingleCopy = new LocalJob(8, STAGING, 1 << 20).singleCopy(256 * 1024);
+        for (final Pace pace : new Pace[] {null, Pace.FAST, Pace.SLOW})
+        {
+            assertEquals("shm_single_copy", atEight.select(args(Collective.ALLTOALL, 65536 / 4),
+                eightSingleCopy.context(0), 8 * 65536, pace).name(), "pace " + pace);
+        }
         assertNotEquals("shm_single_copy",
-            atFour.select(args(Collective.ALLTOALL, 32768 / 4), fourSingleCopy.context(0), 4 * 32768).name());
+            atEight.select(args(Collective.ALLTOALL, 32768 / 4), eightSingleCopy.context(0), 8 * 32768).name());
         assertNotEquals("shm_single_copy",
-            atFour.select(args(Collective.ALLTOALL, 65536 / 4), four.context(0), 4 * 65536).name());
-        assertNotEquals("shm_single_copy",
-            atFour.select(args(Collective.ALLGATHER, (4 << 20) / 4), fourSingleCopy.context(0), 16 << 20).name());
+            atEight.select(args(Collective.ALLTOALL, 65536 / 4), eight.context(0), 8 * 65536).name());
+        assertNotEquals("shm_single_copy", atEight.select(args(Collective.ALLGATHER, (4 << 20) / 4),
+            eightSingleCopy.context(0), 32 << 20, Pace.SLOW).name());
+        assertEquals("alltoall shm_single_copy from 524288 B", atEight.describeSingleCopy(8, 256 * 1024));
         assertEquals("broadcast shm_single_copy from 32768 B at the slow pace; allreduce shm_single_copy_twoshot " +
             "from 524288 B at the slow pace; allgather shm_single_copy from 131072 B at the slow pace; " +
-            "reduce_scatter shm_single_copy from 524288 B at the slow pace; alltoall shm_single_copy from 262144 B",
-            atFour.describeSingleCopy(4, 256 * 1024));
+            "reduce_scatter shm_single_copy from 524288 B at the slow pace; alltoall shm_single_copy from 131072 B " +
+            "at the slow pace", shippedSelector(4).describeSingleCopy(4, 256 * 1024));
     }
 
     /**
