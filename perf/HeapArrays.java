@@ -1,13 +1,17 @@
 /*
- * One collective on heap arrays (float[]) and on direct buffers, through single copy (shm_single_copy) and through
- * the staging areas (shm_direct; two-shot for allreduce), side by side in one job, so that each line compares the
- * four at one pace of the machine. Each size runs half its calls untimed, then its timed calls; rank 0 prints the
- * mean µs per call, a line per size and round.
+ * One collective on heap arrays (float[]) and on direct buffers, through single copy (shm_single_copy), through the
+ * staging areas (shm_direct; two-shot for allreduce) and through the engine's own choice, side by side in one job, so
+ * that each line compares the six at one pace of the machine. Each size runs half its calls untimed, then its timed
+ * calls; rank 0 prints the mean µs per call, a line per size and round.
  *
- * PERFORMANCE.md (session 46) has what it measured: a heap array's copy for its peers now lies in the staging area.
+ * PERFORMANCE.md has what it measured: session 46, a heap array's copy for its peers now lies in the staging area;
+ * session 50, 4 ranks on 2 cores, where a rank declines single copy for copies of 512 KiB-4 MiB.
  * Run (from the repository, after mvn install):
  *   "$(./jccl classpath --java-home)/bin/javac" -cp core/target/classes -d /tmp/heap-arrays perf/HeapArrays.java
- *   ./jccl run -n 2 --cp /tmp/heap-arrays HeapArrays allgather|alltoall|reduce_scatter|allreduce|broadcast [ROUNDS]
+ *   ./jccl run -n 2 --cp /tmp/heap-arrays HeapArrays allgather|alltoall|reduce_scatter|allreduce|broadcast [ROUNDS] \
+ *       [SINGLE_COPY_ALGORITHM]
+ * The last argument names the single-copy design, shm_single_copy unless given (shm_single_copy_twoshot for allreduce,
+ * as 4 ranks on 2 cores take it at the slow pace).
  */
 import io.jccl.Buf;
 import io.jccl.Communicator;
@@ -20,16 +24,17 @@ import java.nio.ByteOrder;
 
 public class HeapArrays
 {
-    private static final int[] SIZES = {32 << 10, 128 << 10, 512 << 10, 2 << 20, 8 << 20};
+    private static final int[] SIZES = {32 << 10, 128 << 10, 512 << 10, 2 << 20, 4 << 20, 8 << 20};
 
     public static void main(final String[] args)
     {
         final String op = args[0];
         final int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 4;
+        final String singleCopyAlgorithm = args.length > 2 ? args[2] : "shm_single_copy";
         try (Communicator world = Jccl.connect())
         {
             final int p = world.size();
-            final Communicator singleCopy = world.withAlgorithm(op + ":shm_single_copy");
+            final Communicator singleCopy = world.withAlgorithm(op + ":" + singleCopyAlgorithm);
             final Communicator staged =
                 world.withAlgorithm(op + (op.equals("allreduce") ? ":shm_twoshot" : ":shm_direct"));
             for (int round = 0; round < rounds; round++)
@@ -45,7 +50,7 @@ public class HeapArrays
                     final StringBuilder line = new StringBuilder(op + " " + bytes + " B, µs:");
                     for (int kind = 0; kind < 2; kind++)
                     {
-                        for (final Communicator comm : new Communicator[] {singleCopy, staged})
+                        for (final Communicator comm : new Communicator[] {singleCopy, staged, world})
                         {
                             final int calls = bytes <= 128 << 10 ? 2000 : bytes <= 2 << 20 ? 200 : 50;
                             for (int i = 0; i < calls / 2; i++)
@@ -61,7 +66,8 @@ public class HeapArrays
                             final long nanos = System.nanoTime() - start;
                             comm.barrier();
                             line.append(String.format(" %s/%s %.1f", kind == 0 ? "float[]" : "direct",
-                                comm == singleCopy ? "single_copy" : "staged", nanos / 1e3 / calls));
+                                comm == singleCopy ? "single_copy" : comm == staged ? "staged" : "engine",
+                                nanos / 1e3 / calls));
                         }
                     }
                     if (world.rank() == 0)

@@ -44,8 +44,10 @@ import java.util.Map;
  *       pace for calls of 64-256 KiB where it is faster there): there the staged algorithms took mostly
  *       0.3-0.9x single copy's time (2 ranks, 2026-12-04: allreduce 8 KiB-8 MiB, allgather, reduce-scatter and alltoall
  *       32 KiB-8 MiB, reduce 32-512 KiB; PERFORMANCE.md, session 45), where at the slow pace they took 1.2-4x. While
- *       ranks share cores, alltoall's rule holds at either pace, and the others' at the slow pace alone (not before
- *       the first probe);</li>
+ *       ranks share cores, up to two a core, the rule holds at the slow pace alone (not before the first probe), and
+ *       beyond, alltoall's at either pace; there a rank whose buffers the single-copy algorithm would copy for its peers (a heap
+ *       array, a call in place) may decline the call ({@link CollectiveArgs#mayDeclineCopies}), and every rank then
+ *       runs the choice the rule replaces ({@link #selectAfterDecline});</li>
  *   <li>without a tuning file, binomial for broadcasts from {@link #OVERSUBSCRIBED_BROADCAST_TREE_MIN_BYTES} up to
  *       {@link #OVERSUBSCRIBED_BROADCAST_MAX_BYTES} and reduces
  *       up to {@link #OVERSUBSCRIBED_REDUCE_MAX_BYTES} when ranks outnumber cores, whose eager messages keep a stream
@@ -536,6 +538,24 @@ public final class AlgorithmSelector
     public CollectiveAlgorithm select(
         final CollectiveArgs args, final CollectiveContext context, final long bytes, final Pace pace)
     {
+        return select(args, context, bytes, pace, true);
+    }
+
+    /**
+     * The algorithm for a call whose single-copy algorithm declined it ({@link CollectiveArgs#declined}): the choice
+     * of {@link #select} with the single-copy rule aside.
+     */
+    public CollectiveAlgorithm selectAfterDecline(
+        final CollectiveArgs args, final CollectiveContext context, final long bytes, final Pace pace)
+    {
+        args.declined = false;
+        args.mayDeclineCopies = false;
+        return select(args, context, bytes, pace, false);
+    }
+
+    private CollectiveAlgorithm select(final CollectiveArgs args, final CollectiveContext context, final long bytes,
+        final Pace pace, final boolean singleCopyRule)
+    {
         final CollectiveAlgorithm chosen = forced.get(args.collective);
         if (chosen != null)
         {
@@ -565,13 +585,15 @@ public final class AlgorithmSelector
         }
         final CollectiveAlgorithm singleCopyChoice = singleCopyChoice(args.collective, size, bytes);
         final long singleCopyBytes = context.singleCopyBytes();
-        if (singleCopyChoice != null && singleCopyBytes > 0 && !tuned.measured() &&
+        if (singleCopyRule && singleCopyChoice != null && singleCopyBytes > 0 && !tuned.measured() &&
             singleCopyApplies(args.collective, size) && singleCopyHoldsAt(pace, args.collective, size) &&
             (args.collective != Collective.ALLREDUCE || args.sendSegmentOffset < 0) &&
             bytes <= singleCopyMaxBytes(args.collective) &&
             messageBytes(args.collective, bytes, size) >= minMessageBytes(args.collective, size, singleCopyBytes) &&
             singleCopyChoice.unsupportedReason(args, size, context) == null)
         {
+            // while ranks share cores, a rank whose buffers must be copied for its peers may decline the call
+            args.mayDeclineCopies = size > cores;
             return singleCopyChoice;
         }
         final CollectiveAlgorithm tree = binomialTree[args.collective.ordinal()];

@@ -986,7 +986,18 @@ public final class ShmCommunicator implements Communicator
         // rank forces the same ones, or they would run different algorithms anyway)
         final Pace pace = paceProbe == null || selector.forced(a.collective) != null ? null :
             paceProbe.before(a.collective, bytes);
-        final CollectiveAlgorithm algorithm = selector.select(a, transport, bytes, pace);
+        runAs(selector.select(a, transport, bytes, pace), op, agreedCount);
+        if (a.declined)
+        {
+            // a rank would have copied its buffers for single copy at a cost the staged algorithms beat, and every
+            // rank left the call unrun: it runs again, staged, as the next collective
+            runAs(selector.selectAfterDecline(a, transport, bytes, pace), op, agreedCount);
+        }
+    }
+
+    private void runAs(final CollectiveAlgorithm algorithm, final ReduceOp op, final long agreedCount)
+    {
+        final CollectiveArgs a = args;
         lastAlgorithm = algorithm;
         transport.beginCollective(a.collective, a.type, op, rooted(a.collective) ? a.root : -1, a.count, agreedCount,
             algorithm);

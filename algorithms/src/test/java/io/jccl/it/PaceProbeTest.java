@@ -196,7 +196,9 @@ class PaceProbeTest
     /**
      * Without a tuning file, at 4 ranks on 2 cores, allreduces from 512 KiB take the single-copy two-shot at the slow
      * pace alone: the staged two-shot at the fast pace and before the first probe, on every rank alike. Without a
-     * threshold rank 0 compares those two allreduces, and the calls follow whichever pace each probe read.
+     * threshold rank 0 compares those two allreduces, and the calls follow whichever pace each probe read. Direct
+     * buffers, which single copy reads in place (float[] it would copy, and such copies of 512 KiB decline:
+     * {@link SingleCopyDeclineTest}).
      */
     @Test
     void withoutATuningFileFourRanksOnTwoCoresTakeTheSingleCopyTwoShotAtTheSlowPace() throws IOException
@@ -205,10 +207,10 @@ class PaceProbeTest
         assumeTrue(Runtime.getRuntime().availableProcessors() == 2, "4 ranks, two to a core");
         final int bytes = 512 * 1024;
         assertEquals(expected(8, "shm_twoshot", "shm_twoshot", "fast"),
-            ranEverywhere(launchShipped(4, 8, "1e9", bytes), 4));
+            ranEverywhere(launchShipped(4, 8, "1e9", bytes, "direct"), 4));
         assertEquals(expected(8, "shm_twoshot", "shm_single_copy_twoshot", "slow"),
-            ranEverywhere(launchShipped(4, 8, "0", bytes), 4));
-        final JobResult compared = launchShipped(4, 24, null, bytes);
+            ranEverywhere(launchShipped(4, 8, "0", bytes, "direct"), 4));
+        final JobResult compared = launchShipped(4, 24, null, bytes, "direct");
         for (final String line : ranEverywhere(compared, 4))
         {
             final String pace = line.substring(line.lastIndexOf(' ') + 1);
@@ -236,12 +238,12 @@ class PaceProbeTest
     private static JobResult launchShipped(final int calls, final String threshold, final int bytes,
         final String... env) throws IOException
     {
-        return launchShipped(2, calls, threshold, bytes, env);
+        return launchShipped(2, calls, threshold, bytes, null, env);
     }
 
-    /** The same at {@code ranks} ranks. */
+    /** The same at {@code ranks} ranks, with {@link PaceRank}'s {@code mode} (null: none). */
     private static JobResult launchShipped(final int ranks, final int calls, final String threshold, final int bytes,
-        final String... env) throws IOException
+        final String mode, final String... env) throws IOException
     {
         final List<String> environment = new ArrayList<>(List.of("JCCL_PACE_PROBE_BYTES=" + PROBE_EVERY * bytes,
             "JCCL_DEBUG=INFO", "JCCL_DEBUG_SUBSYS=INIT"));
@@ -250,8 +252,12 @@ class PaceProbeTest
         {
             environment.add("JCCL_PACE_THRESHOLD_US=" + threshold);
         }
-        return Jobs.launch(ranks, PaceRank.class, List.of(Integer.toString(calls), Integer.toString(bytes)),
-            environment);
+        final List<String> args = new ArrayList<>(List.of(Integer.toString(calls), Integer.toString(bytes)));
+        if (mode != null)
+        {
+            args.add(mode);
+        }
+        return Jobs.launch(ranks, PaceRank.class, args, environment);
     }
 
     private JobResult launch(final int ranks, final int calls, final String threshold, final boolean dup)

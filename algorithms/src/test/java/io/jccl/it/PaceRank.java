@@ -3,18 +3,24 @@ package io.jccl.it;
 import io.jccl.Buf;
 import io.jccl.Collective;
 import io.jccl.Communicator;
+import io.jccl.DataType;
 import io.jccl.Jccl;
 import io.jccl.ReduceOp;
 import io.jccl.engine.PaceProbe;
 import io.jccl.engine.ShmCommunicator;
 import io.jccl.model.Pace;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
 /**
  * One rank of {@link PaceProbeTest}: {@code calls} float32 sum allreduces of {@code bytes} each (then, with a third
  * argument {@code dup}, as many on a duplicate of the world), each checked, printing after each {@code RAN n algorithm
  * pace}: the algorithm the communicator ran and the pace it chose by ({@code -} before the first probe), and {@code
  * band} after a fast pace when the probe kept single copy for the band the call lies in. Rank 0 ends with {@code PROBE
- * us} per probe it ran. With a third argument {@code nonblocking}, the calls are non-blocking allreduces, each awaited
+ * us} per probe it ran. With a third argument {@code direct}, the calls take direct buffers rather than float[] (whose
+ * copies for single copy a rank may decline while ranks share cores). With a third argument {@code nonblocking}, the
+ * calls are non-blocking allreduces, each awaited
  * and checked (they run on the progress thread's duplicate, whose algorithm and probes the rank cannot see: {@code NB
  * n} after each).
  */
@@ -37,12 +43,12 @@ public final class PaceRank
                 return;
             }
             final StringBuilder probes = new StringBuilder();
-            run(world, calls, count, "", probes);
+            run(world, calls, count, "", probes, args.length > 2 && args[2].equals("direct"));
             if (args.length > 2 && args[2].equals("dup"))
             {
                 try (Communicator dup = world.dup())
                 {
-                    run(dup, calls, count, "dup ", probes);
+                    run(dup, calls, count, "dup ", probes, false);
                 }
             }
             System.out.print(probes);
@@ -51,18 +57,30 @@ public final class PaceRank
     }
 
     private static void run(final Communicator comm, final int calls, final int count, final String prefix,
-        final StringBuilder probes)
+        final StringBuilder probes, final boolean direct)
     {
         final ShmCommunicator shm = (ShmCommunicator)comm;
         final PaceProbe probe = shm.paceProbe();
         final float[] values = new float[count];
         final float[] sums = new float[count];
+        final ByteBuffer directSend = direct ? floats(count) : null;
+        final ByteBuffer directRecv = direct ? floats(count) : null;
         final int p = comm.size();
         long seen = 0;
         for (int call = 0; call < calls; call++)
         {
             fill(values, comm.rank(), call);
-            comm.allreduce(Buf.of(values), Buf.of(sums), ReduceOp.SUM);
+            if (direct)
+            {
+                directSend.asFloatBuffer().put(0, values);
+                comm.allreduce(Buf.of(directSend, DataType.FLOAT32), Buf.of(directRecv, DataType.FLOAT32),
+                    ReduceOp.SUM);
+                directRecv.asFloatBuffer().get(0, sums);
+            }
+            else
+            {
+                comm.allreduce(Buf.of(values), Buf.of(sums), ReduceOp.SUM);
+            }
             check(sums, p, call);
             final boolean band = probe != null && probe.pace() == Pace.FAST && probe.bandSingleCopy() &&
                 PaceProbe.inBand(Collective.ALLREDUCE, (long)count * Float.BYTES);
@@ -74,6 +92,11 @@ public final class PaceRank
                 probes.append("PROBE ").append(probe.lastMicros()).append('\n');
             }
         }
+    }
+
+    private static ByteBuffer floats(final int count)
+    {
+        return ByteBuffer.allocateDirect(count * Float.BYTES).order(ByteOrder.nativeOrder());
     }
 
     private static void runNonBlocking(final Communicator comm, final int calls, final int count)

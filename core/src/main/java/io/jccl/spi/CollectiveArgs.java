@@ -54,6 +54,18 @@ public final class CollectiveArgs
     public long chunkBytes;
 
     /**
+     * Set by the selector: a single-copy algorithm may decline this call where copying this rank's buffers for its
+     * peers would cost more than a staged algorithm does; identical on every rank.
+     */
+    public boolean mayDeclineCopies;
+
+    /**
+     * Set by an algorithm that left the call unrun because some rank declined it ({@link #mayDeclineCopies}), on
+     * every rank alike: the communicator then runs a staged algorithm as the next collective.
+     */
+    public boolean declined;
+
+    /**
      * v forms: per-rank counts and displacements in elements, of the buffer that holds every rank's block (recv for
      * GATHERV and ALLGATHERV, send for SCATTERV and REDUCE_SCATTERV).
      */
@@ -103,6 +115,8 @@ public final class CollectiveArgs
         sendSegmentOffset = -1;
         recvSegmentOffset = -1;
         chunkBytes = 0;
+        mayDeclineCopies = false;
+        declined = false;
         counts = null;
         displs = null;
         sendCounts = null;

@@ -45,7 +45,10 @@ import io.jccl.spi.Reductions;
  * Single copy ({@link SingleCopyReads}): the owner writes the address of its buffer to {@link #SLOT_ADDRESS},
  * the one slot that holds a value rather than a step (it need not grow: nobody waits on it, and peers read it only
  * after {@link #SLOT_READY} shows {@code token(STEP_SINGLE_COPY)}), then publishes that token; peers read the buffer
- * through the kernel and set {@link #SLOT_CONSUMED} to the same token when done.
+ * through the kernel and set {@link #SLOT_CONSUMED} to the same token when done. A rank that declines the call
+ * publishes {@code token(STEP_SINGLE_COPY_DECLINED)} instead, and every rank leaves the call unread, the decliner at
+ * once and the others when they see it ({@link #awaitSingleCopy}): the engine then runs a staged algorithm as the
+ * next operation, whose tokens are all above this one's.
  */
 final class ShmProtocol
 {
@@ -76,16 +79,22 @@ final class ShmProtocol
     static final int STEP_DIRECT_RECV = CollectiveContext.MAX_STEPS - 2;
 
     /**
-     * Published by a rank whose peers read its send buffer through the kernel ({@link SingleCopyReads}),
-     * with the buffer's address in {@link #SLOT_ADDRESS}.
+     * Published instead of {@link #STEP_SINGLE_COPY} by a rank that declines a single-copy call
+     * ({@link SingleCopyReads#declines}); above it, so that a peer's wait for that step ends on it too.
      */
-    static final int STEP_SINGLE_COPY = CollectiveContext.MAX_STEPS - 3;
+    static final int STEP_SINGLE_COPY_DECLINED = CollectiveContext.MAX_STEPS - 3;
 
     /**
      * Like {@link #STEP_DIRECT}, but peers also write the owner's recv buffer in place (two-shot allreduce whose send
      * and recv buffers are both symmetric: each rank writes its reduced block into every rank's recv).
      */
     static final int STEP_DIRECT_SEND_RECV = CollectiveContext.MAX_STEPS - 4;
+
+    /**
+     * Published by a rank whose peers read its send buffer through the kernel ({@link SingleCopyReads}),
+     * with the buffer's address in {@link #SLOT_ADDRESS}.
+     */
+    static final int STEP_SINGLE_COPY = CollectiveContext.MAX_STEPS - 5;
 
     /** Payload word of {@link #SLOT_READY}: the segment offset of the buffer a zero-copy rank shares. */
     static final int WORD_BUFFER = 0;
@@ -94,7 +103,7 @@ final class ShmProtocol
     static final int WORD_RECV = 1;
 
     /** Chunk steps run from 0 to {@code MAX_CHUNKS - 1}, below every zero-copy and single-copy step. */
-    static final long MAX_CHUNKS = STEP_DIRECT_SEND_RECV;
+    static final long MAX_CHUNKS = STEP_SINGLE_COPY;
 
     /** Staging halves start on cache lines, so each half is a whole number of lines. */
     static final long CACHE_LINE = 64;
@@ -273,16 +282,24 @@ final class ShmProtocol
     }
 
     /**
-     * Waits (acquire) until {@code peer} publishes its buffer for single-copy reads ({@link #STEP_SINGLE_COPY});
-     * fails when the peer published another kind of step.
+     * Waits (acquire) until {@code peer} publishes its buffer for single-copy reads ({@link #STEP_SINGLE_COPY}) and
+     * returns true, or returns false when the call is declined: the peer published
+     * {@link #STEP_SINGLE_COPY_DECLINED}, or a step of a later operation, which it can reach before this rank has
+     * read its buffer only by leaving a call that some rank declined. Fails when the peer published another kind of
+     * step.
      */
-    static void awaitSingleCopy(final CollectiveContext context, final int peer, final long token)
+    static boolean awaitSingleCopy(final CollectiveContext context, final int peer, final long token)
     {
         final long seen = context.waitFlag(peer, SLOT_READY, token);
-        if (seen != token)
+        if (seen == token)
         {
-            throw mismatch(context, peer, seen, token);
+            return true;
         }
+        if (seen == context.token(STEP_SINGLE_COPY_DECLINED) || seen >= context.token(0) + CollectiveContext.MAX_STEPS)
+        {
+            return false;
+        }
+        throw mismatch(context, peer, seen, token);
     }
 
     /**
@@ -360,6 +377,10 @@ final class ShmProtocol
         if (token == context.token(STEP_SINGLE_COPY))
         {
             return "a buffer read through the kernel (shm_single_copy)";
+        }
+        if (token == context.token(STEP_SINGLE_COPY_DECLINED))
+        {
+            return "a buffer it declined to copy for shm_single_copy";
         }
         return token == context.token(STEP_DIRECT_RECV) ? "a symmetric recv buffer" : "private memory";
     }

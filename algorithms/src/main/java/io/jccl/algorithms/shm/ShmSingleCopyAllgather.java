@@ -65,12 +65,20 @@ public final class ShmSingleCopyAllgather extends SingleCopyAlgorithm
             {
                 published = args.sendOffset;
             }
+            else if (recvBase != null && SingleCopyReads.declines(args, blockBytes))
+            {
+                SingleCopyReads.decline(context, args);
+                return;
+            }
             else
             {
                 Memory.copy(args.sendBase, args.sendOffset, recvBase, ownBlock, blockBytes);
                 published = SingleCopyReads.readableAddress(context, 2, recvBase, ownBlock, blockBytes);
             }
-            SingleCopyReads.publishAddress(context, published);
+            if (!SingleCopyReads.publishAddress(context, args, published))
+            {
+                return;
+            }
 
             // step 2: every peer's block into its place, starting after our rank so peers spread their reads; then
             // ours (a memmove, a no-op in place): reads first, while the peers' blocks are in their owners' caches

@@ -50,6 +50,10 @@ public final class ShmSingleCopyAllreduce extends SingleCopyAlgorithm
         else if (bytes > 0)
         {
             final long own = SingleCopyReads.publish(context, args, bytes, bytes);
+            if (own == SingleCopyReads.DECLINED)
+            {
+                return;
+            }
             SingleCopyReads.reduce(context, args, own, 0, 0, bytes);
             SingleCopyReads.finish(context);
         }

@@ -53,6 +53,10 @@ public final class ShmSingleCopyAlltoall extends SingleCopyAlgorithm
 
             // step 1: publish a send buffer that stays put and unchanged until every peer has read it
             final long own = SingleCopyReads.publish(context, args, bytes, bytes);
+            if (own == SingleCopyReads.DECLINED)
+            {
+                return;
+            }
 
             // step 2: the block each peer addressed to us, starting after our rank, then our own: reads first,
             // while the peers' buffers are still in their owners' caches as they left them

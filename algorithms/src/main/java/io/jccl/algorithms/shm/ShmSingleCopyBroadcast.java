@@ -50,13 +50,22 @@ public final class ShmSingleCopyBroadcast extends SingleCopyAlgorithm
         final int root = args.root;
         if (context.rank() == root)
         {
+            if (args.recvBase != null && SingleCopyReads.declines(args, bytes))
+            {
+                SingleCopyReads.decline(context, args);
+                return;
+            }
             SingleCopyReads.offer(context,
                 SingleCopyReads.readableAddress(context, 2, args.recvBase, args.recvOffset, bytes));
             SingleCopyReads.finish(context);
         }
         else
         {
-            ShmProtocol.awaitSingleCopy(context, root, context.token(ShmProtocol.STEP_SINGLE_COPY));
+            if (!ShmProtocol.awaitSingleCopy(context, root, context.token(ShmProtocol.STEP_SINGLE_COPY)))
+            {
+                args.declined = true;
+                return;
+            }
             SingleCopyReads.copy(context, root, 0, args.recvBase, args.recvOffset, bytes);
             SingleCopyReads.consumed(context);
         }

@@ -54,6 +54,10 @@ public final class ShmSingleCopyReduce extends SingleCopyAlgorithm
         {
             // only the root's recv matters (and may overlap its send); the others' stays untouched
             final long own = SingleCopyReads.publish(context, args, bytes, root ? bytes : 0);
+            if (own == SingleCopyReads.DECLINED)
+            {
+                return;
+            }
             if (root)
             {
                 SingleCopyReads.reduce(context, args, own, 0, 0, bytes);

@@ -46,6 +46,10 @@ public final class ShmSingleCopyReduceScatter extends SingleCopyAlgorithm
         else if (blockBytes > 0)
         {
             final long own = SingleCopyReads.publish(context, args, context.size() * blockBytes, blockBytes);
+            if (own == SingleCopyReads.DECLINED)
+            {
+                return;
+            }
             SingleCopyReads.reduce(context, args, own, context.rank() * blockBytes, 0, blockBytes);
             SingleCopyReads.finish(context);
         }

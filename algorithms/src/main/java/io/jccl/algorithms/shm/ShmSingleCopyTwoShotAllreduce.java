@@ -67,6 +67,10 @@ public final class ShmSingleCopyTwoShotAllreduce extends SingleCopyAlgorithm
             // round 1: publish the send buffer (a copy when it is on the heap or recv overlaps it), reduce
             // our block of every rank's into our block of recv
             final long own = SingleCopyReads.publish(context, args, bytes, bytes);
+            if (own == SingleCopyReads.DECLINED)
+            {
+                return;
+            }
             final long blockStart = VectorSplit.start(args.count, size, rank) * elementSize;
             final long blockBytes = VectorSplit.count(args.count, size, rank) * elementSize;
             SingleCopyReads.reduce(context, args, own, blockStart, blockStart, blockBytes);

@@ -12,6 +12,7 @@ import static io.jccl.algorithms.shm.ShmProtocol.SLOT_CONSUMED;
 import static io.jccl.algorithms.shm.ShmProtocol.SLOT_READY;
 import static io.jccl.algorithms.shm.ShmProtocol.SLOT_REDUCED;
 import static io.jccl.algorithms.shm.ShmProtocol.STEP_SINGLE_COPY;
+import static io.jccl.algorithms.shm.ShmProtocol.STEP_SINGLE_COPY_DECLINED;
 import static io.jccl.algorithms.shm.ShmProtocol.WORD_BUFFER;
 
 /**
@@ -25,7 +26,9 @@ import static io.jccl.algorithms.shm.ShmProtocol.WORD_BUFFER;
  *       read through the mapping, else in scratch. Its address goes to {@link ShmProtocol#SLOT_ADDRESS} (a copy in
  *       staging as {@link #STAGED} and its offset there, since the area lies elsewhere in each process), then
  *       {@code token(STEP_SINGLE_COPY)} to {@link ShmProtocol#SLOT_READY} (release); the rank waits for every peer's
- *       token (acquire);</li>
+ *       token (acquire). Where the call allows it, a rank whose copy would cost more than a staged algorithm
+ *       declines instead ({@link #declines}, {@link #decline}), and every rank leaves the call unread: the
+ *       communicator runs a staged algorithm next;</li>
  *   <li>{@link #reduce}: recv = x_0 op x_1 op ... op x_(p-1), in rank order so every rank computes the same bits,
  *       x_j being a range of rank j's published buffer, read in chunks of {@link CollectiveArgs#chunkBytes} (else
  *       {@link #READ_CHUNK_BYTES}) into one of two bounce buffers, so that x_0 is still there when x_1 arrives (a copy
@@ -60,6 +63,25 @@ final class SingleCopyReads
      */
     static final long STAGED_COPY_MAX_BYTES = 1 << 20;
 
+    /**
+     * Smallest copy for peers that a rank declines to make when the call allows it
+     * ({@link CollectiveArgs#mayDeclineCopies}, which the selector sets while ranks share cores): the peers would
+     * read, all at once, lines this rank has just written, which the staged algorithms hand over too, but chunk by
+     * chunk as they land. 4 ranks on 2 cores at the slow pace, {@code float[]} ({@code perf/HeapArrays.java},
+     * 16 rounds; PERFORMANCE.md, session 50), single copy against the staged algorithm, by the bytes a rank copies:
+     * 32-128 KiB 1.01-1.10x the time, 512 KiB 1.02-1.24x (allreduce 520 against 420 µs), 2 MiB 1.32-1.73x
+     * (broadcast 1770 against 1030 µs), 4 MiB allreduce 0.9-1.0x, 8 MiB 0.76-0.93x. With direct buffers, which
+     * need no copy, single copy took 0.38-0.81x the staged time at every one of those sizes. A declined call costs a
+     * flag's handoff: a declined 2 MiB allreduce took 1.02x the staged two-shot's time.
+     */
+    static final long DECLINED_COPY_MIN_BYTES = 512 * 1024;
+
+    /** See {@link #DECLINED_COPY_MIN_BYTES}: copies of this size and more go ahead. */
+    static final long DECLINED_COPY_MAX_BYTES = 4L << 20;
+
+    /** What {@link #publish} returns when the call is declined: no buffer lies at address 0. */
+    static final long DECLINED = 0;
+
     private SingleCopyReads()
     {
     }
@@ -70,15 +92,38 @@ final class SingleCopyReads
             name + " needs single copy (process_vm_readv) between every pair of ranks, which is off";
     }
 
-    /** Step 1; returns the address of the buffer this rank published, which holds its send buffer's bytes. */
+    /**
+     * Step 1; returns the address of the buffer this rank published, which holds its send buffer's bytes, or
+     * {@link #DECLINED} when this rank or a peer declined the call ({@link #declines}).
+     */
     static long publish(final CollectiveContext context, final CollectiveArgs args, final long sendBytes,
         final long recvBytes)
     {
         final boolean copy = args.sendBase != null ||
             Memory.overlaps(args.sendBase, args.sendOffset, sendBytes, args.recvBase, args.recvOffset, recvBytes);
+        if (copy && declines(args, sendBytes))
+        {
+            decline(context, args);
+            return DECLINED;
+        }
         final long own = copy ? copyForPeers(context, 2, args.sendBase, args.sendOffset, sendBytes) : args.sendOffset;
-        publishAddress(context, own);
-        return own;
+        return publishAddress(context, args, own) ? own : DECLINED;
+    }
+
+    /** Whether this rank declines a call that would have it copy {@code copyBytes} for its peers. */
+    static boolean declines(final CollectiveArgs args, final long copyBytes)
+    {
+        return args.mayDeclineCopies && copyBytes >= DECLINED_COPY_MIN_BYTES && copyBytes < DECLINED_COPY_MAX_BYTES;
+    }
+
+    /**
+     * Declines the call in place of step 1 (release): this rank leaves it at once, and every peer when it sees this
+     * ({@link ShmProtocol#awaitSingleCopy}); {@link CollectiveArgs#declined} tells the communicator.
+     */
+    static void decline(final CollectiveContext context, final CollectiveArgs args)
+    {
+        context.setFlag(SLOT_READY, context.token(STEP_SINGLE_COPY_DECLINED));
+        args.declined = true;
     }
 
     /**
@@ -133,17 +178,23 @@ final class SingleCopyReads
 
     /**
      * Step 1 for a buffer at {@code address} that stays put and unchanged until {@link #finish}: publishes it
-     * (release) and waits until every peer has published its own (acquire).
+     * (release) and waits until every peer has published its own (acquire); returns false, with
+     * {@link CollectiveArgs#declined} set, when a peer declined the call instead.
      */
-    static void publishAddress(final CollectiveContext context, final long address)
+    static boolean publishAddress(final CollectiveContext context, final CollectiveArgs args, final long address)
     {
         final long token = offer(context, address);
         final int rank = context.rank();
         final int size = context.size();
         for (int i = 1; i < size; i++)
         {
-            ShmProtocol.awaitSingleCopy(context, (rank + i) % size, token);
+            if (!ShmProtocol.awaitSingleCopy(context, (rank + i) % size, token))
+            {
+                args.declined = true;
+                return false;
+            }
         }
+        return true;
     }
 
     /**
