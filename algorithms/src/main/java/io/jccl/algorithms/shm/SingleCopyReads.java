@@ -69,10 +69,10 @@ final class SingleCopyReads
      * read, all at once, lines this rank has just written, which the staged algorithms hand over too, but chunk by
      * chunk as they land. 4 ranks on 2 cores at the slow pace, {@code float[]} ({@code perf/HeapArrays.java},
      * 16 rounds; PERFORMANCE.md, session 50), single copy against the staged algorithm, by the bytes a rank copies:
-     * 32-128 KiB 1.01-1.10x the time, 512 KiB 1.02-1.24x (allreduce 520 against 420 µs), 2 MiB 1.32-1.73x
-     * (broadcast 1770 against 1030 µs), 4 MiB allreduce 0.9-1.0x, 8 MiB 0.76-0.93x. With direct buffers, which
+     * 32-128 KiB 1.01-1.11x the time, 512 KiB 1.02-1.25x (allreduce 524 against 421 µs), 2 MiB 1.33-1.72x
+     * (broadcast 1771 against 1029 µs), 4 MiB allreduce 0.9-1.0x, 8 MiB 0.75-0.87x. With direct buffers, which
      * need no copy, single copy took 0.38-0.81x the staged time at every one of those sizes. A declined call costs a
-     * flag's handoff: a declined 2 MiB allreduce took 1.02x the staged two-shot's time.
+     * flag's handoff: declined 512 KiB and 2 MiB allreduces and 2 MiB alltoalls took 0.99-1.01x the staged time.
      */
     static final long DECLINED_COPY_MIN_BYTES = 512 * 1024;
 
