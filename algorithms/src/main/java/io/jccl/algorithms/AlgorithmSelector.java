@@ -45,9 +45,9 @@ import java.util.Map;
  *       0.3-0.9x single copy's time (2 ranks, 2026-12-04: allreduce 8 KiB-8 MiB, allgather, reduce-scatter and alltoall
  *       32 KiB-8 MiB, reduce 32-512 KiB; PERFORMANCE.md, session 45), where at the slow pace they took 1.2-4x. While
  *       ranks share cores, up to two a core, the rule holds at the slow pace alone (not before the first probe), and
- *       beyond, alltoall's at either pace; there a rank whose buffers the single-copy algorithm would copy for its peers (a heap
- *       array, a call in place) may decline the call ({@link CollectiveArgs#mayDeclineCopies}), and every rank then
- *       runs the choice the rule replaces ({@link #selectAfterDecline});</li>
+ *       beyond, alltoall's at either pace. A rank whose buffers the single-copy algorithm would copy for its peers (a
+ *       heap array, a call in place) may decline the call ({@link CollectiveArgs#mayDeclineCopies}; not a 2-rank
+ *       reduce), and every rank then runs the choice the rule replaces ({@link #selectAfterDecline});</li>
  *   <li>without a tuning file, binomial for broadcasts from {@link #OVERSUBSCRIBED_BROADCAST_TREE_MIN_BYTES} up to
  *       {@link #OVERSUBSCRIBED_BROADCAST_MAX_BYTES} and reduces
  *       up to {@link #OVERSUBSCRIBED_REDUCE_MAX_BYTES} when ranks outnumber cores, whose eager messages keep a stream
@@ -94,19 +94,20 @@ public final class AlgorithmSelector
      * buffers, through the kernel (allgather, reduce-scatter, alltoall, allreduce) or as point-to-point messages, which
      * are single-copy when those buffers are off-heap (broadcast). Only while every rank has a core, but for alltoall
      * ({@link #OVERSUBSCRIBED_ALLTOALL_MIN_BLOCK_BYTES}), and at the slow pace broadcast, allreduce, allgather,
-     * reduce-scatter and alltoall ({@link #OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES}): a rendezvous waits for its receiver to run,
-     * and with 4 ranks on 2 cores binomial broadcast and pairwise alltoall measured 1.1-2.3x Open MPI from 128 KiB
-     * where the staged algorithms measured 0.4-0.8x. Single-copy allreduce (every rank reads every peer's whole vector)
-     * only at 2 ranks, where it reads n bytes per rank: at 128 KiB-32 MiB it took 0.9-1.9x two-shot's time while
-     * cross-core handoffs were fast and 0.25-0.7x while they were slow; and not with symmetric send buffers, which
-     * two-shot already reads in place. Beyond {@link #SINGLE_COPY_WHOLE_VECTOR_MAX_BYTES}, the single-copy two-shot
-     * ({@link #SINGLE_COPY_LARGE_ALLREDUCE}), which reads half as much. Allgather and alltoall read every peer's block
-     * at once, one kernel call each; a ring or pairwise exchange of single-copy messages took 1.1-1.6x Open MPI at
-     * 128 KiB-8 MiB. Reduce-scatter reads its block of every peer's input and reduces it: 0.35-0.85x the staged
-     * shm_direct's time at 128 KiB-32 MiB on 2 ranks while handoffs were slow. Reduce, at 2 ranks, where the root reads
-     * the peer's vector and reduces it ({@link #SINGLE_COPY_REDUCE_MAX_BYTES}). The gains need send buffers whose lines
-     * nobody has just written: with heap arrays (copied for the peers every call) the staged algorithms were as fast or
-     * faster, but the choice cannot depend on the buffers, whose kind may differ from rank to rank.
+     * reduce-scatter and alltoall ({@link #OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES}): a rendezvous waits for its
+     * receiver to run, and with 4 ranks on 2 cores binomial broadcast and pairwise alltoall measured 1.1-2.3x Open MPI
+     * from 128 KiB where the staged algorithms measured 0.4-0.8x. Single-copy allreduce (every rank reads every peer's
+     * whole vector) only at 2 ranks, where it reads n bytes per rank: at 128 KiB-32 MiB it took 0.9-1.9x two-shot's
+     * time while cross-core handoffs were fast and 0.25-0.7x while they were slow; and not with symmetric send buffers,
+     * which two-shot already reads in place. Beyond {@link #SINGLE_COPY_WHOLE_VECTOR_MAX_BYTES}, the single-copy
+     * two-shot ({@link #SINGLE_COPY_LARGE_ALLREDUCE}), which reads half as much. Allgather and alltoall read every
+     * peer's block at once, one kernel call each; a ring or pairwise exchange of single-copy messages took 1.1-1.6x
+     * Open MPI at 128 KiB-8 MiB. Reduce-scatter reads its block of every peer's input and reduces it: 0.35-0.85x the
+     * staged shm_direct's time at 128 KiB-32 MiB on 2 ranks while handoffs were slow. Reduce, at 2 ranks, where the
+     * root reads the peer's vector and reduces it ({@link #SINGLE_COPY_REDUCE_MAX_BYTES}). The gains need send buffers
+     * whose lines nobody has just written: with heap arrays (copied for the peers every call) the staged algorithms
+     * were as fast or faster, but the choice cannot depend on the buffers, whose kind may differ from rank to rank:
+     * where the copy costs most, the rank declines the call instead ({@link CollectiveArgs#mayDeclineCopies}).
      */
     private static final Map<Collective, String> SINGLE_COPY_PREFERENCES = new EnumMap<>(Map.of(
         Collective.BROADCAST, "binomial",
@@ -593,8 +594,9 @@ public final class AlgorithmSelector
             messageBytes(args.collective, bytes, size) >= minMessageBytes(args.collective, size, singleCopyBytes) &&
             singleCopyChoice.unsupportedReason(args, size, context) == null)
         {
-            // while ranks share cores, a rank whose buffers must be copied for its peers may decline the call
-            args.mayDeclineCopies = size > cores;
+            // a rank whose buffers must be copied for its peers may decline the call (measured for every collective
+            // of the rule but the 2-rank reduce)
+            args.mayDeclineCopies = args.collective != Collective.REDUCE;
             return singleCopyChoice;
         }
         final CollectiveAlgorithm tree = binomialTree[args.collective.ordinal()];

@@ -12,11 +12,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * While ranks share cores, at the slow pace, a rank whose buffers single copy would copy for its peers (a heap array,
- * or an allreduce in place) declines calls whose copy lies in the window where the staged algorithms beat it, and
- * every rank then runs the call staged; buffers that need no copy, and copies outside the window, keep single copy.
- * In 4 JVMs on 2 cores, with every probe reading the slow pace; every result checked, and every rank must have run the
- * same algorithm.
+ * At the slow pace, a rank whose buffers single copy would copy for its peers (a heap array, or an allreduce in place)
+ * declines calls whose copy lies in the window where the staged algorithms beat it, and every rank then runs the call
+ * staged; buffers that need no copy, and copies outside the window, keep single copy. In 4 JVMs on 2 cores and in 2,
+ * with every probe reading the slow pace; every result checked, and every rank must have run the same algorithm.
  */
 @Timeout(240)
 class SingleCopyDeclineTest
@@ -27,7 +26,7 @@ class SingleCopyDeclineTest
     private static final String EIGHT_MIB = Integer.toString(8 << 20);
 
     @Test
-    void copiesInTheWindowDeclineAndTheCallRunsStaged() throws IOException
+    void fourRanksOnTwoCoresDeclineCopiesInTheWindow() throws IOException
     {
         assumeTrue(Runtime.version().feature() >= 22, "single copy needs Java 22");
         assumeTrue(Runtime.getRuntime().availableProcessors() == 2, "4 ranks, two to a core");
@@ -69,6 +68,34 @@ class SingleCopyDeclineTest
             "RAN reduce_scatter " + TWO_MIB + " direct shm_single_copy",
             "RAN alltoall " + MIB + " heap shm_direct",
             "RAN alltoall " + MIB + " direct shm_single_copy"), ran);
+    }
+
+    @Test
+    void twoRanksDeclineTheSameCopies() throws IOException
+    {
+        assumeTrue(Runtime.version().feature() >= 22, "single copy needs Java 22");
+        assumeTrue(Runtime.getRuntime().availableProcessors() >= 2, "2 ranks, a core each");
+        final List<String> cases = List.of(
+            "allreduce:" + TWO_MIB + ":direct",
+            "allreduce:" + TWO_MIB + ":heap",
+            "allreduce:" + TWO_MIB + ":othersheap",
+            "allreduce:" + EIGHT_MIB + ":heap",
+            "allgather:" + FOUR_MIB + ":heap",
+            "reduce_scatter:" + TWO_MIB + ":heap",
+            "alltoall:" + TWO_MIB + ":heap",
+            "alltoall:" + TWO_MIB + ":direct");
+        final JobResult result = Jobs.launch(2, DeclineRank.class, cases,
+            List.of("JCCL_PACE_THRESHOLD_US=0", "JCCL_PACE_PROBE_BYTES=1"));
+        assertEquals(List.of(
+            "RAN allreduce " + TWO_MIB + " direct shm_single_copy",
+            "RAN allreduce " + TWO_MIB + " heap shm_twoshot",
+            "RAN allreduce " + TWO_MIB + " othersheap shm_twoshot",
+            "RAN allreduce " + EIGHT_MIB + " heap shm_single_copy",
+            // blocks of 2 MiB
+            "RAN allgather " + FOUR_MIB + " heap shm_direct",
+            "RAN reduce_scatter " + TWO_MIB + " heap shm_direct",
+            "RAN alltoall " + TWO_MIB + " heap shm_direct",
+            "RAN alltoall " + TWO_MIB + " direct shm_single_copy"), ranEverywhere(result, 2));
     }
 
     /** The RAN lines of rank 0, after checking that every rank printed the same ones. */
