@@ -383,6 +383,12 @@ class TunedSelectionTest
             assertNotEquals("shm_single_copy_twoshot", staged);
             assertEquals("shm_single_copy_twoshot",
                 atFour.select(allreduce, fourSingleCopy.context(0), bytes, Pace.SLOW).name(), bytes + " B");
+            // the rule's call may be declined (a rank's heap array), and then runs what the rule replaced
+            assertTrue(allreduce.mayDeclineCopies);
+            allreduce.declined = true;
+            assertEquals(staged,
+                atFour.selectAfterDecline(allreduce, fourSingleCopy.context(0), bytes, Pace.SLOW).name());
+            assertFalse(allreduce.mayDeclineCopies || allreduce.declined);
             assertEquals(staged, atFour.select(allreduce, fourSingleCopy.context(0), bytes, Pace.FAST).name());
             assertEquals(staged, atFour.select(allreduce, fourSingleCopy.context(0), bytes).name());
         }
