@@ -588,7 +588,7 @@ public final class AlgorithmSelector
         final CollectiveAlgorithm singleCopyChoice = singleCopyChoice(args.collective, size, bytes);
         final long singleCopyBytes = context.singleCopyBytes();
         if (singleCopyRule && singleCopyChoice != null && singleCopyBytes > 0 && !tuned.measured() &&
-            singleCopyApplies(args.collective, size) && singleCopyHoldsAt(pace, args.collective, size) &&
+            singleCopyApplies(args.collective, size) && singleCopyHoldsAt(pace, size) &&
             (args.collective != Collective.ALLREDUCE || args.sendSegmentOffset < 0) &&
             bytes <= singleCopyMaxBytes(args.collective) &&
             messageBytes(args.collective, bytes, size) >= minMessageBytes(args.collective, size, singleCopyBytes) &&
@@ -684,7 +684,7 @@ public final class AlgorithmSelector
                     text.append(", ").append(singleCopyLargeAllreduce.name()).append(" beyond");
                 }
             }
-            if (size > cores && dependsOnPace(collective, size))
+            if (size > cores && dependsOnPace(size))
             {
                 text.append(" at the slow pace");
             }
@@ -701,13 +701,13 @@ public final class AlgorithmSelector
      */
     public boolean followsPace(final int size, final long singleCopyBytes)
     {
-        if (singleCopyBytes <= 0 || tuned.measured())
+        if (singleCopyBytes <= 0 || tuned.measured() || !dependsOnPace(size))
         {
             return false;
         }
         for (final Collective collective : Collective.values())
         {
-            if (singleCopyFirstChoice(collective, size, singleCopyBytes) != null && dependsOnPace(collective, size))
+            if (singleCopyFirstChoice(collective, size, singleCopyBytes) != null)
             {
                 return true;
             }
@@ -858,8 +858,7 @@ public final class AlgorithmSelector
             return switch (collective)
             {
                 case ALLTOALL -> true;
-                case BROADCAST, ALLREDUCE, ALLGATHER, REDUCE_SCATTER ->
-                    size <= OVERSUBSCRIBED_SLOW_PACE_MAX_RANKS_PER_CORE * cores;
+                case BROADCAST, ALLREDUCE, ALLGATHER, REDUCE_SCATTER -> dependsOnPace(size);
                 default -> false;
             };
         }
@@ -867,24 +866,24 @@ public final class AlgorithmSelector
     }
 
     /**
-     * Whether the single-copy rule's choice for {@code collective} at {@code size} ranks depends on the pace: up to
+     * Whether the single-copy rule's choices at {@code size} ranks depend on the pace: up to
      * {@link #OVERSUBSCRIBED_SLOW_PACE_MAX_RANKS_PER_CORE} ranks a core, for every collective it serves (beyond, it
      * serves alltoall alone, at either pace).
      */
-    private boolean dependsOnPace(final Collective collective, final int size)
+    private boolean dependsOnPace(final int size)
     {
         return size <= OVERSUBSCRIBED_SLOW_PACE_MAX_RANKS_PER_CORE * cores;
     }
 
     /**
-     * Whether the single-copy rule holds for {@code collective} in a job of {@code size} ranks at {@code pace} (null:
-     * before the first probe, or without one): while every rank has a core, but at the fast pace; while ranks share
-     * cores, at the slow pace alone, but beyond {@link #OVERSUBSCRIBED_SLOW_PACE_MAX_RANKS_PER_CORE} ranks a core,
-     * where alltoall's holds at either pace.
+     * Whether the single-copy rule holds in a job of {@code size} ranks at {@code pace} (null: before the first probe,
+     * or without one): while every rank has a core, but at the fast pace; while ranks share cores, at the slow pace
+     * alone, but beyond {@link #OVERSUBSCRIBED_SLOW_PACE_MAX_RANKS_PER_CORE} ranks a core, where alltoall's holds at
+     * either pace.
      */
-    private boolean singleCopyHoldsAt(final Pace pace, final Collective collective, final int size)
+    private boolean singleCopyHoldsAt(final Pace pace, final int size)
     {
-        if (!dependsOnPace(collective, size))
+        if (!dependsOnPace(size))
         {
             return true;
         }
@@ -973,7 +972,7 @@ public final class AlgorithmSelector
                 case ALLREDUCE -> OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES;
                 case ALLGATHER -> OVERSUBSCRIBED_ALLGATHER_MIN_BLOCK_BYTES;
                 case REDUCE_SCATTER -> OVERSUBSCRIBED_REDUCE_SCATTER_MIN_BLOCK_BYTES;
-                default -> dependsOnPace(collective, size) ? OVERSUBSCRIBED_SLOW_PACE_ALLTOALL_MIN_BLOCK_BYTES :
+                default -> dependsOnPace(size) ? OVERSUBSCRIBED_SLOW_PACE_ALLTOALL_MIN_BLOCK_BYTES :
                     OVERSUBSCRIBED_ALLTOALL_MIN_BLOCK_BYTES;
             };
         }
