@@ -80,7 +80,7 @@ final class ShmProtocol
 
     /**
      * Published instead of {@link #STEP_SINGLE_COPY} by a rank that declines a single-copy call
-     * ({@link SingleCopyReads#declines}); above it, so that a peer's wait for that step ends on it too.
+     * ({@link SingleCopyReads#declinesCopy}); above it, so that a peer's wait for that step ends on it too.
      */
     static final int STEP_SINGLE_COPY_DECLINED = CollectiveContext.MAX_STEPS - 3;
 

@@ -65,9 +65,8 @@ public final class ShmSingleCopyAllgather extends SingleCopyAlgorithm
             {
                 published = args.sendOffset;
             }
-            else if (recvBase != null && SingleCopyReads.declines(args, blockBytes))
+            else if (SingleCopyReads.declinesCopy(context, args, recvBase != null, blockBytes))
             {
-                SingleCopyReads.decline(context, args);
                 return;
             }
             else

@@ -50,9 +50,8 @@ public final class ShmSingleCopyBroadcast extends SingleCopyAlgorithm
         final int root = args.root;
         if (context.rank() == root)
         {
-            if (args.recvBase != null && SingleCopyReads.declines(args, bytes))
+            if (SingleCopyReads.declinesCopy(context, args, args.recvBase != null, bytes))
             {
-                SingleCopyReads.decline(context, args);
                 return;
             }
             SingleCopyReads.offer(context,

@@ -27,7 +27,7 @@ import static io.jccl.algorithms.shm.ShmProtocol.WORD_BUFFER;
  *       staging as {@link #STAGED} and its offset there, since the area lies elsewhere in each process), then
  *       {@code token(STEP_SINGLE_COPY)} to {@link ShmProtocol#SLOT_READY} (release); the rank waits for every peer's
  *       token (acquire). Where the call allows it, a rank whose copy would cost more than a staged algorithm
- *       declines instead ({@link #declines}, {@link #decline}), and every rank leaves the call unread: the
+ *       declines instead ({@link #declinesCopy}), and every rank leaves the call unread: the
  *       communicator runs a staged algorithm next;</li>
  *   <li>{@link #reduce}: recv = x_0 op x_1 op ... op x_(p-1), in rank order so every rank computes the same bits,
  *       x_j being a range of rank j's published buffer, read in chunks of {@link CollectiveArgs#chunkBytes} (else
@@ -96,36 +96,38 @@ final class SingleCopyReads
 
     /**
      * Step 1; returns the address of the buffer this rank published, which holds its send buffer's bytes, or
-     * {@link #DECLINED} when this rank or a peer declined the call ({@link #declines}).
+     * {@link #DECLINED} when this rank or a peer declined the call ({@link #declinesCopy}).
      */
     static long publish(final CollectiveContext context, final CollectiveArgs args, final long sendBytes,
         final long recvBytes)
     {
         final boolean copy = args.sendBase != null ||
             Memory.overlaps(args.sendBase, args.sendOffset, sendBytes, args.recvBase, args.recvOffset, recvBytes);
-        if (copy && declines(args, sendBytes))
+        if (declinesCopy(context, args, copy, sendBytes))
         {
-            decline(context, args);
             return DECLINED;
         }
         final long own = copy ? copyForPeers(context, 2, args.sendBase, args.sendOffset, sendBytes) : args.sendOffset;
         return publishAddress(context, args, own) ? own : DECLINED;
     }
 
-    /** Whether this rank declines a call that would have it copy {@code copyBytes} for its peers. */
-    static boolean declines(final CollectiveArgs args, final long copyBytes)
-    {
-        return args.mayDeclineCopies && copyBytes >= DECLINED_COPY_MIN_BYTES && copyBytes < DECLINED_COPY_MAX_BYTES;
-    }
-
     /**
-     * Declines the call in place of step 1 (release): this rank leaves it at once, and every peer when it sees this
+     * In place of step 1, for a rank that would {@code copy} {@code copyBytes} for its peers: when the call allows it
+     * and the copy lies in the window ({@link #DECLINED_COPY_MIN_BYTES}), declines the call (release) and returns
+     * true. This rank then leaves the call at once, and every peer when it sees this
      * ({@link ShmProtocol#awaitSingleCopy}); {@link CollectiveArgs#declined} tells the communicator.
      */
-    static void decline(final CollectiveContext context, final CollectiveArgs args)
+    static boolean declinesCopy(final CollectiveContext context, final CollectiveArgs args, final boolean copy,
+        final long copyBytes)
     {
+        if (!copy || !args.mayDeclineCopies || copyBytes < DECLINED_COPY_MIN_BYTES ||
+            copyBytes >= DECLINED_COPY_MAX_BYTES)
+        {
+            return false;
+        }
         context.setFlag(SLOT_READY, context.token(STEP_SINGLE_COPY_DECLINED));
         args.declined = true;
+        return true;
     }
 
     /**
