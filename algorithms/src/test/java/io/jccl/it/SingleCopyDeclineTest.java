@@ -30,44 +30,26 @@ class SingleCopyDeclineTest
     {
         assumeTrue(Runtime.version().feature() >= 22, "single copy needs Java 22");
         assumeTrue(Runtime.getRuntime().availableProcessors() == 2, "4 ranks, two to a core");
-        final List<String> cases = List.of(
-            "allreduce:" + TWO_MIB + ":direct",
-            "allreduce:" + TWO_MIB + ":heap",
-            "allreduce:" + TWO_MIB + ":rank0heap",
-            "allreduce:" + TWO_MIB + ":inplace",
-            "allreduce:" + EIGHT_MIB + ":heap",
-            "broadcast:" + TWO_MIB + ":direct",
-            "broadcast:" + TWO_MIB + ":heap",
-            "broadcast:" + TWO_MIB + ":othersheap",
-            "allgather:" + FOUR_MIB + ":direct",
-            "allgather:" + FOUR_MIB + ":heap",
-            "reduce_scatter:" + TWO_MIB + ":heap",
-            "reduce_scatter:" + TWO_MIB + ":direct",
-            "alltoall:" + MIB + ":heap",
-            "alltoall:" + MIB + ":direct");
-        final JobResult result = Jobs.launch(4, DeclineRank.class, cases,
-            List.of("JCCL_PACE_THRESHOLD_US=0", "JCCL_PACE_PROBE_BYTES=1"));
-        final List<String> ran = ranEverywhere(result, 4);
-        assertEquals(List.of(
-            "RAN allreduce " + TWO_MIB + " direct shm_single_copy_twoshot",
-            "RAN allreduce " + TWO_MIB + " heap shm_twoshot",
+        assertRan(4,
+            "allreduce " + TWO_MIB + " direct", "shm_single_copy_twoshot",
+            "allreduce " + TWO_MIB + " heap", "shm_twoshot",
             // one rank's heap array declines for all
-            "RAN allreduce " + TWO_MIB + " rank0heap shm_twoshot",
+            "allreduce " + TWO_MIB + " rank0heap", "shm_twoshot",
             // in place, the send buffer is copied too
-            "RAN allreduce " + TWO_MIB + " inplace shm_twoshot",
+            "allreduce " + TWO_MIB + " inplace", "shm_twoshot",
             // beyond the window the copy goes ahead
-            "RAN allreduce " + EIGHT_MIB + " heap shm_single_copy_twoshot",
-            "RAN broadcast " + TWO_MIB + " direct shm_single_copy",
-            "RAN broadcast " + TWO_MIB + " heap shm_eager",
+            "allreduce " + EIGHT_MIB + " heap", "shm_single_copy_twoshot",
+            "broadcast " + TWO_MIB + " direct", "shm_single_copy",
+            "broadcast " + TWO_MIB + " heap", "shm_eager",
             // only the root's buffer would be copied: the receivers' heap arrays do not decline
-            "RAN broadcast " + TWO_MIB + " othersheap shm_single_copy",
-            "RAN allgather " + FOUR_MIB + " direct shm_single_copy",
+            "broadcast " + TWO_MIB + " othersheap", "shm_single_copy",
+            "allgather " + FOUR_MIB + " direct", "shm_single_copy",
             // blocks of 1 MiB
-            "RAN allgather " + FOUR_MIB + " heap shm_direct",
-            "RAN reduce_scatter " + TWO_MIB + " heap shm_direct",
-            "RAN reduce_scatter " + TWO_MIB + " direct shm_single_copy",
-            "RAN alltoall " + MIB + " heap shm_direct",
-            "RAN alltoall " + MIB + " direct shm_single_copy"), ran);
+            "allgather " + FOUR_MIB + " heap", "shm_direct",
+            "reduce_scatter " + TWO_MIB + " heap", "shm_direct",
+            "reduce_scatter " + TWO_MIB + " direct", "shm_single_copy",
+            "alltoall " + MIB + " heap", "shm_direct",
+            "alltoall " + MIB + " direct", "shm_single_copy");
     }
 
     @Test
@@ -75,27 +57,35 @@ class SingleCopyDeclineTest
     {
         assumeTrue(Runtime.version().feature() >= 22, "single copy needs Java 22");
         assumeTrue(Runtime.getRuntime().availableProcessors() >= 2, "2 ranks, a core each");
-        final List<String> cases = List.of(
-            "allreduce:" + TWO_MIB + ":direct",
-            "allreduce:" + TWO_MIB + ":heap",
-            "allreduce:" + TWO_MIB + ":othersheap",
-            "allreduce:" + EIGHT_MIB + ":heap",
-            "allgather:" + FOUR_MIB + ":heap",
-            "reduce_scatter:" + TWO_MIB + ":heap",
-            "alltoall:" + TWO_MIB + ":heap",
-            "alltoall:" + TWO_MIB + ":direct");
-        final JobResult result = Jobs.launch(2, DeclineRank.class, cases,
-            List.of("JCCL_PACE_THRESHOLD_US=0", "JCCL_PACE_PROBE_BYTES=1"));
-        assertEquals(List.of(
-            "RAN allreduce " + TWO_MIB + " direct shm_single_copy",
-            "RAN allreduce " + TWO_MIB + " heap shm_twoshot",
-            "RAN allreduce " + TWO_MIB + " othersheap shm_twoshot",
-            "RAN allreduce " + EIGHT_MIB + " heap shm_single_copy",
+        assertRan(2,
+            "allreduce " + TWO_MIB + " direct", "shm_single_copy",
+            "allreduce " + TWO_MIB + " heap", "shm_twoshot",
+            "allreduce " + TWO_MIB + " othersheap", "shm_twoshot",
+            "allreduce " + EIGHT_MIB + " heap", "shm_single_copy",
             // blocks of 2 MiB
-            "RAN allgather " + FOUR_MIB + " heap shm_direct",
-            "RAN reduce_scatter " + TWO_MIB + " heap shm_direct",
-            "RAN alltoall " + TWO_MIB + " heap shm_direct",
-            "RAN alltoall " + TWO_MIB + " direct shm_single_copy"), ranEverywhere(result, 2));
+            "allgather " + FOUR_MIB + " heap", "shm_direct",
+            "reduce_scatter " + TWO_MIB + " heap", "shm_direct",
+            "alltoall " + TWO_MIB + " heap", "shm_direct",
+            "alltoall " + TWO_MIB + " direct", "shm_single_copy");
+    }
+
+    /**
+     * Runs {@link DeclineRank} at {@code ranks} ranks, every probe reading the slow pace, on the cases of
+     * {@code casesAndAlgorithms} ("collective bytes kind", each followed by the algorithm it must run), and checks
+     * that every rank ran each case's algorithm.
+     */
+    private static void assertRan(final int ranks, final String... casesAndAlgorithms) throws IOException
+    {
+        final List<String> cases = new ArrayList<>();
+        final List<String> expected = new ArrayList<>();
+        for (int i = 0; i < casesAndAlgorithms.length; i += 2)
+        {
+            cases.add(casesAndAlgorithms[i].replace(' ', ':'));
+            expected.add("RAN " + casesAndAlgorithms[i] + " " + casesAndAlgorithms[i + 1]);
+        }
+        final JobResult result = Jobs.launch(ranks, DeclineRank.class, cases,
+            List.of("JCCL_PACE_THRESHOLD_US=0", "JCCL_PACE_PROBE_BYTES=1"));
+        assertEquals(expected, ranEverywhere(result, ranks));
     }
 
     /** The RAN lines of rank 0, after checking that every rank printed the same ones. */
