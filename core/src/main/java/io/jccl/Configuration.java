@@ -118,6 +118,17 @@ public final class Configuration
     public static final long CHUNK_BYTES_MIN = 4096;
 
     /**
+     * A broadcast, reduce or allreduce of more bytes runs as consecutive calls on ranges of its vector, each at most
+     * this many bytes; and a single-copy algorithm's rank that would copy more of a heap array for its peers declines
+     * the call (the other collectives' blocks do not lie in one range). It bounds the scratch memory a rank keeps, and
+     * makes a call beyond the sizes the bench measures run as calls it measures. 0: calls run whole. At least
+     * {@link #SPLIT_BYTES_MIN} when set; rounded down to whole 64-byte lines.
+     */
+    public static final String SPLIT_BYTES_PROP_NAME = "jccl.split.bytes";
+    public static final long SPLIT_BYTES_DEFAULT = 64L << 20;
+    public static final long SPLIT_BYTES_MIN = 1 << 20;
+
+    /**
      * Point-to-point messages of at least this many bytes sent from off-heap memory travel with one copy: the
      * receiver reads them straight out of the sender's buffer while the sender writes part of them straight into the
      * receiver's (process_vm_readv/writev, Java 22 or newer). 0 turns single copy off. From 32 KiB: a 32 KiB

@@ -37,6 +37,8 @@ public final class ShmCommunicator implements Communicator
     private CollectiveAlgorithm lastAlgorithm;
     /** jccl.chunk.bytes, or 0: every collective call carries it to the algorithm. */
     private final long chunkBytes;
+    /** jccl.split.bytes in whole lines, Long.MAX_VALUE for 0: larger calls run in parts ({@link #runInParts}). */
+    private final long splitBytes;
     private final SubCommunicators splitter;
     private final NonBlockingCollectives nonBlocking;
     /** The machine's pace of the moment, where the tuning file parts the choices by it; null elsewhere. */
@@ -53,8 +55,9 @@ public final class ShmCommunicator implements Communicator
     }
 
     private ShmCommunicator(final ShmTransport transport, final AlgorithmSelector selector, final CollectiveArgs args,
-        final Owner owner, final boolean view, final long chunkBytes, final SubCommunicators splitter,
-        final NonBlockingCollectives nonBlocking, final PaceProbe paceProbe, final Configuration configuration)
+        final Owner owner, final boolean view, final long chunkBytes, final long splitBytes,
+        final SubCommunicators splitter, final NonBlockingCollectives nonBlocking, final PaceProbe paceProbe,
+        final Configuration configuration)
     {
         this.transport = transport;
         this.paceProbe = paceProbe;
@@ -63,6 +66,7 @@ public final class ShmCommunicator implements Communicator
         this.owner = owner;
         this.view = view;
         this.chunkBytes = chunkBytes;
+        this.splitBytes = splitBytes;
         this.splitter = splitter != null ? splitter : new SubCommunicators(configuration);
         this.nonBlocking = nonBlocking != null ? nonBlocking :
             new NonBlockingCollectives(this, this.splitter, configuration);
@@ -81,6 +85,16 @@ public final class ShmCommunicator implements Communicator
                 Configuration.envName(Configuration.CHUNK_BYTES_PROP_NAME) + ") = " + chunkBytes +
                 ": at least " + Configuration.CHUNK_BYTES_MIN + " bytes, or 0 for the algorithms' default");
         }
+        final long splitBytes = configuration.getLong(Configuration.SPLIT_BYTES_PROP_NAME,
+            Configuration.SPLIT_BYTES_DEFAULT);
+        if (splitBytes != 0 && splitBytes < Configuration.SPLIT_BYTES_MIN)
+        {
+            throw new IllegalArgumentException("setting " + Configuration.SPLIT_BYTES_PROP_NAME + " (" +
+                Configuration.envName(Configuration.SPLIT_BYTES_PROP_NAME) + ") = " + splitBytes +
+                ": at least " + Configuration.SPLIT_BYTES_MIN + " bytes, or 0 to run every call whole");
+        }
+        // parts of whole cache lines, so that each starts where the call's buffers are aligned
+        final long partBytes = splitBytes == 0 ? Long.MAX_VALUE : splitBytes & ~63L;
         // the reduction kernels' classes (the Vector API's) load while this rank connects and waits for its peers,
         // where the job's first collective, however small, would pay for them: 2 ranks on 2 cores, JDK 25, six
         // alternating runs, the first 8-byte allreduce 25-52 ms against 132-219, connect 0.76-0.99 s against
@@ -129,13 +143,19 @@ public final class ShmCommunicator implements Communicator
                 log.info(Log.INIT, "algorithm selection at " + transport.size() + " ranks on " +
                     transport.cores() + " cores, replacing the choices above: " + rankRules);
             }
+            if (splitBytes != 0)
+            {
+                log.info(Log.INIT, "broadcasts, reduces and allreduces of more than " + partBytes + " B run as " +
+                    "calls on parts of their vectors, each at most that size (" + Configuration.SPLIT_BYTES_PROP_NAME +
+                    ")");
+            }
             log.info(Log.INIT, "reductions of off-heap memory: " + (Reductions.vectorKernels() ?
                 "SIMD kernels (Vector API)" : "array kernels; no SIMD kernels: " + Reductions.vectorKernelsWhyNot()));
         }
         final PaceProbe paceProbe = PaceProbe.of(transport, tuned.paceSplit(), paceSettings, followsPace,
             configuration, registry);
-        return new ShmCommunicator(transport, selector, new CollectiveArgs(), new Owner(), false, chunkBytes, null,
-            null, paceProbe, configuration);
+        return new ShmCommunicator(transport, selector, new CollectiveArgs(), new Owner(), false, chunkBytes,
+            partBytes, null, null, paceProbe, configuration);
     }
 
     @Override
@@ -925,19 +945,26 @@ public final class ShmCommunicator implements Communicator
         {
             throw new IllegalArgumentException("no algorithm named");
         }
-        return new ShmCommunicator(transport, selector.with(algorithms), args, owner, true, chunkBytes, splitter,
-            nonBlocking, paceProbe, null);
+        return new ShmCommunicator(transport, selector.with(algorithms), args, owner, true, chunkBytes, splitBytes,
+            splitter, nonBlocking, paceProbe, null);
     }
 
     /**
-     * The algorithm a collective with these arguments would use now, at the pace the last probe gives it (tools and
-     * tests).
+     * The algorithm a collective with these arguments would use now, at the pace the last probe gives it; for a call
+     * that runs in parts ({@link #runInParts}), the first part's (tools and tests). {@code call} may change.
      */
     public CollectiveAlgorithm algorithmFor(final CollectiveArgs call, final long bytes)
     {
         call.chunkBytes = chunkBytes;
-        return selector.select(call, transport, bytes,
-            paceProbe == null ? null : paceProbe.paceFor(call.collective, bytes));
+        call.maxCopyBytes = splitBytes;
+        long selected = bytes;
+        if (bytes > splitBytes && splits(call.collective))
+        {
+            call.count = splitBytes / call.type.size();
+            selected = call.count * call.type.size();
+        }
+        return selector.select(call, transport, selected,
+            paceProbe == null ? null : paceProbe.paceFor(call.collective, selected));
     }
 
     /** The probe of the machine's pace, shared with the views; null where the tuning file has one pace. */
@@ -981,11 +1008,26 @@ public final class ShmCommunicator implements Communicator
     private void run(final long bytes, final ReduceOp op, final long agreedCount)
     {
         final CollectiveArgs a = args;
-        a.chunkBytes = chunkBytes;
         // a forced algorithm does not depend on the pace: its calls neither count toward a probe nor run one (every
         // rank forces the same ones, or they would run different algorithms anyway)
-        final Pace pace = paceProbe == null || selector.forced(a.collective) != null ? null :
-            paceProbe.before(a.collective, bytes);
+        final boolean paced = paceProbe != null && selector.forced(a.collective) == null;
+        final Pace pace = paced ? paceProbe.before(a.collective, bytes) : null;
+        if (bytes > splitBytes && splits(a.collective))
+        {
+            runInParts(op, agreedCount, paced);
+        }
+        else
+        {
+            runWhole(bytes, op, agreedCount, pace);
+        }
+    }
+
+    private void runWhole(final long bytes, final ReduceOp op, final long agreedCount, final Pace pace)
+    {
+        final CollectiveArgs a = args;
+        a.chunkBytes = chunkBytes;
+        a.maxCopyBytes = splitBytes;
+        a.mayDeclineCopies = false;
         runAs(selector.select(a, transport, bytes, pace), op, agreedCount);
         if (a.declined)
         {
@@ -993,6 +1035,63 @@ public final class ShmCommunicator implements Communicator
             // rank left the call unrun: it runs again, staged, as the next collective
             runAs(selector.selectAfterDecline(a, transport, bytes, pace), op, agreedCount);
         }
+    }
+
+    /**
+     * A broadcast, reduce or allreduce of more than {@link #splitBytes}, as consecutive calls on ranges of its vector
+     * of at most that many bytes: no call then copies more than that into scratch (a heap array's copy for single
+     * copy, which else holds a whole vector, and fails beyond 2 GiB), and each part is a call of a size the bench
+     * measures. Every rank cuts the same parts, since all pass the same count; each part's signature carries the
+     * whole call's count ({@code agreedCount}), so the mismatch checks compare calls, not parts. The call counted once
+     * toward the pace probe; each part takes the choice of its own size at the pace the probe last read.
+     */
+    private void runInParts(final ReduceOp op, final long agreedCount, final boolean paced)
+    {
+        final CollectiveArgs a = args;
+        final long count = a.count;
+        final int elementSize = a.type.size();
+        final long partCount = splitBytes / elementSize;
+        // a broadcast has no send buffer, and a reduce's receive buffer is the root's alone
+        final boolean sends = a.collective != Collective.BROADCAST;
+        final boolean receives = a.collective != Collective.REDUCE || rank() == a.root;
+        final long sendOffset = a.sendOffset;
+        final long sendSegmentOffset = a.sendSegmentOffset;
+        final long recvOffset = a.recvOffset;
+        final long recvSegmentOffset = a.recvSegmentOffset;
+        for (long first = 0; first < count; first += partCount)
+        {
+            final long skip = first * elementSize;
+            a.count = Math.min(partCount, count - first);
+            if (sends)
+            {
+                a.sendOffset = sendOffset + skip;
+                a.sendSegmentOffset = sendSegmentOffset < 0 ? -1 : sendSegmentOffset + skip;
+            }
+            if (receives)
+            {
+                a.recvOffset = recvOffset + skip;
+                a.recvSegmentOffset = recvSegmentOffset < 0 ? -1 : recvSegmentOffset + skip;
+            }
+            final long bytes = a.count * elementSize;
+            try
+            {
+                runWhole(bytes, op, agreedCount, paced ? paceProbe.paceFor(a.collective, bytes) : null);
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                // a forced algorithm refuses the first part, the largest, before any byte moved: say what it was
+                throw first > 0 ? ex : new IllegalArgumentException(ex.getMessage() + " (the first part of a call of " +
+                    count * elementSize + " B, split by " + Configuration.SPLIT_BYTES_PROP_NAME + ")", ex);
+            }
+        }
+        // the caller divides an average over the whole vector
+        a.count = count;
+    }
+
+    private static boolean splits(final Collective collective)
+    {
+        return collective == Collective.BROADCAST || collective == Collective.REDUCE ||
+            collective == Collective.ALLREDUCE;
     }
 
     private void runAs(final CollectiveAlgorithm algorithm, final ReduceOp op, final long agreedCount)

@@ -83,6 +83,18 @@ class CollectiveContractTest
         holds(ranks, "shm_single_copy", List.of("JCCL_SINGLE_COPY_BYTES=65536"), true);
     }
 
+    /**
+     * Every algorithm's broadcasts, reduces and allreduces beyond a split of 1 MiB (300,007 elements and 16 MiB), on 2
+     * JVMs and 4 on 2 cores: each call runs as calls on parts of its vector, whose offsets move through every kind of
+     * buffer, symmetric memory too, and the guards around each buffer must hold.
+     */
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {2, 4})
+    void splitCallsHoldOn(final int ranks)
+    {
+        holds(ranks, "^(allreduce|broadcast|reduce) .* count=\\d{6,} ", List.of("JCCL_SPLIT_BYTES=1m"), false);
+    }
+
     private static void holds(final int ranks, final String filter, final List<String> env,
         final boolean allSupported)
     {

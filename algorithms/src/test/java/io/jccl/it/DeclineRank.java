@@ -10,17 +10,24 @@ import io.jccl.engine.ShmCommunicator;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.FloatBuffer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
- * One rank of {@link SingleCopyDeclineTest}: for each argument {@code collective:bytes:kind}, {@link #CALLS} float32
- * calls of that collective and size (sum, root 0), each checked, then {@code RAN collective bytes kind algorithm}, the
- * algorithm the communicator ran last. Kinds: {@code heap} (float[] on every rank), {@code direct} (direct buffers on
- * every rank), {@code rank0heap} (float[] on rank 0, direct buffers on the others), {@code othersheap} (the other way
- * round) and {@code inplace} (an allreduce in place in a direct buffer).
+ * One rank of {@link SingleCopyDeclineTest} and {@link SplitCallsTest}: for each argument
+ * {@code collective:bytes:kind}, {@link #CALLS} float32 calls of that collective and size (sum, root 0; a reduce's
+ * root is the last rank, and only it passes a receive buffer), each checked, then {@code RAN collective bytes kind
+ * algorithm}, the algorithm the communicator ran last, and {@code PARTS collective bytes kind count:algorithm ...},
+ * the collectives the last call started, from the flight record. Collectives: {@code allreduce}, {@code avg} (an
+ * allreduce of AVG), {@code broadcast}, {@code reduce}, {@code allgather}, {@code reduce_scatter}, {@code alltoall}.
+ * Kinds: {@code heap} (float[] on every rank), {@code direct} (direct buffers on every rank), {@code rank0heap}
+ * (float[] on rank 0, direct buffers on the others), {@code othersheap} (the other way round) and {@code inplace} (an
+ * allreduce in place in a direct buffer).
  */
 public final class DeclineRank
 {
     private static final int CALLS = 3;
+    private static final Pattern RECORDED = Pattern.compile(" #(\\d+) count=(\\d+) .* algorithm=(\\w+)");
 
     private DeclineRank()
     {
@@ -36,15 +43,43 @@ public final class DeclineRank
                 final String collective = parts[0];
                 final int count = Integer.parseInt(parts[1]) / Float.BYTES;
                 final String kind = parts[2];
+                final ShmCommunicator shm = (ShmCommunicator)world;
+                long before = 0;
                 for (int call = 0; call < CALLS; call++)
                 {
+                    before = lastRecorded(shm);
                     run(world, collective, count, kind, call);
                 }
-                System.out.println("RAN " + collective + " " + parts[1] + " " + kind + " " +
-                    ((ShmCommunicator)world).lastAlgorithm().name());
+                final String label = collective + " " + parts[1] + " " + kind;
+                System.out.println("RAN " + label + " " + shm.lastAlgorithm().name());
+                final StringBuilder started = new StringBuilder("PARTS " + label);
+                for (final String line : shm.flightRecord().split("\n"))
+                {
+                    final Matcher recorded = RECORDED.matcher(line);
+                    if (recorded.find() && Long.parseLong(recorded.group(1)) > before)
+                    {
+                        started.append(' ').append(recorded.group(2)).append(':').append(recorded.group(3));
+                    }
+                }
+                System.out.println(started);
             }
             System.out.println("OK rank " + world.rank());
         }
+    }
+
+    /** The sequence number of the last collective in the flight record, or 0. */
+    private static long lastRecorded(final ShmCommunicator comm)
+    {
+        long last = 0;
+        for (final String line : comm.flightRecord().split("\n"))
+        {
+            final Matcher recorded = RECORDED.matcher(line);
+            if (recorded.find())
+            {
+                last = Math.max(last, Long.parseLong(recorded.group(1)));
+            }
+        }
+        return last;
     }
 
     private static void run(final Communicator comm, final String collective, final int count, final String kind,
@@ -63,6 +98,25 @@ public final class DeclineRank
                 send.fill(i -> rank + call + i % 7);
                 comm.allreduce(send.buf, recv.buf, ReduceOp.SUM);
                 recv.check(i -> p * (p - 1) / 2f + p * (call + i % 7), collective);
+            }
+            case "avg" ->
+            {
+                final Floats send = new Floats(count, heap);
+                final Floats recv = new Floats(count, heap);
+                send.fill(i -> rank + call + i % 7);
+                comm.allreduce(send.buf, recv.buf, ReduceOp.AVG);
+                recv.check(i -> (p - 1) / 2f + call + i % 7, collective);
+            }
+            case "reduce" ->
+            {
+                final Floats send = new Floats(count, heap);
+                final Floats recv = rank == p - 1 ? new Floats(count, heap) : null;
+                send.fill(i -> rank + call + i % 7);
+                comm.reduce(send.buf, recv == null ? null : recv.buf, ReduceOp.SUM, p - 1);
+                if (recv != null)
+                {
+                    recv.check(i -> p * (p - 1) / 2f + p * (call + i % 7), collective);
+                }
             }
             case "broadcast" ->
             {

@@ -54,6 +54,13 @@ public final class CollectiveArgs
     public long chunkBytes;
 
     /**
+     * Most bytes a rank copies for its peers in one call ({@code jccl.split.bytes}; Long.MAX_VALUE: no bound): where
+     * the call allows declines ({@link #mayDeclineCopies}), a single-copy algorithm declines a larger copy, so that
+     * scratch memory stays bounded; the communicator sets it, identical on every rank.
+     */
+    public long maxCopyBytes = Long.MAX_VALUE;
+
+    /**
      * Set by the selector: a single-copy algorithm may decline this call where copying this rank's buffers for its
      * peers would cost more than a staged algorithm does; identical on every rank.
      */
@@ -115,6 +122,7 @@ public final class CollectiveArgs
         sendSegmentOffset = -1;
         recvSegmentOffset = -1;
         chunkBytes = 0;
+        maxCopyBytes = Long.MAX_VALUE;
         mayDeclineCopies = false;
         declined = false;
         counts = null;

@@ -113,7 +113,8 @@ final class SingleCopyReads
 
     /**
      * In place of step 1, for a rank that would {@code copy} {@code copyBytes} for its peers: when the call allows it
-     * and the copy lies in the window ({@link #DECLINED_COPY_MIN_BYTES}), declines the call (release) and returns
+     * and the copy lies in the window ({@link #DECLINED_COPY_MIN_BYTES}) or beyond the call's bound on copies
+     * ({@link CollectiveArgs#maxCopyBytes}, which keeps scratch bounded), declines the call (release) and returns
      * true. This rank then leaves the call at once, and every peer when it sees this
      * ({@link ShmProtocol#awaitSingleCopy}); {@link CollectiveArgs#declined} tells the communicator.
      */
@@ -121,7 +122,7 @@ final class SingleCopyReads
         final long copyBytes)
     {
         if (!copy || !args.mayDeclineCopies || copyBytes < DECLINED_COPY_MIN_BYTES ||
-            copyBytes >= DECLINED_COPY_MAX_BYTES)
+            copyBytes >= DECLINED_COPY_MAX_BYTES && copyBytes <= args.maxCopyBytes)
         {
             return false;
         }
