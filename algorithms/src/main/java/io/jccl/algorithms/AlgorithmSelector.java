@@ -53,8 +53,9 @@ import java.util.Map;
  *       up to {@link #OVERSUBSCRIBED_REDUCE_MAX_BYTES} when ranks outnumber cores, whose eager messages keep a stream
  *       of calls flowing while ranks wait for their cores, and {@code shm_direct} for larger reduces there; and at 2
  *       ranks with a core each binomial for broadcasts from {@link #PAIR_BROADCAST_TREE_MIN_BYTES} and for reduces
- *       up to {@link #PAIR_REDUCE_MAX_BYTES}, where it is one message ({@link #PAIR_TREE_MAX_BYTES}), but for
- *       broadcasts whose message goes single copy at the fast pace ({@link #pairBroadcastGivesWay});</li>
+ *       up to {@link #PAIR_REDUCE_MAX_BYTES}, where it is one message ({@link #PAIR_TREE_MAX_BYTES}), but at the
+ *       fast pace for broadcasts whose message goes single copy and reduces from
+ *       {@link #PAIR_REDUCE_FAST_PACE_STAGED_BYTES} ({@link #pairTreeGivesWay});</li>
  *   <li>without a tuning file, at 2 ranks with a core each, recursive doubling for allreduces of private send buffers
  *       from {@link #PAIR_EXCHANGE_MIN_BYTES} to below {@link #PAIR_EXCHANGE_END_BYTES}: one message each way;</li>
  *   <li>the tuned choice for the call's size ({@link TunedSelection}: the tuning file's rule, at the machine's pace
@@ -154,6 +155,19 @@ public final class AlgorithmSelector
      * ahead, at 8 MiB 1.2-1.4 ms against binomial's 1.6-1.9 (8 sweeps of 2026-11-26).
      */
     private static final long PAIR_REDUCE_MAX_BYTES = 4L << 20;
+
+    /**
+     * Smallest 2-rank reduce that leaves binomial for shm_direct at the fast pace ({@link #pairTreeGivesWay}).
+     * 2 ranks, 2026-12-05, shm_direct's time over binomial's at the fast pace: {@code bench --algo all}, direct
+     * buffers, 0.66-0.67 at 2 MiB (3 rows), 0.46-0.53 at 4 MiB (3), 0.31-0.75 at 16-64 MiB (24); {@code
+     * perf/HeapArrays.java reduce 12 binomial} (4-5 of 12 rounds at that pace), direct buffers 0.53-0.71 at 2 MiB and
+     * 0.38-0.61 at 4-8 MiB, {@code float[]} 0.79-1.04 and 0.49-0.62; at 512 KiB 0.56-1.19 and 0.92-1.65, binomial
+     * mostly ahead. At the slow pace binomial stays: at 2-4 MiB it took 0.23-0.60x shm_direct's time on direct
+     * buffers and 0.87-1.19x on {@code float[]}. Beyond 4 MiB direct buffers would gain as much there (8-64 MiB
+     * 0.35-0.67x), but heap arrays, whose message goes through the ring, lose (8 MiB 1.43-1.75x), and the choice
+     * cannot see the buffers: shm_direct stays.
+     */
+    private static final long PAIR_REDUCE_FAST_PACE_STAGED_BYTES = 2L << 20;
 
     /**
      * Smallest broadcast message for which the single-copy rule applies, even where point-to-point messages go single
@@ -327,7 +341,7 @@ public final class AlgorithmSelector
      * 32 KiB, wait on flags in staging areas. Against those, 2026-11-26, medians of 4 alternating runs: calls back
      * to back, broadcast 128 B-32 KiB 0.47-0.85x the time, reduce 128 B-32 KiB 0.37-0.86x; one call at a time (bench
      * --sync), broadcast up to 2 KiB 0.99-1.10x (within 0.03 µs), 8-32 KiB 0.60-0.90x, reduce 0.85-0.96x. At the
-     * fast pace, broadcasts whose message goes single copy leave it ({@link #pairBroadcastGivesWay}).
+     * fast pace, broadcasts whose message goes single copy leave it ({@link #pairTreeGivesWay}).
      */
     private static final long PAIR_TREE_MAX_BYTES = Long.MAX_VALUE;
 
@@ -602,7 +616,7 @@ public final class AlgorithmSelector
         final CollectiveAlgorithm tree = binomialTree[args.collective.ordinal()];
         if (tree != null && !tuned.measured() && bytes >= treeMinBytes(args.collective, size) &&
             bytes <= treeMaxBytes(args.collective, size) &&
-            !pairBroadcastGivesWay(args.collective, size, bytes, singleCopyBytes, pace) &&
+            !pairTreeGivesWay(args.collective, size, bytes, singleCopyBytes, pace) &&
             tree.unsupportedReason(args, size, context) == null)
         {
             return tree;
@@ -750,7 +764,8 @@ public final class AlgorithmSelector
 
     /**
      * {@link #describeRankRules(int)} in a job whose messages travel single copy from {@code singleCopyBytes} (0:
-     * never), which adds where the 2-rank broadcast rule gives way at the fast pace ({@link #pairBroadcastGivesWay}).
+     * never: no probe reads the pace), which adds where the 2-rank binomial rule gives way at the fast pace
+     * ({@link #pairTreeGivesWay}).
      */
     public String describeRankRules(final int size, final long singleCopyBytes)
     {
@@ -772,10 +787,12 @@ public final class AlgorithmSelector
                 {
                     text.append(", ").append(stagedReduce.name()).append(" beyond");
                 }
-                if (pairBroadcastGivesWay(collective, size, Long.MAX_VALUE, singleCopyBytes, Pace.FAST))
+                if (singleCopyBytes > 0 &&
+                    pairTreeGivesWay(collective, size, Long.MAX_VALUE, singleCopyBytes, Pace.FAST))
                 {
-                    text.append(" (from ").append(singleCopyBytes)
-                        .append(" B, where its message goes single copy, not at the fast pace)");
+                    text.append(" (from ").append(collective == Collective.BROADCAST ? singleCopyBytes + " B, " +
+                        "where its message goes single copy," : PAIR_REDUCE_FAST_PACE_STAGED_BYTES + " B")
+                        .append(" not at the fast pace)");
                 }
             }
         }
@@ -788,19 +805,24 @@ public final class AlgorithmSelector
     }
 
     /**
-     * Whether the 2-rank broadcast rule ({@link #PAIR_TREE_MAX_BYTES}) gives way to the shipped model's staged
-     * broadcasts ({@code shm_eager}, {@code shm_direct} from 2 MiB) for a call of {@code bytes}: at the fast pace,
-     * from the size where binomial's one message travels single copy ({@code singleCopyBytes}). 2 ranks, 2026-12-04,
-     * handoffs at the fast pace, the staged broadcast's time over binomial's, medians of 4-14 rows: 32 KiB 0.57,
-     * 128 KiB 0.52, 512 KiB 0.55, 2 MiB 0.67, 8 MiB 0.84 (`shm_direct`); at 8 KiB, where the message goes through
-     * the channel's ring, binomial was ahead (`shm_eager` 0.85-2.35x its time). At the slow pace the single-copy
-     * message, out of lines nobody has just written, stays.
+     * Whether the 2-rank binomial rule ({@link #PAIR_TREE_MAX_BYTES}, {@link #PAIR_REDUCE_MAX_BYTES}) gives way to
+     * the shipped model's staged algorithms for a call of {@code bytes}: at the fast pace, broadcasts ({@code
+     * shm_eager}, {@code shm_direct} from 2 MiB) from the size where binomial's one message travels single copy
+     * ({@code singleCopyBytes}), and reduces ({@code shm_direct}) from {@link #PAIR_REDUCE_FAST_PACE_STAGED_BYTES}.
+     * 2 ranks, 2026-12-04, handoffs at the fast pace, the staged broadcast's time over binomial's, medians of 4-14
+     * rows: 32 KiB 0.57, 128 KiB 0.52, 512 KiB 0.55, 2 MiB 0.67, 8 MiB 0.84 (`shm_direct`); at 8 KiB, where the
+     * message goes through the channel's ring, binomial was ahead (`shm_eager` 0.85-2.35x its time). At the slow pace
+     * the single-copy message, out of lines nobody has just written, stays.
      */
-    private boolean pairBroadcastGivesWay(final Collective collective, final int size, final long bytes,
+    private boolean pairTreeGivesWay(final Collective collective, final int size, final long bytes,
         final long singleCopyBytes, final Pace pace)
     {
-        return pace == Pace.FAST && collective == Collective.BROADCAST && size == 2 && size <= cores &&
-            singleCopyBytes > 0 && bytes >= singleCopyBytes;
+        if (pace != Pace.FAST || size != 2 || size > cores)
+        {
+            return false;
+        }
+        return collective == Collective.BROADCAST ? singleCopyBytes > 0 && bytes >= singleCopyBytes :
+            collective == Collective.REDUCE && bytes >= PAIR_REDUCE_FAST_PACE_STAGED_BYTES;
     }
 
     /** Whether reduces above {@link #OVERSUBSCRIBED_REDUCE_MAX_BYTES} take {@link #stagedReduce} in this job. */

@@ -21,8 +21,8 @@ import java.util.Locale;
  * The machine's pace of the moment ({@link Pace}), for a communicator whose choices depend on it: a tuning file that
  * parts its choices by pace ({@link TuningTable#paceSplit}), or, without a measured tuning file, the single-copy rule
  * of {@link io.jccl.algorithms.AlgorithmSelector}, which gives way to the staged algorithms at the fast pace. Every
- * {@link Configuration#PACE_PROBE_BYTES_PROP_NAME} bytes of broadcasts, allreduces, allgathers, alltoalls and
- * reduce-scatters whose algorithm is not forced, every rank runs the handoff probe before the call that fills the
+ * {@link Configuration#PACE_PROBE_BYTES_PROP_NAME} bytes of broadcasts, reduces, allreduces, allgathers, alltoalls
+ * and reduce-scatters whose algorithm is not forced, every rank runs the handoff probe before the call that fills the
  * budget, and rank 0 broadcasts its verdict; every rank then chooses by that pace until the next probe. Two kinds of
  * probe:
  * <ul>
@@ -357,6 +357,7 @@ public final class PaceProbe
     {
         return collective == Collective.ALLREDUCE || collective == Collective.ALLGATHER ||
             collective == Collective.ALLTOALL || collective == Collective.REDUCE_SCATTER ||
+            collective == Collective.REDUCE ||
             collective == Collective.BROADCAST;
     }
 

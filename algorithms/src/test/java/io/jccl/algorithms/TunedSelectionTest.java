@@ -360,8 +360,19 @@ class TunedSelectionTest
         }
         assertEquals("binomial",
             shipped.select(args(Collective.BROADCAST, 2048), two.context(0), 8192, Pace.FAST).name());
+        // 2-rank reduces: binomial up to 4 MiB, but at the fast pace shm_direct from 2 MiB
+        for (final long bytes : new long[] {2 * mib, 4 * mib})
+        {
+            final CollectiveArgs reduce = reduce(bytes / 4);
+            assertEquals("binomial", shipped.select(reduce, two.context(0), bytes).name(), bytes + " B");
+            assertEquals("binomial", shipped.select(reduce, two.context(0), bytes, Pace.SLOW).name(), bytes + " B");
+            assertEquals("shm_direct", shipped.select(reduce, two.context(0), bytes, Pace.FAST).name(), bytes + " B");
+        }
+        assertEquals("binomial", shipped.select(reduce(mib / 4), two.context(0), mib, Pace.FAST).name());
+        assertEquals("shm_direct", shipped.select(reduce(2 * mib), two.context(0), 8 * mib, Pace.SLOW).name());
         assertTrue(shipped.describeRankRules(2, 32 * 1024).startsWith("broadcast binomial from 513 B (from 32768 B, " +
-            "where its message goes single copy, not at the fast pace); "), shipped.describeRankRules(2, 32 * 1024));
+            "where its message goes single copy, not at the fast pace); reduce binomial up to 4194304 B (from " +
+            "2097152 B not at the fast pace); "), shipped.describeRankRules(2, 32 * 1024));
         assertTrue(shipped.followsPace(2, 32 * 1024));
         assertFalse(shipped.followsPace(2, 0), "no single copy, no rule to follow the pace");
         final AlgorithmSelector atFour = shippedSelector(4);
