@@ -5,13 +5,15 @@
  * calls; rank 0 prints the mean µs per call, a line per size and round.
  *
  * PERFORMANCE.md has what it measured: session 46, a heap array's copy for its peers now lies in the staging area;
- * session 50, 4 ranks on 2 cores, where a rank declines single copy for copies of 512 KiB-4 MiB.
+ * session 50, 4 ranks on 2 cores, where a rank declines single copy for copies of 512 KiB-4 MiB; session 51, 2-rank
+ * reduces, binomial against shm_direct.
  * Run (from the repository, after mvn install):
  *   "$(./jccl classpath --java-home)/bin/javac" -cp core/target/classes -d /tmp/heap-arrays perf/HeapArrays.java
- *   ./jccl run -n 2 --cp /tmp/heap-arrays HeapArrays allgather|alltoall|reduce_scatter|allreduce|broadcast [ROUNDS] \
- *       [SINGLE_COPY_ALGORITHM]
- * The last argument names the single-copy design, shm_single_copy unless given (shm_single_copy_twoshot for allreduce,
- * as 4 ranks on 2 cores take it at the slow pace).
+ *   ./jccl run -n 2 --cp /tmp/heap-arrays HeapArrays allgather|alltoall|reduce_scatter|allreduce|broadcast|reduce \
+ *       [ROUNDS] [SINGLE_COPY_ALGORITHM]
+ * The last argument names the design set against the staged one, shm_single_copy unless given
+ * (shm_single_copy_twoshot for allreduce, as 4 ranks on 2 cores take it at the slow pace; binomial for a reduce, whose
+ * one message goes single copy from direct buffers); the output calls its column single_copy whatever it is.
  */
 import io.jccl.Buf;
 import io.jccl.Communicator;
@@ -95,6 +97,7 @@ public class HeapArrays
             case "reduce_scatter" -> comm.reduceScatter(send, recv, ReduceOp.SUM);
             case "allreduce" -> comm.allreduce(send, recv, ReduceOp.SUM);
             case "broadcast" -> comm.broadcast(send, 0);
+            case "reduce" -> comm.reduce(send, recv, ReduceOp.SUM, 0);
             default -> throw new IllegalArgumentException("not a collective of this program: " + op);
         }
     }

@@ -11,7 +11,7 @@
  *       -d /tmp/large-heap perf/LargeHeapCalls.java
  *   JCCL_PACE_THRESHOLD_US=0 JCCL_PACE_PROBE_BYTES=1 ./jccl run -n 2 --jvm-arg -Xmx8g --cp /tmp/large-heap \
  *       LargeHeapCalls 300000000 allreduce [CALLS]
- * Operations: allreduce (out of place), broadcast (root 0), alltoall. The JCCL_PACE_ settings make every call read
+ * Operations: allreduce (out of place), broadcast (root 0), reduce (root 0, out of place), alltoall. The JCCL_PACE_ settings make every call read
  * the slow pace, where single copy copies heap arrays for the peers; JCCL_SPLIT_BYTES=0 runs every call whole.
  */
 import io.jccl.Buf;
@@ -49,6 +49,7 @@ public class LargeHeapCalls
                 {
                     case "allreduce" -> comm.allreduce(Buf.of(send), Buf.of(recv), ReduceOp.SUM);
                     case "broadcast" -> comm.broadcast(Buf.of(send), 0);
+                    case "reduce" -> comm.reduce(Buf.of(send), Buf.of(recv), ReduceOp.SUM, 0);
                     case "alltoall" -> comm.alltoall(Buf.of(send, 0, block * p), Buf.of(recv, 0, block * p));
                     default -> throw new IllegalArgumentException("not an operation of this program: " + op);
                 }
@@ -62,12 +63,12 @@ public class LargeHeapCalls
                 times.append(String.format(Locale.ROOT, " %.0f", n / 1e6));
             }
             long wrong = 0;
-            final int checked = op.equals("alltoall") ? block * p : count;
+            final int checked = op.equals("alltoall") ? block * p : op.equals("reduce") && rank != 0 ? 0 : count;
             for (int i = 0; i < checked; i++)
             {
                 final float expected = switch (op)
                 {
-                    case "allreduce" -> p * (p + 1) / 2f;
+                    case "allreduce", "reduce" -> p * (p + 1) / 2f;
                     case "broadcast" -> 1f;
                     default -> i / block + 1;
                 };
