@@ -74,25 +74,26 @@ public final class ShmCommunicator implements Communicator
         this.packedRecvDispls = new int[transport.size()];
     }
 
+    /** A size setting that is 0 ({@code zeroMeans}) or at least {@code min} bytes. */
+    private static long bytesOrZero(final Configuration configuration, final String propName, final long defaultValue,
+        final long min, final String zeroMeans)
+    {
+        final long bytes = configuration.getLong(propName, defaultValue);
+        if (bytes != 0 && bytes < min)
+        {
+            throw new IllegalArgumentException("setting " + propName + " (" + Configuration.envName(propName) +
+                ") = " + bytes + ": at least " + min + " bytes, or 0 " + zeroMeans);
+        }
+        return bytes;
+    }
+
     /** Joins the job described by {@code configuration}; the tuning file (or the shipped model) is read first. */
     public static ShmCommunicator connect(final Configuration configuration)
     {
-        final long chunkBytes = configuration.getLong(Configuration.CHUNK_BYTES_PROP_NAME,
-            Configuration.CHUNK_BYTES_DEFAULT);
-        if (chunkBytes != 0 && chunkBytes < Configuration.CHUNK_BYTES_MIN)
-        {
-            throw new IllegalArgumentException("setting " + Configuration.CHUNK_BYTES_PROP_NAME + " (" +
-                Configuration.envName(Configuration.CHUNK_BYTES_PROP_NAME) + ") = " + chunkBytes +
-                ": at least " + Configuration.CHUNK_BYTES_MIN + " bytes, or 0 for the algorithms' default");
-        }
-        final long splitBytes = configuration.getLong(Configuration.SPLIT_BYTES_PROP_NAME,
-            Configuration.SPLIT_BYTES_DEFAULT);
-        if (splitBytes != 0 && splitBytes < Configuration.SPLIT_BYTES_MIN)
-        {
-            throw new IllegalArgumentException("setting " + Configuration.SPLIT_BYTES_PROP_NAME + " (" +
-                Configuration.envName(Configuration.SPLIT_BYTES_PROP_NAME) + ") = " + splitBytes +
-                ": at least " + Configuration.SPLIT_BYTES_MIN + " bytes, or 0 to run every call whole");
-        }
+        final long chunkBytes = bytesOrZero(configuration, Configuration.CHUNK_BYTES_PROP_NAME,
+            Configuration.CHUNK_BYTES_DEFAULT, Configuration.CHUNK_BYTES_MIN, "for the algorithms' default");
+        final long splitBytes = bytesOrZero(configuration, Configuration.SPLIT_BYTES_PROP_NAME,
+            Configuration.SPLIT_BYTES_DEFAULT, Configuration.SPLIT_BYTES_MIN, "to run every call whole");
         // parts of whole cache lines, so that each starts where the call's buffers are aligned
         final long partBytes = splitBytes == 0 ? Long.MAX_VALUE : splitBytes & ~63L;
         // the reduction kernels' classes (the Vector API's) load while this rank connects and waits for its peers,
