@@ -1102,7 +1102,14 @@ public final class ShmCommunicator implements Communicator
         transport.beginCollective(a.collective, a.type, op, rooted(a.collective) ? a.root : -1, a.count, agreedCount,
             algorithm);
         algorithm.run(transport, a);
-        transport.endCollective();
+        if (a.declined)
+        {
+            transport.endDeclinedCollective();
+        }
+        else
+        {
+            transport.endCollective();
+        }
     }
 
     private static boolean rooted(final Collective collective)

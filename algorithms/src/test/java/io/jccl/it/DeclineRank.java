@@ -14,20 +14,20 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * One rank of {@link SingleCopyDeclineTest} and {@link SplitCallsTest}: for each argument
- * {@code collective:bytes:kind}, {@link #CALLS} float32 calls of that collective and size (sum, root 0; a reduce's
- * root is the last rank, and only it passes a receive buffer), each checked, then {@code RAN collective bytes kind
- * algorithm}, the algorithm the communicator ran last, and {@code PARTS collective bytes kind count:algorithm ...},
- * the collectives the last call started, from the flight record. Collectives: {@code allreduce}, {@code avg} (an
- * allreduce of AVG), {@code broadcast}, {@code reduce}, {@code allgather}, {@code reduce_scatter}, {@code alltoall}.
- * Kinds: {@code heap} (float[] on every rank), {@code direct} (direct buffers on every rank), {@code rank0heap}
- * (float[] on rank 0, direct buffers on the others), {@code othersheap} (the other way round) and {@code inplace} (an
- * allreduce in place in a direct buffer).
+ * One rank of {@link SingleCopyDeclineTest} and {@link SplitCallsTest}: for each argument {@code
+ * collective:bytes:kind}, {@link #CALLS} float32 calls of that collective and size (sum, root 0; a reduce's root is the
+ * last rank, and only it passes a receive buffer), each checked, then {@code RAN collective bytes kind algorithm}, the
+ * algorithm the communicator ran last, and {@code PARTS collective bytes kind count:algorithm ...}, the collectives the
+ * last call started, from the flight record ({@code :declined} after one that a rank declined). Collectives: {@code
+ * allreduce}, {@code avg} (an allreduce of AVG), {@code broadcast}, {@code reduce}, {@code allgather}, {@code
+ * reduce_scatter}, {@code alltoall}. Kinds: {@code heap} (float[] on every rank), {@code direct} (direct buffers on
+ * every rank), {@code rank0heap} (float[] on rank 0, direct buffers on the others), {@code othersheap} (the other way
+ * round) and {@code inplace} (an allreduce in place in a direct buffer).
  */
 public final class DeclineRank
 {
     private static final int CALLS = 3;
-    private static final Pattern RECORDED = Pattern.compile(" #(\\d+) count=(\\d+) .* algorithm=(\\w+)");
+    private static final Pattern RECORDED = Pattern.compile(" #(\\d+) count=(\\d+) .* algorithm=(\\w+): (declined)?");
 
     private DeclineRank()
     {
@@ -58,7 +58,8 @@ public final class DeclineRank
                     final Matcher recorded = RECORDED.matcher(line);
                     if (recorded.find() && Long.parseLong(recorded.group(1)) > before)
                     {
-                        started.append(' ').append(recorded.group(2)).append(':').append(recorded.group(3));
+                        started.append(' ').append(recorded.group(2)).append(':').append(recorded.group(3))
+                            .append(recorded.group(4) != null ? ":declined" : "");
                     }
                 }
                 System.out.println(started);

@@ -14,11 +14,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * Calls beyond {@code jccl.split.bytes}: a broadcast, reduce or allreduce runs as calls on parts of its vector, each
- * at most that size, and the last part holds the rest; a single-copy call whose heap copy for peers would be larger
- * is declined and runs staged; calls of that size or less run whole. 2 JVMs with a split of 4 MiB, no pace probe
- * (so the choices are those of both paces); every result checked ({@link DeclineRank}), and every rank must have
- * started the same collectives, read from its flight record.
+ * Calls beyond {@code jccl.split.bytes}: a broadcast, reduce or allreduce runs as calls on parts of its vector, each at
+ * most that size, and the last part holds the rest; a single-copy call whose heap copy for peers would be larger is
+ * declined (so says the flight record) and runs staged; calls of that size or less run whole. 2 JVMs with a split of 4
+ * MiB, no pace probe (so the choices are those of both paces); every result checked ({@link DeclineRank}), and every
+ * rank must have started the same collectives, read from its flight record.
  */
 @Timeout(120)
 class SplitCallsTest
@@ -64,10 +64,12 @@ class SplitCallsTest
             "PARTS reduce " + (9 * MIB + 4) + " heap " + PART + ":binomial " + PART + ":binomial " + (MIB / 4 + 1) +
                 ":binomial",
             "PARTS allreduce " + 4 * MIB + " heap " + PART + ":shm_single_copy",
-            "PARTS alltoall " + 8 * MIB + " heap " + MIB + ":shm_single_copy " + MIB + ":shm_direct",
+            "PARTS alltoall " + 8 * MIB + " heap " + MIB + ":shm_single_copy:declined " + MIB + ":shm_direct",
             "PARTS alltoall " + 8 * MIB + " direct " + MIB + ":shm_single_copy",
-            "PARTS allgather " + 16 * MIB + " heap " + 2 * MIB + ":shm_single_copy " + 2 * MIB + ":shm_direct",
-            "PARTS reduce_scatter " + 8 * MIB + " heap " + MIB + ":shm_single_copy " + MIB + ":shm_direct"), parts);
+            "PARTS allgather " + 16 * MIB + " heap " + 2 * MIB + ":shm_single_copy:declined " + 2 * MIB +
+                ":shm_direct",
+            "PARTS reduce_scatter " + 8 * MIB + " heap " + MIB + ":shm_single_copy:declined " + MIB + ":shm_direct"),
+            parts);
     }
 
     @Test

@@ -44,6 +44,8 @@ final class FlightRecorder
     private final boolean timed;
     private final long[] numbers;
     private final long[] endTags;
+    /** Per slot, the record whose single-copy call was declined there (it ran again as the next operation), or -1. */
+    private final long[] declinedTags;
     private final CollectiveAlgorithm[] algorithms;
 
     /** Operations recorded so far; the current one is at {@code (recorded - 1) & mask}. */
@@ -61,11 +63,13 @@ final class FlightRecorder
         this.timed = timed;
         this.numbers = new long[capacity << LONGS_SHIFT];
         this.endTags = new long[capacity];
+        this.declinedTags = new long[capacity];
         this.algorithms = new CollectiveAlgorithm[capacity];
         for (int slot = 0; slot < capacity; slot++)
         {
             numbers[(slot << LONGS_SHIFT) + WAIT_TAG] = -1;
             endTags[slot] = -1;
+            declinedTags[slot] = -1;
         }
     }
 
@@ -128,6 +132,16 @@ final class FlightRecorder
         }
     }
 
+    /** The current operation has ended unrun: a rank declined its single-copy algorithm, and it runs again. */
+    void declined()
+    {
+        if (recorded > 0)
+        {
+            declinedTags[(int) ((recorded - 1) & mask)] = recorded - 1;
+        }
+        done();
+    }
+
     /** The current operation broke the communicator: nothing is recorded after it. */
     void failed()
     {
@@ -174,7 +188,8 @@ final class FlightRecorder
             }
             else
             {
-                sb.append(code == P2P_BASE + ISEND || code == P2P_BASE + IRECV ? ": posted" : ": done");
+                sb.append(code == P2P_BASE + ISEND || code == P2P_BASE + IRECV ? ": posted" :
+                    declinedTags[slot] == k ? ": declined, run again as the next operation" : ": done");
                 if (waited)
                 {
                     sb.append(", last waited on rank ").append(numbers[n + PEER]).append(", ")

@@ -544,6 +544,15 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         recorder.done();
     }
 
+    /**
+     * The collective started by {@link #beginCollective} has ended unrun on this rank, since a rank declined its
+     * single-copy algorithm ({@link io.jccl.spi.CollectiveArgs#declined}): the flight record says so.
+     */
+    public void endDeclinedCollective()
+    {
+        recorder.declined();
+    }
+
     /** Check mode: waits for every peer's signature of collective {@code sequence} and compares it with this one's. */
     private void verifySignatures(final long sequence)
     {

@@ -97,6 +97,26 @@ class FlightRecorderTest
     }
 
     @Test
+    void marksADeclinedCall()
+    {
+        final FlightRecorder recorder = new FlightRecorder(8, false);
+        recorder.begin(1, ALLREDUCE, 8, named("shm_single_copy"));
+        recorder.declined();
+        recorder.begin(2, ALLREDUCE, 8, named("shm_twoshot"));
+        recorder.done();
+        final String[] lines = recorder.dump("").split("\n");
+        assertEquals("  allreduce #1 count=8 float32 sum algorithm=shm_single_copy: declined, run again as the next " +
+            "operation", lines[1]);
+        assertEquals("  allreduce #2 count=8 float32 sum algorithm=shm_twoshot: done", lines[2]);
+        for (int s = 3; s <= 10; s++)
+        {
+            recorder.begin(s, ALLREDUCE, 8, named("shm_twoshot"));
+            recorder.done();
+        }
+        assertFalse(recorder.dump("").contains("declined"), "a slot reused by a call that ran is done");
+    }
+
+    @Test
     void refusesSizesOutOfRange()
     {
         assertThrows(IllegalArgumentException.class, () -> new FlightRecorder(0, false));
