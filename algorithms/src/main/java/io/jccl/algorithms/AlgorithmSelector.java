@@ -311,6 +311,18 @@ public final class AlgorithmSelector
     private static final String OVERSUBSCRIBED_STAGED_REDUCE = "shm_direct";
 
     /**
+     * Gathers and scatters take this at every size while ranks outnumber cores (without a tuning file), where the
+     * shipped model chose binomial at some sizes (4 ranks: 4.8-8 MiB and from 16 MiB; 8 ranks: gathers of 609 KiB-9.5
+     * MiB, scatters of 4-8 MiB). A binomial tree's inner ranks forward their subtrees' blocks, one more copy of each,
+     * each waiting for its core; linear has every rank hand its block to the root, or take it, once. 2026-12-05,
+     * binomial's time over linear's, {@code bench --algo all}: 4 ranks on 2 cores, 64 KiB-256 MiB (1-2 runs), gather
+     * 1.13-2.93x, scatter 1.04-1.85x; 8 ranks, 64 KiB-64 MiB (2 runs), gather 1.13-3.62x, scatter 1.09-2.45x, but for
+     * one 1 MiB scatter row of 0.41x (2.44x in the other run). The binomial choices also held a subtree's blocks in
+     * scratch.
+     */
+    private static final String OVERSUBSCRIBED_ROOTED_BLOCKS = "linear";
+
+    /**
      * Broadcasts up to this size take binomial when ranks outnumber cores (see
      * {@link #OVERSUBSCRIBED_REDUCE_MAX_BYTES}). Beyond, the eager slots (shm_eager, which the model chooses up to its
      * 2 MiB) also let the root run ahead, with one copy in and one out instead of a message per tree edge: 4 ranks on
@@ -404,6 +416,8 @@ public final class AlgorithmSelector
     private final CollectiveAlgorithm[] binomialTree;
     /** Reduce above {@link #OVERSUBSCRIBED_REDUCE_MAX_BYTES} while ranks outnumber cores; null when not registered. */
     private final CollectiveAlgorithm stagedReduce;
+    /** Per collective (by ordinal): gather and scatter while ranks outnumber cores; see OVERSUBSCRIBED_ROOTED_BLOCKS. */
+    private final CollectiveAlgorithm[] oversubscribedLinear;
     /** Recursive doubling allreduce, for 2 ranks from {@link #PAIR_EXCHANGE_MIN_BYTES}; null when not registered. */
     private final CollectiveAlgorithm pairExchange;
     /** Per collective (by ordinal): shm_direct where {@link #readsSymmetricInPlace} can hold, else null. */
@@ -444,6 +458,11 @@ public final class AlgorithmSelector
         for (final Collective collective : new Collective[] {Collective.BROADCAST, Collective.REDUCE})
         {
             binomialTree[collective.ordinal()] = registry.of(collective).get("binomial");
+        }
+        this.oversubscribedLinear = new CollectiveAlgorithm[Collective.values().length];
+        for (final Collective collective : new Collective[] {Collective.GATHER, Collective.SCATTER})
+        {
+            oversubscribedLinear[collective.ordinal()] = registry.of(collective).get(OVERSUBSCRIBED_ROOTED_BLOCKS);
         }
         this.cores = cores;
         this.zeroCopy = new CollectiveAlgorithm[Collective.values().length];
@@ -626,6 +645,12 @@ public final class AlgorithmSelector
         {
             return stagedReduce;
         }
+        final CollectiveAlgorithm linear = oversubscribedLinear[args.collective.ordinal()];
+        if (linear != null && size > cores && !tuned.measured() &&
+            linear.unsupportedReason(args, size, context) == null)
+        {
+            return linear;
+        }
         if (args.collective == Collective.ALLREDUCE && pairExchangeApplies(size) && args.sendSegmentOffset < 0 &&
             bytes >= PAIR_EXCHANGE_MIN_BYTES && bytes < PAIR_EXCHANGE_END_BYTES &&
             pairExchange.unsupportedReason(args, size, context) == null)
@@ -794,6 +819,15 @@ public final class AlgorithmSelector
                         "where its message goes single copy," : PAIR_REDUCE_FAST_PACE_STAGED_BYTES + " B")
                         .append(" not at the fast pace)");
                 }
+            }
+        }
+        for (final Collective collective : new Collective[] {Collective.GATHER, Collective.SCATTER})
+        {
+            final CollectiveAlgorithm linear = oversubscribedLinear[collective.ordinal()];
+            if (linear != null && size > cores && forced.get(collective) == null)
+            {
+                text.append(text.isEmpty() ? "" : "; ").append(collective.label()).append(' ').append(linear.name())
+                    .append(" at every size");
             }
         }
         if (pairExchangeApplies(size) && forced.get(Collective.ALLREDUCE) == null)

@@ -448,8 +448,8 @@ class TunedSelectionTest
 
     /**
      * Without a tuning file, when ranks outnumber cores, broadcasts from 1 KiB to 8 KiB take binomial (below,
-     * shm_ll) and reduces up to 128 KiB, larger reduces shm_direct (with a core per rank: the shipped model); a
-     * measured tuning file decides for itself. Needs at most 3 cores, as every machine this project runs on has, so 4 ranks share cores.
+     * shm_ll) and reduces up to 128 KiB, larger reduces shm_direct, gathers and scatters linear (with a core per rank:
+     * the shipped model); a measured tuning file decides for itself. Needs at most 3 cores, as every machine this project runs on has, so 4 ranks share cores.
      */
     @Test
     void oversubscribedSmallBroadcastsAndReducesTakeBinomialUnlessATuningFileSaysOtherwise()
@@ -477,8 +477,17 @@ class TunedSelectionTest
             assertEquals("shm_direct", atFour.select(reduce(bytes / 4), four.context(0), bytes).name(),
                 "reduce of " + bytes + " B");
         }
-        assertEquals("broadcast binomial from 1024 B up to 8192 B; reduce binomial up to 131072 B, shm_direct beyond",
-            atFour.describeRankRules(4));
+        // gathers and scatters: linear at every size, where the shipped model takes binomial at some
+        for (final Collective rooted : new Collective[] {Collective.GATHER, Collective.SCATTER})
+        {
+            for (final long bytes : new long[] {65536, 6L << 20, 64L << 20})
+            {
+                assertEquals("linear", atFour.select(args(rooted, bytes / 16), four.context(0), bytes).name(),
+                    rooted.label() + " of " + bytes + " B");
+            }
+        }
+        assertEquals("broadcast binomial from 1024 B up to 8192 B; reduce binomial up to 131072 B, shm_direct beyond; " +
+            "gather linear at every size; scatter linear at every size", atFour.describeRankRules(4));
         final java.nio.file.Path file = writeTable(new TuningTable(ModelParameters.shipped(), Map.of(), List.of(
             new Rule(Collective.BROADCAST, 4, 0, Long.MAX_VALUE, "shm_direct", 0))));
         final AlgorithmSelector measured = new AlgorithmSelector(REGISTRY, null, TunedSelection.load(
@@ -486,6 +495,8 @@ class TunedSelectionTest
                 .build(), REGISTRY));
         assertEquals("shm_direct",
             measured.select(args(Collective.BROADCAST, 2048 / 4), four.context(0), 2048).name());
+        assertNotEquals("linear", measured.select(args(Collective.GATHER, (64 << 20) / 16), four.context(0),
+            64L << 20).name(), "a measured file at 4 ranks without gather rules: the model it carries");
     }
 
     /**
