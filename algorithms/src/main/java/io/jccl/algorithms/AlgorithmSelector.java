@@ -316,7 +316,7 @@ public final class AlgorithmSelector
      * MiB, scatters of 4-8 MiB). A binomial tree's inner ranks forward their subtrees' blocks, one more copy of each,
      * each waiting for its core; linear has every rank hand its block to the root, or take it, once. 2026-12-05,
      * binomial's time over linear's, {@code bench --algo all}: 4 ranks on 2 cores, 64 KiB-256 MiB (1-2 runs), gather
-     * 1.13-2.93x, scatter 1.04-1.85x; 8 ranks, 64 KiB-64 MiB (2 runs), gather 1.13-3.62x, scatter 1.09-2.45x, but for
+     * 1.12-2.86x, scatter 1.04-2.04x; 8 ranks, 64 KiB-64 MiB (2 runs), gather 1.18-3.62x, scatter 0.98-2.44x, but for
      * one 1 MiB scatter row of 0.41x (2.44x in the other run). The binomial choices also held a subtree's blocks in
      * scratch.
      */
