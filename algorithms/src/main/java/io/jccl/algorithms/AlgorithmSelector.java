@@ -157,15 +157,15 @@ public final class AlgorithmSelector
     private static final long PAIR_REDUCE_MAX_BYTES = 4L << 20;
 
     /**
-     * Smallest 2-rank reduce that leaves binomial for shm_direct at the fast pace ({@link #pairTreeGivesWay}).
-     * 2 ranks, 2026-12-05, shm_direct's time over binomial's at the fast pace: {@code bench --algo all}, direct
-     * buffers, 0.66-0.67 at 2 MiB (3 rows), 0.46-0.53 at 4 MiB (3), 0.31-0.75 at 16-64 MiB (24); {@code
-     * perf/HeapArrays.java reduce 12 binomial} (4-5 of 12 rounds at that pace), direct buffers 0.53-0.71 at 2 MiB and
-     * 0.38-0.61 at 4-8 MiB, {@code float[]} 0.79-1.04 and 0.49-0.62; at 512 KiB 0.56-1.19 and 0.92-1.65, binomial
-     * mostly ahead. At the slow pace binomial stays: at 2-4 MiB it took 0.23-0.60x shm_direct's time on direct
-     * buffers and 0.87-1.19x on {@code float[]}. Beyond 4 MiB direct buffers would gain as much there (8-64 MiB
-     * 0.35-0.67x), but heap arrays, whose message goes through the ring, lose (8 MiB 1.43-1.75x), and the choice
-     * cannot see the buffers: shm_direct stays.
+     * Smallest 2-rank reduce that leaves binomial for shm_direct at the fast pace ({@link #pairTreeGivesWay}). 2 ranks,
+     * 2026-12-05, shm_direct's time over binomial's at the fast pace: {@code bench --algo all}, direct buffers,
+     * 0.66-0.67 at 2 MiB (3 rows), 0.46-0.53 at 4 MiB (3), 0.31-0.75 at 16-64 MiB (24); {@code perf/HeapArrays.java
+     * reduce 12 binomial} (4-5 of 12 rounds at that pace), direct buffers 0.53-0.71 at 2 MiB and 0.38-0.61 at 4-8 MiB,
+     * {@code float[]} 0.79-1.04 and 0.49-0.62; at 512 KiB 0.56-1.19 and 0.92-1.65, binomial mostly ahead. At the slow
+     * pace binomial stays: at 2-4 MiB it took 0.23-0.60x shm_direct's time on direct buffers and 0.87-1.19x on {@code
+     * float[]} (one row 1.96x). Beyond 4 MiB direct buffers would gain as much there (8-64 MiB 0.35-0.67x), but heap
+     * arrays, whose message goes through the ring, lose (8 MiB 1.43-1.75x), and the choice cannot see the buffers:
+     * shm_direct stays.
      */
     private static final long PAIR_REDUCE_FAST_PACE_STAGED_BYTES = 2L << 20;
 

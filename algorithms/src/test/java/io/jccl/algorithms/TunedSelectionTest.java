@@ -449,7 +449,8 @@ class TunedSelectionTest
     /**
      * Without a tuning file, when ranks outnumber cores, broadcasts from 1 KiB to 8 KiB take binomial (below,
      * shm_ll) and reduces up to 128 KiB, larger reduces shm_direct, gathers and scatters linear (with a core per rank:
-     * the shipped model); a measured tuning file decides for itself. Needs at most 3 cores, as every machine this project runs on has, so 4 ranks share cores.
+     * the shipped model); a measured tuning file decides for itself. Needs at most 3 cores, as every machine this
+     * project runs on has, so 4 ranks share cores.
      */
     @Test
     void oversubscribedSmallBroadcastsAndReducesTakeBinomialUnlessATuningFileSaysOtherwise()

@@ -4,7 +4,6 @@ import io.jccl.launch.JobResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -28,7 +27,7 @@ class SplitCallsTest
     private static final int PART = (4 * MIB) / Float.BYTES;
 
     @Test
-    void largeCallsRunInPartsAndLargeCopiesDecline() throws IOException
+    void largeCallsRunInPartsAndLargeCopiesDecline()
     {
         assumeTrue(Runtime.version().feature() >= 22, "single copy needs Java 22");
         assumeTrue(Runtime.getRuntime().availableProcessors() >= 2, "2 ranks, a core each");
