@@ -13,7 +13,8 @@ import java.util.Locale;
  * line (and a reference store when the algorithm changes), allocating nothing; what the operation is travels as the
  * packed kind of {@link CallSignatures#kind}. No state is stored per operation: a dump runs between calls of the
  * owning thread, so every recorded operation has ended, done, except the one that broke the communicator
- * ({@link #failed}) and non-blocking ones, which are shown as posted. The clock is read only where the waiter reads it
+ * ({@link #failed}), single-copy calls a rank declined ({@link #declined}, one store more) and non-blocking ones,
+ * which are shown as posted. The clock is read only where the waiter reads it
  * anyway (a wait's first idle, a failure), unless {@code timed} (JCCL_DEBUG at INFO or more), which adds a clock read
  * at the start and end of each operation. {@link #dump} prints the ring, oldest first.
  */
