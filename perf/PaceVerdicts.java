@@ -9,7 +9,7 @@
  * argument, shared-cores, times the set that matters while ranks outnumber cores instead: allgathers, allreduces from
  * 128 KiB, whose single copy is then the single-copy two-shot (shm_single_copy_twoshot), reduce-scatters,
  * broadcasts, whose staged algorithm is shm_eager, and alltoalls; the default set is pair (PERFORMANCE.md, sessions
- * 49 and 50).
+ * 49 and 50), whose 2-rank reduces (session 51) set binomial, in the single columns, against shm_direct.
  *
  * Run (from the repository, after mvn install):
  *   "$(./jccl classpath --java-home)/bin/javac" -cp core/target/classes -d /tmp/pace-verdicts perf/PaceVerdicts.java \
@@ -28,11 +28,11 @@ public class PaceVerdicts
     private static final String[] PAIR_OPS = {
         "allgather", "allgather", "allgather", "allgather",
         "allreduce", "allreduce", "allreduce", "allreduce", "allreduce",
-        "alltoall", "alltoall", "reduce_scatter", "reduce_scatter"};
+        "alltoall", "alltoall", "reduce_scatter", "reduce_scatter", "reduce", "reduce"};
     private static final int[] PAIR_BYTES = {
         32 << 10, 128 << 10, 512 << 10, 2 << 20,
         8 << 10, 32 << 10, 128 << 10, 512 << 10, 2 << 20,
-        128 << 10, 512 << 10, 128 << 10, 512 << 10};
+        128 << 10, 512 << 10, 128 << 10, 512 << 10, 2 << 20, 8 << 20};
     private static final String[] SHARED_CORES_OPS = {
         "allgather", "allgather", "allgather", "allgather", "allgather",
         "allreduce", "allreduce", "allreduce", "allreduce",
@@ -68,8 +68,13 @@ public class PaceVerdicts
             for (int c = 0; c < ops.length; c++)
             {
                 final String op = ops[c];
-                singleCopy[c] = world.withAlgorithm(op +
-                    (op.equals("allreduce") ? singleCopyAllreduce : ":shm_single_copy"));
+                singleCopy[c] = world.withAlgorithm(op + switch (op)
+                {
+                    case "allreduce" -> singleCopyAllreduce;
+                    // the 2-rank reduce rule's choice at the slow pace: one message, single copy from direct buffers
+                    case "reduce" -> ":binomial";
+                    default -> ":shm_single_copy";
+                });
                 staged[c] = world.withAlgorithm(op + switch (op)
                 {
                     case "allreduce" -> ":shm_twoshot";
