@@ -123,7 +123,7 @@ public final class Configuration
      * the call (the other collectives' blocks do not lie in one range). It bounds the scratch memory a rank keeps, and
      * makes a call beyond the sizes the bench measures run as calls it measures. 0: calls run whole. At least
      * {@link #SPLIT_BYTES_MIN} when set; rounded down to whole 64-byte lines. Every rank must have the same (as the
-     * launcher gives them): ranks that cut a call differently would run different collectives.
+     * launcher gives them; checked at connect): ranks that cut a call differently would run different collectives.
      */
     public static final String SPLIT_BYTES_PROP_NAME = "jccl.split.bytes";
     public static final long SPLIT_BYTES_DEFAULT = 64L << 20;

@@ -108,6 +108,15 @@ public final class TunedSelection
     }
 
     /**
+     * The JSON of the table these choices come from ({@link TuningTable#toJson}; "" for none): the same on every rank
+     * of a job, or ranks would choose apart.
+     */
+    public String tableJson()
+    {
+        return table == null ? "" : table.toJson();
+    }
+
+    /**
      * These choices for ranks that share {@code cores} cores, from the same table (no file read again): the model's
      * choices depend on whether ranks outnumber cores.
      */

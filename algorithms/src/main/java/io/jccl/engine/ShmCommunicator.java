@@ -12,6 +12,8 @@ import io.jccl.algorithms.AlgorithmRegistry;
 import io.jccl.algorithms.AlgorithmSelector;
 import io.jccl.algorithms.TunedSelection;
 import io.jccl.model.Pace;
+import io.jccl.model.TuningTable;
+import io.jccl.shm.AgreedSettings;
 import io.jccl.shm.Log;
 import io.jccl.shm.ShmTransport;
 import io.jccl.spi.CollectiveAlgorithm;
@@ -116,7 +118,15 @@ public final class ShmCommunicator implements Communicator
         TunedSelection tuned = TunedSelection.load(configuration, registry);
         final PaceProbe.Settings paceSettings = PaceProbe.settings(configuration);
         AlgorithmSelector selector = new AlgorithmSelector(registry, forced, tuned);
-        final ShmTransport transport = ShmTransport.connect(configuration);
+        final ShmTransport transport = ShmTransport.connect(configuration, AgreedSettings.of(configuration)
+            .text(Configuration.ALGO_PROP_NAME, forced == null || forced.isBlank() ? null : forced.trim())
+            .number(Configuration.CHUNK_BYTES_PROP_NAME, chunkBytes)
+            .number(Configuration.SPLIT_BYTES_PROP_NAME, splitBytes)
+            .number(Configuration.PACE_PROBE_BYTES_PROP_NAME, paceSettings.probeBytes())
+            .text(Configuration.PACE_THRESHOLD_US_PROP_NAME, Double.isNaN(paceSettings.thresholdMicros()) ? null :
+                Double.toString(paceSettings.thresholdMicros()))
+            .digest(TuningTable.FILE_PROP_NAME, tuned.tableJson(), tuned.measured() ?
+                TuningTable.path(configuration).toString() : "none"));
         if (transport.cores() != Runtime.getRuntime().availableProcessors())
         {
             // the job's ranks may use more CPUs together than this JVM may (each bound to its own): the model's

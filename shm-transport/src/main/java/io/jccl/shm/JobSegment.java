@@ -51,10 +51,16 @@ public final class JobSegment implements AutoCloseable
     {
         return new SegmentDescriptor(worldSize,
             configuration.getLong(Configuration.RING_BYTES_PROP_NAME, Configuration.RING_BYTES_DEFAULT),
-            align(configuration.getLong(Configuration.STAGING_BYTES_PROP_NAME, Configuration.STAGING_BYTES_DEFAULT),
-                PAGE),
+            stagingBytes(configuration),
             align(configuration.getLong(Configuration.SYMMETRIC_BYTES_PROP_NAME,
                 Configuration.SYMMETRIC_BYTES_DEFAULT), PAGE));
+    }
+
+    /** Each rank's staging area by {@code configuration}, in whole pages. */
+    static long stagingBytes(final Configuration configuration)
+    {
+        return align(configuration.getLong(Configuration.STAGING_BYTES_PROP_NAME, Configuration.STAGING_BYTES_DEFAULT),
+            PAGE);
     }
 
     /** Creates, reserves, fills and publishes the segment at {@code path}. */

@@ -135,9 +135,10 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
 
     /**
      * Joins the job: rank 0 creates the segment, the others attach; returns when every rank has arrived, and throws
-     * when they do not within {@code jccl.bootstrap.timeout.ms}.
+     * when they do not within {@code jccl.bootstrap.timeout.ms}, or when a rank's {@code agreed} settings differ from
+     * another's.
      */
-    public static ShmTransport connect(final Configuration configuration)
+    public static ShmTransport connect(final Configuration configuration, final AgreedSettings agreed)
     {
         final int size = configuration.worldSize();
         final int rank = configuration.rank();
@@ -191,7 +192,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         final ShmTransport transport = new ShmTransport(configuration, log, rank, segment);
         try
         {
-            transport.bootstrap(deadline, timeoutNs);
+            transport.bootstrap(deadline, timeoutNs, agreed);
         }
         catch (final RuntimeException ex)
         {
@@ -207,11 +208,12 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         return transport;
     }
 
-    private void bootstrap(final long deadline, final long timeoutNs)
+    private void bootstrap(final long deadline, final long timeoutNs, final AgreedSettings agreed)
     {
         // The hook first: once peers see this rank attached, an exit must mark it failed. Registered the other
         // way round, a System.exit between the two left a rank attached with no hook (and addShutdownHook threw).
         Runtime.getRuntime().addShutdownHook(exitHook);
+        agreed.publish(base + layout.rankRecordOffset(rank));
         monitor.register();
         waiter.operation("bootstrap", 0, -1, null, false);
         if (rank == 0)
@@ -232,6 +234,8 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
                 bootstrapIdle(deadline, timeoutNs);
             }
         }
+        // every rank compares, so every rank fails alike
+        agreed.check(base, layout, rank);
         monitor.watchPeers();
         final long[] pids = new long[size];
         for (int r = 0; r < size; r++)
