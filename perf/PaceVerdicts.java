@@ -8,7 +8,7 @@
  * PERFORMANCE.md (session 47) has what it measured: why the engine's probe compares 32 KiB allgathers. A second
  * argument, shared-cores, times the set that matters while ranks outnumber cores instead: allgathers, allreduces from
  * 128 KiB, whose single copy is then the single-copy two-shot (shm_single_copy_twoshot), reduce-scatters,
- * broadcasts, whose staged algorithm is shm_eager, and alltoalls; the default set is pair (PERFORMANCE.md, sessions
+ * broadcasts, whose staged algorithm is shm_eager, alltoalls and reduces (session 52); the default set is pair (PERFORMANCE.md, sessions
  * 49 and 50), whose 2-rank reduces (session 51) set binomial, in the single columns, against shm_direct.
  *
  * Run (from the repository, after mvn install):
@@ -38,13 +38,15 @@ public class PaceVerdicts
         "allreduce", "allreduce", "allreduce", "allreduce",
         "reduce_scatter", "reduce_scatter",
         "broadcast", "broadcast", "broadcast", "broadcast",
-        "alltoall", "alltoall", "alltoall", "alltoall"};
+        "alltoall", "alltoall", "alltoall", "alltoall",
+        "reduce", "reduce", "reduce"};
     private static final int[] SHARED_CORES_BYTES = {
         32 << 10, 128 << 10, 512 << 10, 2 << 20, 8 << 20,
         128 << 10, 512 << 10, 2 << 20, 8 << 20,
         512 << 10, 2 << 20,
         32 << 10, 128 << 10, 512 << 10, 2 << 20,
-        128 << 10, 512 << 10, 2 << 20, 8 << 20};
+        128 << 10, 512 << 10, 2 << 20, 8 << 20,
+        128 << 10, 512 << 10, 2 << 20};
 
     public static void main(final String[] args)
     {
@@ -72,7 +74,7 @@ public class PaceVerdicts
                 {
                     case "allreduce" -> singleCopyAllreduce;
                     // the 2-rank reduce rule's choice at the slow pace: one message, single copy from direct buffers
-                    case "reduce" -> ":binomial";
+                    case "reduce" -> sharedCores ? ":shm_single_copy" : ":binomial";
                     default -> ":shm_single_copy";
                 });
                 staged[c] = world.withAlgorithm(op + switch (op)

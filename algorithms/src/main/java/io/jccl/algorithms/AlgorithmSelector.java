@@ -29,7 +29,9 @@ import java.util.Map;
  *       {@link #SINGLE_COPY_MIN_ALLREDUCE_HALF_BYTES} and 2-rank reduces from {@link #SINGLE_COPY_MIN_REDUCE_BYTES}
  *       to {@link #SINGLE_COPY_REDUCE_MAX_BYTES} while no two ranks share a core, and while they do, at the slow pace
  *       alone and up to {@link #OVERSUBSCRIBED_SLOW_PACE_MAX_RANKS_PER_CORE} ranks a core, broadcasts from
- *       {@link #OVERSUBSCRIBED_BROADCAST_MIN_BYTES} ({@link #OVERSUBSCRIBED_BROADCAST}), and allreduces, allgathers,
+ *       {@link #OVERSUBSCRIBED_BROADCAST_MIN_BYTES} ({@link #OVERSUBSCRIBED_BROADCAST}), reduces from
+ *       {@link #OVERSUBSCRIBED_SLOW_PACE_REDUCE_MIN_BYTES} to {@link #OVERSUBSCRIBED_SLOW_PACE_REDUCE_MAX_BYTES}, and
+ *       allreduces, allgathers,
  *       reduce-scatters and alltoalls from blocks of {@link #OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES},
  *       {@link #OVERSUBSCRIBED_ALLGATHER_MIN_BLOCK_BYTES}, {@link #OVERSUBSCRIBED_REDUCE_SCATTER_MIN_BLOCK_BYTES} and
  *       {@link #OVERSUBSCRIBED_SLOW_PACE_ALLTOALL_MIN_BLOCK_BYTES}, and beyond two ranks a core alltoalls from blocks
@@ -46,7 +48,7 @@ import java.util.Map;
  *       32 KiB-8 MiB, reduce 32-512 KiB; PERFORMANCE.md, session 45), where at the slow pace they took 1.2-4x. While
  *       ranks share cores, up to two a core, the rule holds at the slow pace alone (not before the first probe), and
  *       beyond, alltoall's at either pace. A rank whose buffers the single-copy algorithm would copy for its peers (a
- *       heap array, a call in place) may decline the call ({@link CollectiveArgs#mayDeclineCopies}; not a 2-rank
+ *       heap array, a call in place) may decline the call ({@link CollectiveArgs#mayDeclineCopies}; not a
  *       reduce), and every rank then runs the choice the rule replaces ({@link #selectAfterDecline});</li>
  *   <li>without a tuning file, binomial for broadcasts from {@link #OVERSUBSCRIBED_BROADCAST_TREE_MIN_BYTES} up to
  *       {@link #OVERSUBSCRIBED_BROADCAST_MAX_BYTES} and reduces
@@ -252,6 +254,20 @@ public final class AlgorithmSelector
      * fast pace 0.44-0.45x and 0.54-0.55x.
      */
     private static final long OVERSUBSCRIBED_REDUCE_SCATTER_MIN_BLOCK_BYTES = 128 * 1024;
+
+    /**
+     * The smallest reduce the single-copy rule takes while ranks share cores up to two a core, at the slow pace alone,
+     * and {@link #OVERSUBSCRIBED_SLOW_PACE_REDUCE_MAX_BYTES} the largest. 4 ranks on 2 cores, six sweeps of every
+     * algorithm on {@code float[]} (MODEL.md, session 52), 4-5 rows per size at the slow pace (the single-copy row's
+     * handoff probe at 120 µs or more): {@code shm_direct} took 2.52-3.20x {@code shm_single_copy}'s time at 128 KiB,
+     * 2.42-2.73x at 512 KiB, 1.74-2.47x at 2 MiB and 0.91-1.27x at 8 MiB; binomial 1.22-2.62x, 1.52-1.83x, 1.17-1.58x
+     * and 0.65-1.03x, and 0.80-1.37x at 32 KiB. At the fast pace {@code shm_direct} took 0.30-0.62x single copy's time
+     * (one 512 KiB row 2.43x).
+     */
+    private static final long OVERSUBSCRIBED_SLOW_PACE_REDUCE_MIN_BYTES = 128 * 1024;
+
+    /** See {@link #OVERSUBSCRIBED_SLOW_PACE_REDUCE_MIN_BYTES}. */
+    private static final long OVERSUBSCRIBED_SLOW_PACE_REDUCE_MAX_BYTES = 2L << 20;
 
     /**
      * The single-copy rule's broadcast while ranks outnumber cores (at the slow pace, up to
@@ -623,12 +639,12 @@ public final class AlgorithmSelector
         if (singleCopyRule && singleCopyChoice != null && singleCopyBytes > 0 && !tuned.measured() &&
             singleCopyApplies(args.collective, size) && singleCopyHoldsAt(pace, size) &&
             (args.collective != Collective.ALLREDUCE || args.sendSegmentOffset < 0) &&
-            bytes <= singleCopyMaxBytes(args.collective) &&
+            bytes <= singleCopyMaxBytes(args.collective, size) &&
             messageBytes(args.collective, bytes, size) >= minMessageBytes(args.collective, size, singleCopyBytes) &&
             singleCopyChoice.unsupportedReason(args, size, context) == null)
         {
             // a rank whose buffers must be copied for its peers may decline the call (measured for every collective
-            // of the rule but the 2-rank reduce)
+            // of the rule but the reduce, whose heap arrays gain from single copy at 2 ranks and at 4 on 2 cores)
             args.mayDeclineCopies = args.collective != Collective.REDUCE;
             return singleCopyChoice;
         }
@@ -710,7 +726,7 @@ public final class AlgorithmSelector
             final long from = singleCopyFromBytes(collective, size, singleCopyBytes);
             text.append(text.isEmpty() ? "" : "; ").append(collective.label()).append(' ').append(first.name())
                 .append(" from ").append(from).append(" B");
-            final long max = singleCopyMaxBytes(collective);
+            final long max = singleCopyMaxBytes(collective, size);
             if (max != Long.MAX_VALUE)
             {
                 text.append(" to ").append(max).append(" B");
@@ -734,9 +750,9 @@ public final class AlgorithmSelector
     /**
      * Whether the single-copy rule applies to a job of {@code size} ranks whose messages travel single-copy from
      * {@code singleCopyBytes} and depends on the pace, without a measured tuning file: while every rank has a core,
-     * where it gives way at the fast pace, and while ranks share cores for broadcasts, allreduces, allgathers and
-     * reduce-scatters, which take it at the slow pace alone. The communicator then probes the pace (a comparison probe
-     * of the engine's {@code PaceProbe}).
+     * where it gives way at the fast pace, and while ranks share cores for broadcasts, reduces, allreduces, allgathers
+     * and reduce-scatters, which take it at the slow pace alone. The communicator then probes the pace (a comparison
+     * probe of the engine's {@code PaceProbe}).
      */
     public boolean followsPace(final int size, final long singleCopyBytes)
     {
@@ -903,8 +919,8 @@ public final class AlgorithmSelector
      * Whether the single-copy rule serves {@code collective} in a job of {@code size} ranks: single-copy allreduce
      * and reduce only at 2 ranks; while ranks outnumber cores, alltoall
      * ({@link #OVERSUBSCRIBED_ALLTOALL_MIN_BLOCK_BYTES}) and, up to
-     * {@link #OVERSUBSCRIBED_SLOW_PACE_MAX_RANKS_PER_CORE} ranks a core, broadcast, allreduce, allgather and
-     * reduce-scatter ({@link #OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES}) alone (all five at the slow pace alone:
+     * {@link #OVERSUBSCRIBED_SLOW_PACE_MAX_RANKS_PER_CORE} ranks a core, broadcast, reduce, allreduce, allgather and
+     * reduce-scatter ({@link #OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES}) alone (all six at the slow pace alone:
      * {@link #dependsOnPace}).
      */
     private boolean singleCopyApplies(final Collective collective, final int size)
@@ -914,7 +930,7 @@ public final class AlgorithmSelector
             return switch (collective)
             {
                 case ALLTOALL -> true;
-                case BROADCAST, ALLREDUCE, ALLGATHER, REDUCE_SCATTER -> dependsOnPace(size);
+                case BROADCAST, REDUCE, ALLREDUCE, ALLGATHER, REDUCE_SCATTER -> dependsOnPace(size);
                 default -> false;
             };
         }
@@ -957,12 +973,12 @@ public final class AlgorithmSelector
             singleCopy[collective.ordinal()];
     }
 
-    /** The largest call the single-copy rule takes for {@code collective}. */
-    private static long singleCopyMaxBytes(final Collective collective)
+    /** The largest call the single-copy rule takes for {@code collective} in a job of {@code size} ranks. */
+    private long singleCopyMaxBytes(final Collective collective, final int size)
     {
         return switch (collective)
         {
-            case REDUCE -> SINGLE_COPY_REDUCE_MAX_BYTES;
+            case REDUCE -> size > cores ? OVERSUBSCRIBED_SLOW_PACE_REDUCE_MAX_BYTES : SINGLE_COPY_REDUCE_MAX_BYTES;
             default -> Long.MAX_VALUE;
         };
     }
@@ -1028,6 +1044,7 @@ public final class AlgorithmSelector
                 case ALLREDUCE -> OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES;
                 case ALLGATHER -> OVERSUBSCRIBED_ALLGATHER_MIN_BLOCK_BYTES;
                 case REDUCE_SCATTER -> OVERSUBSCRIBED_REDUCE_SCATTER_MIN_BLOCK_BYTES;
+                case REDUCE -> OVERSUBSCRIBED_SLOW_PACE_REDUCE_MIN_BYTES;
                 default -> dependsOnPace(size) ? OVERSUBSCRIBED_SLOW_PACE_ALLTOALL_MIN_BLOCK_BYTES :
                     OVERSUBSCRIBED_ALLTOALL_MIN_BLOCK_BYTES;
             };

@@ -36,9 +36,9 @@ import java.util.Locale;
  *       the probe asks the question the choice depends on. A second comparison, of {@link #BAND_BYTES} allgathers,
  *       answers it for the calls of the band around that size ({@link #inBand}): at the fast pace, where single copy
  *       was ahead there, those calls take the slow pace's choices ({@link #paceFor}). While ranks outnumber cores,
- *       where the rule that follows the pace serves large broadcasts, allreduces, allgathers and reduce-scatters, the
- *       comparison is of two allreduces, the staged two-shot ({@code shm_twoshot}) and the single-copy two-shot
- *       ({@code shm_single_copy_twoshot}), of {@link #SHARED_CORES_COMPARISON_BYTES}, against
+ *       where the rule that follows the pace serves large broadcasts, reduces, allreduces, allgathers and
+ *       reduce-scatters, the comparison is of two allreduces, the staged two-shot ({@code shm_twoshot}) and the
+ *       single-copy two-shot ({@code shm_single_copy_twoshot}), of {@link #SHARED_CORES_COMPARISON_BYTES}, against
  *       {@link #SHARED_CORES_FAST_RATIO}, without a band.</li>
  * </ul>
  * <p>
@@ -85,7 +85,7 @@ public final class PaceProbe
     public static final double FAST_RATIO = 1.3;
     /**
      * Bytes of each of the comparison probe's two allreduces while ranks outnumber cores, where the pace decides
-     * whether large broadcasts, allreduces, allgathers and reduce-scatters take single copy
+     * whether large broadcasts, reduces, allreduces, allgathers and reduce-scatters take single copy
      * ({@link io.jccl.algorithms.AlgorithmSelector}). 4 ranks on 2 cores, 2026-12-04, {@code perf/PaceVerdicts.java}
      * (shared-cores), three runs of 600 s, 2904, 2124 and 1871 samples, 38-43 % of them where the staged two-shot was
      * the faster: the 128 KiB allreduces' verdict matched the one of the 512 KiB, 2 and 8 MiB allreduces' mean times

@@ -381,8 +381,8 @@ class TunedSelectionTest
         assertTrue(atFour.with("allreduce:ring").followsPace(4, 256 * 1024));
         assertTrue(atFour.with("broadcast:binomial,allreduce:ring,allgather:ring,reduce_scatter:ring")
             .followsPace(4, 256 * 1024), "alltoall's rule follows the pace too");
-        assertFalse(atFour.with("broadcast:binomial,allreduce:ring,allgather:ring,reduce_scatter:ring," +
-            "alltoall:pairwise").followsPace(4, 256 * 1024));
+        assertFalse(atFour.with("broadcast:binomial,reduce:binomial,allreduce:ring,allgather:ring," +
+            "reduce_scatter:ring,alltoall:pairwise").followsPace(4, 256 * 1024));
         final LocalJob fourSingleCopy = new LocalJob(4, STAGING, 1 << 20).singleCopy(256 * 1024);
         // allreduce: the single-copy two-shot at the slow pace from 512 KiB, on private send buffers; the choice it
         // replaces at the fast pace and before the first probe
@@ -432,6 +432,24 @@ class TunedSelectionTest
             assertNotEquals("shm_single_copy",
                 atFour.select(below, fourSingleCopy.context(0), bytes / 2, Pace.SLOW).name(), collective.label());
         }
+        // reduce: shm_single_copy from 128 KiB to 2 MiB at the slow pace alone, with no declines (heap arrays gain too)
+        for (final long bytes : new long[] {128 * 1024, 2 * mib})
+        {
+            final CollectiveArgs reduce = reduce(bytes / 4);
+            final String staged = atFour.select(reduce, fourWithout.context(0), bytes).name();
+            assertEquals(bytes == 2 * mib ? "shm_direct" : "binomial", staged);
+            assertEquals("shm_single_copy", atFour.select(reduce, fourSingleCopy.context(0), bytes, Pace.SLOW).name(),
+                "reduce of " + bytes + " B");
+            assertFalse(reduce.mayDeclineCopies);
+            assertEquals(staged, atFour.select(reduce, fourSingleCopy.context(0), bytes, Pace.FAST).name());
+            assertEquals(staged, atFour.select(reduce, fourSingleCopy.context(0), bytes).name());
+        }
+        assertEquals("binomial", atFour.select(reduce(32 * 1024 - 1), fourSingleCopy.context(0), 128 * 1024 - 4,
+            Pace.SLOW).name());
+        assertEquals("shm_direct", atFour.select(reduce(2 * mib / 4 + 1), fourSingleCopy.context(0), 2 * mib + 4,
+            Pace.SLOW).name());
+        assertTrue(atFour.with("broadcast:binomial,allreduce:ring,allgather:ring,reduce_scatter:ring," +
+            "alltoall:pairwise").followsPace(4, 256 * 1024), "reduce's rule follows the pace too");
         // more than two ranks a core: no allreduce rule, no probe (alltoall's rule holds at either pace:
         // oversubscribedAlltoallReadsLargeBlocksSingleCopy)
         final AlgorithmSelector atEight = shippedSelector(8);
@@ -624,7 +642,8 @@ class TunedSelectionTest
         assertNotEquals("shm_single_copy", atEight.select(args(Collective.ALLGATHER, (4 << 20) / 4),
             eightSingleCopy.context(0), 32 << 20, Pace.SLOW).name());
         assertEquals("alltoall shm_single_copy from 524288 B", atEight.describeSingleCopy(8, 256 * 1024));
-        assertEquals("broadcast shm_single_copy from 32768 B at the slow pace; allreduce shm_single_copy_twoshot " +
+        assertEquals("broadcast shm_single_copy from 32768 B at the slow pace; reduce shm_single_copy from 131072 B to " +
+            "2097152 B at the slow pace; allreduce shm_single_copy_twoshot " +
             "from 524288 B at the slow pace; allgather shm_single_copy from 131072 B at the slow pace; " +
             "reduce_scatter shm_single_copy from 524288 B at the slow pace; alltoall shm_single_copy from 131072 B " +
             "at the slow pace", shippedSelector(4).describeSingleCopy(4, 256 * 1024));
