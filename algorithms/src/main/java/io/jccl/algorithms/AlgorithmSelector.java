@@ -48,7 +48,7 @@ import java.util.Map;
  *       32 KiB-8 MiB, reduce 32-512 KiB; PERFORMANCE.md, session 45), where at the slow pace they took 1.2-4x. While
  *       ranks share cores, up to two a core, the rule holds at the slow pace alone (not before the first probe), and
  *       beyond, alltoall's at either pace. A rank whose buffers the single-copy algorithm would copy for its peers (a
- *       heap array, a call in place) may decline the call ({@link CollectiveArgs#mayDeclineCopies}; not a
+ *       heap array, a call in place) may decline the call ({@link CollectiveArgs#mayDeclineCopies}; not a 2-rank
  *       reduce), and every rank then runs the choice the rule replaces ({@link #selectAfterDecline});</li>
  *   <li>without a tuning file, binomial for broadcasts from {@link #OVERSUBSCRIBED_BROADCAST_TREE_MIN_BYTES} up to
  *       {@link #OVERSUBSCRIBED_BROADCAST_MAX_BYTES} and reduces
@@ -258,11 +258,12 @@ public final class AlgorithmSelector
     /**
      * The smallest reduce the single-copy rule takes while ranks share cores up to two a core, at the slow pace alone,
      * and {@link #OVERSUBSCRIBED_SLOW_PACE_REDUCE_MAX_BYTES} the largest. 4 ranks on 2 cores, six sweeps of every
-     * algorithm on {@code float[]} (MODEL.md, session 52), 4-5 rows per size at the slow pace (the single-copy row's
+     * algorithm on direct buffers (MODEL.md, session 52), 4-5 rows per size at the slow pace (the single-copy row's
      * handoff probe at 120 µs or more): {@code shm_direct} took 2.52-3.20x {@code shm_single_copy}'s time at 128 KiB,
      * 2.42-2.73x at 512 KiB, 1.74-2.47x at 2 MiB and 0.91-1.27x at 8 MiB; binomial 1.22-2.62x, 1.52-1.83x, 1.17-1.58x
      * and 0.65-1.03x, and 0.80-1.37x at 32 KiB. At the fast pace {@code shm_direct} took 0.30-0.62x single copy's time
-     * (one 512 KiB row 2.43x).
+     * (one 512 KiB row 2.43x). A heap array's copy for peers in the window of declines declines the call, as the
+     * other collectives' do: their heap copies of 512 KiB-2 MiB lost to staging at 4 ranks.
      */
     private static final long OVERSUBSCRIBED_SLOW_PACE_REDUCE_MIN_BYTES = 128 * 1024;
 
@@ -644,8 +645,8 @@ public final class AlgorithmSelector
             singleCopyChoice.unsupportedReason(args, size, context) == null)
         {
             // a rank whose buffers must be copied for its peers may decline the call (measured for every collective
-            // of the rule but the reduce, whose heap arrays gain from single copy at 2 ranks and at 4 on 2 cores)
-            args.mayDeclineCopies = args.collective != Collective.REDUCE;
+            // of the rule but the 2-rank reduce; ranks that share cores decline a reduce's copies like the others')
+            args.mayDeclineCopies = args.collective != Collective.REDUCE || size > cores;
             return singleCopyChoice;
         }
         final CollectiveAlgorithm tree = binomialTree[args.collective.ordinal()];

@@ -432,7 +432,7 @@ class TunedSelectionTest
             assertNotEquals("shm_single_copy",
                 atFour.select(below, fourSingleCopy.context(0), bytes / 2, Pace.SLOW).name(), collective.label());
         }
-        // reduce: shm_single_copy from 128 KiB to 2 MiB at the slow pace alone, with no declines (heap arrays gain too)
+        // reduce: shm_single_copy from 128 KiB to 2 MiB at the slow pace alone; a heap array's copy may decline it
         for (final long bytes : new long[] {128 * 1024, 2 * mib})
         {
             final CollectiveArgs reduce = reduce(bytes / 4);
@@ -440,7 +440,9 @@ class TunedSelectionTest
             assertEquals(bytes == 2 * mib ? "shm_direct" : "binomial", staged);
             assertEquals("shm_single_copy", atFour.select(reduce, fourSingleCopy.context(0), bytes, Pace.SLOW).name(),
                 "reduce of " + bytes + " B");
-            assertFalse(reduce.mayDeclineCopies);
+            assertTrue(reduce.mayDeclineCopies);
+            reduce.declined = true;
+            assertEquals(staged, atFour.selectAfterDecline(reduce, fourSingleCopy.context(0), bytes, Pace.SLOW).name());
             assertEquals(staged, atFour.select(reduce, fourSingleCopy.context(0), bytes, Pace.FAST).name());
             assertEquals(staged, atFour.select(reduce, fourSingleCopy.context(0), bytes).name());
         }

@@ -49,7 +49,9 @@ class SingleCopyDeclineTest
             "reduce_scatter " + TWO_MIB + " heap", "shm_direct",
             "reduce_scatter " + TWO_MIB + " direct", "shm_single_copy",
             "alltoall " + MIB + " heap", "shm_direct",
-            "alltoall " + MIB + " direct", "shm_single_copy");
+            "alltoall " + MIB + " direct", "shm_single_copy",
+            "reduce " + TWO_MIB + " direct", "shm_single_copy",
+            "reduce " + TWO_MIB + " heap", "shm_direct");
     }
 
     @Test
