@@ -572,6 +572,22 @@ public final class AlgorithmSelector
         return forced.get(collective);
     }
 
+    /**
+     * The forced choices as "collective:algorithm" in the collectives' order, comma-separated; null when none. The same
+     * for every spelling of one set of choices (order, case, a bare algorithm name for every collective that has it).
+     */
+    public String describeForced()
+    {
+        if (forced.isEmpty())
+        {
+            return null;
+        }
+        final StringBuilder text = new StringBuilder();
+        forced.forEach((collective, algorithm) -> text.append(text.isEmpty() ? "" : ",").append(collective.label())
+            .append(':').append(algorithm.name()));
+        return text.toString();
+    }
+
     /** The tuned choices this selector consults. */
     public TunedSelection tuned()
     {

@@ -119,7 +119,7 @@ public final class ShmCommunicator implements Communicator
         final PaceProbe.Settings paceSettings = PaceProbe.settings(configuration);
         AlgorithmSelector selector = new AlgorithmSelector(registry, forced, tuned);
         final ShmTransport transport = ShmTransport.connect(configuration, AgreedSettings.of(configuration)
-            .text(Configuration.ALGO_PROP_NAME, forced == null || forced.isBlank() ? null : forced.trim())
+            .text(Configuration.ALGO_PROP_NAME, selector.describeForced())
             .number(Configuration.CHUNK_BYTES_PROP_NAME, chunkBytes)
             .number(Configuration.SPLIT_BYTES_PROP_NAME, splitBytes)
             .number(Configuration.PACE_PROBE_BYTES_PROP_NAME, paceSettings.probeBytes())

@@ -750,6 +750,17 @@ class TunedSelectionTest
         return args;
     }
 
+    /** The forced choices read alike however they are spelled: what ranks compare at connect. */
+    @Test
+    void forcedChoicesAreDescribedInTheCollectivesOrder()
+    {
+        assertNull(shippedSelector(2).describeForced());
+        assertEquals("barrier:shm_flags,allreduce:ring",
+            shippedSelector(2).with("allreduce:RING, Barrier:shm_flags").describeForced());
+        assertEquals(shippedSelector(2).with("barrier:shm_flags,allreduce:ring").describeForced(),
+            shippedSelector(2).with(" allreduce:ring ,barrier:shm_flags").describeForced());
+    }
+
     /** The engine's selector with the shipped model at {@code ranks} ranks and no tuning file. */
     private static AlgorithmSelector shippedSelector(final int ranks)
     {

@@ -72,10 +72,12 @@ class MismatchedSettingsTest
     @Test
     void ranksThatShareTheSettingsRun()
     {
-        // the same value spelled differently on each rank: 1048576 and 1m
+        // the same values spelled differently on each rank: 1048576 and 1m; the forced choices in another order and
+        // case
         final JobResult result = Jobs.launch(2, SettingsRank.class,
-            List.of("0:jccl.split.bytes=1048576", "1:jccl.split.bytes=1m", "0:jccl.algo=allreduce:ring",
-                "1:jccl.algo= allreduce:ring"), List.of("JCCL_TUNING_FILE=none"));
+            List.of("0:jccl.split.bytes=1048576", "1:jccl.split.bytes=1m",
+                "0:jccl.algo=allreduce:ring,barrier:shm_flags", "1:jccl.algo= Barrier:shm_flags, allreduce:RING"),
+            List.of("JCCL_TUNING_FILE=none"));
         Jobs.assertSucceeded(result);
         for (int r = 0; r < 2; r++)
         {
