@@ -854,7 +854,7 @@ public final class AlgorithmSelector
                 }
             }
         }
-        for (final Collective collective : new Collective[] {Collective.GATHER, Collective.SCATTER})
+        for (final Collective collective : Collective.values())
         {
             final CollectiveAlgorithm linear = oversubscribedLinear[collective.ordinal()];
             if (linear != null && size > cores && forced.get(collective) == null)
