@@ -30,8 +30,7 @@ import java.util.Map;
  *       to {@link #SINGLE_COPY_REDUCE_MAX_BYTES} while no two ranks share a core, and while they do, at the slow pace
  *       alone and up to {@link #OVERSUBSCRIBED_SLOW_PACE_MAX_RANKS_PER_CORE} ranks a core, broadcasts from
  *       {@link #OVERSUBSCRIBED_BROADCAST_MIN_BYTES} ({@link #OVERSUBSCRIBED_BROADCAST}), reduces from
- *       {@link #OVERSUBSCRIBED_SLOW_PACE_REDUCE_MIN_BYTES} to {@link #OVERSUBSCRIBED_SLOW_PACE_REDUCE_MAX_BYTES}, and
- *       allreduces, allgathers,
+ *       {@link #OVERSUBSCRIBED_SLOW_PACE_REDUCE_MIN_BYTES}, and allreduces, allgathers,
  *       reduce-scatters and alltoalls from blocks of {@link #OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES},
  *       {@link #OVERSUBSCRIBED_ALLGATHER_MIN_BLOCK_BYTES}, {@link #OVERSUBSCRIBED_REDUCE_SCATTER_MIN_BLOCK_BYTES} and
  *       {@link #OVERSUBSCRIBED_SLOW_PACE_ALLTOALL_MIN_BLOCK_BYTES}, and beyond two ranks a core alltoalls from blocks
@@ -257,18 +256,19 @@ public final class AlgorithmSelector
 
     /**
      * The smallest reduce the single-copy rule takes while ranks share cores up to two a core, at the slow pace alone,
-     * and {@link #OVERSUBSCRIBED_SLOW_PACE_REDUCE_MAX_BYTES} the largest. 4 ranks on 2 cores, six sweeps of every
-     * algorithm on direct buffers (MODEL.md, session 52), 4-5 rows per size at the slow pace (the single-copy row's
-     * handoff probe at 120 µs or more): {@code shm_direct} took 2.52-3.20x {@code shm_single_copy}'s time at 128 KiB,
-     * 2.42-2.73x at 512 KiB, 1.74-2.47x at 2 MiB and 0.91-1.27x at 8 MiB; binomial 1.22-2.62x, 1.52-1.83x, 1.17-1.58x
-     * and 0.65-1.03x, and 0.80-1.37x at 32 KiB. At the fast pace {@code shm_direct} took 0.30-0.62x single copy's time
-     * (one 512 KiB row 2.43x). A heap array's copy for peers in the window of declines declines the call, as the
+     * at every size from there. 4 ranks on 2 cores, six sweeps of every algorithm on direct buffers (MODEL.md, session
+     * 52), 4-5 rows per size at the slow pace (the single-copy row's handoff probe at 120 µs or more):
+     * {@code shm_direct} took 2.52-3.20x {@code shm_single_copy}'s time at 128 KiB, 2.42-2.73x at 512 KiB and
+     * 1.74-2.47x at 2 MiB; binomial 1.22-2.62x, 1.52-1.83x and 1.17-1.58x, and 0.80-1.37x at 32 KiB. At the fast pace
+     * {@code shm_direct} took 0.30-0.62x single copy's time. Beyond 2 MiB (PERFORMANCE.md, session 53; 4 ranks, 639
+     * samples at the slow pace by the probe's verdict, medians of each sample's ratio), {@code shm_direct} took
+     * 1.41-1.57x single copy's time at 4-32 MiB on direct buffers and 1.25-1.41x on {@code float[]}. Binomial, the
+     * fastest on direct buffers from 8 MiB (0.74-0.83x single copy's time), took 1.39-1.78x on {@code float[]}, whose
+     * point-to-point messages are staged; the choice must not depend on a rank's memory, which its peers cannot see,
+     * so single copy takes them all. A heap array's copy for peers in the window of declines declines the call, as the
      * other collectives' do: their heap copies of 512 KiB-2 MiB lost to staging at 4 ranks.
      */
     private static final long OVERSUBSCRIBED_SLOW_PACE_REDUCE_MIN_BYTES = 128 * 1024;
-
-    /** See {@link #OVERSUBSCRIBED_SLOW_PACE_REDUCE_MIN_BYTES}. */
-    private static final long OVERSUBSCRIBED_SLOW_PACE_REDUCE_MAX_BYTES = 2L << 20;
 
     /**
      * The single-copy rule's broadcast while ranks outnumber cores (at the slow pace, up to
@@ -995,7 +995,7 @@ public final class AlgorithmSelector
     {
         return switch (collective)
         {
-            case REDUCE -> size > cores ? OVERSUBSCRIBED_SLOW_PACE_REDUCE_MAX_BYTES : SINGLE_COPY_REDUCE_MAX_BYTES;
+            case REDUCE -> size > cores ? Long.MAX_VALUE : SINGLE_COPY_REDUCE_MAX_BYTES;
             default -> Long.MAX_VALUE;
         };
     }

@@ -432,12 +432,12 @@ class TunedSelectionTest
             assertNotEquals("shm_single_copy",
                 atFour.select(below, fourSingleCopy.context(0), bytes / 2, Pace.SLOW).name(), collective.label());
         }
-        // reduce: shm_single_copy from 128 KiB to 2 MiB at the slow pace alone; a heap array's copy may decline it
-        for (final long bytes : new long[] {128 * 1024, 2 * mib})
+        // reduce: shm_single_copy from 128 KiB at the slow pace alone, at every size; a heap array's copy may decline it
+        for (final long bytes : new long[] {128 * 1024, 2 * mib, 2 * mib + 4, 32 * mib})
         {
             final CollectiveArgs reduce = reduce(bytes / 4);
             final String staged = atFour.select(reduce, fourWithout.context(0), bytes).name();
-            assertEquals(bytes == 2 * mib ? "shm_direct" : "binomial", staged);
+            assertEquals(bytes >= 2 * mib ? "shm_direct" : "binomial", staged);
             assertEquals("shm_single_copy", atFour.select(reduce, fourSingleCopy.context(0), bytes, Pace.SLOW).name(),
                 "reduce of " + bytes + " B");
             assertTrue(reduce.mayDeclineCopies);
@@ -447,8 +447,6 @@ class TunedSelectionTest
             assertEquals(staged, atFour.select(reduce, fourSingleCopy.context(0), bytes).name());
         }
         assertEquals("binomial", atFour.select(reduce(32 * 1024 - 1), fourSingleCopy.context(0), 128 * 1024 - 4,
-            Pace.SLOW).name());
-        assertEquals("shm_direct", atFour.select(reduce(2 * mib / 4 + 1), fourSingleCopy.context(0), 2 * mib + 4,
             Pace.SLOW).name());
         assertTrue(atFour.with("broadcast:binomial,allreduce:ring,allgather:ring,reduce_scatter:ring," +
             "alltoall:pairwise").followsPace(4, 256 * 1024), "reduce's rule follows the pace too");
@@ -644,8 +642,8 @@ class TunedSelectionTest
         assertNotEquals("shm_single_copy", atEight.select(args(Collective.ALLGATHER, (4 << 20) / 4),
             eightSingleCopy.context(0), 32 << 20, Pace.SLOW).name());
         assertEquals("alltoall shm_single_copy from 524288 B", atEight.describeSingleCopy(8, 256 * 1024));
-        assertEquals("broadcast shm_single_copy from 32768 B at the slow pace; reduce shm_single_copy from 131072 B to " +
-            "2097152 B at the slow pace; allreduce shm_single_copy_twoshot " +
+        assertEquals("broadcast shm_single_copy from 32768 B at the slow pace; reduce shm_single_copy from 131072 B at " +
+            "the slow pace; allreduce shm_single_copy_twoshot " +
             "from 524288 B at the slow pace; allgather shm_single_copy from 131072 B at the slow pace; " +
             "reduce_scatter shm_single_copy from 524288 B at the slow pace; alltoall shm_single_copy from 131072 B " +
             "at the slow pace", shippedSelector(4).describeSingleCopy(4, 256 * 1024));

@@ -51,7 +51,9 @@ class SingleCopyDeclineTest
             "alltoall " + MIB + " heap", "shm_direct",
             "alltoall " + MIB + " direct", "shm_single_copy",
             "reduce " + TWO_MIB + " direct", "shm_single_copy",
-            "reduce " + TWO_MIB + " heap", "shm_direct");
+            "reduce " + TWO_MIB + " heap", "shm_direct",
+            "reduce " + EIGHT_MIB + " direct", "shm_single_copy",
+            "reduce " + EIGHT_MIB + " heap", "shm_single_copy");
     }
 
     @Test
