@@ -118,7 +118,9 @@ public final class ShmCommunicator implements Communicator
         TunedSelection tuned = TunedSelection.load(configuration, registry);
         final PaceProbe.Settings paceSettings = PaceProbe.settings(configuration);
         AlgorithmSelector selector = new AlgorithmSelector(registry, forced, tuned);
+        final BuildDigest build = BuildDigest.thisJvm();
         final ShmTransport transport = ShmTransport.connect(configuration, AgreedSettings.of(configuration)
+            .build(build.digest, build.toString())
             .text(Configuration.ALGO_PROP_NAME, selector.describeForced())
             .number(Configuration.CHUNK_BYTES_PROP_NAME, chunkBytes)
             .number(Configuration.SPLIT_BYTES_PROP_NAME, splitBytes)

@@ -22,9 +22,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Ranks whose settings differ where every rank must share them (they decide algorithms, parts and pace probes) fail
- * to connect, every one of them, at once, naming the setting and the values; ranks that share them run. 2 JVMs,
- * {@link SettingsRank}.
+ * Ranks whose settings differ where every rank must share them (they decide algorithms, parts and pace probes), or
+ * whose jccl builds differ, fail to connect, every one of them, at once, naming the setting and the values, or the
+ * builds; ranks that share them run. 2 JVMs, {@link SettingsRank} ({@link BuildRank} for the builds).
  */
 @Timeout(120)
 class MismatchedSettingsTest
@@ -78,6 +78,35 @@ class MismatchedSettingsTest
             List.of("0:jccl.split.bytes=1048576", "1:jccl.split.bytes=1m",
                 "0:jccl.algo=allreduce:ring,barrier:shm_flags", "1:jccl.algo= Barrier:shm_flags, allreduce:RING"),
             List.of("JCCL_TUNING_FILE=none"));
+        Jobs.assertSucceeded(result);
+        for (int r = 0; r < 2; r++)
+        {
+            assertTrue(result.output(r).contains("ALLREDUCE RIGHT"), () -> Jobs.allOutput(result));
+        }
+    }
+
+    @Test
+    void ranksOfDifferentBuildsAreRefused()
+    {
+        final JobResult result = Jobs.launch(2, BuildRank.class, List.of("changed"), List.of("JCCL_TUNING_FILE=none"));
+        for (int r = 0; r < 2; r++)
+        {
+            final List<String> refusals = result.output(r).stream().filter(l -> l.startsWith("REFUSED ")).toList();
+            assertEquals(1, refusals.size(), () -> Jobs.allOutput(result));
+            assertTrue(refusals.get(0).startsWith("REFUSED rank " + r + ": jccl builds differ: rank " + (1 - r) +
+                " runs other jccl code than this rank's, "), () -> Jobs.allOutput(result));
+            // rank 1 runs its copy, unpacked into directories
+            assertTrue(refusals.get(0).contains(r == 1 ? "jccl-build" : "(digest "), () -> Jobs.allOutput(result));
+        }
+        assertFalse(Files.exists(Jobs.segment(result)), "segment left behind");
+    }
+
+    @Test
+    void aCopyOfTheSameBuildRuns()
+    {
+        // the digest is of the code, not of where it lies: rank 1's directories hold what rank 0's jars or directories
+        // hold
+        final JobResult result = Jobs.launch(2, BuildRank.class, List.of("same"), List.of("JCCL_TUNING_FILE=none"));
         Jobs.assertSucceeded(result);
         for (int r = 0; r < 2; r++)
         {

@@ -19,6 +19,9 @@ import static io.jccl.shm.SegmentDescriptor.RankRecordDescriptor.AGREED_SETTINGS
  * naming the setting. The launcher gives every rank the same environment: this catches ranks started otherwise, or
  * given different {@code Configuration.builder()} values.
  * <p>
+ * A digest of the jccl build a rank runs ({@link #build}) is compared before the settings: ranks of different builds
+ * are refused for that alone, since their settings may mean different things.
+ * <p>
  * A number is published as it is; a text (forced algorithms, the tuning file's choices) as a 64-bit hash of it, so
  * that a difference can be named but only this rank's value shown.
  */
@@ -29,6 +32,8 @@ public final class AgreedSettings
     private final String[] shown = new String[AGREED_SETTINGS_WORDS];
     private final boolean[] texts = new boolean[AGREED_SETTINGS_WORDS];
     private int count;
+    /** The word of {@link #build}, or -1. */
+    private int buildWord = -1;
 
     /**
      * The transport's own, which the algorithms choose by: the size from which messages travel single copy, and the
@@ -54,6 +59,20 @@ public final class AgreedSettings
     public AgreedSettings text(final String name, final String value)
     {
         return add(name, value == null ? 0 : hash(value), value == null ? "unset" : "'" + value + "'", true);
+    }
+
+    /**
+     * Adds the digest of the jccl build this rank runs, described as {@code shown} (where its code came from), which
+     * every rank must share; at most once.
+     */
+    public AgreedSettings build(final long digest, final String shown)
+    {
+        if (buildWord >= 0)
+        {
+            throw new IllegalStateException("one build digest");
+        }
+        buildWord = count;
+        return add("jccl build", digest, shown, true);
     }
 
     /** Adds what a setting names, whose {@code content} every rank must have alike, shown as {@code shown}. */
@@ -87,21 +106,30 @@ public final class AgreedSettings
 
     /**
      * Compares the words of every peer's record with this rank's, after every rank has attached (acquire, through
-     * the bootstrap word); throws for the lowest rank that differs, naming every setting it differs in.
+     * the bootstrap word); throws for the lowest rank of another build, else for the lowest rank that differs, naming
+     * every setting it differs in.
      */
     void check(final long segment, final SegmentDescriptor layout, final int rank)
     {
+        for (int peer = 0; buildWord >= 0 && peer < layout.worldSize(); peer++)
+        {
+            if (peer != rank && word(segment, layout, peer, buildWord) != words[buildWord])
+            {
+                throw new JcclException("rank " + rank + ": jccl builds differ: rank " + peer + " runs other jccl " +
+                    "code than this rank's, " + shown[buildWord] + ". Ranks of different builds may run different " +
+                    "protocols, or choose algorithms by different rules; every rank of a job needs the same build");
+            }
+        }
         for (int peer = 0; peer < layout.worldSize(); peer++)
         {
             if (peer == rank)
             {
                 continue;
             }
-            final long record = segment + layout.rankRecordOffset(peer);
             final StringBuilder differences = new StringBuilder();
             for (int i = 0; i < count; i++)
             {
-                final long theirs = UnsafeApi.getLong(null, record + AGREED_SETTINGS_OFFSET + (long) i * Long.BYTES);
+                final long theirs = word(segment, layout, peer, i);
                 if (theirs != words[i])
                 {
                     differences.append(differences.isEmpty() ? "" : "; ").append(names[i]).append(' ')
@@ -117,6 +145,12 @@ public final class AgreedSettings
                     "needs the same settings");
             }
         }
+    }
+
+    private static long word(final long segment, final SegmentDescriptor layout, final int peer, final int i)
+    {
+        return UnsafeApi.getLong(null, segment + layout.rankRecordOffset(peer) + AGREED_SETTINGS_OFFSET +
+            (long) i * Long.BYTES);
     }
 
     /** FNV-1a over the UTF-8 bytes, never 0 (0 is an unset text). */

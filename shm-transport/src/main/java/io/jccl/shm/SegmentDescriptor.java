@@ -63,9 +63,9 @@ public final class SegmentDescriptor
      * area differently). 5: the header's idle-ranks word. 6: rank records carry the rank's CPU and the wait it yields in.
      * 7: the LL region has 256 slots, and an eager call takes as many of its slots as it fills. 8: the LL region
      * starts with 256 one-line slots. 9: and then 256 slots of 4 lines. 10: and then 256 slots of 10 lines.
-     * 11: rank records carry the settings every rank must share.
+     * 11: rank records carry the settings every rank must share. 12: and the digest of the rank's jccl build.
      */
-    public static final int VERSION = 11;
+    public static final int VERSION = 12;
 
     public static final int MAGIC_OFFSET = 0;
     public static final int VERSION_OFFSET = 8;
@@ -203,9 +203,11 @@ public final class SegmentDescriptor
      *     | this rank mapped the segment |   probe single copy by reading it
      *     | single copy (8): 0 unknown,  |   release-stored once, after the
      *     | SINGLE_COPY_YES or _NO       |   probe of every peer
-     *     +------------------------------+ 64
-     *     | agreed settings (8 × 8):     |   written before ATTACHED, then
-     *     | what every rank must share   |   only read (AgreedSettings)
+     *     +------------------------------+ 40
+     *     | agreed words (11 × 8): the   |   written before ATTACHED, then
+     *     | jccl build's digest and the  |   only read (AgreedSettings)
+     *     | settings every rank must     |
+     *     | share                        |
      *     +------------------------------+ 128
      *     | heartbeat: System.nanoTime   |   own lines: stamped every
      *     | (8), written by a daemon     |   heartbeat interval
@@ -254,9 +256,9 @@ public final class SegmentDescriptor
         /** This rank can read and write every peer's memory ({@link CrossMemory}) and takes rendezvous messages. */
         public static final long SINGLE_COPY_YES = 1;
         public static final long SINGLE_COPY_NO = 2;
-        /** {@link AgreedSettings}: one word per setting every rank must share. */
-        public static final int AGREED_SETTINGS_OFFSET = 64;
-        public static final int AGREED_SETTINGS_WORDS = 8;
+        /** {@link AgreedSettings}: the build's digest, then one word per setting every rank must share. */
+        public static final int AGREED_SETTINGS_OFFSET = 40;
+        public static final int AGREED_SETTINGS_WORDS = 11;
         public static final int HEARTBEAT_OFFSET = 128;
         public static final int SIGNATURES_OFFSET = 256;
         public static final int SIGNATURE_SLOTS = 4;

@@ -92,7 +92,26 @@ class AgreedSettingsTest
     }
 
     @Test
-    void aRecordHoldsEightSettings()
+    void anotherBuildIsRefusedForThatAloneAndOnlyOneBuildIsAdded()
+    {
+        final AgreedSettings[] ranks = {settings(1 << 20, null).build(7, "the jars here"),
+            settings(1 << 20, null).build(7, "a copy of them"), settings(2 << 20, null).build(8, "other jars")};
+        publish(ranks);
+        final JcclException onRank0 = assertThrows(JcclException.class, () -> ranks[0].check(address, layout, 0));
+        assertTrue(onRank0.getMessage().startsWith("rank 0: jccl builds differ: rank 2 runs other jccl code than " +
+            "this rank's, the jars here. "), onRank0.getMessage());
+        final JcclException onRank2 = assertThrows(JcclException.class, () -> ranks[2].check(address, layout, 2));
+        assertTrue(onRank2.getMessage().startsWith("rank 2: jccl builds differ: rank 0 runs other jccl code than " +
+            "this rank's, other jars. "), onRank2.getMessage());
+        publish(ranks[0], ranks[1], settings(2 << 20, null).build(7, "the same"));
+        final JcclException settingsAlone = assertThrows(JcclException.class, () -> ranks[1].check(address, layout, 1));
+        assertTrue(settingsAlone.getMessage().startsWith("rank 1: settings that every rank must share differ: " +
+            "jccl.split.bytes 1048576 here, 2097152 on rank 2. "), settingsAlone.getMessage());
+        assertThrows(IllegalStateException.class, () -> ranks[0].build(7, "twice"));
+    }
+
+    @Test
+    void aRecordHoldsElevenWords()
     {
         final AgreedSettings full = new AgreedSettings();
         for (int i = 0; i < SegmentDescriptor.RankRecordDescriptor.AGREED_SETTINGS_WORDS; i++)

@@ -68,6 +68,13 @@ class SegmentDescriptorTest
     }
 
     @Test
+    void agreedWordsLieBetweenTheSingleCopyWordAndTheHeartbeat()
+    {
+        assertTrue(AGREED_SETTINGS_OFFSET >= SINGLE_COPY_OFFSET + Long.BYTES);
+        assertTrue(AGREED_SETTINGS_OFFSET + AGREED_SETTINGS_WORDS * Long.BYTES <= HEARTBEAT_OFFSET);
+    }
+
+    @Test
     void rejectsBadSettings()
     {
         assertThrows(IllegalArgumentException.class, () -> new SegmentDescriptor(0, 4096, 4096, 4096));
