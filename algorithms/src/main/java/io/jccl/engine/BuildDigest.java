@@ -30,7 +30,7 @@ import java.util.zip.ZipFile;
  * Computed once per JVM, at its first connect: a jar's entries are read from its central directory, a directory's
  * files are read whole (2-3 MB).
  */
-final class BuildDigest
+public final class BuildDigest
 {
     /** A class of each runtime module: where each was loaded from. */
     private static final List<Class<?>> MODULES = List.of(Configuration.class, ShmTransport.class, BuildDigest.class);
@@ -40,9 +40,9 @@ final class BuildDigest
     private static volatile BuildDigest thisJvm;
 
     /** 64 bits of the entries' names, sizes and CRCs; never 0. */
-    final long digest;
+    private final long digest;
     /** Where the code came from, for messages. */
-    final String sources;
+    private final String sources;
 
     private BuildDigest(final long digest, final String sources)
     {
@@ -51,7 +51,7 @@ final class BuildDigest
     }
 
     /** This JVM's jccl build. */
-    static BuildDigest thisJvm()
+    public static BuildDigest thisJvm()
     {
         BuildDigest build = thisJvm;
         if (build == null)
@@ -122,6 +122,19 @@ final class BuildDigest
         return new BuildDigest(hash == 0 ? 1 : hash, sources.toString());
     }
 
+    /** 64 bits of the runtime entries' names, sizes and CRCs; never 0. */
+    public long digest()
+    {
+        return digest;
+    }
+
+    /** Where the code came from: the jars or class directories, comma-separated. */
+    public String sources()
+    {
+        return sources;
+    }
+
+    /** The sources, then the digest in hexadecimal. */
     @Override
     public String toString()
     {

@@ -120,7 +120,7 @@ public final class ShmCommunicator implements Communicator
         AlgorithmSelector selector = new AlgorithmSelector(registry, forced, tuned);
         final BuildDigest build = BuildDigest.thisJvm();
         final ShmTransport transport = ShmTransport.connect(configuration, AgreedSettings.of(configuration)
-            .build(build.digest, build.toString())
+            .build(build.digest(), build.toString())
             .text(Configuration.ALGO_PROP_NAME, selector.describeForced())
             .number(Configuration.CHUNK_BYTES_PROP_NAME, chunkBytes)
             .number(Configuration.SPLIT_BYTES_PROP_NAME, splitBytes)

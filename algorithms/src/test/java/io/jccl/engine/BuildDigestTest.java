@@ -46,7 +46,7 @@ class BuildDigestTest
         final Map<String, String> rest = new TreeMap<>();
         rest.put("io/jccl/shm/ShmTransport.class", core.remove("io/jccl/shm/ShmTransport.class"));
         assertEquals(jar, BuildDigest.of(new LinkedHashSet<>(List.of(jar("core.jar", core), tree("shm", rest))),
-            List.of()).digest);
+            List.of()).digest());
     }
 
     @Test
@@ -71,8 +71,8 @@ class BuildDigestTest
     void codeFromAnUnknownPlaceAgreesWithTheSameAlone() throws IOException
     {
         final BuildDigest unknown = BuildDigest.of(Set.of(), List.of("io.jccl.Configuration"));
-        assertEquals(unknown.digest, BuildDigest.of(Set.of(), List.of("io.jccl.Configuration")).digest);
-        assertNotEquals(unknown.digest, digest(jar("a.jar", BUILD)));
+        assertEquals(unknown.digest(), BuildDigest.of(Set.of(), List.of("io.jccl.Configuration")).digest());
+        assertNotEquals(unknown.digest(), digest(jar("a.jar", BUILD)));
         assertTrue(unknown.toString().startsWith("io.jccl.Configuration from an unknown place (digest "),
             unknown.toString());
     }
@@ -81,14 +81,14 @@ class BuildDigestTest
     void thisJvmsBuildIsReadFromWhereItsClassesLie()
     {
         final BuildDigest build = BuildDigest.thisJvm();
-        assertNotEquals(0, build.digest);
-        assertTrue(build.sources.contains("algorithms"), build.sources);
-        assertEquals(build.digest, BuildDigest.thisJvm().digest);
+        assertNotEquals(0, build.digest());
+        assertTrue(build.sources().contains("algorithms"), build.sources());
+        assertEquals(build.digest(), BuildDigest.thisJvm().digest());
     }
 
     private static long digest(final Path location)
     {
-        return BuildDigest.of(Set.of(location), List.of()).digest;
+        return BuildDigest.of(Set.of(location), List.of()).digest();
     }
 
     private Path jar(final String name, final Map<String, String> entries) throws IOException

@@ -1,6 +1,7 @@
 package io.jccl.tools;
 
 import io.jccl.Configuration;
+import io.jccl.engine.BuildDigest;
 import io.jccl.launch.JobLauncher;
 import io.jccl.shm.SegmentFiles;
 
@@ -73,6 +74,7 @@ public final class InfoCommand implements Command
         out.println("capacity: " + formatBytes(store.getTotalSpace()) + ", free: " +
             formatBytes(store.getUsableSpace()) + " (" + store.type() + ")");
         out.println(rankJvms());
+        out.println("jccl build: " + BuildDigest.thisJvm() + "; ranks of different builds refuse each other at connect");
         out.println(classDataArchives(JobLauncher.defaultClassDataArchives()));
 
         final List<ShmSegments.Segment> segments = ShmSegments.list(directory);
