@@ -652,6 +652,15 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         return singleCopyBytes;
     }
 
+    /**
+     * The single-copy threshold of a job of {@code ranks} ranks sharing {@code cores} cores without
+     * {@code jccl.single.copy.bytes}, where every rank can read its peers' memory ({@link #singleCopyBytes()}).
+     */
+    public static long defaultSingleCopyBytes(final int ranks, final int cores)
+    {
+        return SingleCopy.defaultThreshold(ranks > cores);
+    }
+
     @Override
     public void readPeer(final int peer, final long remoteAddress, final long localAddress, final long bytes)
     {

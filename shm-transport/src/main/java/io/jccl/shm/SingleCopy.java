@@ -75,6 +75,12 @@ final class SingleCopy
     private ByteBuffer bounce;
     private long bounceAddress;
 
+    /** The threshold without {@code jccl.single.copy.bytes}, in a job whose ranks outnumber its cores or not. */
+    static long defaultThreshold(final boolean oversubscribed)
+    {
+        return oversubscribed ? OVERSUBSCRIBED_THRESHOLD_BYTES : Configuration.SINGLE_COPY_BYTES_DEFAULT;
+    }
+
     SingleCopy(final Configuration configuration, final int rank, final long base, final SegmentDescriptor layout,
         final boolean oversubscribed, final IdleRanks idleRanks)
     {
@@ -84,7 +90,7 @@ final class SingleCopy
         this.size = layout.worldSize();
         final boolean thresholdSet = configuration.get(Configuration.SINGLE_COPY_BYTES_PROP_NAME) != null;
         this.threshold = configuration.getLong(Configuration.SINGLE_COPY_BYTES_PROP_NAME,
-            oversubscribed ? OVERSUBSCRIBED_THRESHOLD_BYTES : Configuration.SINGLE_COPY_BYTES_DEFAULT);
+            defaultThreshold(oversubscribed));
         this.idleRanks = thresholdSet ? null : idleRanks;
         this.besideIdleThreshold = this.idleRanks != null ? BESIDE_IDLE_THRESHOLD_BYTES : threshold;
         this.memory = threshold > 0 && size > 1 ? CrossMemory.load() : null;

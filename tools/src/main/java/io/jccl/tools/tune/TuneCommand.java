@@ -85,6 +85,7 @@ public final class TuneCommand implements Command
                    ./jccl tune --check RESULTS.csv|json... [--file FILE] [--source NAME] [--staging-bytes B]
                                [--probe-max US]
                    ./jccl tune --check RESULTS.csv|json... --choices RUNS.csv... [--source NAME] [--probe-max US]
+                   ./jccl tune --check RESULTS.csv|json... --rules [--cores C] [--source NAME] [--staging-bytes B]
 
             Measures this machine: ./jccl bench -n N --op OPS --algo all --max-bytes B --format csv, R times per
             rank count (every run's rows are kept in one CSV next to the tuning file). Or reads results with
@@ -127,6 +128,11 @@ public final class TuneCommand implements Command
                                    as it stands, rules included, with whatever tuning file the runs loaded;
                                    where the results show two paces, also each pace alone (every row at the
                                    pace its own handoff probe read)
+              --rules              --check judges instead what the engine's own rules choose without a tuning
+                                   file, for the bench's calls: where the results show two paces, the rules of
+                                   each pace by that pace's rows (as if the engine's probe always read the pace
+                                   right), elsewhere the rules before any probe by every row
+              --cores C            with --rules: the cores the measured ranks shared (default: this machine's)
             """;
     }
 
@@ -151,6 +157,9 @@ public final class TuneCommand implements Command
         final Sweep sweep = new Sweep();
         final List<Path> check = new ArrayList<>();
         final List<Path> choices = new ArrayList<>();
+        boolean rules = false;
+        int cores = Runtime.getRuntime().availableProcessors();
+        boolean coresGiven = false;
         Path checked = null;
         boolean resultsOptionGiven = false;
         boolean tuneOptionGiven = false;
@@ -170,6 +179,12 @@ public final class TuneCommand implements Command
                 case "--check" -> arguments.values(option).forEach(file -> check.add(Path.of(file)));
                 case "--file" -> checked = Path.of(arguments.value(option));
                 case "--choices" -> arguments.values(option).forEach(file -> choices.add(Path.of(file)));
+                case "--rules" -> rules = true;
+                case "--cores" ->
+                {
+                    cores = arguments.intValue(option, 1, 65536);
+                    coresGiven = true;
+                }
                 case "-n" -> sweep.ranks = ranksValue(arguments.value(option));
                 case "--op", "--ops" -> sweep.ops = arguments.value(option);
                 case "--max-bytes" -> sweep.maxBytes = arguments.value(option);
@@ -184,17 +199,31 @@ public final class TuneCommand implements Command
             tuneOptionGiven |= List.of("--from", "--out", "--choose", "--regimes", "--dry-run").contains(option);
         }
         arguments.expectNoOperands();
-        if (!check.isEmpty() || checked != null || !choices.isEmpty())
+        if (coresGiven && !rules)
+        {
+            throw new UsageException("--cores goes with --check --rules");
+        }
+        if (!check.isEmpty() || checked != null || !choices.isEmpty() || rules)
         {
             if (check.isEmpty())
             {
-                throw new UsageException((checked != null ? "--file names the tuning file" : "--choices names the " +
-                    "runs whose choices") + " --check judges: give the results with --check");
+                throw new UsageException((checked != null ? "--file names the tuning file" : !choices.isEmpty() ?
+                    "--choices names the runs whose choices" : "--rules names the rules") +
+                    " --check judges: give the results with --check");
             }
             if (tuneOptionGiven || sweep.optionsGiven)
             {
-                throw new UsageException("--check judges an existing tuning file or runs' choices: it takes only " +
-                    "--file, --choices, --source and --staging-bytes");
+                throw new UsageException("--check judges an existing tuning file, runs' choices or the rules: it " +
+                    "takes only --file, --choices, --rules, --cores, --source and --staging-bytes");
+            }
+            if (rules)
+            {
+                if (checked != null || !choices.isEmpty())
+                {
+                    throw new UsageException("--check judges a tuning file (--file), the choices of runs " +
+                        "(--choices) or the rules (--rules), one of them");
+                }
+                return checkRules(check, onlySource, probeMaxUs, cores, stagingBytes);
             }
             if (!choices.isEmpty())
             {
@@ -432,6 +461,45 @@ public final class TuneCommand implements Command
                     "sizes (%.1f %%)%n", pace.label(), counts[0], counts[1], 100.0 * counts[0] / counts[1]);
             }
         }
+        return 0;
+    }
+
+    /**
+     * {@code --check --rules}: how the engine's own rules choose against {@code results}, at each pace where the
+     * results part a rank count's paces, and before any probe elsewhere.
+     */
+    private int checkRules(final List<Path> results, final String onlySource, final double probeMaxUs,
+        final int cores, final long stagingBytes) throws IOException
+    {
+        final List<List<Measurement>> judgedBy = runs(results, onlySource, probeMaxUs);
+        final Paces paces = Paces.of(judgedBy.stream().flatMap(List::stream).toList());
+        final List<String> lines = new ArrayList<>();
+        boolean any = false;
+        for (final Pace pace : new Pace[] {Pace.FAST, Pace.SLOW, null})
+        {
+            final List<TuningCheck.Group> groups = TuningCheck.checkRules(judgedBy, pace, cores, stagingBytes);
+            if (groups.isEmpty())
+            {
+                continue;
+            }
+            any = true;
+            final String which = pace == null ? "before any probe, by every row of the rank counts whose rows " +
+                "show one pace" : "at the " + pace.label() + " pace, by the rows measured at it (" +
+                paces.describe() + ")";
+            report("jccl tune --check: the engine's own rules without a tuning file, on " + cores + " cores, " + which +
+                ", against " + names(results), groups, "rules' choice", "the rules' choices",
+                "the results did not measure that algorithm there", judgedBy);
+            out.println();
+            final int[] counts = count(groups);
+            lines.add(String.format(Locale.ROOT, "%s: the rules' choices within 10%% of the best measured at %d of " +
+                "%d sizes (%.1f %%)", pace == null ? "before any probe" : "at the " + pace.label() + " pace",
+                counts[0], counts[1], 100.0 * counts[0] / Math.max(1, counts[1])));
+        }
+        if (!any)
+        {
+            throw nothingToJudgeBy(results);
+        }
+        lines.forEach(out::println);
         return 0;
     }
 

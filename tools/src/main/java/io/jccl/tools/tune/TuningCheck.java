@@ -2,9 +2,11 @@ package io.jccl.tools.tune;
 
 import io.jccl.Collective;
 import io.jccl.algorithms.AlgorithmRegistry;
+import io.jccl.algorithms.RuleChoices;
 import io.jccl.algorithms.TunedSelection;
 import io.jccl.model.Pace;
 import io.jccl.model.TuningTable;
+import io.jccl.shm.ShmTransport;
 import io.jccl.spi.CollectiveAlgorithm;
 import io.jccl.tools.fit.Measurement;
 import io.jccl.tools.fit.Paces;
@@ -23,7 +25,8 @@ import java.util.TreeMap;
  * run alone. In sample a measured choice is right by construction; only a sweep of another day says how much the
  * choices were worth, and only several say how much of a miss is the sweeps' own noise (4 ranks on 2 cores: the same
  * tuning file scored 87-94 % judged by three sweeps, 90-93 % by six; MODEL.md, session 17). Or checks the choices the
- * engine recorded in bench runs without {@code --algo} ({@link #checkRecorded}), its default selection as it stands.
+ * engine recorded in bench runs without {@code --algo} ({@link #checkRecorded}), its default selection as it stands,
+ * or the choices of its rules at each pace ({@link #checkRules}).
  */
 final class TuningCheck
 {
@@ -164,6 +167,40 @@ final class TuningCheck
             return List.of();
         }
         return checkRecorded(choicesAtPace, runsAtPace);
+    }
+
+    /**
+     * The engine's own rules without a tuning file ({@link RuleChoices}) for ranks that share {@code cores} cores,
+     * judged by {@code runs}: at the rank counts whose rows the bench's handoff probe parts, the rules' choices at
+     * {@code pace} by the rows at that pace; when {@code pace} is null, at the other rank counts, the choices before
+     * any probe by every row. Empty where no rank count is judged so.
+     */
+    static List<Group> checkRules(final List<List<Measurement>> runs, final Pace pace, final int cores,
+        final long stagingBytes)
+    {
+        final Paces paces = Paces.of(runs.stream().flatMap(List::stream).toList());
+        final List<Integer> parted = handoffParted(paces);
+        final List<List<Measurement>> judgedBy = pace != null ? atPace(runs, paces, pace, parted) : runs.stream()
+            .map(run -> run.stream().filter(m -> !parted.contains(m.ranks())).toList())
+            .filter(run -> !run.isEmpty()).toList();
+        if (judgedBy.isEmpty())
+        {
+            return List.of();
+        }
+        final Map<Integer, RuleChoices> rules = new HashMap<>();
+        return judge(judgedBy, (collective, ranks, bytes) ->
+        {
+            final RuleChoices atRanks = rules.computeIfAbsent(ranks, r ->
+                new RuleChoices(r, cores, ShmTransport.defaultSingleCopyBytes(r, cores), stagingBytes));
+            try
+            {
+                return atRanks.choose(collective, bytes, pace);
+            }
+            catch (final IllegalStateException | IllegalArgumentException ex)
+            {
+                return null; // no algorithm serves such a call
+            }
+        });
     }
 
     /** The rank counts whose rows the bench's handoff probe parts into two paces. */

@@ -22,6 +22,7 @@ import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -550,6 +551,63 @@ class TuneCommandTest
             "(\\d+) of (\\d+) sizes").matcher(text);
         assertTrue(pooled.find(), text);
         assertTrue(Integer.parseInt(pooled.group(1)) < Integer.parseInt(pooled.group(2)), pooled.group());
+    }
+
+    /**
+     * --rules: what the engine's own rules choose without a tuning file, judged at each pace by that pace's rows (2
+     * ranks on 2 cores: allgathers of 1 MiB take single copy at the slow pace alone, broadcasts of 4 KiB binomial at
+     * both); where the results show one pace, the rules before any probe.
+     */
+    @Test
+    void checkJudgesTheRulesAtEachPaceByThatPacesRows() throws Exception
+    {
+        final Path run = SyntheticData.write(directory.resolve("run.csv"), 0.03, 29);
+        final Path fast = Files.writeString(directory.resolve("fast.csv"), withColumn(Files.readString(run),
+            "handoff_us", 27));
+        final Path slow = Files.writeString(directory.resolve("slow.csv"), withColumn(slowPace(run), "handoff_us",
+            130));
+
+        assertEquals(0, command.run(new String[] {"--check", fast.toString(), slow.toString(), "--rules", "--cores",
+            "2"}));
+        final String text = text(out);
+        final int slowReport = text.indexOf("the engine's own rules without a tuning file, on 2 cores, at the slow pace");
+        assertTrue(text.startsWith("jccl tune --check: the engine's own rules without a tuning file, on 2 cores, at " +
+            "the fast pace, by the rows measured at it") && slowReport > 0, text);
+        final String atFast = text.substring(0, slowReport);
+        final String atSlow = text.substring(slowReport);
+        assertEquals("shm_single_copy", choiceAt(atSlow, "allgather, 2 ranks", 1 << 20));
+        assertNotEquals("shm_single_copy", choiceAt(atFast, "allgather, 2 ranks", 1 << 20));
+        assertEquals("binomial", choiceAt(atSlow, "broadcast, 2 ranks", 4096));
+        assertEquals("binomial", choiceAt(atFast, "broadcast, 2 ranks", 4096));
+        for (final Pace pace : Pace.values())
+        {
+            assertTrue(Pattern.compile("\nat the " + pace.label() + " pace: the rules' choices within 10% of the " +
+                "best measured at \\d+ of \\d+ sizes").matcher(text).find(), text);
+        }
+        assertFalse(text.contains("before any probe:"), text);
+
+        out.reset();
+        assertEquals(0, command.run(new String[] {"--check", run.toString(), "--rules", "--cores", "2"}));
+        assertTrue(Pattern.compile("\nbefore any probe: the rules' choices within 10% of the best measured at \\d+ " +
+            "of \\d+ sizes").matcher(text(out)).find(), text(out));
+        // before a probe, 2 ranks with a core each take single copy
+        assertEquals("shm_single_copy", choiceAt(text(out), "allgather, 2 ranks", 1 << 20));
+
+        final Exception cores = assertThrows(io.jccl.tools.UsageException.class,
+            () -> command.run(new String[] {"--check", run.toString(), "--cores", "2"}));
+        assertTrue(cores.getMessage().contains("--cores goes with --check --rules"), cores.getMessage());
+        final Exception both = assertThrows(io.jccl.tools.UsageException.class,
+            () -> command.run(new String[] {"--check", run.toString(), "--rules", "--choices", run.toString()}));
+        assertTrue(both.getMessage().contains("one of them"), both.getMessage());
+    }
+
+    /** The algorithm a --check report chose at {@code bytes} in the table after {@code header}. */
+    private static String choiceAt(final String report, final String header, final long bytes)
+    {
+        final Matcher row = Pattern.compile("\\n\\s+" + bytes + "\\s+(\\S+)")
+            .matcher(report.substring(report.indexOf(header + "\n")));
+        assertTrue(row.find(), report);
+        return row.group(1);
     }
 
     /** A run without --algo that chose, at each point of {@code results}, its fastest algorithm there. */
