@@ -30,7 +30,8 @@ public class ReduceDesigns
     public static void main(final String[] args)
     {
         final double seconds = Double.parseDouble(args[0]);
-        final int[] sizes = args.length > 1 ? Arrays.stream(args, 1, args.length).mapToInt(Integer::parseInt).toArray() :
+        final int[] sizes = args.length > 1 ?
+            Arrays.stream(args, 1, args.length).mapToInt(Integer::parseInt).toArray() :
             new int[] {4 << 20, 8 << 20, 32 << 20};
         try (Communicator world = Jccl.connect())
         {

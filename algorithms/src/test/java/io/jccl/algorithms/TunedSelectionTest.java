@@ -432,7 +432,8 @@ class TunedSelectionTest
             assertNotEquals("shm_single_copy",
                 atFour.select(below, fourSingleCopy.context(0), bytes / 2, Pace.SLOW).name(), collective.label());
         }
-        // reduce: shm_single_copy from 128 KiB at the slow pace alone, at every size; a heap array's copy may decline it
+        // reduce: shm_single_copy from 128 KiB at the slow pace alone, at every size; a heap array's copy may decline
+        // it
         for (final long bytes : new long[] {128 * 1024, 2 * mib, 2 * mib + 4, 32 * mib})
         {
             final CollectiveArgs reduce = reduce(bytes / 4);

@@ -22,8 +22,8 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
 
 /**
- * One rank of {@link MismatchedSettingsTest}'s builds: rank 1 runs {@link SettingsRank} on a copy of the jccl build the
- * job was started with, unpacked into a directory and loaded by a class loader of its own: the same build
+ * One rank of {@link MismatchedSettingsTest}'s builds: rank 1 runs {@link SettingsRank} on a copy of the jccl build
+ * the job was started with, unpacked into a directory and loaded by a class loader of its own: the same build
  * ({@code same}) or that build with one class file more ({@code changed}). The other ranks run it as started.
  */
 public final class BuildRank

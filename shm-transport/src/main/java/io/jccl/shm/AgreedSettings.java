@@ -117,8 +117,8 @@ public final class AgreedSettings
             {
                 throw new JcclException("rank " + rank + ": jccl builds differ: rank " + peer + " runs other jccl " +
                     "code than this rank's, " + shown[buildWord] + ". Ranks of different builds may run different " +
-                    "protocols, or choose algorithms by different rules; every rank of a job needs the same build (./jccl " +
-                    "info prints its build)");
+                    "protocols, or choose algorithms by different rules; every rank of a job needs the same build " +
+                    "(./jccl info prints its build)");
             }
         }
         for (int peer = 0; peer < layout.worldSize(); peer++)

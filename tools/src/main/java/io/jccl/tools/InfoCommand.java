@@ -74,7 +74,8 @@ public final class InfoCommand implements Command
         out.println("capacity: " + formatBytes(store.getTotalSpace()) + ", free: " +
             formatBytes(store.getUsableSpace()) + " (" + store.type() + ")");
         out.println(rankJvms());
-        out.println("jccl build: " + BuildDigest.thisJvm() + "; ranks of different builds refuse each other at connect");
+        out.println("jccl build: " + BuildDigest.thisJvm() +
+            "; ranks of different builds refuse each other at connect");
         out.println(classDataArchives(JobLauncher.defaultClassDataArchives()));
 
         final List<ShmSegments.Segment> segments = ShmSegments.list(directory);

@@ -86,6 +86,7 @@ public final class TuneCommand implements Command
                                [--probe-max US]
                    ./jccl tune --check RESULTS.csv|json... --choices RUNS.csv... [--source NAME] [--probe-max US]
                    ./jccl tune --check RESULTS.csv|json... --rules [--cores C] [--source NAME] [--staging-bytes B]
+                               [--probe-max US]
 
             Measures this machine: ./jccl bench -n N --op OPS --algo all --max-bytes B --format csv, R times per
             rank count (every run's rows are kept in one CSV next to the tuning file). Or reads results with

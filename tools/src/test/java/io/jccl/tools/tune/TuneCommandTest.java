@@ -570,7 +570,8 @@ class TuneCommandTest
         assertEquals(0, command.run(new String[] {"--check", fast.toString(), slow.toString(), "--rules", "--cores",
             "2"}));
         final String text = text(out);
-        final int slowReport = text.indexOf("the engine's own rules without a tuning file, on 2 cores, at the slow pace");
+        final int slowReport =
+            text.indexOf("the engine's own rules without a tuning file, on 2 cores, at the slow pace");
         assertTrue(text.startsWith("jccl tune --check: the engine's own rules without a tuning file, on 2 cores, at " +
             "the fast pace, by the rows measured at it") && slowReport > 0, text);
         final String atFast = text.substring(0, slowReport);
