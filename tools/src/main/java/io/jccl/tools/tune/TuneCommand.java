@@ -478,7 +478,9 @@ public final class TuneCommand implements Command
         boolean any = false;
         for (final Pace pace : new Pace[] {Pace.FAST, Pace.SLOW, null})
         {
-            final List<TuningCheck.Group> groups = TuningCheck.checkRules(judgedBy, pace, cores, stagingBytes);
+            final List<List<Measurement>> rows = TuningCheck.rulesJudgedBy(judgedBy, pace);
+            final List<TuningCheck.Group> groups = rows.isEmpty() ? List.of() :
+                TuningCheck.checkRules(rows, pace, cores, stagingBytes);
             if (groups.isEmpty())
             {
                 continue;
@@ -489,7 +491,7 @@ public final class TuneCommand implements Command
                 paces.describe() + ")";
             report("jccl tune --check: the engine's own rules without a tuning file, on " + cores + " cores, " + which +
                 ", against " + names(results), groups, "rules' choice", "the rules' choices",
-                "the results did not measure that algorithm there", judgedBy);
+                "the results did not measure that algorithm there", rows);
             out.println();
             final int[] counts = count(groups);
             lines.add(String.format(Locale.ROOT, "%s: the rules' choices within 10%% of the best measured at %d of " +

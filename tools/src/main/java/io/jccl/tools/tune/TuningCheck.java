@@ -170,25 +170,28 @@ final class TuningCheck
     }
 
     /**
-     * The engine's own rules without a tuning file ({@link RuleChoices}) for ranks that share {@code cores} cores,
-     * judged by {@code runs}: at the rank counts whose rows the bench's handoff probe parts, the rules' choices at
-     * {@code pace} by the rows at that pace; when {@code pace} is null, at the other rank counts, the choices before
-     * any probe by every row. Empty where no rank count is judged so.
+     * The rows of {@code runs} that judge the rules at {@code pace} ({@link #checkRules}): at the rank counts whose
+     * rows the bench's handoff probe parts, those at {@code pace}; when {@code pace} is null, every row of the other
+     * rank counts. Runs left without rows are dropped.
+     */
+    static List<List<Measurement>> rulesJudgedBy(final List<List<Measurement>> runs, final Pace pace)
+    {
+        final Paces paces = Paces.of(runs.stream().flatMap(List::stream).toList());
+        final List<Integer> parted = handoffParted(paces);
+        return pace != null ? atPace(runs, paces, pace, parted) : runs.stream()
+            .map(run -> run.stream().filter(m -> !parted.contains(m.ranks())).toList())
+            .filter(run -> !run.isEmpty()).toList();
+    }
+
+    /**
+     * The engine's own rules without a tuning file ({@link RuleChoices}) for ranks that share {@code cores} cores, at
+     * {@code pace} (null: before any probe), judged by {@code runs} ({@link #rulesJudgedBy}).
      */
     static List<Group> checkRules(final List<List<Measurement>> runs, final Pace pace, final int cores,
         final long stagingBytes)
     {
-        final Paces paces = Paces.of(runs.stream().flatMap(List::stream).toList());
-        final List<Integer> parted = handoffParted(paces);
-        final List<List<Measurement>> judgedBy = pace != null ? atPace(runs, paces, pace, parted) : runs.stream()
-            .map(run -> run.stream().filter(m -> !parted.contains(m.ranks())).toList())
-            .filter(run -> !run.isEmpty()).toList();
-        if (judgedBy.isEmpty())
-        {
-            return List.of();
-        }
         final Map<Integer, RuleChoices> rules = new HashMap<>();
-        return judge(judgedBy, (collective, ranks, bytes) ->
+        return judge(runs, (collective, ranks, bytes) ->
         {
             final RuleChoices atRanks = rules.computeIfAbsent(ranks, r ->
                 new RuleChoices(r, cores, ShmTransport.defaultSingleCopyBytes(r, cores), stagingBytes));
