@@ -78,6 +78,16 @@ class BuildDigestTest
     }
 
     @Test
+    void aJarThatCannotBeReadStandsForItsPlace() throws IOException
+    {
+        final Path gone = directory.resolve("deleted.jar");
+        final long digest = digest(gone);
+        assertEquals(digest, digest(gone));
+        assertNotEquals(digest, digest(directory.resolve("elsewhere.jar")));
+        assertNotEquals(digest, digest(jar("deleted.jar", BUILD)));
+    }
+
+    @Test
     void thisJvmsBuildIsReadFromWhereItsClassesLie()
     {
         final BuildDigest build = BuildDigest.thisJvm();
