@@ -56,7 +56,9 @@ import java.util.Map;
  *       ranks with a core each binomial for broadcasts from {@link #PAIR_BROADCAST_TREE_MIN_BYTES} and for reduces
  *       up to {@link #PAIR_REDUCE_MAX_BYTES}, where it is one message ({@link #PAIR_TREE_MAX_BYTES}), but at the
  *       fast pace for broadcasts whose message goes single copy and reduces from
- *       {@link #PAIR_REDUCE_FAST_PACE_STAGED_BYTES} ({@link #pairTreeGivesWay});</li>
+ *       {@link #PAIR_REDUCE_FAST_PACE_STAGED_BYTES} ({@link #pairTreeGivesWay}), and not at the fast pace, where a
+ *       probe reads the pace, for broadcasts below {@link #PAIR_SLOW_PACE_STAGED_BROADCAST_END_BYTES}, which take
+ *       {@code shm_eager} and {@code shm_direct} ({@link #pairSlowPaceBroadcast});</li>
  *   <li>without a tuning file, at 2 ranks with a core each, recursive doubling for allreduces of private send buffers
  *       from {@link #PAIR_EXCHANGE_MIN_BYTES} to below {@link #PAIR_EXCHANGE_END_BYTES}: one message each way;</li>
  *   <li>the tuned choice for the call's size ({@link TunedSelection}: the tuning file's rule, at the machine's pace
@@ -387,6 +389,24 @@ public final class AlgorithmSelector
     private static final long PAIR_BROADCAST_TREE_MIN_BYTES = 513;
 
     /**
+     * Not at the fast pace (at the slow pace, and before the first probe, in a job whose probe reads the pace), 2-rank
+     * broadcasts from {@link #PAIR_BROADCAST_TREE_MIN_BYTES} to below this size take {@code shm_eager}, and from it
+     * to below {@link #PAIR_SLOW_PACE_STAGED_BROADCAST_END_BYTES} {@code shm_direct}, instead of binomial. 2 ranks,
+     * 2026-12-05 (PERFORMANCE.md, session 53), broadcasts back to back, 18,873 samples at the slow pace by the probe's
+     * verdict, each design's summed time over the fastest design's at each sample, direct buffers / {@code float[]}:
+     * binomial 1.59 / 1.63x at 1 KiB, 1.43 / 1.62x at 2 KiB, 1.43 / 1.37x at 4 KiB, 1.42 / 1.39x at 8 KiB, the
+     * fastest in at most 5 % of the samples; {@code shm_eager} 1.01 / 1.03x, 1.01 / 1.02x, 1.18 / 1.13x, 1.29 /
+     * 1.32x; {@code shm_direct} 1.43 / 1.56x, 1.31 / 1.48x, 1.06 / 1.14x, 1.11 / 1.09x. At 16 KiB binomial took 2.00x
+     * on direct buffers ({@code shm_single_copy} 1.00x) but 1.03x on {@code float[]} ({@code shm_single_copy} 1.29x):
+     * binomial stays. At the fast pace binomial took 1.14-1.19x at 1 KiB ({@code shm_eager} 1.47-1.54x), 1.30-1.41x at
+     * 2-4 KiB ({@code shm_eager} 1.17-1.30x, {@code shm_direct} 1.06-1.55x) and 1.01-1.09x at 8-16 KiB: it keeps them.
+     */
+    private static final long PAIR_SLOW_PACE_EAGER_BROADCAST_END_BYTES = 4 * 1024;
+
+    /** See {@link #PAIR_SLOW_PACE_EAGER_BROADCAST_END_BYTES}. */
+    private static final long PAIR_SLOW_PACE_STAGED_BROADCAST_END_BYTES = 16 * 1024;
+
+    /**
      * Smallest call (bytes of the whole vector) that takes {@code shm_direct} when it reads the call's buffers in place
      * in the shared segment ({@link #readsSymmetricInPlace}) and every rank has a core. 2 ranks, buffers from
      * allocateShared (two runs each, 2026-11-25): broadcast 4-128 KiB 0.32-3.6 µs against shm_eager's 0.50-7.9 and
@@ -445,6 +465,9 @@ public final class AlgorithmSelector
     private final CollectiveAlgorithm singleCopyLargeAllreduce;
     /** {@link #OVERSUBSCRIBED_BROADCAST}; null when not registered. */
     private final CollectiveAlgorithm oversubscribedBroadcast;
+    /** shm_eager and shm_direct broadcasts ({@link #pairSlowPaceBroadcast}); null when not registered. */
+    private final CollectiveAlgorithm eagerBroadcast;
+    private final CollectiveAlgorithm stagedBroadcast;
     /** Ranks beyond this share cores: those all the job's ranks may use together, the same on each. */
     private final int cores;
 
@@ -492,6 +515,8 @@ public final class AlgorithmSelector
         SINGLE_COPY_PREFERENCES.forEach((c, name) -> singleCopy[c.ordinal()] = registry.of(c).get(name));
         this.singleCopyLargeAllreduce = registry.of(Collective.ALLREDUCE).get(SINGLE_COPY_LARGE_ALLREDUCE);
         this.oversubscribedBroadcast = registry.of(Collective.BROADCAST).get(OVERSUBSCRIBED_BROADCAST);
+        this.eagerBroadcast = registry.of(Collective.BROADCAST).get("shm_eager");
+        this.stagedBroadcast = registry.of(Collective.BROADCAST).get("shm_direct");
         if (forcedSpec != null && !forcedSpec.isBlank())
         {
             parse(forcedSpec);
@@ -665,6 +690,12 @@ public final class AlgorithmSelector
             args.mayDeclineCopies = args.collective != Collective.REDUCE || size > cores;
             return singleCopyChoice;
         }
+        final CollectiveAlgorithm pairBroadcast = pairSlowPaceBroadcast(args.collective, size, bytes, singleCopyBytes,
+            pace);
+        if (pairBroadcast != null && pairBroadcast.unsupportedReason(args, size, context) == null)
+        {
+            return pairBroadcast;
+        }
         final CollectiveAlgorithm tree = binomialTree[args.collective.ordinal()];
         if (tree != null && !tuned.measured() && bytes >= treeMinBytes(args.collective, size) &&
             bytes <= treeMaxBytes(args.collective, size) &&
@@ -822,8 +853,8 @@ public final class AlgorithmSelector
 
     /**
      * {@link #describeRankRules(int)} in a job whose messages travel single copy from {@code singleCopyBytes} (0:
-     * never: no probe reads the pace), which adds where the 2-rank binomial rule gives way at the fast pace
-     * ({@link #pairTreeGivesWay}).
+     * never: no probe reads the pace), which adds where the 2-rank binomial rule gives way at each pace
+     * ({@link #pairSlowPaceBroadcast}, {@link #pairTreeGivesWay}).
      */
     public String describeRankRules(final int size, final long singleCopyBytes)
     {
@@ -844,6 +875,13 @@ public final class AlgorithmSelector
                 if (collective == Collective.REDUCE && stagedReduceApplies(size))
                 {
                     text.append(", ").append(stagedReduce.name()).append(" beyond");
+                }
+                if (pairSlowPaceBroadcast(collective, size, min, singleCopyBytes, null) != null)
+                {
+                    text.append(" (below ").append(PAIR_SLOW_PACE_EAGER_BROADCAST_END_BYTES).append(" B ")
+                        .append(eagerBroadcast.name()).append(" and below ")
+                        .append(PAIR_SLOW_PACE_STAGED_BROADCAST_END_BYTES).append(" B ").append(stagedBroadcast.name())
+                        .append(", but at the fast pace)");
                 }
                 if (singleCopyBytes > 0 &&
                     pairTreeGivesWay(collective, size, Long.MAX_VALUE, singleCopyBytes, Pace.FAST))
@@ -890,6 +928,23 @@ public final class AlgorithmSelector
         }
         return collective == Collective.BROADCAST ? singleCopyBytes > 0 && bytes >= singleCopyBytes :
             collective == Collective.REDUCE && bytes >= PAIR_REDUCE_FAST_PACE_STAGED_BYTES;
+    }
+
+    /**
+     * The staged broadcast a 2-rank call of {@code bytes} takes instead of binomial not at the fast pace
+     * ({@link #PAIR_SLOW_PACE_EAGER_BROADCAST_END_BYTES}), in a job whose probe reads the pace (single copy on:
+     * {@code singleCopyBytes} above 0); null where binomial's rule holds.
+     */
+    private CollectiveAlgorithm pairSlowPaceBroadcast(final Collective collective, final int size, final long bytes,
+        final long singleCopyBytes, final Pace pace)
+    {
+        if (collective != Collective.BROADCAST || size != 2 || size > cores || tuned.measured() ||
+            singleCopyBytes <= 0 || pace == Pace.FAST || bytes < PAIR_BROADCAST_TREE_MIN_BYTES ||
+            bytes >= PAIR_SLOW_PACE_STAGED_BROADCAST_END_BYTES)
+        {
+            return null;
+        }
+        return bytes < PAIR_SLOW_PACE_EAGER_BROADCAST_END_BYTES ? eagerBroadcast : stagedBroadcast;
     }
 
     /** Whether reduces above {@link #OVERSUBSCRIBED_REDUCE_MAX_BYTES} take {@link #stagedReduce} in this job. */

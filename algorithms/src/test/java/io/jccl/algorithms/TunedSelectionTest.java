@@ -360,6 +360,28 @@ class TunedSelectionTest
         }
         assertEquals("binomial",
             shipped.select(args(Collective.BROADCAST, 2048), two.context(0), 8192, Pace.FAST).name());
+        // below 16 KiB, not at the fast pace, the staged broadcasts: shm_eager below 4 KiB, shm_direct from there;
+        // below 513 B the shipped model's choice at every pace
+        final Map<Long, String> slowBroadcasts = new java.util.TreeMap<>(Map.of(513L, "shm_eager", 4095L, "shm_eager",
+            4096L, "shm_direct", 16383L, "shm_direct", 16384L, "binomial"));
+        final LocalJob twoStaging = new LocalJob(2, STAGING, 1 << 20).singleCopy(32 * 1024);
+        for (final long bytes : List.of(512L, 513L, 4095L, 4096L, 16383L, 16384L))
+        {
+            // bytes of int8, off the heap as the bench's buffers are
+            final CollectiveArgs broadcast = args(Collective.BROADCAST, bytes);
+            broadcast.type = DataType.INT8;
+            broadcast.sendBase = null;
+            broadcast.recvBase = null;
+            final String label = bytes + " B";
+            final String atFast = shipped.select(broadcast, twoStaging.context(0), bytes, Pace.FAST).name();
+            final String expected = slowBroadcasts.getOrDefault(bytes, atFast);
+            assertEquals(expected, shipped.select(broadcast, twoStaging.context(0), bytes, Pace.SLOW).name(), label);
+            assertEquals(expected, shipped.select(broadcast, twoStaging.context(0), bytes).name(), label);
+            assertEquals(bytes == 512 ? atFast : "binomial", atFast, label);
+            // without single copy no probe reads the pace: as at the fast pace
+            assertEquals(atFast, shipped.select(broadcast, new LocalJob(2, STAGING, 1 << 20).context(0), bytes).name(),
+                label);
+        }
         // 2-rank reduces: binomial up to 4 MiB, but at the fast pace shm_direct from 2 MiB
         for (final long bytes : new long[] {2 * mib, 4 * mib})
         {
@@ -370,9 +392,12 @@ class TunedSelectionTest
         }
         assertEquals("binomial", shipped.select(reduce(mib / 4), two.context(0), mib, Pace.FAST).name());
         assertEquals("shm_direct", shipped.select(reduce(2 * mib), two.context(0), 8 * mib, Pace.SLOW).name());
-        assertTrue(shipped.describeRankRules(2, 32 * 1024).startsWith("broadcast binomial from 513 B (from 32768 B, " +
-            "where its message goes single copy, not at the fast pace); reduce binomial up to 4194304 B (from " +
-            "2097152 B not at the fast pace); "), shipped.describeRankRules(2, 32 * 1024));
+        assertTrue(shipped.describeRankRules(2, 32 * 1024).startsWith("broadcast binomial from 513 B (below 4096 B " +
+            "shm_eager and below 16384 B shm_direct, but at the fast pace) (from 32768 B, where its message goes " +
+            "single copy, not at the fast pace); reduce binomial up to 4194304 B (from 2097152 B not at the fast " +
+            "pace); "), shipped.describeRankRules(2, 32 * 1024));
+        assertTrue(shipped.describeRankRules(2, 0).startsWith("broadcast binomial from 513 B; "),
+            shipped.describeRankRules(2, 0));
         assertTrue(shipped.followsPace(2, 32 * 1024));
         assertFalse(shipped.followsPace(2, 0), "no single copy, no rule to follow the pace");
         final AlgorithmSelector atFour = shippedSelector(4);
