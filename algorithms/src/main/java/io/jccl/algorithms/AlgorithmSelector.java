@@ -392,8 +392,9 @@ public final class AlgorithmSelector
      * Not at the fast pace (at the slow pace, and before the first probe, in a job whose probe reads the pace), 2-rank
      * broadcasts from {@link #PAIR_BROADCAST_TREE_MIN_BYTES} to below this size take {@code shm_eager}, and from it
      * to below {@link #PAIR_SLOW_PACE_STAGED_BROADCAST_END_BYTES} {@code shm_direct}, instead of binomial. 2 ranks,
-     * 2026-12-05 (PERFORMANCE.md, session 53), broadcasts back to back, 18,873 samples at the slow pace by the probe's
-     * verdict, each design's summed time over the fastest design's at each sample, direct buffers / {@code float[]}:
+     * 2026-12-05 (PERFORMANCE.md, session 53), broadcasts back to back, 18,873 and 3,959 samples at the slow pace by
+     * the probe's verdict, each design's summed time over the fastest design's at each sample, direct buffers /
+     * {@code float[]}:
      * binomial 1.59 / 1.63x at 1 KiB, 1.43 / 1.62x at 2 KiB, 1.43 / 1.37x at 4 KiB, 1.42 / 1.39x at 8 KiB, the
      * fastest in at most 5 % of the samples; {@code shm_eager} 1.01 / 1.03x, 1.01 / 1.02x, 1.18 / 1.13x, 1.29 /
      * 1.32x; {@code shm_direct} 1.43 / 1.56x, 1.31 / 1.48x, 1.06 / 1.14x, 1.11 / 1.09x. At 16 KiB binomial took 2.00x
