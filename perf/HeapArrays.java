@@ -23,6 +23,7 @@ import io.jccl.ReduceOp;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 
 public class HeapArrays
 {
@@ -81,13 +82,13 @@ public class HeapArrays
         }
     }
 
-    /** A direct float32 buffer of {@code count} elements (PaceVerdicts uses it too). */
+    /** A direct float32 buffer of {@code count} elements (PaceVerdicts, ReduceDesigns and PairBroadcasts too). */
     static Buf direct(final int count)
     {
         return Buf.of(ByteBuffer.allocateDirect(4 * count).order(ByteOrder.nativeOrder()), DataType.FLOAT32);
     }
 
-    /** One call of collective {@code op} (PaceVerdicts uses it too). */
+    /** One call of collective {@code op} (PaceVerdicts and ReduceDesigns use it too). */
     static void run(final Communicator comm, final String op, final Buf send, final Buf recv)
     {
         switch (op)
@@ -100,5 +101,22 @@ public class HeapArrays
             case "reduce" -> comm.reduce(send, recv, ReduceOp.SUM, 0);
             default -> throw new IllegalArgumentException("not a collective of this program: " + op);
         }
+    }
+
+    /**
+     * The median time, µs, of {@code nanos.length} calls after an untimed one, as the engine's pace probe times its
+     * calls (PaceVerdicts, ReduceDesigns and PairBroadcasts).
+     */
+    static double median(final Runnable call, final long[] nanos)
+    {
+        call.run();
+        for (int i = 0; i < nanos.length; i++)
+        {
+            final long start = System.nanoTime();
+            call.run();
+            nanos[i] = System.nanoTime() - start;
+        }
+        Arrays.sort(nanos);
+        return nanos[nanos.length / 2] / 1e3;
     }
 }

@@ -8,8 +8,9 @@
  * PERFORMANCE.md (session 47) has what it measured: why the engine's probe compares 32 KiB allgathers. A second
  * argument, shared-cores, times the set that matters while ranks outnumber cores instead: allgathers, allreduces from
  * 128 KiB, whose single copy is then the single-copy two-shot (shm_single_copy_twoshot), reduce-scatters,
- * broadcasts, whose staged algorithm is shm_eager, alltoalls and reduces (session 52); the default set is pair (PERFORMANCE.md, sessions
- * 49 and 50), whose 2-rank reduces (session 51) set binomial, in the single columns, against shm_direct.
+ * broadcasts, whose staged algorithm is shm_eager, alltoalls and reduces (session 52); the default set is pair
+ * (PERFORMANCE.md, sessions 49 and 50), whose 2-rank reduces (session 51) set binomial, in the single columns, against
+ * shm_direct.
  *
  * Run (from the repository, after mvn install):
  *   "$(./jccl classpath --java-home)/bin/javac" -cp core/target/classes -d /tmp/pace-verdicts perf/PaceVerdicts.java \
@@ -20,8 +21,6 @@
 import io.jccl.Buf;
 import io.jccl.Communicator;
 import io.jccl.Jccl;
-
-import java.util.Arrays;
 
 public class PaceVerdicts
 {
@@ -126,7 +125,7 @@ public class PaceVerdicts
                 final StringBuilder line = new StringBuilder();
                 line.append(sample).append(',').append(String.format("%.1f", (System.nanoTime() - begin) / 1e9));
                 line.append(',').append(String.format("%.2f",
-                    median(() -> handoff.allgather(handoffSend, handoffRecv), nanos)));
+                    HeapArrays.median(() -> handoff.allgather(handoffSend, handoffRecv), nanos)));
                 for (int c = 0; c < ops.length; c++)
                 {
                     final String op = ops[c];
@@ -134,8 +133,8 @@ public class PaceVerdicts
                     final Buf recv = buffers[c][1];
                     final Communicator s = staged[c];
                     final Communicator k = singleCopy[c];
-                    final double probeStaged = median(() -> HeapArrays.run(s, op, send, recv), nanos);
-                    final double probeSingle = median(() -> HeapArrays.run(k, op, send, recv), nanos);
+                    final double probeStaged = HeapArrays.median(() -> HeapArrays.run(s, op, send, recv), nanos);
+                    final double probeSingle = HeapArrays.median(() -> HeapArrays.run(k, op, send, recv), nanos);
                     final int calls = sizes[c] <= 128 << 10 ? 100 : sizes[c] <= 512 << 10 ? 30 : sizes[c] <= 2 << 20 ?
                         10 : 4;
                     final double meanStaged = mean(() -> HeapArrays.run(s, op, send, recv), calls);
@@ -152,18 +151,6 @@ public class PaceVerdicts
         }
     }
 
-    private static double median(final Runnable call, final long[] nanos)
-    {
-        call.run();
-        for (int i = 0; i < nanos.length; i++)
-        {
-            final long start = System.nanoTime();
-            call.run();
-            nanos[i] = System.nanoTime() - start;
-        }
-        Arrays.sort(nanos);
-        return nanos[nanos.length / 2] / 1e3;
-    }
 
     private static double mean(final Runnable call, final int calls)
     {

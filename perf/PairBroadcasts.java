@@ -19,8 +19,6 @@ import io.jccl.Buf;
 import io.jccl.Communicator;
 import io.jccl.Jccl;
 
-import java.util.Arrays;
-
 public class PairBroadcasts
 {
     public static void main(final String[] args)
@@ -89,9 +87,9 @@ public class PairBroadcasts
                 }
                 final StringBuilder line = new StringBuilder();
                 line.append(sample).append(',').append(String.format("%.1f", (System.nanoTime() - begin) / 1e9));
-                line.append(',').append(String.format("%.2f", median(() -> staged.allgather(hs, hr), nanos)));
-                line.append(',').append(String.format("%.2f", median(() -> staged.allgather(ps, pr), nanos)));
-                line.append(',').append(String.format("%.2f", median(() -> single.allgather(ps, pr), nanos)));
+                line.append(String.format(",%.2f,%.2f,%.2f", HeapArrays.median(() -> staged.allgather(hs, hr), nanos),
+                    HeapArrays.median(() -> staged.allgather(ps, pr), nanos),
+                    HeapArrays.median(() -> single.allgather(ps, pr), nanos)));
                 for (int s = 0; s < sizes.length; s++)
                 {
                     final int calls = sizes[s] <= 4 << 10 ? 300 : 150;
@@ -117,18 +115,5 @@ public class PairBroadcasts
                 }
             }
         }
-    }
-
-    private static double median(final Runnable call, final long[] nanos)
-    {
-        call.run();
-        for (int i = 0; i < nanos.length; i++)
-        {
-            final long start = System.nanoTime();
-            call.run();
-            nanos[i] = System.nanoTime() - start;
-        }
-        Arrays.sort(nanos);
-        return nanos[nanos.length / 2] / 1e3;
     }
 }

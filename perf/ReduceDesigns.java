@@ -96,11 +96,11 @@ public class ReduceDesigns
                 final StringBuilder line = new StringBuilder();
                 line.append(sample).append(',').append(String.format("%.1f", (System.nanoTime() - begin) / 1e9));
                 line.append(',').append(String.format("%.2f",
-                    median(() -> handoff.allgather(handoffSend, handoffRecv), nanos)));
+                    HeapArrays.median(() -> handoff.allgather(handoffSend, handoffRecv), nanos)));
                 line.append(',').append(String.format("%.2f",
-                    median(() -> HeapArrays.run(probeStaged, "allreduce", probeSend, probeRecv), nanos)));
+                    HeapArrays.median(() -> HeapArrays.run(probeStaged, "allreduce", probeSend, probeRecv), nanos)));
                 line.append(',').append(String.format("%.2f",
-                    median(() -> HeapArrays.run(probeSingle, "allreduce", probeSend, probeRecv), nanos)));
+                    HeapArrays.median(() -> HeapArrays.run(probeSingle, "allreduce", probeSend, probeRecv), nanos)));
                 for (int b = 0; b < buffers.length; b++)
                 {
                     final int bytes = sizes[b / 2];
@@ -125,18 +125,5 @@ public class ReduceDesigns
                 }
             }
         }
-    }
-
-    private static double median(final Runnable call, final long[] nanos)
-    {
-        call.run();
-        for (int i = 0; i < nanos.length; i++)
-        {
-            final long start = System.nanoTime();
-            call.run();
-            nanos[i] = System.nanoTime() - start;
-        }
-        Arrays.sort(nanos);
-        return nanos[nanos.length / 2] / 1e3;
     }
 }
