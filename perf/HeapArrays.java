@@ -119,4 +119,15 @@ public class HeapArrays
         Arrays.sort(nanos);
         return nanos[nanos.length / 2] / 1e3;
     }
+
+    /**
+     * Whether sampling that began at {@code begin} ({@code System.nanoTime}) has run {@code seconds}: rank 0 decides,
+     * so that every rank runs the same calls (PaceVerdicts, ReduceDesigns and PairBroadcasts).
+     */
+    static boolean stop(final Communicator world, final long begin, final double seconds)
+    {
+        final double[] stop = {(System.nanoTime() - begin) / 1e9 >= seconds ? 1 : 0};
+        world.broadcast(Buf.of(stop), 0);
+        return stop[0] != 0;
+    }
 }

@@ -111,17 +111,8 @@ public class PaceVerdicts
                 System.out.println(header);
             }
             final long begin = System.nanoTime();
-            final double[] stop = {0};
-            for (int sample = 0; ; sample++)
+            for (int sample = 0; !HeapArrays.stop(world, begin, seconds); sample++)
             {
-                // Rank 0 decides when to stop, so that every rank runs the same calls.
-                stop[0] = (System.nanoTime() - begin) / 1e9 >= seconds ? 1 : 0;
-                final Buf flag = Buf.of(stop);
-                world.broadcast(flag, 0);
-                if (stop[0] != 0)
-                {
-                    break;
-                }
                 final StringBuilder line = new StringBuilder();
                 line.append(sample).append(',').append(String.format("%.1f", (System.nanoTime() - begin) / 1e9));
                 line.append(',').append(String.format("%.2f",

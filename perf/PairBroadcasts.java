@@ -76,15 +76,8 @@ public class PairBroadcasts
                 System.out.println(h);
             }
             final long begin = System.nanoTime();
-            final double[] stop = {0};
-            for (int sample = 0; ; sample++)
+            for (int sample = 0; !HeapArrays.stop(world, begin, seconds); sample++)
             {
-                stop[0] = (System.nanoTime() - begin) / 1e9 >= seconds ? 1 : 0;
-                world.broadcast(Buf.of(stop), 0);
-                if (stop[0] != 0)
-                {
-                    break;
-                }
                 final StringBuilder line = new StringBuilder();
                 line.append(sample).append(',').append(String.format("%.1f", (System.nanoTime() - begin) / 1e9));
                 line.append(String.format(",%.2f,%.2f,%.2f", HeapArrays.median(() -> staged.allgather(hs, hr), nanos),
