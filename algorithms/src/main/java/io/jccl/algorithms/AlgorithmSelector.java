@@ -27,7 +27,8 @@ import java.util.Map;
  *       broadcast messages of at least {@link #SINGLE_COPY_MIN_MESSAGE_BYTES}, allgather, alltoall and
  *       reduce-scatter blocks of {@link #SINGLE_COPY_MIN_BLOCK_BYTES}, 2-rank allreduces of twice
  *       {@link #SINGLE_COPY_MIN_ALLREDUCE_HALF_BYTES} and 2-rank reduces from {@link #SINGLE_COPY_MIN_REDUCE_BYTES}
- *       to {@link #SINGLE_COPY_REDUCE_MAX_BYTES} while no two ranks share a core, and while they do, at the slow pace
+ *       to {@link #SINGLE_COPY_REDUCE_MAX_BYTES} and from {@link #PAIR_SINGLE_COPY_REDUCE_AGAIN_BYTES} while no two
+ *       ranks share a core, and while they do, at the slow pace
  *       alone and up to {@link #OVERSUBSCRIBED_SLOW_PACE_MAX_RANKS_PER_CORE} ranks a core, broadcasts from
  *       {@link #OVERSUBSCRIBED_BROADCAST_MIN_BYTES} ({@link #OVERSUBSCRIBED_BROADCAST}), reduces from
  *       {@link #OVERSUBSCRIBED_SLOW_PACE_REDUCE_MIN_BYTES}, and allreduces, allgathers,
@@ -152,6 +153,18 @@ public final class AlgorithmSelector
 
     /** See {@link #SINGLE_COPY_MIN_REDUCE_BYTES}. */
     private static final long SINGLE_COPY_REDUCE_MAX_BYTES = 512 * 1024;
+
+    /**
+     * Smallest 2-rank reduce the single-copy rule takes again beyond {@link #SINGLE_COPY_REDUCE_MAX_BYTES}, where it
+     * holds (not at the fast pace), instead of binomial ({@link #PAIR_REDUCE_MAX_BYTES}) and {@code shm_direct}. 2
+     * ranks, 2026-12-05 (PERFORMANCE.md, session 53), {@code perf/ReduceDesigns.java}, 467 samples at the slow pace by
+     * the handoff probe, each design's summed time over the fastest's at each sample, direct buffers / {@code float[]}:
+     * {@code shm_single_copy} 1.04 / 1.00x at 4 MiB, 1.05 / 1.01x at 8 MiB, 1.08 / 1.02x at 32 MiB; binomial 1.09 /
+     * 1.75x, 1.03 / 1.90x, 1.01 / 1.93x; {@code shm_direct} 2.97 / 1.76x, 2.12 / 1.57x, 1.70 / 1.12x. At 2 MiB single
+     * copy took 1.05 / 1.79x (a heap array's copy for the root comes first) and binomial 1.30 / 1.01x: binomial stays.
+     * At the fast pace (733 samples) {@code shm_direct} took 1.00-1.02x from 4 MiB, where the rule gives way.
+     */
+    private static final long PAIR_SINGLE_COPY_REDUCE_AGAIN_BYTES = 4L << 20;
 
     /**
      * Largest reduce the 2-rank binomial rule takes ({@link #PAIR_TREE_MAX_BYTES}): beyond it shm_direct stays
@@ -682,7 +695,7 @@ public final class AlgorithmSelector
         if (singleCopyRule && singleCopyChoice != null && singleCopyBytes > 0 && !tuned.measured() &&
             singleCopyApplies(args.collective, size) && singleCopyHoldsAt(pace, size) &&
             (args.collective != Collective.ALLREDUCE || args.sendSegmentOffset < 0) &&
-            bytes <= singleCopyMaxBytes(args.collective, size) &&
+            singleCopyTakesSize(args.collective, size, bytes) &&
             messageBytes(args.collective, bytes, size) >= minMessageBytes(args.collective, size, singleCopyBytes) &&
             singleCopyChoice.unsupportedReason(args, size, context) == null)
         {
@@ -779,6 +792,10 @@ public final class AlgorithmSelector
             if (max != Long.MAX_VALUE)
             {
                 text.append(" to ").append(max).append(" B");
+                if (collective == Collective.REDUCE && size <= cores)
+                {
+                    text.append(" and from ").append(PAIR_SINGLE_COPY_REDUCE_AGAIN_BYTES).append(" B");
+                }
             }
             else if (collective == Collective.ALLREDUCE && first != singleCopyLargeAllreduce)
             {
@@ -1044,6 +1061,17 @@ public final class AlgorithmSelector
         }
         return collective == Collective.BROADCAST && size > cores ? oversubscribedBroadcast :
             singleCopy[collective.ordinal()];
+    }
+
+    /**
+     * Whether the single-copy rule's sizes for {@code collective} in a job of {@code size} ranks hold a call of
+     * {@code bytes}: up to {@link #singleCopyMaxBytes}, and for a 2-rank reduce from
+     * {@link #PAIR_SINGLE_COPY_REDUCE_AGAIN_BYTES} too.
+     */
+    private boolean singleCopyTakesSize(final Collective collective, final int size, final long bytes)
+    {
+        return bytes <= singleCopyMaxBytes(collective, size) ||
+            collective == Collective.REDUCE && size <= cores && bytes >= PAIR_SINGLE_COPY_REDUCE_AGAIN_BYTES;
     }
 
     /** The largest call the single-copy rule takes for {@code collective} in a job of {@code size} ranks. */

@@ -245,13 +245,15 @@ class TunedSelectionTest
             shipped.select(args(Collective.ALLGATHER, mib / 8), two.context(0), mib).name());
         assertEquals("shm_single_copy",
             shipped.select(args(Collective.REDUCE_SCATTER, mib / 8), two.context(0), mib).name());
-        // reduce from 64 KiB (the point-to-point threshold set above the rule's 32 KiB) to 512 KiB, binomial beyond
+        // reduce from 64 KiB (the point-to-point threshold set above the rule's 32 KiB) to 512 KiB, binomial beyond (to
+        // 4 MiB)
         assertEquals("binomial", shipped.select(reduce(mib / 4), two.context(0), mib).name());
         assertEquals("shm_single_copy", shipped.select(reduce(mib / 8), two.context(0), mib / 2).name());
         assertEquals("shm_single_copy", shipped.select(reduce(16 * 1024), two.context(0), 64 * 1024).name());
         assertNotEquals("shm_single_copy", shipped.select(reduce(8 * 1024), two.context(0), 32 * 1024).name());
         assertTrue(List.of(shipped.describeSingleCopy(2, 64 * 1024).split("; "))
-            .contains("reduce shm_single_copy from 65536 B to 524288 B"), shipped.describeSingleCopy(2, 64 * 1024));
+            .contains("reduce shm_single_copy from 65536 B to 524288 B and from 4194304 B"),
+            shipped.describeSingleCopy(2, 64 * 1024));
         assertEquals("shm_single_copy", shipped.select(allreduce(mib / 4), two.context(0), mib).name());
         // allreduce from 128 KiB (a half of 64 KiB, the point-to-point threshold set above its default) to 16 MiB, the
         // single-copy two-shot beyond, and neither for symmetric send buffers, which two-shot reads in place
@@ -382,16 +384,22 @@ class TunedSelectionTest
             assertEquals(atFast, shipped.select(broadcast, new LocalJob(2, STAGING, 1 << 20).context(0), bytes).name(),
                 label);
         }
-        // 2-rank reduces: binomial up to 4 MiB, but at the fast pace shm_direct from 2 MiB
-        for (final long bytes : new long[] {2 * mib, 4 * mib})
+        // 2-rank reduces: binomial up to 4 MiB, single copy again from 4 MiB, but at the fast pace shm_direct from
+        // 2 MiB
+        for (final long bytes : new long[] {2 * mib, 4 * mib - 4, 4 * mib, 8 * mib, 32 * mib})
         {
             final CollectiveArgs reduce = reduce(bytes / 4);
-            assertEquals("binomial", shipped.select(reduce, two.context(0), bytes).name(), bytes + " B");
-            assertEquals("binomial", shipped.select(reduce, two.context(0), bytes, Pace.SLOW).name(), bytes + " B");
+            final String slow = bytes >= 4 * mib ? "shm_single_copy" : "binomial";
+            assertEquals(slow, shipped.select(reduce, two.context(0), bytes).name(), bytes + " B");
+            assertEquals(slow, shipped.select(reduce, two.context(0), bytes, Pace.SLOW).name(), bytes + " B");
+            assertFalse(reduce.mayDeclineCopies, "a 2-rank reduce's heap copy goes ahead");
             assertEquals("shm_direct", shipped.select(reduce, two.context(0), bytes, Pace.FAST).name(), bytes + " B");
         }
         assertEquals("binomial", shipped.select(reduce(mib / 4), two.context(0), mib, Pace.FAST).name());
-        assertEquals("shm_direct", shipped.select(reduce(2 * mib), two.context(0), 8 * mib, Pace.SLOW).name());
+        assertEquals("shm_direct", shipped.select(reduce(2 * mib), new LocalJob(2).context(0), 8 * mib).name(),
+            "without single copy");
+        assertTrue(shipped.describeSingleCopy(2, 32 * 1024).contains("reduce shm_single_copy from 32768 B to " +
+            "524288 B and from 4194304 B"), shipped.describeSingleCopy(2, 32 * 1024));
         assertTrue(shipped.describeRankRules(2, 32 * 1024).startsWith("broadcast binomial from 513 B (below 4096 B " +
             "shm_eager and below 16384 B shm_direct, but at the fast pace) (from 32768 B, where its message goes " +
             "single copy, not at the fast pace); reduce binomial up to 4194304 B (from 2097152 B not at the fast " +

@@ -70,7 +70,10 @@ class SingleCopyDeclineTest
             "allgather " + FOUR_MIB + " heap", "shm_direct",
             "reduce_scatter " + TWO_MIB + " heap", "shm_direct",
             "alltoall " + TWO_MIB + " heap", "shm_direct",
-            "alltoall " + TWO_MIB + " direct", "shm_single_copy");
+            "alltoall " + TWO_MIB + " direct", "shm_single_copy",
+            // a 2-rank reduce's heap copy goes ahead (from 4 MiB the rule holds again)
+            "reduce " + EIGHT_MIB + " heap", "shm_single_copy",
+            "reduce " + EIGHT_MIB + " direct", "shm_single_copy");
     }
 
     /**
