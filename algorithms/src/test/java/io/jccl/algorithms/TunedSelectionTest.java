@@ -134,7 +134,8 @@ class TunedSelectionTest
             (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
         final long id = Thread.currentThread().getId();
         long sink = 0;
-        for (int round = 0; round < 3; round++)
+        long least = Long.MAX_VALUE;
+        for (int round = 0; round < 5; round++)
         {
             final long before = threads.getThreadAllocatedBytes(id);
             for (int i = 0; i < 100_000; i++)
@@ -143,12 +144,15 @@ class TunedSelectionTest
                 sink += a == null ? 1 : a.name().length();
             }
             final long allocated = threads.getThreadAllocatedBytes(id) - before;
-            if (round == 2)
+            if (round >= 2)
             {
-                // one object per lookup would be 1.6 MB; what remains is the JIT's and the bean's own bookkeeping
-                assertTrue(allocated < 4096, allocated + " bytes allocated by 100000 lookups");
+                least = Math.min(least, allocated);
             }
         }
+        // one object per lookup would be 1.6 MB a round; what remains is the JIT's and the bean's own bookkeeping,
+        // which a compilation in the middle of a round can take beyond 4 KiB (4208 and 4432 bytes, 2026-12-05): the
+        // least of three warm rounds
+        assertTrue(least < 4096, least + " bytes allocated by 100000 lookups");
         assertTrue(sink > 0);
     }
 
