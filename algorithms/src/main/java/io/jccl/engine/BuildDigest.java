@@ -1,6 +1,7 @@
 package io.jccl.engine;
 
 import io.jccl.Configuration;
+import io.jccl.shm.AgreedSettings;
 import io.jccl.shm.ShmTransport;
 
 import java.io.IOException;
@@ -39,7 +40,7 @@ public final class BuildDigest
 
     private static volatile BuildDigest thisJvm;
 
-    /** 64 bits of the entries' names, sizes and CRCs; never 0. */
+    /** {@link AgreedSettings#hash} of the entries' names, sizes and CRCs; never 0. */
     private final long digest;
     /** Where the code came from, for messages. */
     private final String sources;
@@ -104,14 +105,15 @@ public final class BuildDigest
                 unreadable.add(location.toString());
             }
         }
-        long hash = 0xcbf29ce484222325L;
+        // one line per entry, in name order, then the places that could not be read
+        final StringBuilder listing = new StringBuilder();
         for (final var entry : entries.entrySet())
         {
-            hash = mix(mix(hash, entry.getKey()), entry.getValue());
+            listing.append(entry.getKey()).append(' ').append(Long.toHexString(entry.getValue())).append('\n');
         }
         for (final String name : unreadable)
         {
-            hash = mix(hash, "unreadable " + name);
+            listing.append("unreadable ").append(name).append('\n');
         }
         final StringBuilder sources = new StringBuilder();
         for (final Path location : locations)
@@ -122,7 +124,7 @@ public final class BuildDigest
         {
             sources.append(sources.isEmpty() ? "" : ", ").append(name).append(" from an unknown place");
         }
-        return new BuildDigest(hash == 0 ? 1 : hash, sources.toString());
+        return new BuildDigest(AgreedSettings.hash(listing.toString()), sources.toString());
     }
 
     /** 64 bits of the runtime entries' names, sizes and CRCs; never 0. */
@@ -215,27 +217,5 @@ public final class BuildDigest
                 }
             }
         }
-    }
-
-    /** FNV-1a, a byte at a time. */
-    private static long mix(final long hash, final String text)
-    {
-        long h = hash;
-        for (int i = 0; i < text.length(); i++)
-        {
-            h = (h ^ (text.charAt(i) & 0xff)) * 0x100000001b3L;
-            h = (h ^ (text.charAt(i) >>> 8)) * 0x100000001b3L;
-        }
-        return h;
-    }
-
-    private static long mix(final long hash, final long value)
-    {
-        long h = hash;
-        for (int i = 0; i < Long.BYTES; i++)
-        {
-            h = (h ^ (value >>> 8 * i & 0xff)) * 0x100000001b3L;
-        }
-        return h;
     }
 }

@@ -154,8 +154,8 @@ public final class AgreedSettings
             (long) i * Long.BYTES);
     }
 
-    /** FNV-1a over the UTF-8 bytes, never 0 (0 is an unset text). */
-    static long hash(final String text)
+    /** FNV-1a over the UTF-8 bytes, never 0 (0 is an unset text); the engine's build digest hashes with it too. */
+    public static long hash(final String text)
     {
         long hash = 0xcbf29ce484222325L;
         for (final byte b : text.getBytes(StandardCharsets.UTF_8))
