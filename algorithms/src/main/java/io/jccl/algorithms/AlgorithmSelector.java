@@ -792,9 +792,10 @@ public final class AlgorithmSelector
             if (max != Long.MAX_VALUE)
             {
                 text.append(" to ").append(max).append(" B");
-                if (collective == Collective.REDUCE && size <= cores)
+                final long again = singleCopyAgainBytes(collective, size);
+                if (again != Long.MAX_VALUE)
                 {
-                    text.append(" and from ").append(PAIR_SINGLE_COPY_REDUCE_AGAIN_BYTES).append(" B");
+                    text.append(" and from ").append(again).append(" B");
                 }
             }
             else if (collective == Collective.ALLREDUCE && first != singleCopyLargeAllreduce)
@@ -1065,13 +1066,20 @@ public final class AlgorithmSelector
 
     /**
      * Whether the single-copy rule's sizes for {@code collective} in a job of {@code size} ranks hold a call of
-     * {@code bytes}: up to {@link #singleCopyMaxBytes}, and for a 2-rank reduce from
-     * {@link #PAIR_SINGLE_COPY_REDUCE_AGAIN_BYTES} too.
+     * {@code bytes}: up to {@link #singleCopyMaxBytes}, and from {@link #singleCopyAgainBytes}.
      */
     private boolean singleCopyTakesSize(final Collective collective, final int size, final long bytes)
     {
-        return bytes <= singleCopyMaxBytes(collective, size) ||
-            collective == Collective.REDUCE && size <= cores && bytes >= PAIR_SINGLE_COPY_REDUCE_AGAIN_BYTES;
+        return bytes <= singleCopyMaxBytes(collective, size) || bytes >= singleCopyAgainBytes(collective, size);
+    }
+
+    /**
+     * Where the single-copy rule takes {@code collective} again beyond {@link #singleCopyMaxBytes} in a job of
+     * {@code size} ranks: 2-rank reduces from {@link #PAIR_SINGLE_COPY_REDUCE_AGAIN_BYTES}; Long.MAX_VALUE: never.
+     */
+    private long singleCopyAgainBytes(final Collective collective, final int size)
+    {
+        return collective == Collective.REDUCE && size <= cores ? PAIR_SINGLE_COPY_REDUCE_AGAIN_BYTES : Long.MAX_VALUE;
     }
 
     /** The largest call the single-copy rule takes for {@code collective} in a job of {@code size} ranks. */
