@@ -193,11 +193,10 @@ class TuneCommandTest
     void runsToldApartByTheHandoffProbeGetRulesForEachPace() throws Exception
     {
         final Path run = SyntheticData.write(directory.resolve("run.csv"), 0.03, 26);
-        final Path fast = Files.writeString(directory.resolve("fast.csv"), withColumn(Files.readString(run),
-            "handoff_us", 27));
+        final Path[] paces = atBothPaces(run);
+        final Path fast = paces[0];
         final Path fastAgain = Files.copy(fast, directory.resolve("fast-again.csv"));
-        final Path slow = Files.writeString(directory.resolve("slow.csv"), withColumn(slowPace(run), "handoff_us",
-            130));
+        final Path slow = paces[1];
         final Path paced = directory.resolve("paced.json");
         assertEquals(0, command.run(new String[] {"--from", fast.toString(), fastAgain.toString(), slow.toString(),
             "--out", paced.toString()}));
@@ -247,6 +246,17 @@ class TuneCommandTest
         assertEquals(atSlow.group(2), atSlow.group(4));
         assertTrue(Integer.parseInt(atSlow.group(1)) > Integer.parseInt(atSlow.group(3)), atSlow.group());
         assertTrue(text(out).contains("at the fast pace alone"), text(out));
+    }
+
+    /**
+     * {@code run} as a sweep at the fast pace (fast.csv, the handoff probe at 27 µs in every row) and at the slow one
+     * (slow.csv, {@link #slowPace}, at 130 µs).
+     */
+    private Path[] atBothPaces(final Path run) throws Exception
+    {
+        return new Path[] {
+            Files.writeString(directory.resolve("fast.csv"), withColumn(Files.readString(run), "handoff_us", 27)),
+            Files.writeString(directory.resolve("slow.csv"), withColumn(slowPace(run), "handoff_us", 130))};
     }
 
     /** The CSV {@code run} at a slow pace: every algorithm but ring takes three times as long. */
@@ -528,10 +538,9 @@ class TuneCommandTest
     void checkJudgesRecordedChoicesAtThePaceEachRowRan() throws Exception
     {
         final Path run = SyntheticData.write(directory.resolve("run.csv"), 0.03, 27);
-        final Path fast = Files.writeString(directory.resolve("fast.csv"), withColumn(Files.readString(run),
-            "handoff_us", 27));
-        final Path slow = Files.writeString(directory.resolve("slow.csv"), withColumn(slowPace(run), "handoff_us",
-            130));
+        final Path[] paces = atBothPaces(run);
+        final Path fast = paces[0];
+        final Path slow = paces[1];
         final Path fastChoices = Files.writeString(directory.resolve("fast-choices.csv"), fastestOf(fast));
         final Path slowChoices = Files.writeString(directory.resolve("slow-choices.csv"), fastestOf(slow));
         final Path slowAgain = Files.copy(slowChoices, directory.resolve("slow-choices-again.csv"));
@@ -562,10 +571,9 @@ class TuneCommandTest
     void checkJudgesTheRulesAtEachPaceByThatPacesRows() throws Exception
     {
         final Path run = SyntheticData.write(directory.resolve("run.csv"), 0.03, 29);
-        final Path fast = Files.writeString(directory.resolve("fast.csv"), withColumn(Files.readString(run),
-            "handoff_us", 27));
-        final Path slow = Files.writeString(directory.resolve("slow.csv"), withColumn(slowPace(run), "handoff_us",
-            130));
+        final Path[] paces = atBothPaces(run);
+        final Path fast = paces[0];
+        final Path slow = paces[1];
 
         assertEquals(0, command.run(new String[] {"--check", fast.toString(), slow.toString(), "--rules", "--cores",
             "2"}));
