@@ -82,13 +82,13 @@ public class HeapArrays
         }
     }
 
-    /** A direct float32 buffer of {@code count} elements (PaceVerdicts, ReduceDesigns and PairBroadcasts too). */
+    /** A direct float32 buffer of {@code count} elements (PaceVerdicts, Designs and PairBroadcasts too). */
     static Buf direct(final int count)
     {
         return Buf.of(ByteBuffer.allocateDirect(4 * count).order(ByteOrder.nativeOrder()), DataType.FLOAT32);
     }
 
-    /** One call of collective {@code op} (PaceVerdicts and ReduceDesigns use it too). */
+    /** One call of collective {@code op} (PaceVerdicts and Designs use it too). */
     static void run(final Communicator comm, final String op, final Buf send, final Buf recv)
     {
         switch (op)
@@ -105,7 +105,7 @@ public class HeapArrays
 
     /**
      * The median time, µs, of {@code nanos.length} calls after an untimed one, as the engine's pace probe times its
-     * calls (PaceVerdicts, ReduceDesigns and PairBroadcasts).
+     * calls (PaceVerdicts, Designs and PairBroadcasts).
      */
     static double median(final Runnable call, final long[] nanos)
     {
@@ -122,7 +122,7 @@ public class HeapArrays
 
     /**
      * Whether sampling that began at {@code begin} ({@code System.nanoTime}) has run {@code seconds}: rank 0 decides,
-     * so that every rank runs the same calls (PaceVerdicts, ReduceDesigns and PairBroadcasts).
+     * so that every rank runs the same calls (PaceVerdicts, Designs and PairBroadcasts).
      */
     static boolean stop(final Communicator world, final long begin, final double seconds)
     {

@@ -1,0 +1,128 @@
+/*
+ * One collective by several designs, on direct buffers and on heap arrays (float[]), sample after sample at whatever
+ * pace the machine is in, with the engine's pace probe's verdict at each sample. Each sample times the bench's
+ * handoff probe (a 512 KiB shm_direct allgather, median of 5) and the calls the engine's probe compares (medians of
+ * 5): while every rank has a core, 32 KiB allgathers through the staging areas (shm_direct) and single copy (the
+ * fast pace when the first takes at most 1.3x the second); while ranks share cores, 128 KiB allreduces by the staged
+ * two-shot and the single-copy two-shot (the fast pace at most 0.7x). Then the mean µs per call of each size, memory
+ * and design. Rank 0 prints a CSV line per sample:
+ *   sample,seconds,handoff_us,probe_staged,probe_single,COLLECTIVE_BYTES_MEMORY_ALGORITHM,...
+ * PERFORMANCE.md has what it measured: session 53 (as ReduceDesigns), why reduces take single copy at the slow pace
+ * at 4 ranks from 128 KiB and at 2 ranks from 4 MiB; session 54, 2-rank broadcasts from 4 MiB at the fast pace.
+ *
+ * Run (from the repository, after mvn install):
+ *   "$(./jccl classpath --java-home)/bin/javac" -cp core/target/classes -d /tmp/designs \
+ *       perf/Designs.java perf/HeapArrays.java
+ *   ./jccl run -n 4 --cp /tmp/designs Designs reduce SECONDS shm_direct,shm_single_copy,binomial \
+ *       4194304 8388608 33554432 | sed 's/^\[0\] //' > samples.csv
+ * (Any collective of HeapArrays.run; BYTES are of the whole vector, an allgather's receive buffer.)
+ */
+import io.jccl.Buf;
+import io.jccl.Communicator;
+import io.jccl.Jccl;
+
+import java.util.Arrays;
+
+public class Designs
+{
+    private static final String[] MEMORY = {"direct", "heap"};
+
+    public static void main(final String[] args)
+    {
+        final String collective = args[0];
+        final double seconds = Double.parseDouble(args[1]);
+        final String[] algorithms = args[2].split(",");
+        final int[] sizes = Arrays.stream(args, 3, args.length).mapToInt(Integer::parseInt).toArray();
+        try (Communicator world = Jccl.connect())
+        {
+            final int p = world.size();
+            final boolean sharedCores = p > Runtime.getRuntime().availableProcessors();
+            final String probeCollective = sharedCores ? "allreduce" : "allgather";
+            final int probeBytes = sharedCores ? 128 << 10 : 32 << 10;
+            final Communicator handoff = world.withAlgorithm("allgather:shm_direct");
+            final Communicator probeStaged = world.withAlgorithm(probeCollective + ":" +
+                (sharedCores ? "shm_twoshot" : "shm_direct"));
+            final Communicator probeSingle = world.withAlgorithm(probeCollective + ":" +
+                (sharedCores ? "shm_single_copy_twoshot" : "shm_single_copy"));
+            final Communicator[] designs = new Communicator[algorithms.length];
+            for (int a = 0; a < algorithms.length; a++)
+            {
+                designs[a] = world.withAlgorithm(collective + ":" + algorithms[a]);
+            }
+            // per size, direct then heap: {send, recv}
+            final Buf[][] buffers = new Buf[sizes.length * MEMORY.length][];
+            final StringBuilder header = new StringBuilder("sample,seconds,handoff_us,probe_staged,probe_single");
+            for (int s = 0; s < sizes.length; s++)
+            {
+                final int n = sizes[s] / 4;
+                final int sendCount = collective.equals("allgather") ? n / p : n;
+                final int recvCount = collective.equals("reduce_scatter") ? n / p : n;
+                buffers[2 * s] = new Buf[] {HeapArrays.direct(sendCount), HeapArrays.direct(recvCount)};
+                buffers[2 * s + 1] = new Buf[] {Buf.of(new float[sendCount]), Buf.of(new float[recvCount])};
+                for (final String memory : MEMORY)
+                {
+                    for (final String algorithm : algorithms)
+                    {
+                        header.append(',').append(collective).append('_').append(sizes[s]).append('_')
+                            .append(memory).append('_').append(algorithm);
+                    }
+                }
+            }
+            final Buf handoffSend = HeapArrays.direct((512 << 10) / 4 / p);
+            final Buf handoffRecv = HeapArrays.direct((512 << 10) / 4);
+            final Buf probeSend = HeapArrays.direct(probeBytes / 4 / (sharedCores ? 1 : p));
+            final Buf probeRecv = HeapArrays.direct(probeBytes / 4);
+            final long[] nanos = new long[5];
+            // Warm-up: every call compiled before the first sample.
+            for (int i = 0; i < 100; i++)
+            {
+                for (final Communicator design : designs)
+                {
+                    HeapArrays.run(design, collective, buffers[0][0], buffers[0][1]);
+                    HeapArrays.run(design, collective, buffers[1][0], buffers[1][1]);
+                }
+                HeapArrays.run(probeStaged, probeCollective, probeSend, probeRecv);
+                HeapArrays.run(probeSingle, probeCollective, probeSend, probeRecv);
+                handoff.allgather(handoffSend, handoffRecv);
+            }
+            if (world.rank() == 0)
+            {
+                System.out.println(header);
+            }
+            final long begin = System.nanoTime();
+            for (int sample = 0; !HeapArrays.stop(world, begin, seconds); sample++)
+            {
+                final StringBuilder line = new StringBuilder();
+                line.append(sample).append(',').append(String.format("%.1f", (System.nanoTime() - begin) / 1e9));
+                line.append(',').append(String.format("%.2f",
+                    HeapArrays.median(() -> handoff.allgather(handoffSend, handoffRecv), nanos)));
+                line.append(',').append(String.format("%.2f", HeapArrays.median(
+                    () -> HeapArrays.run(probeStaged, probeCollective, probeSend, probeRecv), nanos)));
+                line.append(',').append(String.format("%.2f", HeapArrays.median(
+                    () -> HeapArrays.run(probeSingle, probeCollective, probeSend, probeRecv), nanos)));
+                for (int b = 0; b < buffers.length; b++)
+                {
+                    final int bytes = sizes[b / 2];
+                    final int calls = bytes <= 4 << 20 ? 4 : bytes <= 8 << 20 ? 3 : 1;
+                    for (final Communicator design : designs)
+                    {
+                        final Buf send = buffers[b][0];
+                        final Buf recv = buffers[b][1];
+                        HeapArrays.run(design, collective, send, recv);
+                        final long start = System.nanoTime();
+                        for (int i = 0; i < calls; i++)
+                        {
+                            HeapArrays.run(design, collective, send, recv);
+                        }
+                        line.append(String.format(",%.1f", (System.nanoTime() - start) / 1e3 / calls));
+                    }
+                }
+                if (world.rank() == 0)
+                {
+                    System.out.println(line);
+                    System.out.flush();
+                }
+            }
+        }
+    }
+}
