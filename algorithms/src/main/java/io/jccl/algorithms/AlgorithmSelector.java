@@ -56,7 +56,8 @@ import java.util.Map;
  *       of calls flowing while ranks wait for their cores, and {@code shm_direct} for larger reduces there; and at 2
  *       ranks with a core each binomial for broadcasts from {@link #PAIR_BROADCAST_TREE_MIN_BYTES} and for reduces
  *       up to {@link #PAIR_REDUCE_MAX_BYTES}, where it is one message ({@link #PAIR_TREE_MAX_BYTES}), but at the
- *       fast pace for broadcasts whose message goes single copy and reduces from
+ *       fast pace for broadcasts whose message goes single copy, up to
+ *       {@link #PAIR_FAST_PACE_STAGED_BROADCAST_MAX_BYTES}, and reduces from
  *       {@link #PAIR_REDUCE_FAST_PACE_STAGED_BYTES} ({@link #pairTreeGivesWay}), and not at the fast pace, where a
  *       probe reads the pace, for broadcasts below {@link #PAIR_SLOW_PACE_STAGED_BROADCAST_END_BYTES}, which take
  *       {@code shm_eager} and {@code shm_direct} ({@link #pairSlowPaceBroadcast});</li>
@@ -184,6 +185,18 @@ public final class AlgorithmSelector
      * shm_direct stays.
      */
     private static final long PAIR_REDUCE_FAST_PACE_STAGED_BYTES = 2L << 20;
+
+    /**
+     * Largest 2-rank broadcast that leaves binomial for the shipped model's staged choice at the fast pace
+     * ({@link #pairTreeGivesWay}): {@code shm_eager} up to its eager slots' 2 MiB, and beyond that {@code shm_direct},
+     * which lost. 2 ranks, 2026-12-05 (PERFORMANCE.md, session 54), {@code perf/Designs.java broadcast}, 858 samples at
+     * the fast pace by the probe's verdict, each design's summed time over the fastest's at each sample, direct
+     * buffers / {@code float[]}: binomial 1.07 / 1.03x at 4 MiB, 1.01 / 1.04x at 8 MiB, 1.01 / 1.02x at 16 MiB, 1.00 /
+     * 1.03x at 32 MiB, the fastest in 89-99 % of the samples; {@code shm_direct} 1.48 / 2.13x, 1.86 / 2.15x, 1.32 /
+     * 1.73x and 1.40 / 1.68x ({@code shm_single_copy} 1.19-4.19x). At 2 MiB {@code shm_eager} took 67.8-71.3 µs in the
+     * session's sweeps at the fast pace against binomial's 87.3-88.0.
+     */
+    private static final long PAIR_FAST_PACE_STAGED_BROADCAST_MAX_BYTES = 2L << 20;
 
     /**
      * Smallest broadcast message for which the single-copy rule applies, even where point-to-point messages go single
@@ -902,12 +915,13 @@ public final class AlgorithmSelector
                         .append(PAIR_SLOW_PACE_STAGED_BROADCAST_END_BYTES).append(" B ").append(stagedBroadcast.name())
                         .append(", but at the fast pace)");
                 }
-                if (singleCopyBytes > 0 &&
-                    pairTreeGivesWay(collective, size, Long.MAX_VALUE, singleCopyBytes, Pace.FAST))
+                if (singleCopyBytes > 0 && pairTreeGivesWay(collective, size, collective == Collective.BROADCAST ?
+                    Math.max(singleCopyBytes, PAIR_FAST_PACE_STAGED_BROADCAST_MAX_BYTES) : Long.MAX_VALUE,
+                    singleCopyBytes, Pace.FAST))
                 {
                     text.append(" (from ").append(collective == Collective.BROADCAST ? singleCopyBytes + " B, " +
-                        "where its message goes single copy," : PAIR_REDUCE_FAST_PACE_STAGED_BYTES + " B")
-                        .append(" not at the fast pace)");
+                        "where its message goes single copy, up to " + PAIR_FAST_PACE_STAGED_BROADCAST_MAX_BYTES +
+                        " B," : PAIR_REDUCE_FAST_PACE_STAGED_BYTES + " B").append(" not at the fast pace)");
                 }
             }
         }
@@ -931,12 +945,13 @@ public final class AlgorithmSelector
     /**
      * Whether the 2-rank binomial rule ({@link #PAIR_TREE_MAX_BYTES}, {@link #PAIR_REDUCE_MAX_BYTES}) gives way to
      * the shipped model's staged algorithms for a call of {@code bytes}: at the fast pace, broadcasts ({@code
-     * shm_eager}, {@code shm_direct} from 2 MiB) from the size where binomial's one message travels single copy
-     * ({@code singleCopyBytes}), and reduces ({@code shm_direct}) from {@link #PAIR_REDUCE_FAST_PACE_STAGED_BYTES}.
-     * 2 ranks, 2026-12-04, handoffs at the fast pace, the staged broadcast's time over binomial's, medians of 4-14
-     * rows: 32 KiB 0.57, 128 KiB 0.52, 512 KiB 0.55, 2 MiB 0.67, 8 MiB 0.84 (`shm_direct`); at 8 KiB, where the
-     * message goes through the channel's ring, binomial was ahead (`shm_eager` 0.85-2.35x its time). At the slow pace
-     * the single-copy message, out of lines nobody has just written, stays.
+     * shm_eager}) from the size where binomial's one message travels single copy ({@code singleCopyBytes}) up to
+     * {@link #PAIR_FAST_PACE_STAGED_BROADCAST_MAX_BYTES}, and reduces ({@code shm_direct}) from
+     * {@link #PAIR_REDUCE_FAST_PACE_STAGED_BYTES}. 2 ranks, 2026-12-04, handoffs at the fast pace, the staged
+     * broadcast's time over binomial's, medians of 4-14 rows: 32 KiB 0.57, 128 KiB 0.52, 512 KiB 0.55, 2 MiB 0.67; at
+     * 8 KiB, where the message goes through the channel's ring, binomial was ahead (`shm_eager` 0.85-2.35x its time).
+     * (That day's 8 MiB rows had {@code shm_direct} at 0.84x; session 54's samples had it at 1.86-2.15x.) At the slow
+     * pace the single-copy message, out of lines nobody has just written, stays.
      */
     private boolean pairTreeGivesWay(final Collective collective, final int size, final long bytes,
         final long singleCopyBytes, final Pace pace)
@@ -945,7 +960,8 @@ public final class AlgorithmSelector
         {
             return false;
         }
-        return collective == Collective.BROADCAST ? singleCopyBytes > 0 && bytes >= singleCopyBytes :
+        return collective == Collective.BROADCAST ? singleCopyBytes > 0 && bytes >= singleCopyBytes &&
+            bytes <= PAIR_FAST_PACE_STAGED_BROADCAST_MAX_BYTES :
             collective == Collective.REDUCE && bytes >= PAIR_REDUCE_FAST_PACE_STAGED_BYTES;
     }
 

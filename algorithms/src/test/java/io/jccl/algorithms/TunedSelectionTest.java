@@ -318,11 +318,11 @@ class TunedSelectionTest
     /**
      * While every rank has a core, the single-copy rule gives way at the fast pace (the communicator's probe found
      * staging as fast as single copy) to the choices it replaces, and holds at the slow pace and before the first
-     * probe; so do 2-rank broadcasts, binomial at the slow pace, from the size where its message goes single copy. The
-     * communicator probes only where the rule applies: with single copy, without a measured tuning file. While ranks
-     * share cores, broadcast's (shm_single_copy from 32 KiB at 4 ranks), allreduce's (the single-copy two-shot from
-     * 512 KiB), allgather's and alltoall's (from 128 KiB) and reduce-scatter's (from 512 KiB) hold at the slow pace
-     * alone, and beyond two ranks a core alltoall's alone, at either pace. Needs 2 or 3 cores.
+     * probe; so do 2-rank broadcasts, binomial at the slow pace, from the size where its message goes single copy up
+     * to 2 MiB. The communicator probes only where the rule applies: with single copy, without a measured tuning file.
+     * While ranks share cores, broadcast's (shm_single_copy from 32 KiB at 4 ranks), allreduce's (the single-copy
+     * two-shot from 512 KiB), allgather's and alltoall's (from 128 KiB) and reduce-scatter's (from 512 KiB) hold at the
+     * slow pace alone, and beyond two ranks a core alltoall's alone, at either pace. Needs 2 or 3 cores.
      */
     @Test
     void singleCopyGivesWayAtTheFastPaceWhileEveryRankHasACore()
@@ -356,13 +356,15 @@ class TunedSelectionTest
         assertEquals("shm_single_copy_twoshot", shipped.select(large, two.context(0), largeBytes, Pace.SLOW).name());
         assertEquals("shm_twoshot", shipped.select(large, two.context(0), largeBytes, Pace.FAST).name());
         // 2-rank broadcasts: binomial, one message, but at the fast pace from where that message goes single copy
-        for (final long bytes : new long[] {32 * 1024, mib, 8 * mib})
+        // up to 2 MiB, the eager slots' size (the model's choice there; shm_direct where the slots are smaller)
+        for (final long bytes : new long[] {32 * 1024, mib, 2 * mib, 2 * mib + 4, 8 * mib, 32 * mib})
         {
             final CollectiveArgs broadcast = args(Collective.BROADCAST, bytes / 4);
-            assertEquals("binomial", shipped.select(broadcast, two.context(0), bytes).name());
-            assertEquals("binomial", shipped.select(broadcast, two.context(0), bytes, Pace.SLOW).name());
+            assertEquals("binomial", shipped.select(broadcast, two.context(0), bytes).name(), bytes + " B");
+            assertEquals("binomial", shipped.select(broadcast, two.context(0), bytes, Pace.SLOW).name(), bytes + " B");
             final String fast = shipped.select(broadcast, two.context(0), bytes, Pace.FAST).name();
-            assertTrue(fast.equals("shm_eager") || fast.equals("shm_direct"), bytes + " B: " + fast);
+            assertTrue(bytes <= 2 * mib ? fast.equals("shm_eager") || fast.equals("shm_direct") :
+                fast.equals("binomial"), bytes + " B: " + fast);
         }
         assertEquals("binomial",
             shipped.select(args(Collective.BROADCAST, 2048), two.context(0), 8192, Pace.FAST).name());
@@ -406,8 +408,8 @@ class TunedSelectionTest
             "524288 B and from 4194304 B"), shipped.describeSingleCopy(2, 32 * 1024));
         assertTrue(shipped.describeRankRules(2, 32 * 1024).startsWith("broadcast binomial from 513 B (below 4096 B " +
             "shm_eager and below 16384 B shm_direct, but at the fast pace) (from 32768 B, where its message goes " +
-            "single copy, not at the fast pace); reduce binomial up to 4194304 B (from 2097152 B not at the fast " +
-            "pace); "), shipped.describeRankRules(2, 32 * 1024));
+            "single copy, up to 2097152 B, not at the fast pace); reduce binomial up to 4194304 B (from 2097152 B " +
+            "not at the fast pace); "), shipped.describeRankRules(2, 32 * 1024));
         assertTrue(shipped.describeRankRules(2, 0).startsWith("broadcast binomial from 513 B; "),
             shipped.describeRankRules(2, 0));
         assertTrue(shipped.followsPace(2, 32 * 1024));
