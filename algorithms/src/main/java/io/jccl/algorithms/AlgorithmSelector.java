@@ -275,12 +275,19 @@ public final class AlgorithmSelector
     private static final long OVERSUBSCRIBED_ALLGATHER_MIN_BLOCK_BYTES = 32 * 1024;
 
     /**
-     * {@link #OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES} for reduce-scatter: 512 KiB at 4 ranks, the smallest size
-     * measured. The second and third runs above, at the slow pace: the staged {@code shm_direct} took 2.16-2.19x and
-     * 2.32-2.54x {@code shm_single_copy}'s time at 512 KiB and 2 MiB (266-269 against 123-127 µs at 512 KiB); at the
-     * fast pace 0.44-0.45x and 0.54-0.55x.
+     * {@link #OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES} for reduce-scatter: 128 KiB at 4 ranks, as allgather's. The
+     * second and third runs above, at the slow pace: the staged {@code shm_direct} took 2.16-2.19x and 2.32-2.54x
+     * {@code shm_single_copy}'s time at 512 KiB and 2 MiB (266-269 against 123-127 µs at 512 KiB); at the fast pace
+     * 0.44-0.45x and 0.54-0.55x. Below 512 KiB, 4 ranks on 2 cores, 2026-12-05 ({@code perf/Designs.java
+     * reduce_scatter}, 300 s, 11,859 samples at the slow pace by the probe's verdict; PERFORMANCE.md, session 54),
+     * each design's summed time over the faster's at each sample, direct buffers / {@code float[]}: {@code
+     * shm_single_copy} 1.02 / 1.16x at 128 KiB and 1.01 / 1.13x at 256 KiB, {@code shm_direct} 1.61 / 1.06x and 1.79
+     * / 1.06x (a heap array is copied for the peers first, in the staging area, and those copies do not decline);
+     * at 64 KiB 1.04 / 1.27x against 1.22 / 1.09x, where staging stays. Choosing by the probe's verdict took 1.016x
+     * the faster's time at 128 KiB on direct buffers, where staged alone took 1.42x, and 1.10x on {@code float[]},
+     * where staged alone took 1.02x.
      */
-    private static final long OVERSUBSCRIBED_REDUCE_SCATTER_MIN_BLOCK_BYTES = 128 * 1024;
+    private static final long OVERSUBSCRIBED_REDUCE_SCATTER_MIN_BLOCK_BYTES = 32 * 1024;
 
     /**
      * The smallest reduce the single-copy rule takes while ranks share cores up to two a core, at the slow pace alone,

@@ -321,8 +321,8 @@ class TunedSelectionTest
      * probe; so do 2-rank broadcasts, binomial at the slow pace, from the size where its message goes single copy up
      * to 2 MiB. The communicator probes only where the rule applies: with single copy, without a measured tuning file.
      * While ranks share cores, broadcast's (shm_single_copy from 32 KiB at 4 ranks), allreduce's (the single-copy
-     * two-shot from 512 KiB), allgather's and alltoall's (from 128 KiB) and reduce-scatter's (from 512 KiB) hold at the
-     * slow pace alone, and beyond two ranks a core alltoall's alone, at either pace. Needs 2 or 3 cores.
+     * two-shot from 512 KiB), allgather's, reduce-scatter's and alltoall's (from 128 KiB) hold at the slow pace alone,
+     * and beyond two ranks a core alltoall's alone, at either pace. Needs 2 or 3 cores.
      */
     @Test
     void singleCopyGivesWayAtTheFastPaceWhileEveryRankHasACore()
@@ -448,16 +448,15 @@ class TunedSelectionTest
         symmetric.sendSegmentOffset = 0;
         assertNotEquals("shm_single_copy_twoshot",
             atFour.select(symmetric, fourSingleCopy.context(0), mib / 2, Pace.SLOW).name());
-        // broadcast from 32 KiB, allgather and alltoall from 128 KiB, reduce-scatter from 512 KiB: shm_single_copy at
-        // the slow pace alone
+        // broadcast from 32 KiB, allgather, reduce-scatter and alltoall from 128 KiB: shm_single_copy at the slow
+        // pace alone
         for (final Collective collective : List.of(Collective.BROADCAST, Collective.ALLGATHER,
             Collective.REDUCE_SCATTER, Collective.ALLTOALL))
         {
             final long bytes = switch (collective)
             {
                 case BROADCAST -> 32 * 1024;
-                case ALLGATHER, ALLTOALL -> 128 * 1024;
-                default -> mib / 2;
+                default -> 128 * 1024;
             };
             // the vector's elements for broadcast, a rank's block's for the others (float32)
             final CollectiveArgs at = args(collective, bytes / 4 / (collective == Collective.BROADCAST ? 1 : 4));
@@ -685,7 +684,7 @@ class TunedSelectionTest
         assertEquals("broadcast shm_single_copy from 32768 B at the slow pace; reduce shm_single_copy from 131072 B at " +
             "the slow pace; allreduce shm_single_copy_twoshot " +
             "from 524288 B at the slow pace; allgather shm_single_copy from 131072 B at the slow pace; " +
-            "reduce_scatter shm_single_copy from 524288 B at the slow pace; alltoall shm_single_copy from 131072 B " +
+            "reduce_scatter shm_single_copy from 131072 B at the slow pace; alltoall shm_single_copy from 131072 B " +
             "at the slow pace", shippedSelector(4).describeSingleCopy(4, 256 * 1024));
     }
 
