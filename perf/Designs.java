@@ -114,7 +114,7 @@ public class Designs
                         {
                             HeapArrays.run(design, collective, send, recv);
                         }
-                        line.append(String.format(",%.1f", (System.nanoTime() - start) / 1e3 / calls));
+                        line.append(String.format(",%.3f", (System.nanoTime() - start) / 1e3 / calls));
                     }
                 }
                 if (world.rank() == 0)
