@@ -62,7 +62,9 @@ import java.util.Map;
  *       probe reads the pace, for broadcasts below {@link #PAIR_SLOW_PACE_STAGED_BROADCAST_END_BYTES}, which take
  *       {@code shm_eager} and {@code shm_direct} ({@link #pairSlowPaceBroadcast});</li>
  *   <li>without a tuning file, at 2 ranks with a core each, recursive doubling for allreduces of private send buffers
- *       from {@link #PAIR_EXCHANGE_MIN_BYTES} to below {@link #PAIR_EXCHANGE_END_BYTES}: one message each way;</li>
+ *       from {@link #PAIR_EXCHANGE_MIN_BYTES} to below {@link #PAIR_EXCHANGE_END_BYTES}: one message each way; and
+ *       {@code shm_direct} for allgathers, alltoalls and reduce-scatters from {@link #PAIR_SMALL_STAGED_MIN_BYTES} to
+ *       below {@link #PAIR_SMALL_STAGED_END_BYTES} ({@link #pairSmallStaged});</li>
  *   <li>the tuned choice for the call's size ({@link TunedSelection}: the tuning file's rule, at the machine's pace
  *       of the moment where the file parts the paces, else the cost model's fastest algorithm), when it can serve the
  *       call;</li>
@@ -473,6 +475,20 @@ public final class AlgorithmSelector
     private static final long PAIR_EXCHANGE_MIN_BYTES = 2 * 1024;
     private static final long PAIR_EXCHANGE_END_BYTES = 8 * 1024;
 
+    /**
+     * 2-rank allgathers, alltoalls and reduce-scatters from this size up to {@link #PAIR_SMALL_STAGED_END_BYTES} take
+     * {@code shm_direct} while both ranks have a core (without a tuning file), where the shipped model keeps
+     * {@code shm_ll} to 724 B (alltoall, reduce-scatter) and 861 B (allgather): the low-latency lines carry 8 bytes of
+     * flag in every 64 and are written and read a line at a time, where {@code shm_direct} copies the block with one
+     * flag. 2 ranks, 2026-12-05 (PERFORMANCE.md, session 54), seven runs of {@code bench --algo all} or {@code --algo
+     * shm_ll,shm_direct} back to back, {@code shm_direct}'s time over {@code shm_ll}'s in each run at 512 B, at the
+     * fast pace / the slow one: allgather 0.88-0.94 (2 runs) / 0.79-0.94 (5), alltoall 0.97 (1) / 0.75-0.82 (6),
+     * reduce-scatter 0.82 (2) / 0.89-1.05 (5); at 256 B, four runs at the slow pace, 0.93-0.99, 0.89-1.06 and
+     * 0.99-1.11: the model's choice stays below 512 B.
+     */
+    private static final long PAIR_SMALL_STAGED_MIN_BYTES = 512;
+    private static final long PAIR_SMALL_STAGED_END_BYTES = 1024;
+
     /** Above this size, two-shot allreduce beats one-shot: one-shot reads p times the vector on every rank. */
     private static final long ONESHOT_MAX_BYTES = 64 * 1024;
 
@@ -755,6 +771,11 @@ public final class AlgorithmSelector
         {
             return pairExchange;
         }
+        final CollectiveAlgorithm smallStaged = pairSmallStaged(args.collective, size, bytes);
+        if (smallStaged != null && !directInPlace && smallStaged.unsupportedReason(args, size, context) == null)
+        {
+            return smallStaged;
+        }
         if (tuned.ranks() == size)
         {
             final TunedSelection atPace = tuned.atPace(pace);
@@ -881,9 +902,9 @@ public final class AlgorithmSelector
 
     /**
      * The choices that depend on how many ranks share how many cores, for a job of {@code size} ranks: binomial
-     * broadcast and reduce ({@link #treeMaxBytes}), shm_direct for larger reduces while ranks outnumber cores, and the
-     * 2-rank recursive doubling allreduce
-     * ({@link #PAIR_EXCHANGE_MIN_BYTES}); for the log at connect, null when none applies.
+     * broadcast and reduce ({@link #treeMaxBytes}), shm_direct for larger reduces while ranks outnumber cores, the
+     * 2-rank recursive doubling allreduce ({@link #PAIR_EXCHANGE_MIN_BYTES}) and the 2-rank small shm_direct calls
+     * ({@link #pairSmallStaged}); for the log at connect, null when none applies.
      */
     public String describeRankRules(final int size)
     {
@@ -946,6 +967,20 @@ public final class AlgorithmSelector
             text.append(text.isEmpty() ? "" : "; ").append("allreduce recursive_doubling from ")
                 .append(PAIR_EXCHANGE_MIN_BYTES).append(" B below ").append(PAIR_EXCHANGE_END_BYTES).append(" B");
         }
+        final List<String> smallStaged = new java.util.ArrayList<>();
+        for (final Collective collective : Collective.values())
+        {
+            if (pairSmallStaged(collective, size, PAIR_SMALL_STAGED_MIN_BYTES) != null && forced.get(collective) == null)
+            {
+                smallStaged.add(collective.label());
+            }
+        }
+        if (!smallStaged.isEmpty())
+        {
+            text.append(text.isEmpty() ? "" : "; ").append(String.join(", ", smallStaged)).append(" shm_direct from ")
+                .append(PAIR_SMALL_STAGED_MIN_BYTES).append(" B below ").append(PAIR_SMALL_STAGED_END_BYTES)
+                .append(" B");
+        }
         return text.isEmpty() ? null : text.toString();
     }
 
@@ -993,6 +1028,19 @@ public final class AlgorithmSelector
     private boolean stagedReduceApplies(final int size)
     {
         return stagedReduce != null && size > cores && !tuned.measured();
+    }
+
+    /**
+     * {@code shm_direct} for a 2-rank allgather, alltoall or reduce-scatter of {@code bytes} from
+     * {@link #PAIR_SMALL_STAGED_MIN_BYTES} to below {@link #PAIR_SMALL_STAGED_END_BYTES} while both ranks have a core,
+     * without a tuning file; else null. (Not for buffers it would read in place, which were not measured.)
+     */
+    private CollectiveAlgorithm pairSmallStaged(final Collective collective, final int size, final long bytes)
+    {
+        return (collective == Collective.ALLGATHER || collective == Collective.ALLTOALL ||
+            collective == Collective.REDUCE_SCATTER) && size == 2 && size <= cores && !tuned.measured() &&
+            bytes >= PAIR_SMALL_STAGED_MIN_BYTES && bytes < PAIR_SMALL_STAGED_END_BYTES ?
+            zeroCopy[collective.ordinal()] : null;
     }
 
     /** Whether the 2-rank recursive doubling rule serves a job of {@code size} ranks without a tuning file. */

@@ -586,7 +586,8 @@ class TunedSelectionTest
         }
         assertNotEquals("binomial", atTwo.select(reduce((8L << 20) / 4), two.context(0), 8L << 20).name());
         assertEquals("broadcast binomial from 513 B; reduce binomial up to 4194304 B; allreduce recursive_doubling " +
-            "from 2048 B below 8192 B", atTwo.describeRankRules(2));
+            "from 2048 B below 8192 B; allgather, reduce_scatter, alltoall shm_direct from 512 B below 1024 B",
+            atTwo.describeRankRules(2));
 
         // symmetric buffers: the zero-copy path first, as before
         assertEquals("shm_direct",
@@ -638,6 +639,46 @@ class TunedSelectionTest
             io.jccl.Configuration.builder().rank(0).worldSize(2).set(TuningTable.FILE_PROP_NAME, file.toString())
                 .build(), REGISTRY));
         assertEquals("shm_oneshot", measured.select(allreduce(4096 / 4), two.context(0), 4096).name());
+    }
+
+    /**
+     * Without a tuning file, 2-rank allgathers, alltoalls and reduce-scatters from 512 B to below 1 KiB take
+     * shm_direct where the shipped model keeps shm_ll; smaller ones, buffers read in place and tuning files do not.
+     */
+    @Test
+    void twoRanksStageSmallBlocksUnderOneFlag()
+    {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Runtime.getRuntime().availableProcessors() >= 2);
+        final AlgorithmSelector atTwo = shippedSelector(2);
+        final LocalJob two = new LocalJob(2, STAGING, 1 << 20);
+        for (final Collective collective : List.of(Collective.ALLGATHER, Collective.ALLTOALL,
+            Collective.REDUCE_SCATTER))
+        {
+            // bytes of both ranks' blocks, float32
+            for (final long bytes : new long[] {512, 768, 1016})
+            {
+                assertEquals("shm_direct", atTwo.select(args(collective, bytes / 8), two.context(0), bytes).name(),
+                    collective.label() + " of " + bytes + " B");
+            }
+            for (final long bytes : new long[] {256, 504})
+            {
+                assertEquals("shm_ll", atTwo.select(args(collective, bytes / 8), two.context(0), bytes).name(),
+                    collective.label() + " of " + bytes + " B");
+            }
+            assertEquals("shm_ll",
+                atTwo.select(symmetric(collective, 512 / 8, true, true), two.context(0), 512).name(),
+                collective.label() + " read in place");
+        }
+        assertTrue(atTwo.describeRankRules(2).endsWith("; allgather, reduce_scatter, alltoall shm_direct from 512 B " +
+            "below 1024 B"), atTwo.describeRankRules(2));
+        assertTrue(atTwo.with("alltoall:pairwise").describeRankRules(2).endsWith("; allgather, reduce_scatter " +
+            "shm_direct from 512 B below 1024 B"), atTwo.with("alltoall:pairwise").describeRankRules(2));
+        final java.nio.file.Path file = writeTable(new TuningTable(ModelParameters.shipped(), Map.of(), List.of(
+            new Rule(Collective.ALLGATHER, 2, 0, Long.MAX_VALUE, "shm_ll", 0))));
+        final AlgorithmSelector measured = new AlgorithmSelector(REGISTRY, null, TunedSelection.load(
+            io.jccl.Configuration.builder().rank(0).worldSize(2).set(TuningTable.FILE_PROP_NAME, file.toString())
+                .build(), REGISTRY));
+        assertEquals("shm_ll", measured.select(args(Collective.ALLGATHER, 512 / 8), two.context(0), 512).name());
     }
 
     private static java.nio.file.Path writeTable(final TuningTable table)
