@@ -92,14 +92,10 @@ public class Designs
             final long begin = System.nanoTime();
             for (int sample = 0; !HeapArrays.stop(world, begin, seconds); sample++)
             {
-                final StringBuilder line = new StringBuilder();
-                line.append(sample).append(',').append(String.format("%.1f", (System.nanoTime() - begin) / 1e9));
-                line.append(',').append(String.format("%.2f",
-                    HeapArrays.median(() -> handoff.allgather(handoffSend, handoffRecv), nanos)));
-                line.append(',').append(String.format("%.2f", HeapArrays.median(
-                    () -> HeapArrays.run(probeStaged, probeCollective, probeSend, probeRecv), nanos)));
-                line.append(',').append(String.format("%.2f", HeapArrays.median(
-                    () -> HeapArrays.run(probeSingle, probeCollective, probeSend, probeRecv), nanos)));
+                final StringBuilder line = HeapArrays.sampleLine(sample, begin, nanos,
+                    () -> handoff.allgather(handoffSend, handoffRecv),
+                    () -> HeapArrays.run(probeStaged, probeCollective, probeSend, probeRecv),
+                    () -> HeapArrays.run(probeSingle, probeCollective, probeSend, probeRecv));
                 for (int b = 0; b < buffers.length; b++)
                 {
                     final int bytes = sizes[b / 2];

@@ -121,6 +121,21 @@ public class HeapArrays
     }
 
     /**
+     * The start of a sample's CSV line: its number, its seconds since {@code begin} ({@code System.nanoTime}), and
+     * the {@link #median} time, µs, of each of {@code probes} (PaceVerdicts, Designs and PairBroadcasts).
+     */
+    static StringBuilder sampleLine(final int sample, final long begin, final long[] nanos, final Runnable... probes)
+    {
+        final StringBuilder line = new StringBuilder();
+        line.append(sample).append(',').append(String.format("%.1f", (System.nanoTime() - begin) / 1e9));
+        for (final Runnable probe : probes)
+        {
+            line.append(',').append(String.format("%.2f", median(probe, nanos)));
+        }
+        return line;
+    }
+
+    /**
      * Whether sampling that began at {@code begin} ({@code System.nanoTime}) has run {@code seconds}: rank 0 decides,
      * so that every rank runs the same calls (PaceVerdicts, Designs and PairBroadcasts).
      */

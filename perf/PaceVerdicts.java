@@ -113,10 +113,8 @@ public class PaceVerdicts
             final long begin = System.nanoTime();
             for (int sample = 0; !HeapArrays.stop(world, begin, seconds); sample++)
             {
-                final StringBuilder line = new StringBuilder();
-                line.append(sample).append(',').append(String.format("%.1f", (System.nanoTime() - begin) / 1e9));
-                line.append(',').append(String.format("%.2f",
-                    HeapArrays.median(() -> handoff.allgather(handoffSend, handoffRecv), nanos)));
+                final StringBuilder line = HeapArrays.sampleLine(sample, begin, nanos,
+                    () -> handoff.allgather(handoffSend, handoffRecv));
                 for (int c = 0; c < ops.length; c++)
                 {
                     final String op = ops[c];

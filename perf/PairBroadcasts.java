@@ -78,11 +78,8 @@ public class PairBroadcasts
             final long begin = System.nanoTime();
             for (int sample = 0; !HeapArrays.stop(world, begin, seconds); sample++)
             {
-                final StringBuilder line = new StringBuilder();
-                line.append(sample).append(',').append(String.format("%.1f", (System.nanoTime() - begin) / 1e9));
-                line.append(String.format(",%.2f,%.2f,%.2f", HeapArrays.median(() -> staged.allgather(hs, hr), nanos),
-                    HeapArrays.median(() -> staged.allgather(ps, pr), nanos),
-                    HeapArrays.median(() -> single.allgather(ps, pr), nanos)));
+                final StringBuilder line = HeapArrays.sampleLine(sample, begin, nanos,
+                    () -> staged.allgather(hs, hr), () -> staged.allgather(ps, pr), () -> single.allgather(ps, pr));
                 for (int s = 0; s < sizes.length; s++)
                 {
                     final int calls = sizes[s] <= 4 << 10 ? 300 : 150;
