@@ -284,7 +284,7 @@ public final class AlgorithmSelector
      * reduce_scatter}, 300 s, 11,859 samples at the slow pace by the probe's verdict; PERFORMANCE.md, session 54),
      * each design's summed time over the faster's at each sample, direct buffers / {@code float[]}: {@code
      * shm_single_copy} 1.02 / 1.16x at 128 KiB and 1.01 / 1.13x at 256 KiB, {@code shm_direct} 1.61 / 1.06x and 1.79
-     * / 1.06x (a heap array is copied for the peers first, in the staging area, and those copies do not decline);
+     * / 1.06x (a heap array is copied for the peers first, and copies below 512 KiB do not decline the call);
      * at 64 KiB 1.04 / 1.27x against 1.22 / 1.09x, where staging stays. Choosing by the probe's verdict took 1.016x
      * the faster's time at 128 KiB on direct buffers, where staged alone took 1.42x, and 1.10x on {@code float[]},
      * where staged alone took 1.02x.
@@ -970,7 +970,8 @@ public final class AlgorithmSelector
         final List<String> smallStaged = new java.util.ArrayList<>();
         for (final Collective collective : Collective.values())
         {
-            if (pairSmallStaged(collective, size, PAIR_SMALL_STAGED_MIN_BYTES) != null && forced.get(collective) == null)
+            if (forced.get(collective) == null &&
+                pairSmallStaged(collective, size, PAIR_SMALL_STAGED_MIN_BYTES) != null)
             {
                 smallStaged.add(collective.label());
             }
