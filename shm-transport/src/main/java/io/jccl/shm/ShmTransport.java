@@ -216,6 +216,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         agreed.publish(base + layout.rankRecordOffset(rank));
         monitor.register();
         waiter.operation("bootstrap", 0, -1, null, false);
+        PeerFailedException failedAfterReady = null;
         if (rank == 0)
         {
             while (monitor.attachedCount() < size)
@@ -231,11 +232,28 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         {
             while (UnsafeApi.getLongAcquire(null, base + BOOTSTRAP_OFFSET) != BOOTSTRAP_READY)
             {
-                bootstrapIdle(deadline, timeoutNs);
+                try
+                {
+                    bootstrapIdle(deadline, timeoutNs);
+                }
+                catch (final PeerFailedException ex)
+                {
+                    // rank 0 says ready, then compares, and a rank that finds other settings fails at once: this
+                    // rank may see that failure before ready, and then compares too, to name the difference
+                    if (UnsafeApi.getLongAcquire(null, base + BOOTSTRAP_OFFSET) != BOOTSTRAP_READY)
+                    {
+                        throw ex;
+                    }
+                    failedAfterReady = ex;
+                }
             }
         }
         // every rank compares, so every rank fails alike
         agreed.check(base, layout, rank);
+        if (failedAfterReady != null)
+        {
+            throw failedAfterReady;
+        }
         monitor.watchPeers();
         final long[] pids = new long[size];
         for (int r = 0; r < size; r++)
