@@ -64,7 +64,9 @@ import java.util.Map;
  *   <li>without a tuning file, at 2 ranks with a core each, recursive doubling for allreduces of private send buffers
  *       from {@link #PAIR_EXCHANGE_MIN_BYTES} to below {@link #PAIR_EXCHANGE_END_BYTES}: one message each way; and
  *       {@code shm_direct} for allgathers, alltoalls and reduce-scatters from {@link #PAIR_SMALL_STAGED_MIN_BYTES} to
- *       below {@link #PAIR_SMALL_STAGED_END_BYTES} ({@link #pairSmallStaged});</li>
+ *       below {@link #PAIR_SMALL_STAGED_END_BYTES} ({@link #pairSmallStaged}), and ring and pairwise for allgathers and
+ *       alltoalls from {@link #PAIR_MESSAGES_MIN_BYTES} to below {@link #PAIR_MESSAGES_END_BYTES} that single copy
+ *       does not take ({@link #pairMessages});</li>
  *   <li>the tuned choice for the call's size ({@link TunedSelection}: the tuning file's rule, at the machine's pace
  *       of the moment where the file parts the paces, else the cost model's fastest algorithm), when it can serve the
  *       call;</li>
@@ -489,6 +491,23 @@ public final class AlgorithmSelector
     private static final long PAIR_SMALL_STAGED_MIN_BYTES = 512;
     private static final long PAIR_SMALL_STAGED_END_BYTES = 1024;
 
+    /**
+     * 2-rank allgathers and alltoalls from this size to below {@link #PAIR_MESSAGES_END_BYTES}, where the single-copy
+     * rule does not take them (at the fast pace, below its blocks of {@link #SINGLE_COPY_MIN_BLOCK_BYTES}, or without
+     * single copy), take ring and pairwise while both ranks have a core (without a tuning file): one point-to-point
+     * message each way, handed over eagerly, where {@code shm_direct}, the shipped model's choice, waits for both
+     * ranks to have released the staging areas of the call before. 2 ranks, 2026-12-05 (PERFORMANCE.md, session 54):
+     * {@code perf/Designs.java}, bursts of four calls, 112,927 (allgather) and 43,229 (alltoall) samples at the fast
+     * pace, each design's summed time over the fastest's at 16, 32 and 48 KiB, direct buffers and {@code float[]}:
+     * ring and pairwise 1.02-1.05x, the fastest in 97-99 % of the samples, {@code shm_direct} 1.56-1.95x; at the slow
+     * pace at 16 KiB ring 1.31x and 1.04x, {@code shm_direct} 1.49x and 1.18x. Calls back to back ({@code bench}, 2-4
+     * runs per collective and size at the fast pace): ring and pairwise took 0.70-0.91x {@code shm_direct}'s time at
+     * 16 and 32 KiB, and 0.91-1.53x at 8 KiB, where the model's choice stays. From 64 KiB the probe's band comparison
+     * decides.
+     */
+    private static final long PAIR_MESSAGES_MIN_BYTES = 16 * 1024;
+    private static final long PAIR_MESSAGES_END_BYTES = 64 * 1024;
+
     /** Above this size, two-shot allreduce beats one-shot: one-shot reads p times the vector on every rank. */
     private static final long ONESHOT_MAX_BYTES = 64 * 1024;
 
@@ -518,6 +537,8 @@ public final class AlgorithmSelector
     /** shm_eager and shm_direct broadcasts ({@link #pairSlowPaceBroadcast}); null when not registered. */
     private final CollectiveAlgorithm eagerBroadcast;
     private final CollectiveAlgorithm stagedBroadcast;
+    /** Per collective (by ordinal): ring allgather, pairwise alltoall ({@link #PAIR_MESSAGES_MIN_BYTES}), or null. */
+    private final CollectiveAlgorithm[] pairMessages;
     /** Ranks beyond this share cores: those all the job's ranks may use together, the same on each. */
     private final int cores;
 
@@ -567,6 +588,9 @@ public final class AlgorithmSelector
         this.oversubscribedBroadcast = registry.of(Collective.BROADCAST).get(OVERSUBSCRIBED_BROADCAST);
         this.eagerBroadcast = registry.of(Collective.BROADCAST).get("shm_eager");
         this.stagedBroadcast = registry.of(Collective.BROADCAST).get("shm_direct");
+        this.pairMessages = new CollectiveAlgorithm[Collective.values().length];
+        pairMessages[Collective.ALLGATHER.ordinal()] = registry.of(Collective.ALLGATHER).get("ring");
+        pairMessages[Collective.ALLTOALL.ordinal()] = registry.of(Collective.ALLTOALL).get("pairwise");
         if (forcedSpec != null && !forcedSpec.isBlank())
         {
             parse(forcedSpec);
@@ -776,6 +800,11 @@ public final class AlgorithmSelector
         {
             return smallStaged;
         }
+        final CollectiveAlgorithm messages = pairMessages(args.collective, size, bytes);
+        if (messages != null && !directInPlace && messages.unsupportedReason(args, size, context) == null)
+        {
+            return messages;
+        }
         if (tuned.ranks() == size)
         {
             final TunedSelection atPace = tuned.atPace(pace);
@@ -903,8 +932,9 @@ public final class AlgorithmSelector
     /**
      * The choices that depend on how many ranks share how many cores, for a job of {@code size} ranks: binomial
      * broadcast and reduce ({@link #treeMaxBytes}), shm_direct for larger reduces while ranks outnumber cores, the
-     * 2-rank recursive doubling allreduce ({@link #PAIR_EXCHANGE_MIN_BYTES}) and the 2-rank small shm_direct calls
-     * ({@link #pairSmallStaged}); for the log at connect, null when none applies.
+     * 2-rank recursive doubling allreduce ({@link #PAIR_EXCHANGE_MIN_BYTES}), the 2-rank small shm_direct calls
+     * ({@link #pairSmallStaged}) and the 2-rank ring and pairwise calls ({@link #pairMessages}); for the log at
+     * connect, null when none applies.
      */
     public String describeRankRules(final int size)
     {
@@ -982,6 +1012,16 @@ public final class AlgorithmSelector
                 .append(PAIR_SMALL_STAGED_MIN_BYTES).append(" B below ").append(PAIR_SMALL_STAGED_END_BYTES)
                 .append(" B");
         }
+        for (final Collective collective : Collective.values())
+        {
+            final CollectiveAlgorithm messages = pairMessages(collective, size, PAIR_MESSAGES_MIN_BYTES);
+            if (messages != null && forced.get(collective) == null)
+            {
+                text.append(text.isEmpty() ? "" : "; ").append(collective.label()).append(' ')
+                    .append(messages.name()).append(" from ").append(PAIR_MESSAGES_MIN_BYTES).append(" B below ")
+                    .append(PAIR_MESSAGES_END_BYTES).append(" B where single copy does not take it");
+            }
+        }
         return text.isEmpty() ? null : text.toString();
     }
 
@@ -1042,6 +1082,17 @@ public final class AlgorithmSelector
             collective == Collective.REDUCE_SCATTER) && size == 2 && size <= cores && !tuned.measured() &&
             bytes >= PAIR_SMALL_STAGED_MIN_BYTES && bytes < PAIR_SMALL_STAGED_END_BYTES ?
             zeroCopy[collective.ordinal()] : null;
+    }
+
+    /**
+     * Ring allgather or pairwise alltoall for a 2-rank call of {@code bytes} from {@link #PAIR_MESSAGES_MIN_BYTES} to
+     * below {@link #PAIR_MESSAGES_END_BYTES} while both ranks have a core, without a tuning file; else null. The
+     * single-copy rule comes first. (Not for buffers read in place, which were not measured.)
+     */
+    private CollectiveAlgorithm pairMessages(final Collective collective, final int size, final long bytes)
+    {
+        return size == 2 && size <= cores && !tuned.measured() && bytes >= PAIR_MESSAGES_MIN_BYTES &&
+            bytes < PAIR_MESSAGES_END_BYTES ? pairMessages[collective.ordinal()] : null;
     }
 
     /** Whether the 2-rank recursive doubling rule serves a job of {@code size} ranks without a tuning file. */

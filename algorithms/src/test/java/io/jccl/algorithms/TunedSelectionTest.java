@@ -586,8 +586,9 @@ class TunedSelectionTest
         }
         assertNotEquals("binomial", atTwo.select(reduce((8L << 20) / 4), two.context(0), 8L << 20).name());
         assertEquals("broadcast binomial from 513 B; reduce binomial up to 4194304 B; allreduce recursive_doubling " +
-            "from 2048 B below 8192 B; allgather, reduce_scatter, alltoall shm_direct from 512 B below 1024 B",
-            atTwo.describeRankRules(2));
+            "from 2048 B below 8192 B; allgather, reduce_scatter, alltoall shm_direct from 512 B below 1024 B; " +
+            "allgather ring from 16384 B below 65536 B where single copy does not take it; alltoall pairwise from " +
+            "16384 B below 65536 B where single copy does not take it", atTwo.describeRankRules(2));
 
         // symmetric buffers: the zero-copy path first, as before
         assertEquals("shm_direct",
@@ -669,16 +670,75 @@ class TunedSelectionTest
                 atTwo.select(symmetric(collective, 512 / 8, true, true), two.context(0), 512).name(),
                 collective.label() + " read in place");
         }
-        assertTrue(atTwo.describeRankRules(2).endsWith("; allgather, reduce_scatter, alltoall shm_direct from 512 B " +
-            "below 1024 B"), atTwo.describeRankRules(2));
-        assertTrue(atTwo.with("alltoall:pairwise").describeRankRules(2).endsWith("; allgather, reduce_scatter " +
-            "shm_direct from 512 B below 1024 B"), atTwo.with("alltoall:pairwise").describeRankRules(2));
+        assertTrue(atTwo.describeRankRules(2).contains("; allgather, reduce_scatter, alltoall shm_direct from 512 B " +
+            "below 1024 B; "), atTwo.describeRankRules(2));
+        final String forcedAlltoall = atTwo.with("alltoall:pairwise").describeRankRules(2);
+        assertTrue(forcedAlltoall.contains("; allgather, reduce_scatter shm_direct from 512 B below 1024 B; " +
+            "allgather ring ") && !forcedAlltoall.contains("alltoall pairwise"), forcedAlltoall);
         final java.nio.file.Path file = writeTable(new TuningTable(ModelParameters.shipped(), Map.of(), List.of(
             new Rule(Collective.ALLGATHER, 2, 0, Long.MAX_VALUE, "shm_ll", 0))));
         final AlgorithmSelector measured = new AlgorithmSelector(REGISTRY, null, TunedSelection.load(
             io.jccl.Configuration.builder().rank(0).worldSize(2).set(TuningTable.FILE_PROP_NAME, file.toString())
                 .build(), REGISTRY));
         assertEquals("shm_ll", measured.select(args(Collective.ALLGATHER, 512 / 8), two.context(0), 512).name());
+    }
+
+    /**
+     * Without a tuning file, 2-rank allgathers and alltoalls from 16 KiB to below 64 KiB that the single-copy rule
+     * does not take run ring and pairwise, one message each way; reduce-scatters, buffers read in place, other sizes
+     * and tuning files do not.
+     */
+    @Test
+    void twoRanksExchangeMidSizedBlocksAsOneMessageEachWay()
+    {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Runtime.getRuntime().availableProcessors() >= 2);
+        final AlgorithmSelector atTwo = shippedSelector(2);
+        final LocalJob two = new LocalJob(2, STAGING, 1 << 20).singleCopy(32 * 1024);
+        final LocalJob twoStaged = new LocalJob(2, STAGING, 1 << 20);
+        for (final Collective collective : List.of(Collective.ALLGATHER, Collective.ALLTOALL))
+        {
+            final String messages = collective == Collective.ALLGATHER ? "ring" : "pairwise";
+            // bytes of both ranks' blocks, float32
+            for (final long bytes : new long[] {16 * 1024, 32 * 1024 - 8})
+            {
+                for (final Pace pace : new Pace[] {null, Pace.FAST, Pace.SLOW})
+                {
+                    assertEquals(messages, atTwo.select(args(collective, bytes / 8), two.context(0), bytes, pace)
+                        .name(), collective.label() + " of " + bytes + " B at " + pace);
+                }
+            }
+            for (final long bytes : new long[] {32 * 1024, 64 * 1024 - 8})
+            {
+                final String label = collective.label() + " of " + bytes + " B";
+                assertEquals(messages, atTwo.select(args(collective, bytes / 8), two.context(0), bytes, Pace.FAST)
+                    .name(), label);
+                assertEquals("shm_single_copy", atTwo.select(args(collective, bytes / 8), two.context(0), bytes,
+                    Pace.SLOW).name(), label);
+                assertEquals("shm_single_copy", atTwo.select(args(collective, bytes / 8), two.context(0), bytes)
+                    .name(), label + " before a probe");
+                assertEquals(messages, atTwo.select(args(collective, bytes / 8), twoStaged.context(0), bytes).name(),
+                    label + " without single copy");
+            }
+            for (final long bytes : new long[] {16 * 1024 - 8, 64 * 1024})
+            {
+                assertNotEquals(messages, atTwo.select(args(collective, bytes / 8), two.context(0), bytes, Pace.FAST)
+                    .name(), collective.label() + " of " + bytes + " B");
+            }
+            assertEquals("shm_direct", atTwo.select(symmetric(collective, 32 * 1024 / 8, true, true),
+                two.context(0), 32 * 1024, Pace.FAST).name(), collective.label() + " read in place");
+        }
+        assertEquals("shm_direct", atTwo.select(args(Collective.REDUCE_SCATTER, 32 * 1024 / 8), two.context(0),
+            32 * 1024, Pace.FAST).name());
+        assertTrue(atTwo.describeRankRules(2).endsWith("; allgather ring from 16384 B below 65536 B where single " +
+            "copy does not take it; alltoall pairwise from 16384 B below 65536 B where single copy does not take it"),
+            atTwo.describeRankRules(2));
+        final java.nio.file.Path file = writeTable(new TuningTable(ModelParameters.shipped(), Map.of(), List.of(
+            new Rule(Collective.ALLGATHER, 2, 0, Long.MAX_VALUE, "shm_direct", 0))));
+        final AlgorithmSelector measured = new AlgorithmSelector(REGISTRY, null, TunedSelection.load(
+            io.jccl.Configuration.builder().rank(0).worldSize(2).set(TuningTable.FILE_PROP_NAME, file.toString())
+                .build(), REGISTRY));
+        assertEquals("shm_direct",
+            measured.select(args(Collective.ALLGATHER, 32 * 1024 / 8), twoStaged.context(0), 32 * 1024).name());
     }
 
     private static java.nio.file.Path writeTable(final TuningTable table)
