@@ -538,7 +538,7 @@ public final class AlgorithmSelector
     private final CollectiveAlgorithm eagerBroadcast;
     private final CollectiveAlgorithm stagedBroadcast;
     /** Per collective (by ordinal): ring allgather, pairwise alltoall ({@link #PAIR_MESSAGES_MIN_BYTES}), or null. */
-    private final CollectiveAlgorithm[] pairMessages;
+    private final CollectiveAlgorithm[] blockMessages;
     /** Ranks beyond this share cores: those all the job's ranks may use together, the same on each. */
     private final int cores;
 
@@ -588,9 +588,9 @@ public final class AlgorithmSelector
         this.oversubscribedBroadcast = registry.of(Collective.BROADCAST).get(OVERSUBSCRIBED_BROADCAST);
         this.eagerBroadcast = registry.of(Collective.BROADCAST).get("shm_eager");
         this.stagedBroadcast = registry.of(Collective.BROADCAST).get("shm_direct");
-        this.pairMessages = new CollectiveAlgorithm[Collective.values().length];
-        pairMessages[Collective.ALLGATHER.ordinal()] = registry.of(Collective.ALLGATHER).get("ring");
-        pairMessages[Collective.ALLTOALL.ordinal()] = registry.of(Collective.ALLTOALL).get("pairwise");
+        this.blockMessages = new CollectiveAlgorithm[Collective.values().length];
+        blockMessages[Collective.ALLGATHER.ordinal()] = registry.of(Collective.ALLGATHER).get("ring");
+        blockMessages[Collective.ALLTOALL.ordinal()] = registry.of(Collective.ALLTOALL).get("pairwise");
         if (forcedSpec != null && !forcedSpec.isBlank())
         {
             parse(forcedSpec);
@@ -1092,7 +1092,7 @@ public final class AlgorithmSelector
     private CollectiveAlgorithm pairMessages(final Collective collective, final int size, final long bytes)
     {
         return size == 2 && size <= cores && !tuned.measured() && bytes >= PAIR_MESSAGES_MIN_BYTES &&
-            bytes < PAIR_MESSAGES_END_BYTES ? pairMessages[collective.ordinal()] : null;
+            bytes < PAIR_MESSAGES_END_BYTES ? blockMessages[collective.ordinal()] : null;
     }
 
     /** Whether the 2-rank recursive doubling rule serves a job of {@code size} ranks without a tuning file. */
