@@ -307,11 +307,7 @@ class TunedSelectionTest
             atFour.select(allreduce(mib / 4), new LocalJob(4).singleCopy(65536).context(0), mib).name());
         assertEquals(atFour.select(reduce(mib / 16), new LocalJob(4).context(0), mib / 4).name(),
             atFour.select(reduce(mib / 16), new LocalJob(4).singleCopy(65536).context(0), mib / 4).name());
-        final java.nio.file.Path file = writeTable(new TuningTable(ModelParameters.shipped(), Map.of(), List.of(
-            new Rule(Collective.BROADCAST, 2, 0, Long.MAX_VALUE, "shm_direct", 0))));
-        final AlgorithmSelector measured = new AlgorithmSelector(REGISTRY, null, TunedSelection.load(
-            io.jccl.Configuration.builder().rank(0).worldSize(2).set(TuningTable.FILE_PROP_NAME, file.toString())
-                .build(), REGISTRY));
+        final AlgorithmSelector measured = measuredSelector(Collective.BROADCAST, 2, "shm_direct");
         assertEquals("shm_direct", measured.select(args(Collective.BROADCAST, mib / 4), two.context(0), mib).name());
     }
 
@@ -495,11 +491,7 @@ class TunedSelectionTest
         assertFalse(atEight.followsPace(8, 256 * 1024));
         assertNotEquals("shm_single_copy_twoshot", atEight.select(allreduce(2 * mib),
             new LocalJob(8, STAGING, 1 << 20).singleCopy(256 * 1024).context(0), 8 * mib, Pace.SLOW).name());
-        final java.nio.file.Path file = writeTable(new TuningTable(ModelParameters.shipped(), Map.of(), List.of(
-            new Rule(Collective.BROADCAST, 2, 0, Long.MAX_VALUE, "shm_direct", 0))));
-        final AlgorithmSelector measured = new AlgorithmSelector(REGISTRY, null, TunedSelection.load(
-            io.jccl.Configuration.builder().rank(0).worldSize(2).set(TuningTable.FILE_PROP_NAME, file.toString())
-                .build(), REGISTRY));
+        final AlgorithmSelector measured = measuredSelector(Collective.BROADCAST, 2, "shm_direct");
         assertFalse(measured.followsPace(2, 32 * 1024), "a measured tuning file has no single-copy rule");
     }
 
@@ -546,11 +538,7 @@ class TunedSelectionTest
         }
         assertEquals("broadcast binomial from 1024 B up to 8192 B; reduce binomial up to 131072 B, shm_direct beyond; " +
             "gather linear at every size; scatter linear at every size", atFour.describeRankRules(4));
-        final java.nio.file.Path file = writeTable(new TuningTable(ModelParameters.shipped(), Map.of(), List.of(
-            new Rule(Collective.BROADCAST, 4, 0, Long.MAX_VALUE, "shm_direct", 0))));
-        final AlgorithmSelector measured = new AlgorithmSelector(REGISTRY, null, TunedSelection.load(
-            io.jccl.Configuration.builder().rank(0).worldSize(4).set(TuningTable.FILE_PROP_NAME, file.toString())
-                .build(), REGISTRY));
+        final AlgorithmSelector measured = measuredSelector(Collective.BROADCAST, 4, "shm_direct");
         assertEquals("shm_direct",
             measured.select(args(Collective.BROADCAST, 2048 / 4), four.context(0), 2048).name());
         assertNotEquals("linear", measured.select(args(Collective.GATHER, (64 << 20) / 16), four.context(0),
@@ -594,11 +582,7 @@ class TunedSelectionTest
         assertEquals("shm_direct",
             atTwo.select(symmetric(Collective.BROADCAST, 8192 / 4, false, true), two.context(0), 8192).name());
 
-        final java.nio.file.Path file = writeTable(new TuningTable(ModelParameters.shipped(), Map.of(), List.of(
-            new Rule(Collective.BROADCAST, 2, 0, Long.MAX_VALUE, "shm_eager", 0))));
-        final AlgorithmSelector measured = new AlgorithmSelector(REGISTRY, null, TunedSelection.load(
-            io.jccl.Configuration.builder().rank(0).worldSize(2).set(TuningTable.FILE_PROP_NAME, file.toString())
-                .build(), REGISTRY));
+        final AlgorithmSelector measured = measuredSelector(Collective.BROADCAST, 2, "shm_eager");
         assertEquals("shm_eager", measured.select(args(Collective.BROADCAST, 2048 / 4), two.context(0), 2048).name());
         assertNull(measured.describeRankRules(2));
         if (Runtime.getRuntime().availableProcessors() >= 3)
@@ -634,11 +618,7 @@ class TunedSelectionTest
         final AlgorithmSelector atFour = shippedSelector(4);
         assertNotEquals("recursive_doubling",
             atFour.select(allreduce(4096 / 4), new LocalJob(4, STAGING, 1 << 20).context(0), 4096).name());
-        final java.nio.file.Path file = writeTable(new TuningTable(ModelParameters.shipped(), Map.of(), List.of(
-            new Rule(Collective.ALLREDUCE, 2, 0, Long.MAX_VALUE, "shm_oneshot", 0))));
-        final AlgorithmSelector measured = new AlgorithmSelector(REGISTRY, null, TunedSelection.load(
-            io.jccl.Configuration.builder().rank(0).worldSize(2).set(TuningTable.FILE_PROP_NAME, file.toString())
-                .build(), REGISTRY));
+        final AlgorithmSelector measured = measuredSelector(Collective.ALLREDUCE, 2, "shm_oneshot");
         assertEquals("shm_oneshot", measured.select(allreduce(4096 / 4), two.context(0), 4096).name());
     }
 
@@ -675,11 +655,7 @@ class TunedSelectionTest
         final String forcedAlltoall = atTwo.with("alltoall:pairwise").describeRankRules(2);
         assertTrue(forcedAlltoall.contains("; allgather, reduce_scatter shm_direct from 512 B below 1024 B; " +
             "allgather ring ") && !forcedAlltoall.contains("alltoall pairwise"), forcedAlltoall);
-        final java.nio.file.Path file = writeTable(new TuningTable(ModelParameters.shipped(), Map.of(), List.of(
-            new Rule(Collective.ALLGATHER, 2, 0, Long.MAX_VALUE, "shm_ll", 0))));
-        final AlgorithmSelector measured = new AlgorithmSelector(REGISTRY, null, TunedSelection.load(
-            io.jccl.Configuration.builder().rank(0).worldSize(2).set(TuningTable.FILE_PROP_NAME, file.toString())
-                .build(), REGISTRY));
+        final AlgorithmSelector measured = measuredSelector(Collective.ALLGATHER, 2, "shm_ll");
         assertEquals("shm_ll", measured.select(args(Collective.ALLGATHER, 512 / 8), two.context(0), 512).name());
     }
 
@@ -732,13 +708,22 @@ class TunedSelectionTest
         assertTrue(atTwo.describeRankRules(2).endsWith("; allgather ring from 16384 B below 65536 B where single " +
             "copy does not take it; alltoall pairwise from 16384 B below 65536 B where single copy does not take it"),
             atTwo.describeRankRules(2));
-        final java.nio.file.Path file = writeTable(new TuningTable(ModelParameters.shipped(), Map.of(), List.of(
-            new Rule(Collective.ALLGATHER, 2, 0, Long.MAX_VALUE, "shm_direct", 0))));
-        final AlgorithmSelector measured = new AlgorithmSelector(REGISTRY, null, TunedSelection.load(
-            io.jccl.Configuration.builder().rank(0).worldSize(2).set(TuningTable.FILE_PROP_NAME, file.toString())
-                .build(), REGISTRY));
+        final AlgorithmSelector measured = measuredSelector(Collective.ALLGATHER, 2, "shm_direct");
         assertEquals("shm_direct",
             measured.select(args(Collective.ALLGATHER, 32 * 1024 / 8), twoStaged.context(0), 32 * 1024).name());
+    }
+
+    /**
+     * The engine's selector at {@code ranks} ranks with a measured tuning file whose one rule takes {@code algorithm}
+     * for every {@code collective} call.
+     */
+    private static AlgorithmSelector measuredSelector(final Collective collective, final int ranks,
+        final String algorithm)
+    {
+        final java.nio.file.Path file = writeTable(new TuningTable(ModelParameters.shipped(), Map.of(), List.of(
+            new Rule(collective, ranks, 0, Long.MAX_VALUE, algorithm, 0))));
+        return new AlgorithmSelector(REGISTRY, null, TunedSelection.load(io.jccl.Configuration.builder().rank(0)
+            .worldSize(ranks).set(TuningTable.FILE_PROP_NAME, file.toString()).build(), REGISTRY));
     }
 
     private static java.nio.file.Path writeTable(final TuningTable table)
@@ -823,11 +808,7 @@ class TunedSelectionTest
         assertNotEquals("shm_direct", atTwo.select(symmetric(Collective.ALLREDUCE, (1 << 20) / 4, true, true),
             two.context(0), 1 << 20).name());
 
-        final java.nio.file.Path file = writeTable(new TuningTable(ModelParameters.shipped(), Map.of(), List.of(
-            new Rule(Collective.BROADCAST, 2, 0, Long.MAX_VALUE, "binomial", 0))));
-        final AlgorithmSelector measured = new AlgorithmSelector(REGISTRY, null, TunedSelection.load(
-            io.jccl.Configuration.builder().rank(0).worldSize(2).set(TuningTable.FILE_PROP_NAME, file.toString())
-                .build(), REGISTRY));
+        final AlgorithmSelector measured = measuredSelector(Collective.BROADCAST, 2, "binomial");
         assertEquals("shm_direct", measured.select(symmetric(Collective.BROADCAST, 65536 / 4, false, true),
             two.context(0), 65536).name());
         assertEquals("binomial", measured.select(args(Collective.BROADCAST, 65536 / 4), two.context(0), 65536)
