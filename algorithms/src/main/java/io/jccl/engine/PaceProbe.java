@@ -423,6 +423,8 @@ public final class PaceProbe
         final long received = verdictBytes.getLong(0);
         pace = (received & ~BAND_SINGLE_COPY_BIT) == FAST_WORD ? Pace.FAST : Pace.SLOW;
         bandSingleCopy = (received & BAND_SINGLE_COPY_BIT) != 0;
+        // the transport's heap arrays' large sends follow the pace too
+        transport.pace(pace);
         probes++;
         if ((pace != before || bandSingleCopy != bandBefore && pace == Pace.FAST) && transport.rank() == 0 &&
             log.enabled(Log.INFO, Log.COLL))

@@ -41,6 +41,7 @@ public final class P2pRank
                 case "badargs" -> badArguments(comm);
                 case "singlecopy" -> singleCopy(comm);
                 case "idlepair" -> idlePair(comm);
+                case "stagedheap" -> stagedHeap(comm);
                 case "forreduction" -> forReduction(comm);
                 case "killcopy" -> killDuringSingleCopy(comm);
                 case "kill" -> killOne(comm, Integer.parseInt(args[1]), "-9");
@@ -387,6 +388,52 @@ public final class P2pRank
     }
 
     /**
+     * Heap arrays' large messages, which go single copy out of an off-heap copy while the pace probe reads the slow
+     * pace: an allreduce the engine chooses for runs the probe first (with {@code jccl.pace.probe.bytes} 1); then,
+     * between ranks 2k and 2k + 1, exchanges of 2.5 MiB - 8 B, 2.5 MiB and 8 MiB + 8 B from heap arrays into heap
+     * arrays and direct buffers, blocking sends both ways before either receive, a truncated receive that leaves the
+     * pair usable, and a 4 MiB isend, which keeps the ring (the copy belongs to blocking sends). Every word checked;
+     * the test reads from the P2P trace which messages went out of a copy.
+     */
+    private static void stagedHeap(final Communicator comm)
+    {
+        comm.allreduce(Buf.of(new float[2]), Buf.of(new float[2]), ReduceOp.SUM);
+        final int peer = comm.rank() ^ 1;
+        if (peer >= comm.size())
+        {
+            return;
+        }
+        for (final int n : new int[] {(5 << 19) - 8, 5 << 19, (8 << 20) + 8})
+        {
+            final long[] out = heap(n, comm.rank());
+            final long[] in = new long[n / 8];
+            comm.sendRecv(Buf.of(out), peer, 1, Buf.of(in), peer, 1);
+            verify(in, peer, n + " bytes, heap to heap");
+            final ByteBuffer direct = direct(n);
+            comm.sendRecv(Buf.of(out), peer, 2, Buf.of(direct, DataType.INT64), peer, 2);
+            verify(direct, peer, n + " bytes, heap to off-heap");
+        }
+        final int n = 4 << 20;
+        final long[] out = heap(n, comm.rank());
+        comm.send(Buf.of(out), peer, 3);
+        final long[] back = new long[n / 8];
+        comm.recv(Buf.of(back), peer, 3);
+        verify(back, peer, "send-send-recv-recv");
+        if (comm.rank() % 2 == 0)
+        {
+            comm.send(Buf.of(out), peer, 4);
+        }
+        else
+        {
+            expect(JcclException.class, () -> comm.recv(Buf.of(new long[n / 16]), peer, 4), "truncated");
+        }
+        final Request sent = comm.isend(Buf.of(out), peer, 5);
+        comm.recv(Buf.of(back), peer, 5);
+        sent.await();
+        verify(back, peer, "isend");
+    }
+
+    /**
      * Two ranks: a 64 KiB message, then binomial reduces of 128 KiB and 512 KiB (int64 sum, off-heap buffers), each
      * checked at the root; the test reads from the P2P trace which of them travelled single copy.
      */
@@ -468,6 +515,27 @@ public final class P2pRank
     private static ByteBuffer direct(final int bytes)
     {
         return ByteBuffer.allocateDirect(bytes).order(ByteOrder.nativeOrder());
+    }
+
+    private static long[] heap(final int bytes, final int rank)
+    {
+        final long[] words = new long[bytes / 8];
+        for (int i = 0; i < words.length; i++)
+        {
+            words[i] = mix(rank, i);
+        }
+        return words;
+    }
+
+    private static void verify(final long[] words, final int rank, final String what)
+    {
+        for (int i = 0; i < words.length; i++)
+        {
+            if (words[i] != mix(rank, i))
+            {
+                throw new AssertionError(what + ": word " + i + " from rank " + rank + " is wrong");
+            }
+        }
     }
 
     private static void fill(final ByteBuffer buffer, final int rank)

@@ -148,6 +148,43 @@ class PointToPointTest
             () -> "the 128 KiB partial result went single copy: " + sender);
     }
 
+    /**
+     * A heap array's blocking send of 2.5 MiB or more goes single copy out of an off-heap copy at the slow pace, in a
+     * job whose ranks have a core each ({@code P2pRank.stagedHeap}; the trace names each such send): not below 2.5
+     * MiB, not an isend, not at the fast pace, not while ranks outnumber cores. Every word arrives right either way.
+     */
+    @ParameterizedTest(name = "heap arrays' sends on {0} ranks at the {1} pace")
+    @CsvSource({"2, slow", "2, fast", "4, slow"})
+    void heapArraysSendOutOfAnOffHeapCopyAtTheSlowPace(final int ranks, final String pace)
+    {
+        assumeTrue(Runtime.version().feature() >= 22, "single copy needs Java 22");
+        final boolean copies = pace.equals("slow") && ranks <= Runtime.getRuntime().availableProcessors();
+        final JobResult result = Jobs.launch(ranks, P2pRank.class, List.of("stagedheap"),
+            List.of("JCCL_DEBUG=TRACE", "JCCL_DEBUG_SUBSYS=P2P", "JCCL_TUNING_FILE=none", "JCCL_PACE_PROBE_BYTES=1",
+                "JCCL_PACE_THRESHOLD_US=" + (pace.equals("slow") ? "0" : "1000000")));
+        Jobs.assertSucceeded(result);
+        final String copied = " single copy out of an off-heap copy of its heap array";
+        for (int r = 0; r < ranks; r++)
+        {
+            final int rank = r;
+            final List<String> output = result.output(r);
+            assertTrue(output.stream().anyMatch(l -> l.contains("OK stagedheap rank " + rank)),
+                () -> "rank " + rank + " did not finish: " + output);
+            final List<String> sends = output.stream().filter(l -> l.contains(copied))
+                .map(l -> l.substring(l.indexOf("sending "))).toList();
+            final String to = " bytes to rank " + (r ^ 1) + copied;
+            // 2.5 MiB and 8 MiB + 8 B twice each, the blocking 4 MiB send, and rank 2k's truncated one
+            final List<String> expected = !copies ? List.of() : new ArrayList<>(List.of(
+                "sending 2621440" + to, "sending 2621440" + to, "sending 8388616" + to, "sending 8388616" + to,
+                "sending 4194304" + to));
+            if (copies && r % 2 == 0)
+            {
+                expected.add("sending 4194304" + to);
+            }
+            assertEquals(expected, sends, () -> "rank " + rank + ": " + output);
+        }
+    }
+
     /** The receiver of a stream of single-copy messages is killed: the sender names it within 2 s. */
     @Test
     void killedReceiverOfSingleCopyIsNamed()

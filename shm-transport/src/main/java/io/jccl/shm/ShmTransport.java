@@ -9,6 +9,7 @@ import io.jccl.JcclException;
 import io.jccl.PeerFailedException;
 import io.jccl.ReduceOp;
 import io.jccl.Request;
+import io.jccl.model.Pace;
 import io.jccl.spi.CollectiveAlgorithm;
 import io.jccl.spi.CollectiveContext;
 import io.jccl.spi.Memory;
@@ -289,8 +290,11 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         if (log.enabled(Log.INFO, Log.INIT))
         {
             log.info(Log.INIT, "joined job: rank " + rank + " of " + size + ", segment " + segment.path() +
-                ", single copy " + (singleCopyOff == null ? "on from " + sizeText(singleCopy.threshold()) :
-                singleCopyOff) + (singleCopyOff == null && singleCopyBytes == 0 ? " here, off on another rank" : ""));
+                ", single copy " + (singleCopyOff == null ? "on from " + sizeText(singleCopy.threshold()) +
+                (size <= cores ? " (heap arrays' blocking sends from " +
+                sizeText(Math.max(singleCopy.threshold(), SingleCopy.STAGED_HEAP_SEND_MIN_BYTES)) +
+                " out of an off-heap copy, at the slow pace)" : "") : singleCopyOff) +
+                (singleCopyOff == null && singleCopyBytes == 0 ? " here, off on another rank" : ""));
         }
     }
 
@@ -664,6 +668,17 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         expectLength(source, recvBytes, received);
     }
 
+    /**
+     * The pace the communicator's probe read ({@code io.jccl.engine.PaceProbe}). At the slow pace, in a job whose
+     * ranks have a core each, a heap array's blocking send of {@link SingleCopy#STAGED_HEAP_SEND_MIN_BYTES} or more
+     * goes single copy out of an off-heap copy of it, instead of through the ring. Where nothing probes (no
+     * collective whose choice follows the pace), heap arrays keep the ring.
+     */
+    public void pace(final Pace pace)
+    {
+        singleCopy.stageHeapSends(pace == Pace.SLOW && size <= cores);
+    }
+
     @Override
     public long singleCopyBytes()
     {
@@ -969,12 +984,19 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
             sendToSelf(op);
             return;
         }
-        if (singleCopy.offer(op.dest, op.base, op.bytes, waiter.pointToPoint(), op.forReduction))
+        final boolean staged = op == blockingSend && op.base != null && singleCopy.offerStaged(op.dest, op.bytes);
+        if (staged)
+        {
+            op.offset = singleCopy.stage(op.base, op.offset, op.bytes);
+            op.base = null;
+        }
+        if (staged || singleCopy.offer(op.dest, op.base, op.bytes, waiter.pointToPoint(), op.forReduction))
         {
             op.rendezvousId = singleCopy.nextId(op.dest);
             if (log.enabled(Log.TRACE, Log.P2P))
             {
-                log.trace(Log.P2P, "sending " + op.bytes + " bytes to rank " + op.dest + " single copy");
+                log.trace(Log.P2P, "sending " + op.bytes + " bytes to rank " + op.dest + " single copy" +
+                    (staged ? " out of an off-heap copy of its heap array" : ""));
             }
         }
         final ArrayDeque<SendOp> queue = sendQueues[op.dest];

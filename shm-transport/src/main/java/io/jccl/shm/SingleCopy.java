@@ -3,6 +3,7 @@ package io.jccl.shm;
 import io.jccl.Configuration;
 import io.jccl.JcclException;
 import io.jccl.PeerFailedException;
+import io.jccl.spi.Memory;
 import org.agrona.BufferUtil;
 import org.agrona.UnsafeApi;
 
@@ -21,6 +22,8 @@ import static io.jccl.shm.SegmentDescriptor.RankRecordDescriptor.*;
  * Used for a message when this build and JVM have {@link CrossMemory}, the message is at least
  * {@link Configuration#SINGLE_COPY_BYTES_PROP_NAME} bytes from off-heap memory, and both ends passed the probe at
  * connect (each reads every peer's segment magic through the kernel and publishes the result in its rank record).
+ * A heap array's blocking send goes out of an off-heap copy of it while the engine's probe reads the slow pace
+ * ({@link #offerStaged}).
  * <p>
  * One instance per transport, used by its one thread.
  */
@@ -55,6 +58,24 @@ final class SingleCopy
      * KiB 0.58-0.86x the time back to back and 0.76-0.97x one call at a time (`--sync`), 512 KiB-2 MiB 1.09-1.31x.
      */
     static final long FOR_REDUCTION_THRESHOLD_BYTES = 512 * 1024;
+    /**
+     * The smallest blocking send of a heap array that goes single copy out of an off-heap copy of it at the slow pace
+     * ({@link #stageHeapSends}). Through the ring, a message larger than the ring makes both ends take turns once per
+     * ring's worth, and at the slow pace each turn costs a slow handoff; the copy lets the receiver read it all
+     * through the kernel without waiting on the sender. But the copy's lines are freshly written, which the receiver
+     * pulls across cores slowly at that pace, and below this size that cost more than the ring. 2 ranks, 2026-12-05
+     * (PERFORMANCE.md, session 55), {@code perf/Designs.java broadcast} of {@code float[]} by binomial, means of the
+     * samples at the slow pace, through the ring / staged: 1 MiB 438 / 619 µs, 2 MiB 953-991 / 1239-1265, 2.25 MiB
+     * 1088 / 1414, 2.5 MiB 1233 / 524, 3 MiB 1431-1445 / 602-632, 4 MiB 1871 / 805; a 2-rank binomial reduce of 3
+     * and 4 MiB, medians 1275 / 705 and 1812 / 1005.
+     */
+    static final long STAGED_HEAP_SEND_MIN_BYTES = 5L << 19;
+    /**
+     * The largest heap array's send that goes out of an off-heap copy ({@link #STAGED_HEAP_SEND_MIN_BYTES}), and so
+     * the copy's largest size: the collectives split larger calls into parts of
+     * {@link Configuration#SPLIT_BYTES_PROP_NAME} (64 MiB by default) anyway.
+     */
+    static final long STAGED_HEAP_SEND_MAX_BYTES = 64L << 20;
 
     private final int rank;
     private final int size;
@@ -71,6 +92,11 @@ final class SingleCopy
     /** Next rendezvous id of the channel to each peer. */
     private final long[] nextId;
     private boolean enabled;
+    /** Whether blocking sends of heap arrays go single copy out of {@link #staging} ({@link #stageHeapSends}). */
+    private boolean stageHeapSends;
+    /** Off-heap copy of a heap array's message, which the kernel can read; grown to the largest message staged. */
+    private ByteBuffer staging;
+    private long stagingAddress;
     /** Off-heap bounce buffer for receives into heap arrays (the kernel needs a stable address). */
     private ByteBuffer bounce;
     private long bounceAddress;
@@ -202,6 +228,41 @@ final class SingleCopy
         return enabled && base == null && bytes >= besideIdleThreshold &&
             (bytes >= threshold || pointToPoint && idleRanks.coreEach()) &&
             (!forReduction || bytes >= FOR_REDUCTION_THRESHOLD_BYTES) && peerTakesPart(dest);
+    }
+
+    /** Whether blocking sends of heap arrays go single copy out of an off-heap copy ({@link #offerStaged}). */
+    void stageHeapSends(final boolean stage)
+    {
+        stageHeapSends = stage;
+    }
+
+    /**
+     * Whether a blocking send of {@code bytes} from a heap array to {@code dest} goes single copy out of an off-heap
+     * copy of it ({@link #stage}): while {@link #stageHeapSends} holds, from {@link #STAGED_HEAP_SEND_MIN_BYTES} (or
+     * the threshold, when it is set higher; above {@link #FOR_REDUCTION_THRESHOLD_BYTES} either way) up to
+     * {@link #STAGED_HEAP_SEND_MAX_BYTES}. Blocking sends alone: one send at a time owns the copy, until its receiver
+     * has read it.
+     */
+    boolean offerStaged(final int dest, final long bytes)
+    {
+        return enabled && stageHeapSends && bytes >= Math.max(threshold, STAGED_HEAP_SEND_MIN_BYTES) &&
+            bytes <= STAGED_HEAP_SEND_MAX_BYTES && peerTakesPart(dest);
+    }
+
+    /**
+     * Copies {@code bytes} of a heap array at {@code (base, offset)} off-heap: the address to announce instead. The
+     * copy grows to the largest message staged (allocating only then) and is written before the rendezvous record,
+     * whose release publishes it.
+     */
+    long stage(final Object base, final long offset, final long bytes)
+    {
+        if (staging == null || staging.capacity() < bytes)
+        {
+            staging = BufferUtil.allocateDirectAligned((int) Math.max(bytes, RENDEZVOUS_CHUNK_MAX), 4096);
+            stagingAddress = BufferUtil.address(staging);
+        }
+        Memory.copy(base, offset, null, stagingAddress, bytes);
+        return stagingAddress;
     }
 
     private boolean peerTakesPart(final int peer)
