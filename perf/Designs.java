@@ -7,14 +7,18 @@
  * two-shot and the single-copy two-shot (the fast pace at most 0.7x). Then the mean µs per call of each size, memory
  * and design. Rank 0 prints a CSV line per sample:
  *   sample,seconds,handoff_us,probe_staged,probe_single,COLLECTIVE_BYTES_MEMORY_ALGORITHM,...
+ * Each sample also runs one call the engine chooses for: with jccl.pace.probe.bytes 1 (JCCL_PACE_PROBE_BYTES=1) the
+ * engine's own probe runs before it, and the transport follows the pace it reads for the sample's calls (heap arrays'
+ * large sends go out of an off-heap copy at the slow pace).
  * PERFORMANCE.md has what it measured: session 53 (as ReduceDesigns), why reduces take single copy at the slow pace
- * at 4 ranks from 128 KiB and at 2 ranks from 4 MiB; session 54, 2-rank broadcasts from 4 MiB at the fast pace.
+ * at 4 ranks from 128 KiB and at 2 ranks from 4 MiB; session 54, 2-rank broadcasts from 4 MiB at the fast pace;
+ * session 55, heap arrays' sends out of an off-heap copy at the slow pace.
  *
  * Run (from the repository, after mvn install):
  *   "$(./jccl classpath --java-home)/bin/javac" -cp core/target/classes -d /tmp/designs \
  *       perf/Designs.java perf/HeapArrays.java
- *   ./jccl run -n 4 --cp /tmp/designs Designs reduce SECONDS shm_direct,shm_single_copy,binomial \
- *       4194304 8388608 33554432 | sed 's/^\[0\] //' > samples.csv
+ *   JCCL_PACE_PROBE_BYTES=1 ./jccl run -n 4 --cp /tmp/designs Designs reduce SECONDS \
+ *       shm_direct,shm_single_copy,binomial 4194304 8388608 33554432 | sed 's/^\[0\] //' > samples.csv
  * (Any collective of HeapArrays.run; BYTES are of the whole vector, an allgather's receive buffer.)
  */
 import io.jccl.Buf;
@@ -96,6 +100,9 @@ public class Designs
                     () -> handoff.allgather(handoffSend, handoffRecv),
                     () -> HeapArrays.run(probeStaged, probeCollective, probeSend, probeRecv),
                     () -> HeapArrays.run(probeSingle, probeCollective, probeSend, probeRecv));
+                // A call the engine chooses for: run with jccl.pace.probe.bytes=1, its probe runs before it, and the
+                // transport follows the pace it reads (heap arrays' sends) for the designs' calls of this sample.
+                HeapArrays.run(world, probeCollective, probeSend, probeRecv);
                 for (int b = 0; b < buffers.length; b++)
                 {
                     final int bytes = sizes[b / 2];
