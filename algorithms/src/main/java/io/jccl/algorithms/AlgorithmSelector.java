@@ -31,7 +31,8 @@ import java.util.Map;
  *       ranks share a core, and while they do, at the slow pace
  *       alone and up to {@link #OVERSUBSCRIBED_SLOW_PACE_MAX_RANKS_PER_CORE} ranks a core, broadcasts from
  *       {@link #OVERSUBSCRIBED_BROADCAST_MIN_BYTES} ({@link #OVERSUBSCRIBED_BROADCAST}), reduces from
- *       {@link #OVERSUBSCRIBED_SLOW_PACE_REDUCE_MIN_BYTES}, and allreduces, allgathers,
+ *       {@link #OVERSUBSCRIBED_SLOW_PACE_REDUCE_MIN_BYTES} (binomial from
+ *       {@link #OVERSUBSCRIBED_SLOW_PACE_TREE_REDUCE_MIN_BYTES}), and allreduces, allgathers,
  *       reduce-scatters and alltoalls from blocks of {@link #OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES},
  *       {@link #OVERSUBSCRIBED_ALLGATHER_MIN_BLOCK_BYTES}, {@link #OVERSUBSCRIBED_REDUCE_SCATTER_MIN_BLOCK_BYTES} and
  *       {@link #OVERSUBSCRIBED_SLOW_PACE_ALLTOALL_MIN_BLOCK_BYTES}, and beyond two ranks a core alltoalls from blocks
@@ -303,11 +304,27 @@ public final class AlgorithmSelector
      * samples at the slow pace by the probe's verdict, medians of each sample's ratio), {@code shm_direct} took
      * 1.41-1.57x single copy's time at 4-32 MiB on direct buffers and 1.25-1.41x on {@code float[]}. Binomial, the
      * fastest on direct buffers from 8 MiB (0.74-0.83x single copy's time), took 1.39-1.78x on {@code float[]}, whose
-     * point-to-point messages are staged; the choice must not depend on a rank's memory, which its peers cannot see,
-     * so single copy takes them all. A heap array's copy for peers in the window of declines declines the call, as the
-     * other collectives' do: their heap copies of 512 KiB-2 MiB lost to staging at 4 ranks.
+     * point-to-point messages went through the ring; the choice must not depend on a rank's memory, which its peers
+     * cannot see, so single copy took them all, until the transport's copy of heap arrays' large messages made
+     * binomial the faster on both ({@link #OVERSUBSCRIBED_SLOW_PACE_TREE_REDUCE_MIN_BYTES}). A heap array's copy for
+     * peers in the window of declines declines the call, as the other collectives' do: their heap copies of 512
+     * KiB-2 MiB lost to staging at 4 ranks.
      */
     private static final long OVERSUBSCRIBED_SLOW_PACE_REDUCE_MIN_BYTES = 128 * 1024;
+
+    /**
+     * The smallest reduce for which the single-copy rule, while ranks share cores up to two a core (at the slow pace
+     * alone), takes binomial instead of {@code shm_single_copy}: its messages go single copy too, a heap array's out
+     * of an off-heap copy since the transport makes one at the slow pace (PERFORMANCE.md, session 55). 4 ranks on 2
+     * cores, 2026-12-05, {@code perf/Designs.java reduce}, each design's summed time over the fastest's at each sample
+     * at the slow pace by the probe's verdict (584-602 samples a run), direct buffers / {@code float[]}: at 8 MiB
+     * binomial 1.01-1.02 / 1.02x, {@code shm_single_copy} 1.27-1.35 / 1.20x; at 32 MiB 1.02-1.03 / 1.00x against
+     * 1.16-1.19 / 1.20x; at 4 MiB the two tied on direct buffers (binomial 1.05 and 1.14x, single copy 1.18 and
+     * 1.08x in two runs). Three sweeps of every algorithm (MODEL.md, session 55) had binomial at 0.69-0.81x single
+     * copy's time at 8 MiB (3264-3849 against 4512-4742 µs) and 1.62-1.77x at 2 MiB. Without the transport's copy a
+     * {@code float[]}'s binomial took 1.46-1.67x single copy's time at 4-32 MiB, which kept single copy here before.
+     */
+    private static final long OVERSUBSCRIBED_SLOW_PACE_TREE_REDUCE_MIN_BYTES = 8L << 20;
 
     /**
      * The single-copy rule's broadcast while ranks outnumber cores (at the slow pace, up to
@@ -876,6 +893,10 @@ public final class AlgorithmSelector
                     text.append(", ").append(singleCopyLargeAllreduce.name()).append(" beyond");
                 }
             }
+            if (collective == Collective.REDUCE && size > cores && binomialTree[collective.ordinal()] != null)
+            {
+                text.append(", binomial from ").append(OVERSUBSCRIBED_SLOW_PACE_TREE_REDUCE_MIN_BYTES).append(" B");
+            }
             if (size > cores && dependsOnPace(size))
             {
                 text.append(" at the slow pace");
@@ -1182,6 +1203,11 @@ public final class AlgorithmSelector
         if (collective == Collective.ALLREDUCE && (bytes > SINGLE_COPY_WHOLE_VECTOR_MAX_BYTES || size > cores))
         {
             return singleCopyLargeAllreduce;
+        }
+        if (collective == Collective.REDUCE && size > cores &&
+            bytes >= OVERSUBSCRIBED_SLOW_PACE_TREE_REDUCE_MIN_BYTES && binomialTree[collective.ordinal()] != null)
+        {
+            return binomialTree[collective.ordinal()];
         }
         return collective == Collective.BROADCAST && size > cores ? oversubscribedBroadcast :
             singleCopy[collective.ordinal()];

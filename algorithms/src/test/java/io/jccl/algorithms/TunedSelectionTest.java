@@ -466,15 +466,15 @@ class TunedSelectionTest
             assertNotEquals("shm_single_copy",
                 atFour.select(below, fourSingleCopy.context(0), bytes / 2, Pace.SLOW).name(), collective.label());
         }
-        // reduce: shm_single_copy from 128 KiB at the slow pace alone, at every size; a heap array's copy may decline
-        // it
-        for (final long bytes : new long[] {128 * 1024, 2 * mib, 2 * mib + 4, 32 * mib})
+        // reduce: shm_single_copy from 128 KiB at the slow pace alone, binomial from 8 MiB; a heap array's copy may
+        // decline single copy
+        for (final long bytes : new long[] {128 * 1024, 2 * mib, 2 * mib + 4, 8 * mib - 4, 8 * mib, 32 * mib})
         {
             final CollectiveArgs reduce = reduce(bytes / 4);
             final String staged = atFour.select(reduce, fourWithout.context(0), bytes).name();
             assertEquals(bytes >= 2 * mib ? "shm_direct" : "binomial", staged);
-            assertEquals("shm_single_copy", atFour.select(reduce, fourSingleCopy.context(0), bytes, Pace.SLOW).name(),
-                "reduce of " + bytes + " B");
+            assertEquals(bytes >= 8 * mib ? "binomial" : "shm_single_copy",
+                atFour.select(reduce, fourSingleCopy.context(0), bytes, Pace.SLOW).name(), "reduce of " + bytes + " B");
             assertTrue(reduce.mayDeclineCopies);
             reduce.declined = true;
             assertEquals(staged, atFour.selectAfterDecline(reduce, fourSingleCopy.context(0), bytes, Pace.SLOW).name());
@@ -767,8 +767,8 @@ class TunedSelectionTest
         assertNotEquals("shm_single_copy", atEight.select(args(Collective.ALLGATHER, (4 << 20) / 4),
             eightSingleCopy.context(0), 32 << 20, Pace.SLOW).name());
         assertEquals("alltoall shm_single_copy from 524288 B", atEight.describeSingleCopy(8, 256 * 1024));
-        assertEquals("broadcast shm_single_copy from 32768 B at the slow pace; reduce shm_single_copy from 131072 B at " +
-            "the slow pace; allreduce shm_single_copy_twoshot " +
+        assertEquals("broadcast shm_single_copy from 32768 B at the slow pace; reduce shm_single_copy from 131072 B, " +
+            "binomial from 8388608 B at the slow pace; allreduce shm_single_copy_twoshot " +
             "from 524288 B at the slow pace; allgather shm_single_copy from 131072 B at the slow pace; " +
             "reduce_scatter shm_single_copy from 131072 B at the slow pace; alltoall shm_single_copy from 131072 B " +
             "at the slow pace", shippedSelector(4).describeSingleCopy(4, 256 * 1024));

@@ -291,7 +291,8 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         {
             log.info(Log.INIT, "joined job: rank " + rank + " of " + size + ", segment " + segment.path() +
                 ", single copy " + (singleCopyOff == null ? "on from " + sizeText(singleCopy.threshold()) +
-                (size <= cores ? " (heap arrays' blocking sends from " +
+                (size <= SingleCopy.STAGED_HEAP_SEND_MAX_RANKS_PER_CORE * cores ?
+                " (heap arrays' blocking sends from " +
                 sizeText(Math.max(singleCopy.threshold(), SingleCopy.STAGED_HEAP_SEND_MIN_BYTES)) +
                 " out of an off-heap copy, at the slow pace)" : "") : singleCopyOff) +
                 (singleCopyOff == null && singleCopyBytes == 0 ? " here, off on another rank" : ""));
@@ -669,14 +670,14 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
     }
 
     /**
-     * The pace the communicator's probe read ({@code io.jccl.engine.PaceProbe}). At the slow pace, in a job whose
-     * ranks have a core each, a heap array's blocking send of {@link SingleCopy#STAGED_HEAP_SEND_MIN_BYTES} or more
-     * goes single copy out of an off-heap copy of it, instead of through the ring. Where nothing probes (no
-     * collective whose choice follows the pace), heap arrays keep the ring.
+     * The pace the communicator's probe read ({@code io.jccl.engine.PaceProbe}). At the slow pace, in a job of at most
+     * {@link SingleCopy#STAGED_HEAP_SEND_MAX_RANKS_PER_CORE} ranks a core, a heap array's blocking send of
+     * {@link SingleCopy#STAGED_HEAP_SEND_MIN_BYTES} or more goes single copy out of an off-heap copy of it, instead of
+     * through the ring. Where nothing probes (no collective whose choice follows the pace), heap arrays keep the ring.
      */
     public void pace(final Pace pace)
     {
-        singleCopy.stageHeapSends(pace == Pace.SLOW && size <= cores);
+        singleCopy.stageHeapSends(pace == Pace.SLOW && size <= SingleCopy.STAGED_HEAP_SEND_MAX_RANKS_PER_CORE * cores);
     }
 
     @Override

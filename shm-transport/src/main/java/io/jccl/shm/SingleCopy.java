@@ -76,6 +76,13 @@ final class SingleCopy
      * {@link Configuration#SPLIT_BYTES_PROP_NAME} (64 MiB by default) anyway.
      */
     static final long STAGED_HEAP_SEND_MAX_BYTES = 64L << 20;
+    /**
+     * The most ranks a core of a job whose heap arrays' sends go out of an off-heap copy at the slow pace: measured at
+     * 2 ranks with a core each and at 4 ranks on 2 cores, where a binomial reduce of {@code float[]} at 4-32 MiB took
+     * 0.46-0.59x its time through the ring (PERFORMANCE.md, session 55); not beyond, where the engine's rules for the
+     * slow pace stop too.
+     */
+    static final int STAGED_HEAP_SEND_MAX_RANKS_PER_CORE = 2;
 
     private final int rank;
     private final int size;
