@@ -7,6 +7,7 @@ import io.jccl.spi.CollectiveAlgorithm;
 import io.jccl.spi.CollectiveArgs;
 import io.jccl.spi.CollectiveContext;
 
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
@@ -1018,7 +1019,7 @@ public final class AlgorithmSelector
             text.append(text.isEmpty() ? "" : "; ").append("allreduce recursive_doubling from ")
                 .append(PAIR_EXCHANGE_MIN_BYTES).append(" B below ").append(PAIR_EXCHANGE_END_BYTES).append(" B");
         }
-        final List<String> smallStaged = new java.util.ArrayList<>();
+        final List<String> smallStaged = new ArrayList<>();
         for (final Collective collective : Collective.values())
         {
             if (forced.get(collective) == null &&
@@ -1077,9 +1078,8 @@ public final class AlgorithmSelector
     private CollectiveAlgorithm pairSlowPaceBroadcast(final Collective collective, final int size, final long bytes,
         final long singleCopyBytes, final Pace pace)
     {
-        if (collective != Collective.BROADCAST || size != 2 || size > cores || tuned.measured() ||
-            singleCopyBytes <= 0 || pace == Pace.FAST || bytes < PAIR_BROADCAST_TREE_MIN_BYTES ||
-            bytes >= PAIR_SLOW_PACE_STAGED_BROADCAST_END_BYTES)
+        if (collective != Collective.BROADCAST || !pairRulesApply(size) || singleCopyBytes <= 0 || pace == Pace.FAST ||
+            bytes < PAIR_BROADCAST_TREE_MIN_BYTES || bytes >= PAIR_SLOW_PACE_STAGED_BROADCAST_END_BYTES)
         {
             return null;
         }
@@ -1100,7 +1100,7 @@ public final class AlgorithmSelector
     private CollectiveAlgorithm pairSmallStaged(final Collective collective, final int size, final long bytes)
     {
         return (collective == Collective.ALLGATHER || collective == Collective.ALLTOALL ||
-            collective == Collective.REDUCE_SCATTER) && size == 2 && size <= cores && !tuned.measured() &&
+            collective == Collective.REDUCE_SCATTER) && pairRulesApply(size) &&
             bytes >= PAIR_SMALL_STAGED_MIN_BYTES && bytes < PAIR_SMALL_STAGED_END_BYTES ?
             zeroCopy[collective.ordinal()] : null;
     }
@@ -1112,14 +1112,20 @@ public final class AlgorithmSelector
      */
     private CollectiveAlgorithm pairMessages(final Collective collective, final int size, final long bytes)
     {
-        return size == 2 && size <= cores && !tuned.measured() && bytes >= PAIR_MESSAGES_MIN_BYTES &&
-            bytes < PAIR_MESSAGES_END_BYTES ? blockMessages[collective.ordinal()] : null;
+        return pairRulesApply(size) && bytes >= PAIR_MESSAGES_MIN_BYTES && bytes < PAIR_MESSAGES_END_BYTES ?
+            blockMessages[collective.ordinal()] : null;
     }
 
     /** Whether the 2-rank recursive doubling rule serves a job of {@code size} ranks without a tuning file. */
     private boolean pairExchangeApplies(final int size)
     {
-        return pairExchange != null && size == 2 && size <= cores && !tuned.measured();
+        return pairExchange != null && pairRulesApply(size);
+    }
+
+    /** Whether the rules for 2 ranks with a core each, without a tuning file, apply to a job of {@code size} ranks. */
+    private boolean pairRulesApply(final int size)
+    {
+        return size == 2 && size <= cores && !tuned.measured();
     }
 
     /**
