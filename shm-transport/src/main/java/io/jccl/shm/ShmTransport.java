@@ -278,7 +278,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
                 (idleRanks != null ? ", and wait and send as with a core each while the ranks not idle in a long " +
                 "wait have one" : ""));
         }
-        singleCopy = new SingleCopy(configuration, rank, base, layout, size > cores, idleRanks);
+        singleCopy = new SingleCopy(configuration, rank, base, layout, cores, idleRanks);
         final String singleCopyOff = singleCopy.probe();
         // Algorithm choices depend on whether every rank takes single-copy messages: all must see the same answer.
         while (!singleCopy.allDecided())
@@ -291,10 +291,9 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         {
             log.info(Log.INIT, "joined job: rank " + rank + " of " + size + ", segment " + segment.path() +
                 ", single copy " + (singleCopyOff == null ? "on from " + sizeText(singleCopy.threshold()) +
-                (size <= SingleCopy.STAGED_HEAP_SEND_MAX_RANKS_PER_CORE * cores ?
-                " (heap arrays' blocking sends from " +
-                sizeText(Math.max(singleCopy.threshold(), SingleCopy.STAGED_HEAP_SEND_MIN_BYTES)) +
-                " out of an off-heap copy, at the slow pace)" : "") : singleCopyOff) +
+                (singleCopy.stagedHeapSendMinBytes() > 0 ? " (heap arrays' blocking sends from " +
+                sizeText(singleCopy.stagedHeapSendMinBytes()) + " out of an off-heap copy, at the slow pace)" : "") :
+                singleCopyOff) +
                 (singleCopyOff == null && singleCopyBytes == 0 ? " here, off on another rank" : ""));
         }
     }
@@ -672,12 +671,12 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
     /**
      * The pace the communicator's probe read ({@code io.jccl.engine.PaceProbe}). At the slow pace, in a job of at most
      * {@link SingleCopy#STAGED_HEAP_SEND_MAX_RANKS_PER_CORE} ranks a core, a heap array's blocking send of
-     * {@link SingleCopy#STAGED_HEAP_SEND_MIN_BYTES} or more goes single copy out of an off-heap copy of it, instead of
+     * {@link SingleCopy#stagedHeapSendMinBytes()} or more goes single copy out of an off-heap copy of it, instead of
      * through the ring. Where nothing probes (no collective whose choice follows the pace), heap arrays keep the ring.
      */
     public void pace(final Pace pace)
     {
-        singleCopy.stageHeapSends(pace == Pace.SLOW && size <= SingleCopy.STAGED_HEAP_SEND_MAX_RANKS_PER_CORE * cores);
+        singleCopy.stageHeapSends(pace == Pace.SLOW);
     }
 
     @Override

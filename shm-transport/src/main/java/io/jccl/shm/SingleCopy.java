@@ -99,6 +99,12 @@ final class SingleCopy
     /** Next rendezvous id of the channel to each peer. */
     private final long[] nextId;
     private boolean enabled;
+    /**
+     * The smallest heap array's blocking send that goes out of an off-heap copy at the slow pace: the larger of
+     * {@link #STAGED_HEAP_SEND_MIN_BYTES} and the threshold; 0 in a job of more than
+     * {@link #STAGED_HEAP_SEND_MAX_RANKS_PER_CORE} ranks a core, where none does.
+     */
+    private final long stagedHeapSendMinBytes;
     /** Whether blocking sends of heap arrays go single copy out of {@link #staging} ({@link #stageHeapSends}). */
     private boolean stageHeapSends;
     /** Off-heap copy of a heap array's message, which the kernel can read; grown to the largest message staged. */
@@ -115,7 +121,7 @@ final class SingleCopy
     }
 
     SingleCopy(final Configuration configuration, final int rank, final long base, final SegmentDescriptor layout,
-        final boolean oversubscribed, final IdleRanks idleRanks)
+        final int cores, final IdleRanks idleRanks)
     {
         this.rank = rank;
         this.base = base;
@@ -123,9 +129,11 @@ final class SingleCopy
         this.size = layout.worldSize();
         final boolean thresholdSet = configuration.get(Configuration.SINGLE_COPY_BYTES_PROP_NAME) != null;
         this.threshold = configuration.getLong(Configuration.SINGLE_COPY_BYTES_PROP_NAME,
-            defaultThreshold(oversubscribed));
+            defaultThreshold(size > cores));
         this.idleRanks = thresholdSet ? null : idleRanks;
         this.besideIdleThreshold = this.idleRanks != null ? BESIDE_IDLE_THRESHOLD_BYTES : threshold;
+        this.stagedHeapSendMinBytes = size <= STAGED_HEAP_SEND_MAX_RANKS_PER_CORE * cores ?
+            Math.max(threshold, STAGED_HEAP_SEND_MIN_BYTES) : 0;
         this.memory = threshold > 0 && size > 1 ? CrossMemory.load() : null;
         this.peerCapability = new long[size];
         this.peerPid = new long[size];
@@ -237,22 +245,30 @@ final class SingleCopy
             (!forReduction || bytes >= FOR_REDUCTION_THRESHOLD_BYTES) && peerTakesPart(dest);
     }
 
-    /** Whether blocking sends of heap arrays go single copy out of an off-heap copy ({@link #offerStaged}). */
-    void stageHeapSends(final boolean stage)
+    /**
+     * Whether the engine's probe read the slow pace, where blocking sends of heap arrays go single copy out of an
+     * off-heap copy ({@link #offerStaged}) in a job where they do ({@link #stagedHeapSendMinBytes()}).
+     */
+    void stageHeapSends(final boolean slowPace)
     {
-        stageHeapSends = stage;
+        stageHeapSends = slowPace && stagedHeapSendMinBytes > 0;
+    }
+
+    /** {@link #stagedHeapSendMinBytes}: 0 where heap arrays' sends never go out of an off-heap copy. */
+    long stagedHeapSendMinBytes()
+    {
+        return stagedHeapSendMinBytes;
     }
 
     /**
      * Whether a blocking send of {@code bytes} from a heap array to {@code dest} goes single copy out of an off-heap
-     * copy of it ({@link #stage}): while {@link #stageHeapSends} holds, from {@link #STAGED_HEAP_SEND_MIN_BYTES} (or
-     * the threshold, when it is set higher; above {@link #FOR_REDUCTION_THRESHOLD_BYTES} either way) up to
-     * {@link #STAGED_HEAP_SEND_MAX_BYTES}. Blocking sends alone: one send at a time owns the copy, until its receiver
-     * has read it.
+     * copy of it ({@link #stage}): while {@link #stageHeapSends} holds, from {@link #stagedHeapSendMinBytes} (above
+     * {@link #FOR_REDUCTION_THRESHOLD_BYTES}) up to {@link #STAGED_HEAP_SEND_MAX_BYTES}. Blocking sends alone: one
+     * send at a time owns the copy, until its receiver has read it.
      */
     boolean offerStaged(final int dest, final long bytes)
     {
-        return enabled && stageHeapSends && bytes >= Math.max(threshold, STAGED_HEAP_SEND_MIN_BYTES) &&
+        return enabled && stageHeapSends && bytes >= stagedHeapSendMinBytes &&
             bytes <= STAGED_HEAP_SEND_MAX_BYTES && peerTakesPart(dest);
     }
 
@@ -265,7 +281,7 @@ final class SingleCopy
     {
         if (staging == null || staging.capacity() < bytes)
         {
-            staging = BufferUtil.allocateDirectAligned((int) Math.max(bytes, RENDEZVOUS_CHUNK_MAX), 4096);
+            staging = BufferUtil.allocateDirectAligned((int) bytes, 4096);
             stagingAddress = BufferUtil.address(staging);
         }
         Memory.copy(base, offset, null, stagingAddress, bytes);
