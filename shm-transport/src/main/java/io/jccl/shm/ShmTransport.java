@@ -291,8 +291,10 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         {
             log.info(Log.INIT, "joined job: rank " + rank + " of " + size + ", segment " + segment.path() +
                 ", single copy " + (singleCopyOff == null ? "on from " + sizeText(singleCopy.threshold()) +
-                (singleCopy.stagedHeapSendMinBytes() > 0 ? " (heap arrays' blocking sends from " +
-                sizeText(singleCopy.stagedHeapSendMinBytes()) + " out of an off-heap copy, at the slow pace)" : "") :
+                (singleCopy.stagedHeapSendMinBytes() == 0 ? "" : StreamingCopy.available() ?
+                " (heap arrays' blocking sends from " + sizeText(singleCopy.stagedHeapSendMinBytes()) +
+                " out of an off-heap copy, at the slow pace)" : " (heap arrays' sends keep the ring: this JVM's " +
+                "large copies do not stream past the caches, " + StreamingCopy.whyNot() + ")") :
                 singleCopyOff) +
                 (singleCopyOff == null && singleCopyBytes == 0 ? " here, off on another rank" : ""));
         }
@@ -672,7 +674,8 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
      * The pace the communicator's probe read ({@code io.jccl.engine.PaceProbe}). At the slow pace, in a job of at most
      * {@link SingleCopy#STAGED_HEAP_SEND_MAX_RANKS_PER_CORE} ranks a core, a heap array's blocking send of
      * {@link SingleCopy#stagedHeapSendMinBytes()} or more goes single copy out of an off-heap copy of it, instead of
-     * through the ring. Where nothing probes (no collective whose choice follows the pace), heap arrays keep the ring.
+     * through the ring, where this JVM's large copies stream past the caches ({@link StreamingCopy}). Where nothing
+     * probes (no collective whose choice follows the pace), heap arrays keep the ring.
      */
     public void pace(final Pace pace)
     {

@@ -59,17 +59,17 @@ final class SingleCopy
      */
     static final long FOR_REDUCTION_THRESHOLD_BYTES = 512 * 1024;
     /**
-     * The smallest blocking send of a heap array that goes single copy out of an off-heap copy of it at the slow pace
-     * ({@link #stageHeapSends}). Through the ring, a message larger than the ring makes both ends take turns once per
-     * ring's worth, and at the slow pace each turn costs a slow handoff; the copy lets the receiver read it all
-     * through the kernel without waiting on the sender. But the copy's lines are freshly written, which the receiver
-     * pulls across cores slowly at that pace, and below this size that cost more than the ring. 2 ranks, 2026-12-05
-     * (PERFORMANCE.md, session 55), {@code perf/Designs.java broadcast} of {@code float[]} by binomial, means of the
-     * samples at the slow pace, through the ring / staged: 1 MiB 438 / 619 µs, 2 MiB 953-991 / 1239-1265, 2.25 MiB
-     * 1088 / 1414, 2.5 MiB 1233 / 524, 3 MiB 1431-1445 / 602-632, 4 MiB 1871 / 805; a 2-rank binomial reduce of 3
-     * and 4 MiB, medians 1275 / 705 and 1812 / 1005.
+     * The smallest blocking send of a heap array that goes single copy out of an off-heap copy at the slow pace
+     * ({@link #stageHeapSends}): the smallest copy that streams past the caches ({@link StreamingCopy}), since the
+     * receiver must read the copy from another core. Through the ring, a message larger than the ring makes both ends
+     * take turns once per ring's worth, and at the slow pace each turn costs a slow handoff; the copy lets the
+     * receiver read it all through the kernel without waiting on the sender. 2 ranks, 2026-12-05 (PERFORMANCE.md,
+     * session 55), {@code perf/Designs.java broadcast} of {@code float[]} by binomial, means of the samples at the
+     * slow pace, through the ring / staged: 1 MiB 438 / 619 µs, 2 MiB 953-991 / 1239-1265, 2.25 MiB 1088 / 1414,
+     * 2.5 MiB 1233 / 524, 3 MiB 1431-1445 / 602-632, 4 MiB 1871 / 805; a 2-rank binomial reduce of 3 and 4 MiB,
+     * medians 1275 / 705 and 1812 / 1005. (The step between 2.25 and 2.5 MiB is the copy's: session 56.)
      */
-    static final long STAGED_HEAP_SEND_MIN_BYTES = 5L << 19;
+    static final long STAGED_HEAP_SEND_MIN_BYTES = StreamingCopy.MIN_BYTES;
     /**
      * The largest heap array's send that goes out of an off-heap copy ({@link #STAGED_HEAP_SEND_MIN_BYTES}), and so
      * the copy's largest size: the collectives split larger calls into parts of
@@ -251,7 +251,7 @@ final class SingleCopy
      */
     void stageHeapSends(final boolean slowPace)
     {
-        stageHeapSends = slowPace && stagedHeapSendMinBytes > 0;
+        stageHeapSends = slowPace && stagedHeapSendMinBytes > 0 && StreamingCopy.available();
     }
 
     /** {@link #stagedHeapSendMinBytes}: 0 where heap arrays' sends never go out of an off-heap copy. */
