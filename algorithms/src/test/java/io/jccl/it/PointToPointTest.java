@@ -155,7 +155,8 @@ class PointToPointTest
      * A heap array's blocking send of 2.5 MiB or more goes single copy out of an off-heap copy at the slow pace, in a
      * job of at most two ranks a core whose JVMs' large copies stream past the caches ({@code P2pRank.stagedHeap};
      * the trace names each such send): not below 2.5 MiB, not an isend, not at the fast pace, not beyond two ranks a
-     * core, not with {@code -XX:MaxVectorSize=32} (the INIT log says why). Every word arrives right either way.
+     * core, not with {@code -XX:MaxVectorSize=32} (the INIT log says why). The 8 MiB + 8 B messages are copied in
+     * three pieces that the receiver reads while the sender copies. Every word arrives right either way.
      */
     @ParameterizedTest(name = "heap arrays' sends on {0} ranks at the {1} pace, MaxVectorSize {2}")
     @CsvSource({"2, slow, default", "2, fast, default", "4, slow, default", "8, slow, default", "2, slow, 32"})

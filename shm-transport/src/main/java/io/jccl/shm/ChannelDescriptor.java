@@ -15,6 +15,9 @@ package io.jccl.shm;
  *     |   low 32 bits by the consumer (from the first chunk on),       |
  *     |   high 32 bits by the producer (from the last chunk back)      |
  *     | rendezvous bytes copied, atomically added by both ends (8)     | capacity + COPIED_OFFSET
+ *     | rendezvous bytes ready in the producer's buffer while it still | capacity + READY_OFFSET
+ *     |   copies a heap array's message there, release-stored by the   |
+ *     |   producer (8)                                                 |
  *     | padding to TRAILER_LENGTH                                      |
  *     +---------------------------------------------------------------+ capacity + TRAILER_LENGTH
  * </pre>
@@ -74,6 +77,12 @@ package io.jccl.shm;
  * one end copy everything when the other is late. The message has arrived, and the producer's buffer is free,
  * when COPIED equals the length. The producer writes no other record to this channel until then, so one set of
  * trailer words serves every rendezvous.
+ * <p>
+ * A heap array's message goes out of an off-heap copy (SingleCopy's staged sends), which the producer announces
+ * before it has made it: the record's READY word then holds 0 instead of the length, the producer zeroes the
+ * trailer's READY before the record and release-stores there how many bytes it has copied after each piece, and the
+ * consumer claims only chunks that lie wholly within them (so it reads the first pieces while the producer copies
+ * the next). The producer claims chunks only once it has copied the whole message.
  */
 public final class ChannelDescriptor
 {
@@ -106,22 +115,28 @@ public final class ChannelDescriptor
      */
     private static final long SEQUENCE_SPREAD = 0x9E37_79B9_7F4A_7C15L;
 
-    /** Payload of a rendezvous record: the producer's buffer address, then the rendezvous id. */
+    /**
+     * Payload of a rendezvous record: the producer's buffer address, the rendezvous id, and the bytes of the message
+     * ready in that buffer (the length; 0 while the producer still copies a heap array's message there, and then
+     * READY in the trailer says how far it has got).
+     */
     public static final int RENDEZVOUS_ADDRESS_OFFSET = PAYLOAD_OFFSET;
     public static final int RENDEZVOUS_ID_OFFSET = PAYLOAD_OFFSET + 8;
-    public static final int RENDEZVOUS_PAYLOAD = 16;
+    public static final int RENDEZVOUS_READY_OFFSET = PAYLOAD_OFFSET + 16;
+    public static final int RENDEZVOUS_PAYLOAD = 24;
 
     public static final int HEAD_OFFSET = 128;
     public static final int ACCEPTED_OFFSET = 256;
     public static final int CONSUMER_ADDRESS_OFFSET = ACCEPTED_OFFSET + 8;
     public static final int CLAIMED_OFFSET = 384;
     public static final int COPIED_OFFSET = 512;
+    public static final int READY_OFFSET = 640;
     /** CLAIMED's increment for a chunk claimed by the consumer (from the front) and by the producer (from the back). */
     public static final long CLAIM_FRONT = 1;
     public static final long CLAIM_BACK = 1L << 32;
     /** A CLAIMED value that leaves no chunk to claim (a truncated receive accepts with it). */
     public static final long CLAIMED_ALL = 1L << 30;
-    public static final int TRAILER_LENGTH = 640;
+    public static final int TRAILER_LENGTH = 768;
 
     /** Smallest piece of a rendezvous of 512 KiB or more, and largest of any, that one end copies at a time. */
     public static final long RENDEZVOUS_CHUNK_MIN = 256 * 1024;

@@ -107,6 +107,12 @@ final class ChannelReader
         return UnsafeApi.getLong(null, record + RENDEZVOUS_ID_OFFSET);
     }
 
+    /** Bytes of the message ready in the sender's buffer when it announced it ({@link #RENDEZVOUS_READY_OFFSET}). */
+    long rendezvousReady()
+    {
+        return UnsafeApi.getLong(null, record + RENDEZVOUS_READY_OFFSET);
+    }
+
     int chunk()
     {
         return chunk;

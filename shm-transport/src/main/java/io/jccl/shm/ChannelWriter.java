@@ -98,9 +98,11 @@ final class ChannelWriter
 
     /**
      * Writes the record announcing a single-copy message of {@code messageLength} bytes at {@code address} in this
-     * process; false when the ring has no room yet.
+     * process, of which {@code ready} are there (the rest follows, see {@link #RENDEZVOUS_READY_OFFSET}); false when
+     * the ring has no room yet.
      */
-    boolean tryWriteRendezvous(final int tag, final long messageLength, final long address, final long id)
+    boolean tryWriteRendezvous(final int tag, final long messageLength, final long address, final long id,
+        final long ready)
     {
         final long at = reserve(recordLength(RENDEZVOUS_PAYLOAD));
         if (at == 0)
@@ -112,6 +114,7 @@ final class ChannelWriter
         UnsafeApi.putLong(null, at + MESSAGE_LENGTH_OFFSET, messageLength);
         UnsafeApi.putLong(null, at + RENDEZVOUS_ADDRESS_OFFSET, address);
         UnsafeApi.putLong(null, at + RENDEZVOUS_ID_OFFSET, id);
+        UnsafeApi.putLong(null, at + RENDEZVOUS_READY_OFFSET, ready);
         publish(at, RENDEZVOUS_PAYLOAD);
         return true;
     }

@@ -26,6 +26,8 @@ final class RecvOp implements Request
     /** Non-zero while the message arrives single-copy ({@link SingleCopy}) from {@link #remoteAddress}. */
     long rendezvousId;
     long remoteAddress;
+    /** Bytes of the message ready at {@link #remoteAddress}: all of them, unless the sender still copies them there. */
+    long remoteReady;
     /** The off-heap buffer of an unexpected single-copy message, kept reachable while its address is in use. */
     ByteBuffer unexpectedBuffer;
     /** An unexpected message this receive matched while it was still arriving. */

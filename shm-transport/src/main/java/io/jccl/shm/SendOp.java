@@ -16,6 +16,14 @@ final class SendOp implements Request
     long sent;
     /** Non-zero: the message goes single-copy ({@link SingleCopy}) under this rendezvous id. */
     long rendezvousId;
+    /**
+     * A heap array's message that goes single copy out of an off-heap copy ({@link SingleCopy#beginStaged}): the
+     * array and the message's offset in it ({@link #base} and {@link #offset} then say where the copy is), and the
+     * bytes copied so far; null when the message goes from where the caller has it.
+     */
+    Object stagedFrom;
+    long stagedFromOffset;
+    long staged;
     boolean started;
     boolean done;
     /** A collective's message that its receiver reduces (CollectiveContext#sendForReduction). */
@@ -37,6 +45,7 @@ final class SendOp implements Request
         this.bytes = bytes;
         this.sent = 0;
         this.rendezvousId = 0;
+        this.stagedFrom = null;
         this.started = false;
         this.done = false;
         this.forReduction = false;

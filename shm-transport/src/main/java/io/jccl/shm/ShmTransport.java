@@ -990,8 +990,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         final boolean staged = op == blockingSend && op.base != null && singleCopy.offerStaged(op.dest, op.bytes);
         if (staged)
         {
-            op.offset = singleCopy.stage(op.base, op.offset, op.bytes);
-            op.base = null;
+            singleCopy.beginStaged(op);
         }
         if (staged || singleCopy.offer(op.dest, op.base, op.bytes, waiter.pointToPoint(), op.forReduction))
         {
@@ -1072,7 +1071,12 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         int work = 0;
         if (!op.started)
         {
-            if (!writer.tryWriteRendezvous(op.tag, op.bytes, op.offset, op.rendezvousId))
+            final boolean staged = op.stagedFrom != null;
+            if (staged)
+            {
+                singleCopy.clearReady(op.dest);
+            }
+            if (!writer.tryWriteRendezvous(op.tag, op.bytes, op.offset, op.rendezvousId, staged ? 0 : op.bytes))
             {
                 return 0;
             }

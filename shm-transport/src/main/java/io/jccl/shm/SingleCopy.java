@@ -23,7 +23,8 @@ import static io.jccl.shm.SegmentDescriptor.RankRecordDescriptor.*;
  * {@link Configuration#SINGLE_COPY_BYTES_PROP_NAME} bytes from off-heap memory, and both ends passed the probe at
  * connect (each reads every peer's segment magic through the kernel and publishes the result in its rank record).
  * A heap array's blocking send goes out of an off-heap copy of it while the engine's probe reads the slow pace
- * ({@link #offerStaged}).
+ * ({@link #offerStaged}), announced before the copy is made, which the receiver reads piece by piece as it lands
+ * ({@link #stagePieces}).
  * <p>
  * One instance per transport, used by its one thread.
  */
@@ -262,7 +263,7 @@ final class SingleCopy
 
     /**
      * Whether a blocking send of {@code bytes} from a heap array to {@code dest} goes single copy out of an off-heap
-     * copy of it ({@link #stage}): while {@link #stageHeapSends} holds, from {@link #stagedHeapSendMinBytes} (above
+     * copy of it ({@link #beginStaged}): while {@link #stageHeapSends} holds, from {@link #stagedHeapSendMinBytes} (above
      * {@link #FOR_REDUCTION_THRESHOLD_BYTES}) up to {@link #STAGED_HEAP_SEND_MAX_BYTES}. Blocking sends alone: one
      * send at a time owns the copy, until its receiver has read it.
      */
@@ -273,19 +274,63 @@ final class SingleCopy
     }
 
     /**
-     * Copies {@code bytes} of a heap array at {@code (base, offset)} off-heap: the address to announce instead. The
-     * copy grows to the largest message staged (allocating only then) and is written before the rendezvous record,
-     * whose release publishes it.
+     * Makes send {@code op}, of a heap array, go out of the off-heap copy ({@link #staging}), which it announces
+     * before it is made ({@link #stagePieces}). The copy grows to the largest message staged (allocating only then).
      */
-    long stage(final Object base, final long offset, final long bytes)
+    void beginStaged(final SendOp op)
     {
-        if (staging == null || staging.capacity() < bytes)
+        if (staging == null || staging.capacity() < op.bytes)
         {
-            staging = BufferUtil.allocateDirectAligned((int) bytes, 4096);
+            staging = BufferUtil.allocateDirectAligned((int) op.bytes, 4096);
             stagingAddress = BufferUtil.address(staging);
         }
-        Memory.copy(base, offset, null, stagingAddress, bytes);
-        return stagingAddress;
+        op.stagedFrom = op.base;
+        op.stagedFromOffset = op.offset;
+        op.staged = 0;
+        op.base = null;
+        op.offset = stagingAddress;
+    }
+
+    /**
+     * Zeroes the READY word of the channel to {@code dest} before a staged send's record, whose release publishes it:
+     * the receiver reads the copy only as far as the word says ({@link ChannelDescriptor}).
+     */
+    void clearReady(final int dest)
+    {
+        UnsafeApi.putLong(null, trailer(rank, dest) + READY_OFFSET, 0);
+    }
+
+    /** The number of pieces a staged message of {@code bytes} is copied in ({@link #stagePieces}). */
+    static long stagedPieces(final long bytes)
+    {
+        return Math.max(1, bytes / (StreamingCopy.MIN_BYTES + 4096));
+    }
+
+    /** Where piece {@code piece} (1 to {@code pieces}) of a staged message of {@code bytes} ends: page-aligned. */
+    static long stagedPieceEnd(final long bytes, final long pieces, final long piece)
+    {
+        return piece == pieces ? bytes : bytes / pieces * piece & -4096L;
+    }
+
+    /**
+     * Copies a staged send's message off-heap in pieces of at least {@link StreamingCopy#MIN_BYTES}, each streaming
+     * past the caches, and release-stores after each how many bytes are there, so that the receiver reads the first
+     * pieces while this end copies the next.
+     */
+    private int stagePieces(final SendOp op)
+    {
+        final long pieces = stagedPieces(op.bytes);
+        final long ready = trailer(rank, op.dest) + READY_OFFSET;
+        for (long piece = 1; piece <= pieces; piece++)
+        {
+            final long end = stagedPieceEnd(op.bytes, pieces, piece);
+            Memory.copy(op.stagedFrom, op.stagedFromOffset + op.staged, null, op.offset + op.staged, end - op.staged);
+            op.staged = end;
+            // Release: the piece's bytes are in the copy before the count that lets the receiver read them.
+            UnsafeApi.putLongRelease(null, ready, end);
+        }
+        op.stagedFrom = null;
+        return (int) pieces;
     }
 
     private boolean peerTakesPart(final int peer)
@@ -322,17 +367,17 @@ final class SingleCopy
      */
     int progressSend(final SendOp op)
     {
+        int work = op.stagedFrom != null ? stagePieces(op) : 0;
         final long trailer = trailer(rank, op.dest);
         // Acquire: the receiver's buffer address and the reset counters are read after the id.
         if (UnsafeApi.getLongAcquire(null, trailer + ACCEPTED_OFFSET) != op.rendezvousId)
         {
-            return 0;
+            return work;
         }
-        int work = 0;
         final long remote = UnsafeApi.getLong(null, trailer + CONSUMER_ADDRESS_OFFSET);
         if (remote != 0)
         {
-            work = copyChunks(trailer, op.dest, op.bytes, null, op.offset, remote, false);
+            work += copyChunks(trailer, op.dest, op.bytes, op.bytes, null, op.offset, remote, false);
         }
         // Acquire: the receiver's reads of our buffer are complete before we hand it back to the application.
         if (UnsafeApi.getLongAcquire(null, trailer + COPIED_OFFSET) == op.bytes)
@@ -355,6 +400,7 @@ final class SingleCopy
         final long trailer = trailer(source, rank);
         op.rendezvousId = reader.rendezvousId();
         op.remoteAddress = reader.rendezvousAddress();
+        op.remoteReady = reader.rendezvousReady();
         if (op.truncated)
         {
             UnsafeApi.putLong(null, trailer + CLAIMED_OFFSET, CLAIMED_ALL);
@@ -382,7 +428,12 @@ final class SingleCopy
         int work = 0;
         if (!op.truncated)
         {
-            work = copyChunks(trailer, source, op.length, op.base, op.offset, op.remoteAddress, true);
+            if (op.remoteReady < op.length)
+            {
+                // Acquire: pairs with the sender's release after each piece it copied (stagePieces).
+                op.remoteReady = UnsafeApi.getLongAcquire(null, trailer + READY_OFFSET);
+            }
+            work = copyChunks(trailer, source, op.length, op.remoteReady, op.base, op.offset, op.remoteAddress, true);
         }
         // Acquire: the bytes the sender wrote into our buffer are visible once its count is.
         if (UnsafeApi.getLongAcquire(null, trailer + COPIED_OFFSET) == op.length)
@@ -397,15 +448,18 @@ final class SingleCopy
     /**
      * Claims and copies chunks of a message of {@code length} bytes between this end's buffer
      * {@code (localBase, localOffset)} and {@code remote} (the peer's), reading (the consumer, from the first chunk
-     * on) when {@code read}, else writing (the producer, from the last chunk back). A heap buffer
+     * on) when {@code read}, else writing (the producer, from the last chunk back). The consumer claims only chunks
+     * within the first {@code ready} bytes (all of them but while the producer still copies a heap array's message
+     * into its buffer), and then by compare-and-set, so as not to take a chunk that is not there yet. A heap buffer
      * (receives only: the sender never announces one) is read into through the bounce buffer, chunk by chunk, since
      * the kernel needs an address the GC does not move.
      */
-    private int copyChunks(final long trailer, final int peer, final long length, final Object localBase,
-        final long localOffset, final long remote, final boolean read)
+    private int copyChunks(final long trailer, final int peer, final long length, final long ready,
+        final Object localBase, final long localOffset, final long remote, final boolean read)
     {
         final long chunk = rendezvousChunk(length);
         final long chunks = (length + chunk - 1) / chunk;
+        final long readyChunks = ready >= length ? chunks : ready / chunk;
         if (localBase != null && bounce == null)
         {
             bounce = BufferUtil.allocateDirectAligned((int) RENDEZVOUS_CHUNK_MAX, 4096);
@@ -415,7 +469,23 @@ final class SingleCopy
         final long increment = read ? CLAIM_FRONT : CLAIM_BACK;
         while (true)
         {
-            final long claims = UnsafeApi.getAndAddLong(null, trailer + CLAIMED_OFFSET, increment);
+            final long claims;
+            if (readyChunks == chunks)
+            {
+                claims = UnsafeApi.getAndAddLong(null, trailer + CLAIMED_OFFSET, increment);
+            }
+            else
+            {
+                claims = UnsafeApi.getLongVolatile(null, trailer + CLAIMED_OFFSET);
+                if ((claims & 0xFFFF_FFFFL) >= readyChunks)
+                {
+                    break;
+                }
+                if (!UnsafeApi.compareAndSetLong(null, trailer + CLAIMED_OFFSET, claims, claims + increment))
+                {
+                    continue;
+                }
+            }
             final long front = claims & 0xFFFF_FFFFL;
             final long back = claims >>> 32;
             if (front + back >= chunks)

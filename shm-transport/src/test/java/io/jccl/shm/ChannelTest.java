@@ -219,6 +219,26 @@ class ChannelTest
 
 
     @Test
+    void rendezvousRecordSaysHowMuchOfTheMessageIsReady()
+    {
+        assertTrue(writer.tryWriteRendezvous(7, 8L << 20, 0x7f00_1234_5000L, 3, 0));
+        assertTrue(writer.tryWriteRendezvous(8, 4L << 20, 0x7f00_1234_6000L, 4, 4L << 20));
+        for (final long[] expected : new long[][] {{7, 8L << 20, 0x7f00_1234_5000L, 3, 0},
+            {8, 4L << 20, 0x7f00_1234_6000L, 4, 4L << 20}})
+        {
+            assertTrue(reader.poll());
+            assertTrue(reader.isRendezvous());
+            assertEquals(expected[0], reader.tag());
+            assertEquals(expected[1], reader.messageLength());
+            assertEquals(expected[2], reader.rendezvousAddress());
+            assertEquals(expected[3], reader.rendezvousId());
+            assertEquals(expected[4], reader.rendezvousReady());
+            reader.consume();
+        }
+        assertEquals(RECORD_ALIGNMENT, recordLength(RENDEZVOUS_PAYLOAD), "one line");
+    }
+
+    @Test
     void rendezvousChunksLetBothEndsCopy()
     {
         assertEquals(16 * 1024, rendezvousChunk(32 * 1024));
