@@ -6,6 +6,7 @@ import io.jccl.model.Pace;
 import io.jccl.spi.CollectiveAlgorithm;
 import io.jccl.spi.CollectiveArgs;
 import io.jccl.spi.CollectiveContext;
+import io.jccl.spi.StreamingCopy;
 
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -50,7 +51,7 @@ import java.util.Map;
  *       32 KiB-8 MiB, reduce 32-512 KiB; PERFORMANCE.md, session 45), where at the slow pace they took 1.2-4x. While
  *       ranks share cores, up to two a core, the rule holds at the slow pace alone (not before the first probe), and
  *       beyond, alltoall's at either pace. A rank whose buffers the single-copy algorithm would copy for its peers (a
- *       heap array, a call in place) may decline the call ({@link CollectiveArgs#mayDeclineCopies}; not a 2-rank
+ *       heap array, a call in place) may decline the call ({@link CollectiveArgs#declinedCopyMaxBytes}; not a 2-rank
  *       reduce), and every rank then runs the choice the rule replaces ({@link #selectAfterDecline});</li>
  *   <li>without a tuning file, binomial for broadcasts from {@link #OVERSUBSCRIBED_BROADCAST_TREE_MIN_BYTES} up to
  *       {@link #OVERSUBSCRIBED_BROADCAST_MAX_BYTES} and reduces
@@ -119,7 +120,7 @@ public final class AlgorithmSelector
      * root reads the peer's vector and reduces it ({@link #SINGLE_COPY_REDUCE_MAX_BYTES}). The gains need send buffers
      * whose lines nobody has just written: with heap arrays (copied for the peers every call) the staged algorithms
      * were as fast or faster, but the choice cannot depend on the buffers, whose kind may differ from rank to rank:
-     * where the copy costs most, the rank declines the call instead ({@link CollectiveArgs#mayDeclineCopies}).
+     * where the copy costs most, the rank declines the call instead ({@link #declinedCopyMaxBytes}).
      */
     private static final Map<Collective, String> SINGLE_COPY_PREFERENCES = new EnumMap<>(Map.of(
         Collective.BROADCAST, "binomial",
@@ -326,6 +327,14 @@ public final class AlgorithmSelector
      * {@code float[]}'s binomial took 1.46-1.67x single copy's time at 4-32 MiB, which kept single copy here before.
      */
     private static final long OVERSUBSCRIBED_SLOW_PACE_TREE_REDUCE_MIN_BYTES = 8L << 20;
+
+    /**
+     * Where ranks share cores, a single-copy rule's call goes ahead with copies for peers of this many bytes and more
+     * ({@link #declinedCopyMaxBytes}). {@code float[]} allreduces at 4 ranks on 2 cores at the slow pace, the
+     * single-copy two-shot against the staged two-shot: 2 MiB 1.44x the time, 3 MiB 1.08x, 3.5 MiB 1.06-1.08x, 4 MiB
+     * 1.01-1.05x (PERFORMANCE.md, session 56); 4 MiB 0.9-1.0x and 8 MiB 0.75-0.87x in session 50.
+     */
+    private static final long SHARED_CORES_DECLINED_COPY_MAX_BYTES = 4L << 20;
 
     /**
      * The single-copy rule's broadcast while ranks outnumber cores (at the slow pace, up to
@@ -727,6 +736,26 @@ public final class AlgorithmSelector
     }
 
     /**
+     * The top of the window of copies for peers for which a single-copy rule's call is declined
+     * ({@link CollectiveArgs#declinedCopyMaxBytes}; the window starts at 512 KiB, {@code SingleCopyReads}): a copy of
+     * 2.5 MB or more streams past the caches where the JVM's copies do ({@link StreamingCopy}), and the peers read it
+     * from memory at memory speed. {@code float[]} allreduces at 2 ranks at the slow pace ({@code perf/Designs.java},
+     * PERFORMANCE.md, session 56), single copy against the staged two-shot: 2 MiB 1.36-1.63x the time, 3 MiB
+     * 0.70-0.72x, 3.5 MiB 0.71-0.74x, 4 MiB 0.71-0.75x, 8 MiB 0.76-0.78x. Where ranks share cores the copy needs more
+     * ({@link #SHARED_CORES_DECLINED_COPY_MAX_BYTES}). Where no copy streams ({@code -XX:MaxVectorSize=32}) single copy
+     * lost at every size: 2 ranks 1.33-1.80x at 2-8 MiB, 4 ranks 1.14-1.38x at 3-8 MiB, so every copy from 512 KiB
+     * declines (up to {@link CollectiveArgs#maxCopyBytes}).
+     */
+    static long declinedCopyMaxBytes(final boolean sharedCores)
+    {
+        if (!StreamingCopy.available())
+        {
+            return Long.MAX_VALUE;
+        }
+        return sharedCores ? SHARED_CORES_DECLINED_COPY_MAX_BYTES : StreamingCopy.MIN_BYTES;
+    }
+
+    /**
      * The algorithm for a call whose single-copy algorithm declined it ({@link CollectiveArgs#declined}): the choice
      * of {@link #select} with the single-copy rule aside.
      */
@@ -734,7 +763,7 @@ public final class AlgorithmSelector
         final CollectiveArgs args, final CollectiveContext context, final long bytes, final Pace pace)
     {
         args.declined = false;
-        args.mayDeclineCopies = false;
+        args.declinedCopyMaxBytes = 0;
         return select(args, context, bytes, pace, false);
     }
 
@@ -779,7 +808,8 @@ public final class AlgorithmSelector
         {
             // a rank whose buffers must be copied for its peers may decline the call (measured for every collective
             // of the rule but the 2-rank reduce; ranks that share cores decline a reduce's copies like the others')
-            args.mayDeclineCopies = args.collective != Collective.REDUCE || size > cores;
+            args.declinedCopyMaxBytes = args.collective != Collective.REDUCE || size > cores ?
+                declinedCopyMaxBytes(size > cores) : 0;
             return singleCopyChoice;
         }
         final CollectiveAlgorithm pairBroadcast = pairSlowPaceBroadcast(args.collective, size, bytes, singleCopyBytes,

@@ -1040,7 +1040,7 @@ public final class ShmCommunicator implements Communicator
         final CollectiveArgs a = args;
         a.chunkBytes = chunkBytes;
         a.maxCopyBytes = splitBytes;
-        a.mayDeclineCopies = false;
+        a.declinedCopyMaxBytes = 0;
         runAs(selector.select(a, transport, bytes, pace), op, agreedCount);
         if (a.declined)
         {

@@ -394,7 +394,7 @@ class TunedSelectionTest
             final String slow = bytes >= 4 * mib ? "shm_single_copy" : "binomial";
             assertEquals(slow, shipped.select(reduce, two.context(0), bytes).name(), bytes + " B");
             assertEquals(slow, shipped.select(reduce, two.context(0), bytes, Pace.SLOW).name(), bytes + " B");
-            assertFalse(reduce.mayDeclineCopies, "a 2-rank reduce's heap copy goes ahead");
+            assertEquals(0, reduce.declinedCopyMaxBytes, "a 2-rank reduce's heap copy goes ahead");
             assertEquals("shm_direct", shipped.select(reduce, two.context(0), bytes, Pace.FAST).name(), bytes + " B");
         }
         assertEquals("binomial", shipped.select(reduce(mib / 4), two.context(0), mib, Pace.FAST).name());
@@ -430,11 +430,11 @@ class TunedSelectionTest
             assertEquals("shm_single_copy_twoshot",
                 atFour.select(allreduce, fourSingleCopy.context(0), bytes, Pace.SLOW).name(), bytes + " B");
             // the rule's call may be declined (a rank's heap array), and then runs what the rule replaced
-            assertTrue(allreduce.mayDeclineCopies);
+            assertEquals(AlgorithmSelector.declinedCopyMaxBytes(true), allreduce.declinedCopyMaxBytes);
             allreduce.declined = true;
             assertEquals(staged,
                 atFour.selectAfterDecline(allreduce, fourSingleCopy.context(0), bytes, Pace.SLOW).name());
-            assertFalse(allreduce.mayDeclineCopies || allreduce.declined);
+            assertFalse(allreduce.declinedCopyMaxBytes > 0 || allreduce.declined);
             assertEquals(staged, atFour.select(allreduce, fourSingleCopy.context(0), bytes, Pace.FAST).name());
             assertEquals(staged, atFour.select(allreduce, fourSingleCopy.context(0), bytes).name());
         }
@@ -475,7 +475,7 @@ class TunedSelectionTest
             assertEquals(bytes >= 2 * mib ? "shm_direct" : "binomial", staged);
             assertEquals(bytes >= 8 * mib ? "binomial" : "shm_single_copy",
                 atFour.select(reduce, fourSingleCopy.context(0), bytes, Pace.SLOW).name(), "reduce of " + bytes + " B");
-            assertTrue(reduce.mayDeclineCopies);
+            assertEquals(AlgorithmSelector.declinedCopyMaxBytes(true), reduce.declinedCopyMaxBytes);
             reduce.declined = true;
             assertEquals(staged, atFour.selectAfterDecline(reduce, fourSingleCopy.context(0), bytes, Pace.SLOW).name());
             assertEquals(staged, atFour.select(reduce, fourSingleCopy.context(0), bytes, Pace.FAST).name());

@@ -1,14 +1,13 @@
 package io.jccl.it;
 
-import com.sun.management.HotSpotDiagnosticMXBean;
 import io.jccl.launch.JobResult;
+import io.jccl.spi.StreamingCopy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -165,7 +164,7 @@ class PointToPointTest
         assumeTrue(Runtime.version().feature() >= 22, "single copy needs Java 22");
         final boolean narrowVectors = !vectorSize.equals("default");
         final boolean copies = pace.equals("slow") && ranks <= 2 * Runtime.getRuntime().availableProcessors() &&
-            !narrowVectors && copiesStream();
+            !narrowVectors && StreamingCopy.available();
         final List<String> jvmArgs = new ArrayList<>(List.of("-Xmx512m", "-XX:+UseSerialGC",
             "-XX:TieredStopAtLevel=1"));
         if (narrowVectors)
@@ -203,14 +202,6 @@ class PointToPointTest
                     () -> "rank " + rank + ": " + output);
             }
         }
-    }
-
-    /** Whether this JVM's (and so the ranks') copies of 2.5 MB or more stream past the caches: AVX-512's stubs. */
-    private static boolean copiesStream()
-    {
-        final String arch = System.getProperty("os.arch");
-        return (arch.equals("amd64") || arch.equals("x86_64")) && ManagementFactory.getPlatformMXBean(
-            HotSpotDiagnosticMXBean.class).getVMOption("MaxVectorSize").getValue().equals("64");
     }
 
     /** The receiver of a stream of single-copy messages is killed: the sender names it within 2 s. */

@@ -1,10 +1,12 @@
 package io.jccl.it;
 
 import io.jccl.launch.JobResult;
+import io.jccl.spi.StreamingCopy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -14,14 +16,17 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * At the slow pace, a rank whose buffers single copy would copy for its peers (a heap array, or an allreduce in place)
  * declines calls whose copy lies in the window where the staged algorithms beat it, and every rank then runs the call
- * staged; buffers that need no copy, and copies outside the window, keep single copy. In 4 JVMs on 2 cores and in 2,
- * with every probe reading the slow pace; every result checked, and every rank must have run the same algorithm.
+ * staged; buffers that need no copy, and copies outside the window, keep single copy. The window ends where the JVM's
+ * copies stream past the caches (2.5 MB at 2 ranks, 4 MiB where ranks share cores), and nowhere where they do not
+ * ({@code -XX:MaxVectorSize=32}). In 4 JVMs on 2 cores and in 2, with every probe reading the slow pace; every result
+ * checked, and every rank must have run the same algorithm.
  */
 @Timeout(240)
 class SingleCopyDeclineTest
 {
     private static final String MIB = Integer.toString(1 << 20);
     private static final String TWO_MIB = Integer.toString(2 << 20);
+    private static final String THREE_MIB = Integer.toString(3 << 20);
     private static final String FOUR_MIB = Integer.toString(4 << 20);
     private static final String EIGHT_MIB = Integer.toString(8 << 20);
 
@@ -30,15 +35,17 @@ class SingleCopyDeclineTest
     {
         assumeTrue(Runtime.version().feature() >= 22, "single copy needs Java 22");
         assumeTrue(Runtime.getRuntime().availableProcessors() == 2, "4 ranks, two to a core");
-        assertRan(4,
+        final boolean streams = StreamingCopy.available();
+        assertRan(4, List.of(),
             "allreduce " + TWO_MIB + " direct", "shm_single_copy_twoshot",
             "allreduce " + TWO_MIB + " heap", "shm_twoshot",
             // one rank's heap array declines for all
             "allreduce " + TWO_MIB + " rank0heap", "shm_twoshot",
             // in place, the send buffer is copied too
             "allreduce " + TWO_MIB + " inplace", "shm_twoshot",
-            // beyond the window the copy goes ahead
-            "allreduce " + EIGHT_MIB + " heap", "shm_single_copy_twoshot",
+            // where ranks share cores the window reaches 4 MiB; beyond it the copy goes ahead, where it streams
+            "allreduce " + THREE_MIB + " heap", "shm_twoshot",
+            "allreduce " + EIGHT_MIB + " heap", streams ? "shm_single_copy_twoshot" : "shm_twoshot",
             "broadcast " + TWO_MIB + " direct", "shm_single_copy",
             "broadcast " + TWO_MIB + " heap", "shm_eager",
             // only the root's buffer would be copied: the receivers' heap arrays do not decline
@@ -62,11 +69,14 @@ class SingleCopyDeclineTest
     {
         assumeTrue(Runtime.version().feature() >= 22, "single copy needs Java 22");
         assumeTrue(Runtime.getRuntime().availableProcessors() >= 2, "2 ranks, a core each");
-        assertRan(2,
+        final boolean streams = StreamingCopy.available();
+        assertRan(2, List.of(),
             "allreduce " + TWO_MIB + " direct", "shm_single_copy",
             "allreduce " + TWO_MIB + " heap", "shm_twoshot",
             "allreduce " + TWO_MIB + " othersheap", "shm_twoshot",
-            "allreduce " + EIGHT_MIB + " heap", "shm_single_copy",
+            // from 2.5 MB the copy streams past the caches, where the JVM's copies do, and goes ahead
+            "allreduce " + THREE_MIB + " heap", streams ? "shm_single_copy" : "shm_twoshot",
+            "allreduce " + EIGHT_MIB + " heap", streams ? "shm_single_copy" : "shm_twoshot",
             // blocks of 2 MiB
             "allgather " + FOUR_MIB + " heap", "shm_direct",
             "reduce_scatter " + TWO_MIB + " heap", "shm_direct",
@@ -77,12 +87,29 @@ class SingleCopyDeclineTest
             "reduce " + EIGHT_MIB + " direct", "shm_single_copy");
     }
 
+    /** Where the JVM's copies do not stream past the caches, every copy from 512 KiB declines. */
+    @Test
+    void twoRanksWhoseCopiesDoNotStreamDeclineThemAll() throws IOException
+    {
+        assumeTrue(Runtime.version().feature() >= 22, "single copy needs Java 22");
+        assumeTrue(Runtime.getRuntime().availableProcessors() >= 2, "2 ranks, a core each");
+        assertRan(2, List.of("-XX:MaxVectorSize=32"),
+            "allreduce " + THREE_MIB + " heap", "shm_twoshot",
+            "allreduce " + EIGHT_MIB + " heap", "shm_twoshot",
+            "allreduce " + EIGHT_MIB + " direct", "shm_single_copy",
+            // blocks of 4 MiB
+            "alltoall " + EIGHT_MIB + " heap", "shm_direct",
+            "reduce " + EIGHT_MIB + " heap", "shm_single_copy");
+    }
+
     /**
-     * Runs {@link DeclineRank} at {@code ranks} ranks, every probe reading the slow pace, on the cases of
+     * Runs {@link DeclineRank} at {@code ranks} ranks with these JVM options besides the tests' own, every probe
+     * reading the slow pace, on the cases of
      * {@code casesAndAlgorithms} ("collective bytes kind", each followed by the algorithm it must run), and checks
      * that every rank ran each case's algorithm.
      */
-    private static void assertRan(final int ranks, final String... casesAndAlgorithms) throws IOException
+    private static void assertRan(final int ranks, final List<String> jvmArgs, final String... casesAndAlgorithms)
+        throws IOException
     {
         final List<String> cases = new ArrayList<>();
         final List<String> expected = new ArrayList<>();
@@ -91,8 +118,11 @@ class SingleCopyDeclineTest
             cases.add(casesAndAlgorithms[i].replace(' ', ':'));
             expected.add("RAN " + casesAndAlgorithms[i] + " " + casesAndAlgorithms[i + 1]);
         }
+        final List<String> options = new ArrayList<>(List.of("-Xmx512m", "-XX:+UseSerialGC",
+            "-XX:TieredStopAtLevel=1"));
+        options.addAll(jvmArgs);
         final JobResult result = Jobs.launch(ranks, DeclineRank.class, cases,
-            List.of("JCCL_PACE_THRESHOLD_US=0", "JCCL_PACE_PROBE_BYTES=1"));
+            List.of("JCCL_PACE_THRESHOLD_US=0", "JCCL_PACE_PROBE_BYTES=1"), options, Duration.ofSeconds(90));
         assertEquals(expected, ranEverywhere(result, ranks));
     }
 

@@ -55,19 +55,20 @@ public final class CollectiveArgs
 
     /**
      * Most bytes a rank copies for its peers in one call ({@code jccl.split.bytes}; Long.MAX_VALUE: no bound): where
-     * the call allows declines ({@link #mayDeclineCopies}), a single-copy algorithm declines a larger copy, so that
+     * the call allows declines ({@link #declinedCopyMaxBytes}), a single-copy algorithm declines a larger copy, so that
      * scratch memory stays bounded; the communicator sets it, identical on every rank.
      */
     public long maxCopyBytes = Long.MAX_VALUE;
 
     /**
      * Set by the selector: a single-copy algorithm may decline this call where copying this rank's buffers for its
-     * peers would cost more than a staged algorithm does; identical on every rank.
+     * peers would cost more than a staged algorithm does, a copy of 512 KiB up to (not including) this many bytes;
+     * 0 where it may not decline; identical on every rank.
      */
-    public boolean mayDeclineCopies;
+    public long declinedCopyMaxBytes;
 
     /**
-     * Set by an algorithm that left the call unrun because some rank declined it ({@link #mayDeclineCopies}), on
+     * Set by an algorithm that left the call unrun because some rank declined it ({@link #declinedCopyMaxBytes}), on
      * every rank alike: the communicator then runs a staged algorithm as the next collective.
      */
     public boolean declined;
@@ -123,7 +124,7 @@ public final class CollectiveArgs
         recvSegmentOffset = -1;
         chunkBytes = 0;
         maxCopyBytes = Long.MAX_VALUE;
-        mayDeclineCopies = false;
+        declinedCopyMaxBytes = 0;
         declined = false;
         counts = null;
         displs = null;

@@ -14,6 +14,7 @@ import io.jccl.spi.CollectiveAlgorithm;
 import io.jccl.spi.CollectiveContext;
 import io.jccl.spi.Memory;
 import io.jccl.spi.StagingLedger;
+import io.jccl.spi.StreamingCopy;
 import org.agrona.BufferUtil;
 import org.agrona.UnsafeApi;
 

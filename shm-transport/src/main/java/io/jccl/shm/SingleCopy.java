@@ -4,6 +4,7 @@ import io.jccl.Configuration;
 import io.jccl.JcclException;
 import io.jccl.PeerFailedException;
 import io.jccl.spi.Memory;
+import io.jccl.spi.StreamingCopy;
 import org.agrona.BufferUtil;
 import org.agrona.UnsafeApi;
 

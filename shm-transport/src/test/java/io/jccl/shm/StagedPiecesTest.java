@@ -1,5 +1,6 @@
 package io.jccl.shm;
 
+import io.jccl.spi.StreamingCopy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

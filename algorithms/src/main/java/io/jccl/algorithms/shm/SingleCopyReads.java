@@ -65,7 +65,8 @@ final class SingleCopyReads
 
     /**
      * Smallest copy for peers that a rank declines to make when the call allows it
-     * ({@link CollectiveArgs#mayDeclineCopies}, which the selector sets for its single-copy rule's calls): the peers
+     * ({@link CollectiveArgs#declinedCopyMaxBytes}, which the selector sets for its single-copy rule's calls, and which
+     * is the window's top: {@code AlgorithmSelector.declinedCopyMaxBytes}): the peers
      * would read, all at once, lines this rank has just written, which the staged algorithms hand over too, but chunk
      * by chunk as they land. {@code float[]} at the slow pace ({@code perf/HeapArrays.java}; PERFORMANCE.md, session
      * 50), single copy against the staged algorithm, by the bytes a rank copies: 4 ranks on 2 cores (16 rounds),
@@ -77,9 +78,6 @@ final class SingleCopyReads
      * took 0.99-1.01x the staged time at 4 ranks.
      */
     static final long DECLINED_COPY_MIN_BYTES = 512 * 1024;
-
-    /** See {@link #DECLINED_COPY_MIN_BYTES}: copies of this size and more go ahead. */
-    static final long DECLINED_COPY_MAX_BYTES = 4L << 20;
 
     /** What {@link #publish} returns when the call is declined: no buffer lies at address 0. */
     static final long DECLINED = 0;
@@ -113,7 +111,8 @@ final class SingleCopyReads
 
     /**
      * In place of step 1, for a rank that would {@code copy} {@code copyBytes} for its peers: when the call allows it
-     * and the copy lies in the window ({@link #DECLINED_COPY_MIN_BYTES}) or beyond the call's bound on copies
+     * and the copy lies in the window (from {@link #DECLINED_COPY_MIN_BYTES} up to
+     * {@link CollectiveArgs#declinedCopyMaxBytes}) or beyond the call's bound on copies
      * ({@link CollectiveArgs#maxCopyBytes}, which keeps scratch bounded), declines the call (release) and returns
      * true. This rank then leaves the call at once, and every peer when it sees this
      * ({@link ShmProtocol#awaitSingleCopy}); {@link CollectiveArgs#declined} tells the communicator.
@@ -121,8 +120,8 @@ final class SingleCopyReads
     static boolean declinesCopy(final CollectiveContext context, final CollectiveArgs args, final boolean copy,
         final long copyBytes)
     {
-        if (!copy || !args.mayDeclineCopies || copyBytes < DECLINED_COPY_MIN_BYTES ||
-            copyBytes >= DECLINED_COPY_MAX_BYTES && copyBytes <= args.maxCopyBytes)
+        if (!copy || args.declinedCopyMaxBytes == 0 || copyBytes < DECLINED_COPY_MIN_BYTES ||
+            copyBytes >= args.declinedCopyMaxBytes && copyBytes <= args.maxCopyBytes)
         {
             return false;
         }

@@ -1,4 +1,4 @@
-package io.jccl.shm;
+package io.jccl.spi;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
 
@@ -18,23 +18,23 @@ import java.lang.management.ManagementFactory;
  * <p>
  * Read once, when first asked: the management classes take some 20 ms to load.
  */
-final class StreamingCopy
+public final class StreamingCopy
 {
     /** The smallest copy that streams past the caches, where one does ({@link #available()}). */
-    static final long MIN_BYTES = 2_621_440;
+    public static final long MIN_BYTES = 2_621_440;
 
     private StreamingCopy()
     {
     }
 
     /** Whether copies of {@link #MIN_BYTES} or more stream past the caches in this JVM. */
-    static boolean available()
+    public static boolean available()
     {
         return Holder.MAX_VECTOR_SIZE == 64;
     }
 
     /** Why not, for the log: this JVM's {@code MaxVectorSize}, or why it is unknown. */
-    static String whyNot()
+    public static String whyNot()
     {
         return Holder.MAX_VECTOR_SIZE > 0 ? "MaxVectorSize " + Holder.MAX_VECTOR_SIZE + ", not 64" : Holder.UNKNOWN;
     }
