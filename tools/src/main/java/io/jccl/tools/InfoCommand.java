@@ -4,6 +4,7 @@ import io.jccl.Configuration;
 import io.jccl.engine.BuildDigest;
 import io.jccl.launch.JobLauncher;
 import io.jccl.shm.SegmentFiles;
+import io.jccl.spi.StreamingCopy;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -49,9 +50,9 @@ public final class InfoCommand implements Command
             usage: ./jccl info [--shm-dir DIR]
 
             Shows the directory job segments go to (JCCL_SHM_DIR, default /dev/shm), its capacity and free space,
-            what the rank JVMs can do (single copy, SIMD reduction kernels), where their class-data archives are
-            (JCCL_CDS_DIR, default ~/.cache/jccl/cds), and every jccl segment there: name, size, owner uid,
-            creator pid, and whether the creator is alive.
+            what the rank JVMs can do (single copy, SIMD reduction kernels, copies that stream past the caches),
+            where their class-data archives are (JCCL_CDS_DIR, default ~/.cache/jccl/cds), and every jccl segment
+            there: name, size, owner uid, creator pid, and whether the creator is alive.
 
               --shm-dir DIR   look at DIR instead
             """;
@@ -99,7 +100,8 @@ public final class InfoCommand implements Command
     /**
      * What the rank JVMs the launcher starts (this java) can do: single copy needs Java 22 (and the peers' consent,
      * probed at connect); the SIMD reduction kernels Java 22 and the Vector API module, and the launcher has the JIT
-     * compile them at their first call.
+     * compile them at their first call; and whether their large copies stream past the caches
+     * ({@link StreamingCopy}), which heap arrays' large messages need to go single copy at the slow pace.
      */
     static String rankJvms()
     {
@@ -110,7 +112,9 @@ public final class InfoCommand implements Command
             (java22 ? "yes (Java 22+; each rank probes its peers at connect)" : "no (needs Java 22)") +
             "; SIMD reduction kernels: " + (java22 && JobLauncher.hasVectorModule(java) ?
             "yes (" + JobLauncher.VECTOR_MODULE + "; compiled at their first call)" :
-            "no (needs Java 22 and " + JobLauncher.VECTOR_MODULE + ")");
+            "no (needs Java 22 and " + JobLauncher.VECTOR_MODULE + ")") +
+            "; copies of 2.5 MB or more stream past the caches: " + (StreamingCopy.available() ?
+            "yes (MaxVectorSize 64)" : "no (" + StreamingCopy.whyNot() + ")");
     }
 
     /** Where the launcher keeps the ranks' class-data archives, and how many there are. */

@@ -102,6 +102,8 @@ class ShmCommandsTest
         assertTrue(text().contains("\nrank JVMs: Java " + Runtime.version().feature() + " "), text());
         assertTrue(text().contains("SIMD reduction kernels: " + (Runtime.version().feature() >= 22 ? "yes" : "no")),
             text());
+        assertTrue(text().contains("; copies of 2.5 MB or more stream past the caches: " +
+            (io.jccl.spi.StreamingCopy.available() ? "yes (MaxVectorSize 64)\n" : "no (")), text());
         // the build the launcher's ranks run, which they compare at connect
         assertTrue(text().contains("\njccl build: " + io.jccl.engine.BuildDigest.thisJvm() + "; "), text());
         assertTrue(text().contains("5 jccl segments:"), text());
