@@ -13,8 +13,8 @@ import java.lang.management.ManagementFactory;
  * at the slow pace that is slow. 2 ranks, JDK 25, {@code perf/Designs.java broadcast} of {@code float[]} by binomial
  * at the slow pace, each message out of an off-heap copy (PERFORMANCE.md, session 56), medians of four 40 s runs
  * each way: 2.5, 4 and 8 MiB took 479-488, 777-794 and 1629-1751 µs with {@code MaxVectorSize} 64 (the default
- * here), and 1565-1585, 2476-2493 and 4465-4716 µs with {@code -XX:MaxVectorSize=32}: 3.2x the time, and more than
- * the ring's.
+ * here), and 1565-1585, 2476-2499 and 4644-4718 µs with {@code -XX:MaxVectorSize=32}: 2.7-3.3x the time, and
+ * 1.3-1.4x the ring's.
  * <p>
  * Read once, when first asked: the management classes take some 20 ms to load.
  */

@@ -65,8 +65,8 @@ package io.jccl.shm;
  * gone before the consumer can see the header: a flag matches only once its line is written.
  * <p>
  * Single copy (rendezvous): a large message from an off-heap buffer travels as one record flagged
- * {@link #FLAG_RENDEZVOUS} whose payload is the producer's buffer address and a rendezvous id; the message length is
- * in the length field. The consumer matches it to a receive, resets CLAIMED and COPIED, publishes its own buffer
+ * {@link #FLAG_RENDEZVOUS} whose payload is the producer's buffer address, a rendezvous id and the bytes ready there
+ * (the length, but see below); the message length is in the length field. The consumer matches it to a receive, resets CLAIMED and COPIED, publishes its own buffer
  * address (0 when it is on the heap) and then the id in ACCEPTED. From then on both ends take chunks of
  * {@link #rendezvousChunk(long)} bytes by adding 1 to their half of CLAIMED, the consumer from the first chunk on, the
  * producer from the last one back, until the two counts add up to the number of chunks: the consumer reads its chunks
