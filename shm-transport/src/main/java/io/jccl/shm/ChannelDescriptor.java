@@ -66,17 +66,17 @@ package io.jccl.shm;
  * <p>
  * Single copy (rendezvous): a large message from an off-heap buffer travels as one record flagged
  * {@link #FLAG_RENDEZVOUS} whose payload is the producer's buffer address, a rendezvous id and the bytes ready there
- * (the length, but see below); the message length is in the length field. The consumer matches it to a receive, resets CLAIMED and COPIED, publishes its own buffer
- * address (0 when it is on the heap) and then the id in ACCEPTED. From then on both ends take chunks of
- * {@link #rendezvousChunk(long)} bytes by adding 1 to their half of CLAIMED, the consumer from the first chunk on, the
- * producer from the last one back, until the two counts add up to the number of chunks: the consumer reads its chunks
- * out of the producer's memory, the producer writes its chunks into the consumer's buffer ({@link CrossMemory}), and
- * each adds the bytes it copied to COPIED. Claiming from opposite ends gives each end the same part of every
- * message when both run (which keeps each part's lines in the cache of the core that copied them the call before:
- * a 2-rank broadcast of 128 KiB in C takes twice as long when the halves swap ends every call), and still lets
- * one end copy everything when the other is late. The message has arrived, and the producer's buffer is free,
- * when COPIED equals the length. The producer writes no other record to this channel until then, so one set of
- * trailer words serves every rendezvous.
+ * (the length, but see below); the message length is in the length field. The consumer matches it to a receive, resets
+ * CLAIMED and COPIED, publishes its own buffer address (0 when it is on the heap) and then the id in ACCEPTED. From
+ * then on both ends take chunks of {@link #rendezvousChunk(long)} bytes by adding 1 to their half of CLAIMED, the
+ * consumer from the first chunk on, the producer from the last one back, until the two counts add up to the number of
+ * chunks: the consumer reads its chunks out of the producer's memory, the producer writes its chunks into the
+ * consumer's buffer ({@link CrossMemory}), and each adds the bytes it copied to COPIED. Claiming from opposite ends
+ * gives each end the same part of every message when both run (which keeps each part's lines in the cache of the core
+ * that copied them the call before: a 2-rank broadcast of 128 KiB in C takes twice as long when the halves swap ends
+ * every call), and still lets one end copy everything when the other is late. The message has arrived, and the
+ * producer's buffer is free, when COPIED equals the length. The producer writes no other record to this channel until
+ * then, so one set of trailer words serves every rendezvous.
  * <p>
  * A heap array's message goes out of an off-heap copy (SingleCopy's staged sends), which the producer announces
  * before it has made it: the record's READY word then holds 0 instead of the length, the producer zeroes the

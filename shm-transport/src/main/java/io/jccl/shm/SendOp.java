@@ -17,13 +17,12 @@ final class SendOp implements Request
     /** Non-zero: the message goes single-copy ({@link SingleCopy}) under this rendezvous id. */
     long rendezvousId;
     /**
-     * A heap array's message that goes single copy out of an off-heap copy ({@link SingleCopy#beginStaged}): the
-     * array and the message's offset in it ({@link #base} and {@link #offset} then say where the copy is), and the
-     * bytes copied so far; null when the message goes from where the caller has it.
+     * A heap array's message that goes single copy out of an off-heap copy ({@link SingleCopy#beginStaged}), until
+     * the copy is made: the array and the message's offset in it ({@link #base} and {@link #offset} then say where
+     * the copy is); null when the message goes from where the caller has it, or the copy is made.
      */
     Object stagedFrom;
     long stagedFromOffset;
-    long staged;
     boolean started;
     boolean done;
     /** A collective's message that its receiver reduces (CollectiveContext#sendForReduction). */

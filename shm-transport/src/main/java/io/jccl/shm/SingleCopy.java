@@ -287,7 +287,6 @@ final class SingleCopy
         }
         op.stagedFrom = op.base;
         op.stagedFromOffset = op.offset;
-        op.staged = 0;
         op.base = null;
         op.offset = stagingAddress;
     }
@@ -322,13 +321,14 @@ final class SingleCopy
     {
         final long pieces = stagedPieces(op.bytes);
         final long ready = trailer(rank, op.dest) + READY_OFFSET;
+        long copied = 0;
         for (long piece = 1; piece <= pieces; piece++)
         {
             final long end = stagedPieceEnd(op.bytes, pieces, piece);
-            Memory.copy(op.stagedFrom, op.stagedFromOffset + op.staged, null, op.offset + op.staged, end - op.staged);
-            op.staged = end;
+            Memory.copy(op.stagedFrom, op.stagedFromOffset + copied, null, op.offset + copied, end - copied);
+            copied = end;
             // Release: the piece's bytes are in the copy before the count that lets the receiver read them.
-            UnsafeApi.putLongRelease(null, ready, end);
+            UnsafeApi.putLongRelease(null, ready, copied);
         }
         op.stagedFrom = null;
         return (int) pieces;
