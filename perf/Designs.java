@@ -12,7 +12,8 @@
  * large sends go out of an off-heap copy at the slow pace).
  * PERFORMANCE.md has what it measured: session 53 (as ReduceDesigns), why reduces take single copy at the slow pace
  * at 4 ranks from 128 KiB and at 2 ranks from 4 MiB; session 54, 2-rank broadcasts from 4 MiB at the fast pace;
- * session 55, heap arrays' sends out of an off-heap copy at the slow pace.
+ * session 55, heap arrays' sends out of an off-heap copy at the slow pace; session 56, the JVM's streaming copies
+ * (the same runs with --jvm-arg -XX:MaxVectorSize=32) and where heap arrays' copies for peers pay.
  *
  * Run (from the repository, after mvn install):
  *   "$(./jccl classpath --java-home)/bin/javac" -cp core/target/classes -d /tmp/designs \
