@@ -391,9 +391,10 @@ public final class P2pRank
      * Heap arrays' large messages, which go single copy out of an off-heap copy while the pace probe reads the slow
      * pace: an allreduce the engine chooses for runs the probe first (with {@code jccl.pace.probe.bytes} 1); then,
      * between ranks 2k and 2k + 1, exchanges of 2.5 MiB - 8 B, 2.5 MiB and 8 MiB + 8 B from heap arrays into heap
-     * arrays and direct buffers, blocking sends both ways before either receive, a truncated receive that leaves the
-     * pair usable, and a 4 MiB isend, which keeps the ring (the copy belongs to blocking sends). Every word checked;
-     * the test reads from the P2P trace which messages went out of a copy.
+     * arrays and direct buffers, blocking sends of 8 MiB + 8 B both ways before either receive (each arrives as an
+     * unexpected message), a truncated receive that leaves the pair usable,
+     * and an isend, which keeps the ring (the copy belongs to blocking sends). Every word checked; the test reads from
+     * the P2P trace which messages went out of a copy.
      */
     private static void stagedHeap(final Communicator comm)
     {
@@ -413,7 +414,7 @@ public final class P2pRank
             comm.sendRecv(Buf.of(out), peer, 2, Buf.of(direct, DataType.INT64), peer, 2);
             verify(direct, peer, n + " bytes, heap to off-heap");
         }
-        final int n = 4 << 20;
+        final int n = (8 << 20) + 8;
         final long[] out = heap(n, comm.rank());
         comm.send(Buf.of(out), peer, 3);
         final long[] back = new long[n / 8];
