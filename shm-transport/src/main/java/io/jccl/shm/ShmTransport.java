@@ -292,13 +292,25 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         {
             log.info(Log.INIT, "joined job: rank " + rank + " of " + size + ", segment " + segment.path() +
                 ", single copy " + (singleCopyOff == null ? "on from " + sizeText(singleCopy.threshold()) +
-                (singleCopy.stagedHeapSendMinBytes() == 0 ? "" : StreamingCopy.available() ?
-                " (heap arrays' blocking sends from " + sizeText(singleCopy.stagedHeapSendMinBytes()) +
-                " out of an off-heap copy, at the slow pace)" : " (heap arrays' sends keep the ring: this JVM's " +
-                "large copies do not stream past the caches, " + StreamingCopy.whyNot() + ")") :
-                singleCopyOff) +
+                heapSendsText() : singleCopyOff) +
                 (singleCopyOff == null && singleCopyBytes == 0 ? " here, off on another rank" : ""));
         }
+    }
+
+    /**
+     * The INIT log's word on heap arrays' large sends: from what size they go out of an off-heap copy at the slow
+     * pace ({@link SingleCopy#offerStaged}), or why they keep the ring; nothing in a job where they never would.
+     */
+    private String heapSendsText()
+    {
+        if (singleCopy.stagedHeapSendMinBytes() == 0)
+        {
+            return "";
+        }
+        return StreamingCopy.available() ? " (heap arrays' blocking sends from " +
+            sizeText(singleCopy.stagedHeapSendMinBytes()) + " out of an off-heap copy, at the slow pace)" :
+            " (heap arrays' sends keep the ring: this JVM's large copies do not stream past the caches, " +
+            StreamingCopy.whyNot() + ")";
     }
 
     /**
