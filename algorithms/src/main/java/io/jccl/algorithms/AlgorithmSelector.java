@@ -29,12 +29,14 @@ import java.util.Map;
  *       broadcast messages of at least {@link #SINGLE_COPY_MIN_MESSAGE_BYTES}, allgather, alltoall and
  *       reduce-scatter blocks of {@link #SINGLE_COPY_MIN_BLOCK_BYTES}, 2-rank allreduces of twice
  *       {@link #SINGLE_COPY_MIN_ALLREDUCE_HALF_BYTES} and 2-rank reduces from {@link #SINGLE_COPY_MIN_REDUCE_BYTES}
- *       to {@link #SINGLE_COPY_REDUCE_MAX_BYTES} and from {@link #PAIR_SINGLE_COPY_REDUCE_AGAIN_BYTES} while no two
- *       ranks share a core, and while they do, at the slow pace
+ *       to {@link #SINGLE_COPY_REDUCE_MAX_BYTES} and from {@link #PAIR_SINGLE_COPY_REDUCE_AGAIN_BYTES} (binomial
+ *       below {@link #PAIR_SLOW_PACE_TREE_REDUCE_END_BYTES} where heap arrays' copies stream:
+ *       {@link CollectiveContext#copiesStream()}) while no two ranks share a core, and while they do, at the slow pace
  *       alone and up to {@link #OVERSUBSCRIBED_SLOW_PACE_MAX_RANKS_PER_CORE} ranks a core, broadcasts from
  *       {@link #OVERSUBSCRIBED_BROADCAST_MIN_BYTES} ({@link #OVERSUBSCRIBED_BROADCAST}), reduces from
  *       {@link #OVERSUBSCRIBED_SLOW_PACE_REDUCE_MIN_BYTES} (binomial from
- *       {@link #OVERSUBSCRIBED_SLOW_PACE_TREE_REDUCE_MIN_BYTES}), and allreduces, allgathers,
+ *       {@link #OVERSUBSCRIBED_SLOW_PACE_TREE_REDUCE_MIN_BYTES} where heap arrays' copies stream), and allreduces,
+ *       allgathers,
  *       reduce-scatters and alltoalls from blocks of {@link #OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES},
  *       {@link #OVERSUBSCRIBED_ALLGATHER_MIN_BLOCK_BYTES}, {@link #OVERSUBSCRIBED_REDUCE_SCATTER_MIN_BLOCK_BYTES} and
  *       {@link #OVERSUBSCRIBED_SLOW_PACE_ALLTOALL_MIN_BLOCK_BYTES}, and beyond two ranks a core alltoalls from blocks
@@ -173,6 +175,21 @@ public final class AlgorithmSelector
      * At the fast pace (733 samples) {@code shm_direct} took 1.00-1.02x from 4 MiB, where the rule gives way.
      */
     private static final long PAIR_SINGLE_COPY_REDUCE_AGAIN_BYTES = 4L << 20;
+
+    /**
+     * Where heap arrays' large messages go out of a copy that streams past the caches
+     * ({@link CollectiveContext#copiesStream()}), the single-copy rule's 2-rank reduces from
+     * {@link #PAIR_SINGLE_COPY_REDUCE_AGAIN_BYTES} and below this many bytes take binomial, whose message to the root a
+     * heap array sends out of a copy made in streaming pieces, overlapped with the root's reads (PERFORMANCE.md,
+     * session 56), where {@code shm_single_copy}'s root waits for the whole copy. 2 ranks, 2026-12-05 (session 57),
+     * {@code perf/Designs.java reduce}, two runs of 150 and 180 s, 261 and 1001 samples at the slow pace by the
+     * probe's verdict, medians of binomial's time over single copy's at each sample, direct buffers / {@code float[]}:
+     * 4 MiB 0.84-0.89 / 0.77-0.82x, 5 MiB 1.07 / 0.80x, 6 MiB 0.97 / 0.84x, 8 MiB 1.08-1.10 / 0.93-0.96x, 12 MiB 1.06
+     * / 0.99x, 16-64 MiB 1.03-1.09 / 0.96-0.98x: from 8 MiB the direct buffers' loss outweighs the heap arrays' gain.
+     * Where copies do not stream a {@code float[]}'s binomial message goes through the ring and took 1.75-1.93x single
+     * copy's time at 4-32 MiB (session 53).
+     */
+    private static final long PAIR_SLOW_PACE_TREE_REDUCE_END_BYTES = 8L << 20;
 
     /**
      * Largest reduce the 2-rank binomial rule takes ({@link #PAIR_TREE_MAX_BYTES}): beyond it shm_direct stays
@@ -316,15 +333,17 @@ public final class AlgorithmSelector
 
     /**
      * The smallest reduce for which the single-copy rule, while ranks share cores up to two a core (at the slow pace
-     * alone), takes binomial instead of {@code shm_single_copy}: its messages go single copy too, a heap array's out
-     * of an off-heap copy since the transport makes one at the slow pace (PERFORMANCE.md, session 55). 4 ranks on 2
+     * alone), takes binomial instead of {@code shm_single_copy} where heap arrays' copies stream
+     * ({@link CollectiveContext#copiesStream()}): its messages go single copy too, a heap array's out of an off-heap
+     * copy, which the transport makes at the slow pace where copies stream (PERFORMANCE.md, sessions 55-56). 4 ranks on 2
      * cores, 2026-12-05, {@code perf/Designs.java reduce}, each design's summed time over the fastest's at each sample
      * at the slow pace by the probe's verdict (584-602 samples a run), direct buffers / {@code float[]}: at 8 MiB
      * binomial 1.01-1.02 / 1.02x, {@code shm_single_copy} 1.27-1.35 / 1.20x; at 32 MiB 1.02-1.03 / 1.00x against
      * 1.16-1.19 / 1.20x; at 4 MiB the two tied on direct buffers (binomial 1.05 and 1.14x, single copy 1.18 and
      * 1.08x in two runs). Three sweeps of every algorithm (MODEL.md, session 55) had binomial at 0.69-0.81x single
      * copy's time at 8 MiB (3264-3849 against 4512-4742 µs) and 1.62-1.77x at 2 MiB. Without the transport's copy a
-     * {@code float[]}'s binomial took 1.46-1.67x single copy's time at 4-32 MiB, which kept single copy here before.
+     * {@code float[]}'s binomial took 1.46-1.67x single copy's time at 4-32 MiB, which keeps single copy where copies
+     * do not stream.
      */
     private static final long OVERSUBSCRIBED_SLOW_PACE_TREE_REDUCE_MIN_BYTES = 8L << 20;
 
@@ -797,7 +816,8 @@ public final class AlgorithmSelector
             args.sendSegmentOffset = -1;
             args.recvSegmentOffset = -1;
         }
-        final CollectiveAlgorithm singleCopyChoice = singleCopyChoice(args.collective, size, bytes);
+        final CollectiveAlgorithm singleCopyChoice = singleCopyChoice(args.collective, size, bytes,
+            context.copiesStream());
         final long singleCopyBytes = context.singleCopyBytes();
         if (singleCopyRule && singleCopyChoice != null && singleCopyBytes > 0 && !tuned.measured() &&
             singleCopyApplies(args.collective, size) && singleCopyHoldsAt(pace, size) &&
@@ -924,9 +944,12 @@ public final class AlgorithmSelector
                     text.append(", ").append(singleCopyLargeAllreduce.name()).append(" beyond");
                 }
             }
-            if (collective == Collective.REDUCE && size > cores && binomialTree[collective.ordinal()] != null)
+            if (collective == Collective.REDUCE && binomialTree[collective.ordinal()] != null)
             {
-                text.append(", binomial from ").append(OVERSUBSCRIBED_SLOW_PACE_TREE_REDUCE_MIN_BYTES).append(" B");
+                text.append(", binomial ").append(size > cores ?
+                    "from " + OVERSUBSCRIBED_SLOW_PACE_TREE_REDUCE_MIN_BYTES + " B" :
+                    "from " + PAIR_SINGLE_COPY_REDUCE_AGAIN_BYTES + " B below " + PAIR_SLOW_PACE_TREE_REDUCE_END_BYTES +
+                    " B").append(" where heap arrays' copies stream");
             }
             if (size > cores && dependsOnPace(size))
             {
@@ -971,7 +994,7 @@ public final class AlgorithmSelector
         {
             return null;
         }
-        return singleCopyChoice(collective, size, singleCopyFromBytes(collective, size, singleCopyBytes));
+        return singleCopyChoice(collective, size, singleCopyFromBytes(collective, size, singleCopyBytes), false);
     }
 
     /** Bytes of the smallest call of {@code collective} the single-copy rule takes ({@link #minMessageBytes}). */
@@ -1233,15 +1256,21 @@ public final class AlgorithmSelector
         return size > cores ? pace == Pace.SLOW : pace != Pace.FAST;
     }
 
-    /** The single-copy rule's algorithm for a call of {@code bytes} of {@code collective} at {@code size} ranks. */
-    private CollectiveAlgorithm singleCopyChoice(final Collective collective, final int size, final long bytes)
+    /**
+     * The single-copy rule's algorithm for a call of {@code bytes} of {@code collective} at {@code size} ranks, where
+     * heap arrays' large messages go out of a copy that streams past the caches or not
+     * ({@link CollectiveContext#copiesStream()}).
+     */
+    private CollectiveAlgorithm singleCopyChoice(final Collective collective, final int size, final long bytes,
+        final boolean copiesStream)
     {
         if (collective == Collective.ALLREDUCE && (bytes > SINGLE_COPY_WHOLE_VECTOR_MAX_BYTES || size > cores))
         {
             return singleCopyLargeAllreduce;
         }
-        if (collective == Collective.REDUCE && size > cores &&
-            bytes >= OVERSUBSCRIBED_SLOW_PACE_TREE_REDUCE_MIN_BYTES && binomialTree[collective.ordinal()] != null)
+        if (collective == Collective.REDUCE && copiesStream && binomialTree[collective.ordinal()] != null &&
+            (size > cores ? bytes >= OVERSUBSCRIBED_SLOW_PACE_TREE_REDUCE_MIN_BYTES :
+                bytes >= PAIR_SINGLE_COPY_REDUCE_AGAIN_BYTES && bytes < PAIR_SLOW_PACE_TREE_REDUCE_END_BYTES))
         {
             return binomialTree[collective.ordinal()];
         }

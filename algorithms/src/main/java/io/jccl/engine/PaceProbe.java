@@ -12,6 +12,7 @@ import io.jccl.shm.Log;
 import io.jccl.shm.ShmTransport;
 import io.jccl.spi.CollectiveAlgorithm;
 import io.jccl.spi.CollectiveArgs;
+import io.jccl.spi.StreamingCopy;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -139,6 +140,14 @@ public final class PaceProbe
     private static final long SLOW_WORD = 2;
     /** Or'd into the verdict: single copy was ahead in the band comparison. */
     private static final long BAND_SINGLE_COPY_BIT = 4;
+    /**
+     * Or'd into a slow verdict: rank 0's large copies stream past the caches ({@link StreamingCopy}), so that every
+     * rank's choices may follow whether heap arrays' large messages go out of such a copy
+     * ({@link ShmTransport#copiesStream()}) alike. Rank 0's JVM answers for all: the ranks of a job run the same JVM
+     * with the same options, and where one does not, a choice made for streaming copies stays correct, only slower.
+     * Read at the first slow verdict, where each rank reads its own for its sends anyway (10-18 ms).
+     */
+    private static final long COPIES_STREAM_BIT = 8;
 
     private final ShmTransport transport;
     /**
@@ -405,7 +414,8 @@ public final class PaceProbe
         {
             lastMicros = micros;
             final boolean fast = compares() ? micros <= fastRatio() * singleCopyMicros : micros <= thresholdMicros;
-            word = (fast ? FAST_WORD : SLOW_WORD) | (bandMicros > bandSingleCopyMicros ? BAND_SINGLE_COPY_BIT : 0);
+            word = (fast ? FAST_WORD : SLOW_WORD) | (bandMicros > bandSingleCopyMicros ? BAND_SINGLE_COPY_BIT : 0) |
+                (!fast && StreamingCopy.available() ? COPIES_STREAM_BIT : 0);
         }
         verdictBytes.putLong(0, word);
         verdictArgs.clear();
@@ -421,10 +431,10 @@ public final class PaceProbe
         final Pace before = pace;
         final boolean bandBefore = bandSingleCopy;
         final long received = verdictBytes.getLong(0);
-        pace = (received & ~BAND_SINGLE_COPY_BIT) == FAST_WORD ? Pace.FAST : Pace.SLOW;
+        pace = (received & (FAST_WORD | SLOW_WORD)) == FAST_WORD ? Pace.FAST : Pace.SLOW;
         bandSingleCopy = (received & BAND_SINGLE_COPY_BIT) != 0;
         // the transport's heap arrays' large sends follow the pace too
-        transport.pace(pace);
+        transport.pace(pace, (received & COPIES_STREAM_BIT) != 0);
         probes++;
         if ((pace != before || bandSingleCopy != bandBefore && pace == Pace.FAST) && transport.rank() == 0 &&
             log.enabled(Log.INFO, Log.COLL))

@@ -34,6 +34,7 @@ public final class LocalJob
     private final List<LinkedBlockingQueue<byte[]>> links = new ArrayList<>();
     private final LocalContext[] contexts;
     private long singleCopyBytes;
+    private boolean copiesStream;
 
     public LocalJob(final int size, final long stagingBytes, final long symmetricBytes)
     {
@@ -68,6 +69,16 @@ public final class LocalJob
     public LocalJob singleCopy(final long bytes)
     {
         singleCopyBytes = bytes;
+        return this;
+    }
+
+    /**
+     * Makes the contexts report that heap arrays' large messages go out of a copy that streams, as a transport told so
+     * by a slow pace probe.
+     */
+    public LocalJob copiesStream(final boolean copiesStream)
+    {
+        this.copiesStream = copiesStream;
         return this;
     }
 
@@ -180,6 +191,12 @@ public final class LocalJob
         public long singleCopyBytes()
         {
             return singleCopyBytes;
+        }
+
+        @Override
+        public boolean copiesStream()
+        {
+            return copiesStream;
         }
 
         /** One process: the peer's memory is ours, so a plain copy stands in for the kernel's. */

@@ -256,7 +256,8 @@ class TunedSelectionTest
         assertEquals("shm_single_copy", shipped.select(reduce(16 * 1024), two.context(0), 64 * 1024).name());
         assertNotEquals("shm_single_copy", shipped.select(reduce(8 * 1024), two.context(0), 32 * 1024).name());
         assertTrue(List.of(shipped.describeSingleCopy(2, 64 * 1024).split("; "))
-            .contains("reduce shm_single_copy from 65536 B to 524288 B and from 4194304 B"),
+            .contains("reduce shm_single_copy from 65536 B to 524288 B and from 4194304 B, binomial from 4194304 B " +
+                "below 8388608 B where heap arrays' copies stream"),
             shipped.describeSingleCopy(2, 64 * 1024));
         assertEquals("shm_single_copy", shipped.select(allreduce(mib / 4), two.context(0), mib).name());
         // allreduce from 128 KiB (a half of 64 KiB, the point-to-point threshold set above its default) to 16 MiB, the
@@ -386,17 +387,22 @@ class TunedSelectionTest
             assertEquals(atFast, shipped.select(broadcast, new LocalJob(2, STAGING, 1 << 20).context(0), bytes).name(),
                 label);
         }
-        // 2-rank reduces: binomial up to 4 MiB, single copy again from 4 MiB, but at the fast pace shm_direct from
-        // 2 MiB
-        for (final long bytes : new long[] {2 * mib, 4 * mib - 4, 4 * mib, 8 * mib, 32 * mib})
+        // 2-rank reduces: binomial up to 4 MiB, single copy again from 4 MiB (where heap arrays' copies stream, from
+        // 8 MiB), but at the fast pace shm_direct from 2 MiB
+        final LocalJob twoStreaming = new LocalJob(2).singleCopy(32 * 1024).copiesStream(true);
+        for (final long bytes : new long[] {2 * mib, 4 * mib - 4, 4 * mib, 8 * mib - 4, 8 * mib, 32 * mib})
         {
             final CollectiveArgs reduce = reduce(bytes / 4);
             final String slow = bytes >= 4 * mib ? "shm_single_copy" : "binomial";
             assertEquals(slow, shipped.select(reduce, two.context(0), bytes).name(), bytes + " B");
             assertEquals(slow, shipped.select(reduce, two.context(0), bytes, Pace.SLOW).name(), bytes + " B");
             assertEquals(0, reduce.declinedCopyMaxBytes, "a 2-rank reduce's heap copy goes ahead");
+            assertEquals(bytes >= 8 * mib ? "shm_single_copy" : "binomial",
+                shipped.select(reduce, twoStreaming.context(0), bytes, Pace.SLOW).name(), bytes + " B, streaming");
             assertEquals("shm_direct", shipped.select(reduce, two.context(0), bytes, Pace.FAST).name(), bytes + " B");
         }
+        assertEquals("shm_single_copy", shipped.select(reduce(mib / 8), twoStreaming.context(0), mib / 2,
+            Pace.SLOW).name(), "the rule's small reduces stay single copy");
         assertEquals("binomial", shipped.select(reduce(mib / 4), two.context(0), mib, Pace.FAST).name());
         assertEquals("shm_direct", shipped.select(reduce(2 * mib), new LocalJob(2).context(0), 8 * mib).name(),
             "without single copy");
@@ -466,15 +472,18 @@ class TunedSelectionTest
             assertNotEquals("shm_single_copy",
                 atFour.select(below, fourSingleCopy.context(0), bytes / 2, Pace.SLOW).name(), collective.label());
         }
-        // reduce: shm_single_copy from 128 KiB at the slow pace alone, binomial from 8 MiB; a heap array's copy may
-        // decline single copy
+        // reduce: shm_single_copy from 128 KiB at the slow pace alone, binomial from 8 MiB where heap arrays' copies
+        // stream; a heap array's copy may decline single copy
+        final LocalJob fourStreaming = new LocalJob(4, STAGING, 1 << 20).singleCopy(256 * 1024).copiesStream(true);
         for (final long bytes : new long[] {128 * 1024, 2 * mib, 2 * mib + 4, 8 * mib - 4, 8 * mib, 32 * mib})
         {
             final CollectiveArgs reduce = reduce(bytes / 4);
             final String staged = atFour.select(reduce, fourWithout.context(0), bytes).name();
             assertEquals(bytes >= 2 * mib ? "shm_direct" : "binomial", staged);
+            assertEquals("shm_single_copy", atFour.select(reduce, fourSingleCopy.context(0), bytes, Pace.SLOW).name(),
+                "reduce of " + bytes + " B where copies do not stream");
             assertEquals(bytes >= 8 * mib ? "binomial" : "shm_single_copy",
-                atFour.select(reduce, fourSingleCopy.context(0), bytes, Pace.SLOW).name(), "reduce of " + bytes + " B");
+                atFour.select(reduce, fourStreaming.context(0), bytes, Pace.SLOW).name(), "reduce of " + bytes + " B");
             assertEquals(AlgorithmSelector.declinedCopyMaxBytes(true), reduce.declinedCopyMaxBytes);
             reduce.declined = true;
             assertEquals(staged, atFour.selectAfterDecline(reduce, fourSingleCopy.context(0), bytes, Pace.SLOW).name());
@@ -768,7 +777,7 @@ class TunedSelectionTest
             eightSingleCopy.context(0), 32 << 20, Pace.SLOW).name());
         assertEquals("alltoall shm_single_copy from 524288 B", atEight.describeSingleCopy(8, 256 * 1024));
         assertEquals("broadcast shm_single_copy from 32768 B at the slow pace; reduce shm_single_copy from 131072 B, " +
-            "binomial from 8388608 B at the slow pace; allreduce shm_single_copy_twoshot " +
+            "binomial from 8388608 B where heap arrays' copies stream at the slow pace; allreduce shm_single_copy_twoshot " +
             "from 524288 B at the slow pace; allgather shm_single_copy from 131072 B at the slow pace; " +
             "reduce_scatter shm_single_copy from 131072 B at the slow pace; alltoall shm_single_copy from 131072 B " +
             "at the slow pace", shippedSelector(4).describeSingleCopy(4, 256 * 1024));

@@ -18,8 +18,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * declines calls whose copy lies in the window where the staged algorithms beat it, and every rank then runs the call
  * staged; buffers that need no copy, and copies outside the window, keep single copy. The window ends where the JVM's
  * copies stream past the caches (2.5 MB at 2 ranks, 4 MiB where ranks share cores), and nowhere where they do not
- * ({@code -XX:MaxVectorSize=32}). In 4 JVMs on 2 cores and in 2, with every probe reading the slow pace; every result
- * checked, and every rank must have run the same algorithm.
+ * ({@code -XX:MaxVectorSize=32}). Large reduces that take binomial where copies stream (rank 0's probe tells every
+ * rank whether they do) keep single copy where they do not. In 4 JVMs on 2 cores and in 2, with every probe reading
+ * the slow pace; every result checked, and every rank must have run the same algorithm.
  */
 @Timeout(240)
 class SingleCopyDeclineTest
@@ -59,9 +60,10 @@ class SingleCopyDeclineTest
             "alltoall " + MIB + " direct", "shm_single_copy",
             "reduce " + TWO_MIB + " direct", "shm_single_copy",
             "reduce " + TWO_MIB + " heap", "shm_direct",
-            // from 8 MiB binomial, whose heap arrays' messages go out of the transport's off-heap copy
-            "reduce " + EIGHT_MIB + " direct", "binomial",
-            "reduce " + EIGHT_MIB + " heap", "binomial");
+            // from 8 MiB binomial, whose heap arrays' messages go out of the transport's off-heap copy where copies
+            // stream (rank 0's probe says so to every rank)
+            "reduce " + EIGHT_MIB + " direct", streams ? "binomial" : "shm_single_copy",
+            "reduce " + EIGHT_MIB + " heap", streams ? "binomial" : "shm_single_copy");
     }
 
     @Test
@@ -82,7 +84,10 @@ class SingleCopyDeclineTest
             "reduce_scatter " + TWO_MIB + " heap", "shm_direct",
             "alltoall " + TWO_MIB + " heap", "shm_direct",
             "alltoall " + TWO_MIB + " direct", "shm_single_copy",
-            // a 2-rank reduce's heap copy goes ahead (from 4 MiB the rule holds again)
+            // a 2-rank reduce's heap copy goes ahead (from 4 MiB the rule holds again, below 8 MiB with binomial
+            // where copies stream)
+            "reduce " + FOUR_MIB + " heap", streams ? "binomial" : "shm_single_copy",
+            "reduce " + FOUR_MIB + " direct", streams ? "binomial" : "shm_single_copy",
             "reduce " + EIGHT_MIB + " heap", "shm_single_copy",
             "reduce " + EIGHT_MIB + " direct", "shm_single_copy");
     }
@@ -99,6 +104,7 @@ class SingleCopyDeclineTest
             "allreduce " + EIGHT_MIB + " direct", "shm_single_copy",
             // blocks of 4 MiB
             "alltoall " + EIGHT_MIB + " heap", "shm_direct",
+            "reduce " + FOUR_MIB + " heap", "shm_single_copy",
             "reduce " + EIGHT_MIB + " heap", "shm_single_copy");
     }
 

@@ -87,6 +87,17 @@ public interface CollectiveContext
     }
 
     /**
+     * Whether, at the slow pace, heap arrays' large messages go single copy out of an off-heap copy that streams past
+     * the caches ({@link StreamingCopy}), as rank 0's JVM found and its last pace probe told every rank: false at the
+     * fast pace, before the first probe and where nothing probes. The same on every rank, so algorithm choices may
+     * depend on it.
+     */
+    default boolean copiesStream()
+    {
+        return false;
+    }
+
+    /**
      * Copies {@code bytes} from {@code remoteAddress} in {@code peer}'s private memory to {@code localAddress} here,
      * in one pass through the kernel (cross-memory attach): only while {@link #singleCopyBytes()} is above 0. The
      * peer must keep that memory valid and unchanged until it knows this rank has finished reading.

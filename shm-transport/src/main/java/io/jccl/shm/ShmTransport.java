@@ -84,6 +84,8 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
     private SingleCopy singleCopy;
     private int activeSendQueues;
     private long singleCopyBytes;
+    /** {@link #copiesStream()}, from the engine's last pace probe ({@link #pace}). */
+    private boolean copiesStream;
     private long operationSequence;
     private long collectiveSequence;
     private final StagingLedger staging = new StagingLedger();
@@ -689,10 +691,20 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
      * {@link SingleCopy#stagedHeapSendMinBytes()} or more goes single copy out of an off-heap copy of it, instead of
      * through the ring, where this JVM's large copies stream past the caches ({@link StreamingCopy}). Where nothing
      * probes (no collective whose choice follows the pace), heap arrays keep the ring.
+     *
+     * @param copiesStream whether rank 0's JVM's large copies stream past the caches, the same on every rank: with the
+     *                     slow pace, in a job whose heap arrays' sends go out of a copy, {@link #copiesStream()}.
      */
-    public void pace(final Pace pace)
+    public void pace(final Pace pace, final boolean copiesStream)
     {
         singleCopy.stageHeapSends(pace == Pace.SLOW);
+        this.copiesStream = pace == Pace.SLOW && copiesStream && singleCopy.stagedHeapSendMinBytes() > 0;
+    }
+
+    @Override
+    public boolean copiesStream()
+    {
+        return copiesStream;
     }
 
     @Override
