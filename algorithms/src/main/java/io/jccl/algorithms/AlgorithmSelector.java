@@ -182,10 +182,11 @@ public final class AlgorithmSelector
      * {@link #PAIR_SINGLE_COPY_REDUCE_AGAIN_BYTES} and below this many bytes take binomial, whose message to the root a
      * heap array sends out of a copy made in streaming pieces, overlapped with the root's reads (PERFORMANCE.md,
      * session 56), where {@code shm_single_copy}'s root waits for the whole copy. 2 ranks, 2026-12-05 (session 57),
-     * {@code perf/Designs.java reduce}, two runs of 150 and 180 s, 261 and 1001 samples at the slow pace by the
+     * {@code perf/Designs.java reduce}, three runs of 150-180 s, 261, 1001 and 1049 samples at the slow pace by the
      * probe's verdict, medians of binomial's time over single copy's at each sample, direct buffers / {@code float[]}:
-     * 4 MiB 0.84-0.89 / 0.77-0.82x, 5 MiB 1.07 / 0.80x, 6 MiB 0.97 / 0.84x, 8 MiB 1.08-1.10 / 0.93-0.96x, 12 MiB 1.06
-     * / 0.99x, 16-64 MiB 1.03-1.09 / 0.96-0.98x: from 8 MiB the direct buffers' loss outweighs the heap arrays' gain.
+     * 4 MiB 0.84-0.96 / 0.72-0.82x, 5 MiB 1.07 / 0.80x, 6 MiB 0.94-0.97 / 0.77-0.84x, 7 MiB 0.91 / 0.80x, 8 MiB
+     * 0.99-1.10 / 0.86-0.96x, 12 MiB 1.06 / 0.99x, 16-64 MiB 1.03-1.09 / 0.96-0.98x: from 8 MiB direct buffers tie or
+     * lose, and the heap arrays' gain shrinks.
      * Where copies do not stream a {@code float[]}'s binomial message goes through the ring and took 1.75-1.93x single
      * copy's time at 4-32 MiB (session 53).
      */
@@ -333,17 +334,17 @@ public final class AlgorithmSelector
 
     /**
      * The smallest reduce for which the single-copy rule, while ranks share cores up to two a core (at the slow pace
-     * alone), takes binomial instead of {@code shm_single_copy} where heap arrays' copies stream
-     * ({@link CollectiveContext#copiesStream()}): its messages go single copy too, a heap array's out of an off-heap
-     * copy, which the transport makes at the slow pace where copies stream (PERFORMANCE.md, sessions 55-56). 4 ranks on 2
+     * alone), takes binomial instead of {@code shm_single_copy} where heap arrays' copies stream ({@link
+     * CollectiveContext#copiesStream()}): its messages go single copy too, a heap array's out of an off-heap copy,
+     * which the transport makes at the slow pace where copies stream (PERFORMANCE.md, sessions 55-56). 4 ranks on 2
      * cores, 2026-12-05, {@code perf/Designs.java reduce}, each design's summed time over the fastest's at each sample
      * at the slow pace by the probe's verdict (584-602 samples a run), direct buffers / {@code float[]}: at 8 MiB
      * binomial 1.01-1.02 / 1.02x, {@code shm_single_copy} 1.27-1.35 / 1.20x; at 32 MiB 1.02-1.03 / 1.00x against
-     * 1.16-1.19 / 1.20x; at 4 MiB the two tied on direct buffers (binomial 1.05 and 1.14x, single copy 1.18 and
-     * 1.08x in two runs). Three sweeps of every algorithm (MODEL.md, session 55) had binomial at 0.69-0.81x single
-     * copy's time at 8 MiB (3264-3849 against 4512-4742 µs) and 1.62-1.77x at 2 MiB. Without the transport's copy a
-     * {@code float[]}'s binomial took 1.46-1.67x single copy's time at 4-32 MiB, which keeps single copy where copies
-     * do not stream.
+     * 1.16-1.19 / 1.20x; at 4 MiB the two tied on direct buffers (binomial 1.05 and 1.14x, single copy 1.18 and 1.08x
+     * in two runs). Three sweeps of every algorithm (MODEL.md, session 55) had binomial at 0.69-0.81x single copy's
+     * time at 8 MiB (3264-3849 against 4512-4742 µs) and 1.62-1.77x at 2 MiB. Without the transport's copy a {@code
+     * float[]}'s binomial took 1.46-1.67x single copy's time at 4-32 MiB, which keeps single copy where copies do not
+     * stream.
      */
     private static final long OVERSUBSCRIBED_SLOW_PACE_TREE_REDUCE_MIN_BYTES = 8L << 20;
 

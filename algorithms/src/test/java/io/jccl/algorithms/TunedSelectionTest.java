@@ -777,8 +777,8 @@ class TunedSelectionTest
             eightSingleCopy.context(0), 32 << 20, Pace.SLOW).name());
         assertEquals("alltoall shm_single_copy from 524288 B", atEight.describeSingleCopy(8, 256 * 1024));
         assertEquals("broadcast shm_single_copy from 32768 B at the slow pace; reduce shm_single_copy from 131072 B, " +
-            "binomial from 8388608 B where heap arrays' copies stream at the slow pace; allreduce shm_single_copy_twoshot " +
-            "from 524288 B at the slow pace; allgather shm_single_copy from 131072 B at the slow pace; " +
+            "binomial from 8388608 B where heap arrays' copies stream at the slow pace; allreduce " +
+            "shm_single_copy_twoshot from 524288 B at the slow pace; allgather shm_single_copy from 131072 B at the slow pace; " +
             "reduce_scatter shm_single_copy from 131072 B at the slow pace; alltoall shm_single_copy from 131072 B " +
             "at the slow pace", shippedSelector(4).describeSingleCopy(4, 256 * 1024));
     }
