@@ -336,17 +336,18 @@ public final class AlgorithmSelector
      * The smallest reduce for which the single-copy rule, while ranks share cores up to two a core (at the slow pace
      * alone), takes binomial instead of {@code shm_single_copy} where heap arrays' copies stream ({@link
      * CollectiveContext#copiesStream()}): its messages go single copy too, a heap array's out of an off-heap copy,
-     * which the transport makes at the slow pace where copies stream (PERFORMANCE.md, sessions 55-56). 4 ranks on 2
-     * cores, 2026-12-05, {@code perf/Designs.java reduce}, each design's summed time over the fastest's at each sample
-     * at the slow pace by the probe's verdict (584-602 samples a run), direct buffers / {@code float[]}: at 8 MiB
-     * binomial 1.01-1.02 / 1.02x, {@code shm_single_copy} 1.27-1.35 / 1.20x; at 32 MiB 1.02-1.03 / 1.00x against
-     * 1.16-1.19 / 1.20x; at 4 MiB the two tied on direct buffers (binomial 1.05 and 1.14x, single copy 1.18 and 1.08x
-     * in two runs). Three sweeps of every algorithm (MODEL.md, session 55) had binomial at 0.69-0.81x single copy's
-     * time at 8 MiB (3264-3849 against 4512-4742 µs) and 1.62-1.77x at 2 MiB. Without the transport's copy a {@code
-     * float[]}'s binomial took 1.46-1.67x single copy's time at 4-32 MiB, which keeps single copy where copies do not
-     * stream.
+     * which the transport makes at the slow pace where copies stream, in streaming pieces that its receiver reads as
+     * they land (PERFORMANCE.md, sessions 55-56). 4 ranks on 2 cores, 2026-12-05 (session 57), {@code perf/Designs.java
+     * reduce}, two runs of 200 s, 856 and 979 samples at the slow pace by the probe's verdict, medians of binomial's
+     * time over single copy's at each sample, direct buffers / {@code float[]}: 4 MiB 1.05-1.11 / 0.64-0.65x, 5 MiB
+     * 0.75 / 0.68x, 6 MiB 0.75-0.78 / 0.69-0.72x, 8 MiB 0.79 / 0.77x. At 4 MiB the heap arrays' gain outweighs the
+     * direct buffers' loss; session 55, before the pieces, had the two tied there on direct buffers (binomial 1.05 and
+     * 1.14x the fastest design's summed time, single copy 1.18 and 1.08x), and binomial ahead at 8 and 32 MiB on both
+     * (1.00-1.03x against 1.16-1.35x). Three sweeps of every algorithm (MODEL.md, session 55) had binomial at
+     * 1.62-1.77x single copy's time at 2 MiB. Without the transport's copy a {@code float[]}'s binomial took 1.46-1.67x
+     * single copy's time at 4-32 MiB, which keeps single copy where copies do not stream.
      */
-    private static final long OVERSUBSCRIBED_SLOW_PACE_TREE_REDUCE_MIN_BYTES = 8L << 20;
+    private static final long OVERSUBSCRIBED_SLOW_PACE_TREE_REDUCE_MIN_BYTES = 4L << 20;
 
     /**
      * Where ranks share cores, a single-copy rule's call goes ahead with copies for peers of this many bytes and more

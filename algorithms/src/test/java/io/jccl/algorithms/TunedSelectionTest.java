@@ -472,17 +472,17 @@ class TunedSelectionTest
             assertNotEquals("shm_single_copy",
                 atFour.select(below, fourSingleCopy.context(0), bytes / 2, Pace.SLOW).name(), collective.label());
         }
-        // reduce: shm_single_copy from 128 KiB at the slow pace alone, binomial from 8 MiB where heap arrays' copies
+        // reduce: shm_single_copy from 128 KiB at the slow pace alone, binomial from 4 MiB where heap arrays' copies
         // stream; a heap array's copy may decline single copy
         final LocalJob fourStreaming = new LocalJob(4, STAGING, 1 << 20).singleCopy(256 * 1024).copiesStream(true);
-        for (final long bytes : new long[] {128 * 1024, 2 * mib, 2 * mib + 4, 8 * mib - 4, 8 * mib, 32 * mib})
+        for (final long bytes : new long[] {128 * 1024, 2 * mib, 2 * mib + 4, 4 * mib - 4, 4 * mib, 8 * mib, 32 * mib})
         {
             final CollectiveArgs reduce = reduce(bytes / 4);
             final String staged = atFour.select(reduce, fourWithout.context(0), bytes).name();
             assertEquals(bytes >= 2 * mib ? "shm_direct" : "binomial", staged);
             assertEquals("shm_single_copy", atFour.select(reduce, fourSingleCopy.context(0), bytes, Pace.SLOW).name(),
                 "reduce of " + bytes + " B where copies do not stream");
-            assertEquals(bytes >= 8 * mib ? "binomial" : "shm_single_copy",
+            assertEquals(bytes >= 4 * mib ? "binomial" : "shm_single_copy",
                 atFour.select(reduce, fourStreaming.context(0), bytes, Pace.SLOW).name(), "reduce of " + bytes + " B");
             assertEquals(AlgorithmSelector.declinedCopyMaxBytes(true), reduce.declinedCopyMaxBytes);
             reduce.declined = true;
@@ -777,10 +777,10 @@ class TunedSelectionTest
             eightSingleCopy.context(0), 32 << 20, Pace.SLOW).name());
         assertEquals("alltoall shm_single_copy from 524288 B", atEight.describeSingleCopy(8, 256 * 1024));
         assertEquals("broadcast shm_single_copy from 32768 B at the slow pace; reduce shm_single_copy from 131072 B, " +
-            "binomial from 8388608 B where heap arrays' copies stream at the slow pace; allreduce " +
-            "shm_single_copy_twoshot from 524288 B at the slow pace; allgather shm_single_copy from 131072 B at the slow pace; " +
-            "reduce_scatter shm_single_copy from 131072 B at the slow pace; alltoall shm_single_copy from 131072 B " +
-            "at the slow pace", shippedSelector(4).describeSingleCopy(4, 256 * 1024));
+            "binomial from 4194304 B where heap arrays' copies stream at the slow pace; allreduce " +
+            "shm_single_copy_twoshot from 524288 B at the slow pace; allgather shm_single_copy from 131072 B at the " +
+            "slow pace; reduce_scatter shm_single_copy from 131072 B at the slow pace; alltoall shm_single_copy from " +
+            "131072 B at the slow pace", shippedSelector(4).describeSingleCopy(4, 256 * 1024));
     }
 
     /**

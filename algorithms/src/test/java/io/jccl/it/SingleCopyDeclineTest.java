@@ -60,9 +60,10 @@ class SingleCopyDeclineTest
             "alltoall " + MIB + " direct", "shm_single_copy",
             "reduce " + TWO_MIB + " direct", "shm_single_copy",
             "reduce " + TWO_MIB + " heap", "shm_direct",
-            // from 8 MiB binomial, whose heap arrays' messages go out of the transport's off-heap copy where copies
+            // from 4 MiB binomial, whose heap arrays' messages go out of the transport's off-heap copy where copies
             // stream (rank 0's probe says so to every rank)
-            "reduce " + EIGHT_MIB + " direct", streams ? "binomial" : "shm_single_copy",
+            "reduce " + FOUR_MIB + " direct", streams ? "binomial" : "shm_single_copy",
+            "reduce " + FOUR_MIB + " heap", streams ? "binomial" : "shm_single_copy",
             "reduce " + EIGHT_MIB + " heap", streams ? "binomial" : "shm_single_copy");
     }
 
