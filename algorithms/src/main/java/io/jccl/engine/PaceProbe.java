@@ -24,8 +24,8 @@ import java.util.Locale;
  * of {@link io.jccl.algorithms.AlgorithmSelector}, which gives way to the staged algorithms at the fast pace. Every
  * {@link Configuration#PACE_PROBE_BYTES_PROP_NAME} bytes of broadcasts, reduces, allreduces, allgathers, alltoalls
  * and reduce-scatters whose algorithm is not forced, every rank runs the handoff probe before the call that fills the
- * budget, and rank 0 broadcasts its verdict; every rank then chooses by that pace until the next probe. Two kinds of
- * probe:
+ * budget, and rank 0 broadcasts its verdict (with a slow one, whether its JVM's large copies stream past the caches:
+ * {@link #COPIES_STREAM_BIT}); every rank then chooses by that pace until the next probe. Two kinds of probe:
  * <ul>
  *   <li>against a threshold (the tuning file's, or {@link Configuration#PACE_THRESHOLD_US_PROP_NAME}): a {@link #BYTES}
  *       allgather through the staging areas ({@code shm_direct}), one untimed call and {@link #CALLS} timed; rank 0
