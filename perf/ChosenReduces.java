@@ -2,9 +2,9 @@
  * Reduces of float[] and of direct buffers, BYTES each, to root 0, one of each after the other for SECONDS, every one
  * by the algorithm the engine chooses (its pace probe running every 256 MiB of calls, as in an application). Rank 0
  * prints, per memory and algorithm, the calls and the median call's µs on the root: run on two builds one after the
- * other, it shows what a change of the choice does to an application's calls at each pace (at 2 ranks the fast
- * pace's reduces of 2 MiB and more take shm_direct, the slow pace's other algorithms; the first calls, before the
- * first probe, take the slow pace's choice where copies stream is not yet known).
+ * other, it shows what a change of the choice does to an application's calls at each pace (reduces of 2 MiB and
+ * more take shm_direct at the fast pace, other algorithms at the slow one; the calls before the first probe take the
+ * choice for a pace not yet known: at 2 ranks shm_single_copy, at 4 shm_direct).
  *
  * PERFORMANCE.md, session 57, has what it measured. Run (from the repository, after mvn install):
  *   "$(./jccl classpath --java-home)/bin/javac" -cp core/target/classes:algorithms/target/classes \
