@@ -1,10 +1,12 @@
 /*
- * Reduces of float[] and of direct buffers, BYTES each, to root 0, one of each after the other for SECONDS, every one
+ * Reduces of float[] and of direct buffers (MEMORY: heap,direct by default, or one of them), BYTES each, to root 0,
+ * one of each after the other for SECONDS, every one
  * by the algorithm the engine chooses (its pace probe running every 256 MiB of calls, as in an application). Rank 0
- * prints, per memory and algorithm, the calls and the median call's µs on the root: run on two builds one after the
- * other, it shows what a change of the choice does to an application's calls at each pace (reduces of 2 MiB and
- * more take shm_direct at the fast pace, other algorithms at the slow one; the calls before the first probe take the
- * choice for a pace not yet known: at 2 ranks shm_single_copy, at 4 shm_direct).
+ * prints, per memory, algorithm and the pace the call was chosen at, the calls and the median call's µs on the root
+ * (the time of a call a rank declined includes the decline): run on two builds one after the other, it shows what a
+ * change of the choice does to an application's calls at each pace (reduces of 2 MiB and more take shm_direct at the
+ * fast pace, other algorithms at the slow one; the calls before the first probe take the choice for a pace not yet
+ * known: at 2 ranks shm_single_copy, at 4 shm_direct).
  *
  * PERFORMANCE.md, session 57, has what it measured. Run (from the repository, after mvn install):
  *   "$(./jccl classpath --java-home)/bin/javac" -cp core/target/classes:algorithms/target/classes \
@@ -17,6 +19,7 @@ import io.jccl.DataType;
 import io.jccl.Jccl;
 import io.jccl.ReduceOp;
 import io.jccl.engine.ShmCommunicator;
+import io.jccl.model.Pace;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -33,6 +36,7 @@ public class ChosenReduces
     {
         final int bytes = Integer.parseInt(args[0]);
         final double seconds = Double.parseDouble(args[1]);
+        final String[] memories = (args.length > 2 ? args[2] : "heap,direct").split(",");
         final int count = bytes / Float.BYTES;
         try (Communicator world = Jccl.connect())
         {
@@ -48,7 +52,7 @@ public class ChosenReduces
             final long[] go = {1};
             while (go[0] != 0)
             {
-                for (final String memory : new String[] {"heap", "direct"})
+                for (final String memory : memories)
                 {
                     final long start = System.nanoTime();
                     if (memory.equals("heap"))
@@ -61,7 +65,9 @@ public class ChosenReduces
                             ReduceOp.SUM, 0);
                     }
                     final long took = (System.nanoTime() - start) / 1000;
-                    micros.computeIfAbsent(memory + " " + shm.lastAlgorithm().name(), k -> new ArrayList<>()).add(took);
+                    final Pace pace = shm.paceProbe() == null ? null : shm.paceProbe().pace();
+                    micros.computeIfAbsent(memory + " " + shm.lastAlgorithm().name() + " at the " +
+                        (pace == null ? "unknown" : pace.label()) + " pace", k -> new ArrayList<>()).add(took);
                 }
                 // rank 0's clock ends the run on every rank at the same call
                 go[0] = System.nanoTime() < end ? 1 : 0;
@@ -70,8 +76,11 @@ public class ChosenReduces
             if (world.rank() == 0)
             {
                 final float expected = world.size() * (world.size() + 1) / 2f;
-                if (heapRecv[0] != expected || heapRecv[count - 1] != expected ||
-                    directRecv.getFloat(0) != expected || directRecv.getFloat(bytes - Float.BYTES) != expected)
+                final boolean heapRight = heapRecv[0] == expected && heapRecv[count - 1] == expected;
+                final boolean directRight = directRecv.getFloat(0) == expected &&
+                    directRecv.getFloat(bytes - Float.BYTES) == expected;
+                if (micros.keySet().stream().anyMatch(k -> k.startsWith("heap")) && !heapRight ||
+                    micros.keySet().stream().anyMatch(k -> k.startsWith("direct")) && !directRight)
                 {
                     throw new IllegalStateException("wrong sums: " + heapRecv[0] + ", " + directRecv.getFloat(0));
                 }
