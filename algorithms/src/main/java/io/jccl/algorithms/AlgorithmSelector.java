@@ -350,19 +350,6 @@ public final class AlgorithmSelector
     private static final long OVERSUBSCRIBED_SLOW_PACE_TREE_REDUCE_MIN_BYTES = 4L << 20;
 
     /**
-     * While ranks share cores, a reduce that a heap array's copy for the peers declined
-     * ({@link #SHARED_CORES_DECLINED_COPY_MAX_BYTES}) takes binomial from this many bytes where heap arrays' copies
-     * stream ({@link CollectiveContext#copiesStream()}), rather than the staged {@code shm_direct}: from here a heap
-     * array's message goes out of the transport's streaming copy ({@link StreamingCopy#MIN_BYTES}). 4 ranks on 2
-     * cores, 2026-12-05 (PERFORMANCE.md, session 57), {@code perf/Designs.java reduce}, two runs of 200 s, 448 and 833
-     * samples at the slow pace by the probe's verdict, {@code float[]}, medians, µs, binomial / {@code shm_direct} /
-     * {@code shm_single_copy} (its copy going ahead): 2.5 MiB 1197-1272 / 2216-2254 / 1600-1608, 3 MiB 1319-1465 /
-     * 2646-2700 / 1951-1955, 3.5 MiB 1636-1655 / 3070-3125 / 2308-2313. On direct buffers, which decline nothing,
-     * single copy stays: binomial took 1.12-1.37x its time there.
-     */
-    private static final long OVERSUBSCRIBED_DECLINED_TREE_REDUCE_MIN_BYTES = StreamingCopy.MIN_BYTES;
-
-    /**
      * Where ranks share cores, a single-copy rule's call goes ahead with copies for peers of this many bytes and more
      * ({@link #declinedCopyMaxBytes}). {@code float[]} allreduces at 4 ranks on 2 cores at the slow pace, the
      * single-copy two-shot against the staged two-shot: 2 MiB 1.44x the time, 3 MiB 1.08x, 3.5 MiB 1.06-1.08x, 4 MiB
@@ -791,22 +778,13 @@ public final class AlgorithmSelector
 
     /**
      * The algorithm for a call whose single-copy algorithm declined it ({@link CollectiveArgs#declined}): the choice
-     * of {@link #select} with the single-copy rule aside; but while ranks share cores, binomial for a reduce of
-     * {@link #OVERSUBSCRIBED_DECLINED_TREE_REDUCE_MIN_BYTES} or more where heap arrays' copies stream.
+     * of {@link #select} with the single-copy rule aside.
      */
     public CollectiveAlgorithm selectAfterDecline(
         final CollectiveArgs args, final CollectiveContext context, final long bytes, final Pace pace)
     {
         args.declined = false;
         args.declinedCopyMaxBytes = 0;
-        final int size = context.size();
-        final CollectiveAlgorithm tree = binomialTree[Collective.REDUCE.ordinal()];
-        if (args.collective == Collective.REDUCE && size > cores && context.copiesStream() &&
-            bytes >= OVERSUBSCRIBED_DECLINED_TREE_REDUCE_MIN_BYTES && tree != null &&
-            tree.unsupportedReason(args, size, context) == null)
-        {
-            return tree;
-        }
         return select(args, context, bytes, pace, false);
     }
 

@@ -60,8 +60,7 @@ class SingleCopyDeclineTest
             "alltoall " + MIB + " direct", "shm_single_copy",
             "reduce " + TWO_MIB + " direct", "shm_single_copy",
             "reduce " + TWO_MIB + " heap", "shm_direct",
-            // declined where its message to the root streams: binomial
-            "reduce " + THREE_MIB + " heap", streams ? "binomial" : "shm_direct",
+            "reduce " + THREE_MIB + " heap", "shm_direct",
             "reduce " + THREE_MIB + " direct", "shm_single_copy",
             // from 4 MiB binomial, whose heap arrays' messages go out of the transport's off-heap copy where copies
             // stream (rank 0's probe says so to every rank)
