@@ -38,11 +38,9 @@ public class ChosenCalls
         {
             final ShmCommunicator shm = (ShmCommunicator)world;
             final int p = world.size();
-            final int sendCount = collective.equals("allgather") ? count / p : count;
-            final int recvCount = collective.equals("reduce_scatter") ? count / p : count;
             final Map<String, Buf[]> buffers = Map.of(
-                "heap", new Buf[] {Buf.of(new float[sendCount]), Buf.of(new float[recvCount])},
-                "direct", new Buf[] {HeapArrays.direct(sendCount), HeapArrays.direct(recvCount)});
+                "heap", HeapArrays.buffers(collective, count, p, true),
+                "direct", HeapArrays.buffers(collective, count, p, false));
             final Map<String, List<Long>> micros = new TreeMap<>();
             final long begin = System.nanoTime();
             do

@@ -59,11 +59,8 @@ public class Designs
             final StringBuilder header = new StringBuilder("sample,seconds,handoff_us,probe_staged,probe_single");
             for (int s = 0; s < sizes.length; s++)
             {
-                final int n = sizes[s] / 4;
-                final int sendCount = collective.equals("allgather") ? n / p : n;
-                final int recvCount = collective.equals("reduce_scatter") ? n / p : n;
-                buffers[2 * s] = new Buf[] {HeapArrays.direct(sendCount), HeapArrays.direct(recvCount)};
-                buffers[2 * s + 1] = new Buf[] {Buf.of(new float[sendCount]), Buf.of(new float[recvCount])};
+                buffers[2 * s] = HeapArrays.buffers(collective, sizes[s] / 4, p, false);
+                buffers[2 * s + 1] = HeapArrays.buffers(collective, sizes[s] / 4, p, true);
                 for (final String memory : MEMORY)
                 {
                     for (final String algorithm : algorithms)

@@ -44,12 +44,7 @@ public class HeapArrays
             {
                 for (final int bytes : SIZES)
                 {
-                    final int n = bytes / 4;
-                    final int sendCount = op.equals("allgather") ? n / p : n;
-                    final int recvCount = op.equals("reduce_scatter") ? n / p : n;
-                    final Buf[][] buffers = {
-                        {Buf.of(new float[sendCount]), Buf.of(new float[recvCount])},
-                        {direct(sendCount), direct(recvCount)}};
+                    final Buf[][] buffers = {buffers(op, bytes / 4, p, true), buffers(op, bytes / 4, p, false)};
                     final StringBuilder line = new StringBuilder(op + " " + bytes + " B, µs:");
                     for (int kind = 0; kind < 2; kind++)
                     {
@@ -86,6 +81,19 @@ public class HeapArrays
     static Buf direct(final int count)
     {
         return Buf.of(ByteBuffer.allocateDirect(4 * count).order(ByteOrder.nativeOrder()), DataType.FLOAT32);
+    }
+
+    /**
+     * The {send, recv} float32 buffers of a call of {@code op} whose vector, or allgather's receive buffer, holds
+     * {@code count} elements at {@code p} ranks: heap arrays, or direct buffers (PaceVerdicts, Designs and ChosenCalls
+     * too).
+     */
+    static Buf[] buffers(final String op, final int count, final int p, final boolean heap)
+    {
+        final int sendCount = op.equals("allgather") ? count / p : count;
+        final int recvCount = op.equals("reduce_scatter") ? count / p : count;
+        return heap ? new Buf[] {Buf.of(new float[sendCount]), Buf.of(new float[recvCount])} :
+            new Buf[] {direct(sendCount), direct(recvCount)};
     }
 
     /** One call of collective {@code op} (PaceVerdicts and Designs use it too). */

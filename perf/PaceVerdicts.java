@@ -84,8 +84,7 @@ public class PaceVerdicts
                 });
                 // an alltoall's buffers split into p equal blocks (3 ranks: a few elements short of the size)
                 final int n = op.equals("alltoall") ? sizes[c] / 4 / p * p : sizes[c] / 4;
-                buffers[c] = new Buf[] {HeapArrays.direct(op.equals("allgather") ? n / p : n),
-                    HeapArrays.direct(op.equals("reduce_scatter") ? n / p : n)};
+                buffers[c] = HeapArrays.buffers(op, n, p, false);
                 final String name = op + "_" + sizes[c];
                 header.append(',').append(name).append("_probe_staged,").append(name).append("_probe_single,")
                     .append(name).append("_mean_staged,").append(name).append("_mean_single");
