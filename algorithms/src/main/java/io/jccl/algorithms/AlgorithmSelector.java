@@ -64,8 +64,8 @@ import java.util.Map;
  *       fast pace for broadcasts whose message goes single copy, up to
  *       {@link #PAIR_FAST_PACE_STAGED_BROADCAST_MAX_BYTES}, and reduces from
  *       {@link #PAIR_REDUCE_FAST_PACE_STAGED_BYTES} ({@link #pairTreeGivesWay}), and not at the fast pace, where a
- *       probe reads the pace, for broadcasts below {@link #PAIR_SLOW_PACE_STAGED_BROADCAST_END_BYTES}, which take
- *       {@code shm_eager} and {@code shm_direct} ({@link #pairSlowPaceBroadcast});</li>
+ *       probe reads the pace, for broadcasts below {@link #PAIR_SLOW_PACE_EAGER_BROADCAST_END_BYTES}, which take
+ *       {@code shm_eager} ({@link #pairSlowPaceBroadcast});</li>
  *   <li>without a tuning file, at 2 ranks with a core each, recursive doubling for allreduces of private send buffers
  *       from {@link #PAIR_EXCHANGE_MIN_BYTES} to below {@link #PAIR_EXCHANGE_END_BYTES}: one message each way; and
  *       {@code shm_direct} for allgathers, alltoalls and reduce-scatters from {@link #PAIR_SMALL_STAGED_MIN_BYTES} to
@@ -475,22 +475,24 @@ public final class AlgorithmSelector
 
     /**
      * Not at the fast pace (at the slow pace, and before the first probe, in a job whose probe reads the pace), 2-rank
-     * broadcasts from {@link #PAIR_BROADCAST_TREE_MIN_BYTES} to below this size take {@code shm_eager}, and from it
-     * to below {@link #PAIR_SLOW_PACE_STAGED_BROADCAST_END_BYTES} {@code shm_direct}, instead of binomial. 2 ranks,
-     * 2026-12-05 (PERFORMANCE.md, session 53), broadcasts back to back, 18,873 and 3,959 samples at the slow pace by
-     * the probe's verdict, each design's summed time over the fastest design's at each sample, direct buffers /
-     * {@code float[]}:
+     * broadcasts from {@link #PAIR_BROADCAST_TREE_MIN_BYTES} to below this size take {@code shm_eager} instead of
+     * binomial. 2 ranks, 2026-12-05 (PERFORMANCE.md, session 53), broadcasts back to back, 18,873 and 3,959 samples at
+     * the slow pace by the probe's verdict, each design's summed time over the fastest design's at each sample, direct
+     * buffers / {@code float[]}:
      * binomial 1.59 / 1.63x at 1 KiB, 1.43 / 1.62x at 2 KiB, 1.43 / 1.37x at 4 KiB, 1.42 / 1.39x at 8 KiB, the
      * fastest in at most 5 % of the samples; {@code shm_eager} 1.01 / 1.03x, 1.01 / 1.02x, 1.18 / 1.13x, 1.29 /
      * 1.32x; {@code shm_direct} 1.43 / 1.56x, 1.31 / 1.48x, 1.06 / 1.14x, 1.11 / 1.09x. At 16 KiB binomial took 2.00x
-     * on direct buffers ({@code shm_single_copy} 1.00x) but 1.03x on {@code float[]} ({@code shm_single_copy} 1.29x):
-     * binomial stays. At the fast pace binomial took 1.14-1.19x at 1 KiB ({@code shm_eager} 1.47-1.54x), 1.30-1.41x at
-     * 2-4 KiB ({@code shm_eager} 1.17-1.30x, {@code shm_direct} 1.06-1.55x) and 1.01-1.09x at 8-16 KiB: it keeps them.
+     * on direct buffers ({@code shm_single_copy} 1.00x) but 1.03x on {@code float[]} ({@code shm_single_copy} 1.29x).
+     * At the fast pace binomial took 1.14-1.19x at 1 KiB ({@code shm_eager} 1.47-1.54x), 1.30-1.41x at 2-4 KiB
+     * ({@code shm_eager} 1.17-1.30x, {@code shm_direct} 1.06-1.55x) and 1.01-1.09x at 8-16 KiB: it keeps them.
+     * In the engine's own calls (PERFORMANCE.md, session 58, {@code perf/ChosenCalls.java}, calls back to back, two
+     * alternating pairs of 45 s runs per comparison, medians at the slow pace) {@code shm_eager} took 0.68x binomial's
+     * time at 1 KiB and 0.71-0.76x at 2 KiB, and 0.73-0.79x {@code shm_direct}'s at 4 KiB, 0.87-0.91x at 6 KiB and
+     * 0.72-0.98x at 8 KiB; {@code shm_direct} and binomial were within 0.90-1.08x of each other at 4-12 KiB, where
+     * session 53's rule had taken {@code shm_direct} (from 4 KiB). This rule against that one, the same way: 0.75-0.77x
+     * the time at 4 KiB, 0.81-0.87x at 8 KiB and 0.71-0.95x at 12 KiB (binomial), the same at 2 KiB.
      */
-    private static final long PAIR_SLOW_PACE_EAGER_BROADCAST_END_BYTES = 4 * 1024;
-
-    /** See {@link #PAIR_SLOW_PACE_EAGER_BROADCAST_END_BYTES}. */
-    private static final long PAIR_SLOW_PACE_STAGED_BROADCAST_END_BYTES = 16 * 1024;
+    private static final long PAIR_SLOW_PACE_EAGER_BROADCAST_END_BYTES = 12 * 1024;
 
     /**
      * Smallest call (bytes of the whole vector) that takes {@code shm_direct} when it reads the call's buffers in place
@@ -582,9 +584,8 @@ public final class AlgorithmSelector
     private final CollectiveAlgorithm singleCopyLargeAllreduce;
     /** {@link #OVERSUBSCRIBED_BROADCAST}; null when not registered. */
     private final CollectiveAlgorithm oversubscribedBroadcast;
-    /** shm_eager and shm_direct broadcasts ({@link #pairSlowPaceBroadcast}); null when not registered. */
+    /** shm_eager broadcast ({@link #pairSlowPaceBroadcast}); null when not registered. */
     private final CollectiveAlgorithm eagerBroadcast;
-    private final CollectiveAlgorithm stagedBroadcast;
     /** Per collective (by ordinal): ring allgather, pairwise alltoall ({@link #PAIR_MESSAGES_MIN_BYTES}), or null. */
     private final CollectiveAlgorithm[] blockMessages;
     /** Ranks beyond this share cores: those all the job's ranks may use together, the same on each. */
@@ -635,7 +636,6 @@ public final class AlgorithmSelector
         this.singleCopyLargeAllreduce = registry.of(Collective.ALLREDUCE).get(SINGLE_COPY_LARGE_ALLREDUCE);
         this.oversubscribedBroadcast = registry.of(Collective.BROADCAST).get(OVERSUBSCRIBED_BROADCAST);
         this.eagerBroadcast = registry.of(Collective.BROADCAST).get("shm_eager");
-        this.stagedBroadcast = registry.of(Collective.BROADCAST).get("shm_direct");
         this.blockMessages = new CollectiveAlgorithm[Collective.values().length];
         blockMessages[Collective.ALLGATHER.ordinal()] = registry.of(Collective.ALLGATHER).get("ring");
         blockMessages[Collective.ALLTOALL.ordinal()] = registry.of(Collective.ALLTOALL).get("pairwise");
@@ -1046,9 +1046,7 @@ public final class AlgorithmSelector
                 if (pairSlowPaceBroadcast(collective, size, min, singleCopyBytes, null) != null)
                 {
                     text.append(" (below ").append(PAIR_SLOW_PACE_EAGER_BROADCAST_END_BYTES).append(" B ")
-                        .append(eagerBroadcast.name()).append(" and below ")
-                        .append(PAIR_SLOW_PACE_STAGED_BROADCAST_END_BYTES).append(" B ").append(stagedBroadcast.name())
-                        .append(", but at the fast pace)");
+                        .append(eagerBroadcast.name()).append(", but at the fast pace)");
                 }
                 if (singleCopyBytes > 0 && pairTreeGivesWay(collective, size, collective == Collective.BROADCAST ?
                     Math.max(singleCopyBytes, PAIR_FAST_PACE_STAGED_BROADCAST_MAX_BYTES) : Long.MAX_VALUE,
@@ -1128,17 +1126,17 @@ public final class AlgorithmSelector
     /**
      * The staged broadcast a 2-rank call of {@code bytes} takes instead of binomial not at the fast pace
      * ({@link #PAIR_SLOW_PACE_EAGER_BROADCAST_END_BYTES}), in a job whose probe reads the pace (single copy on:
-     * {@code singleCopyBytes} above 0); null where binomial's rule holds.
+     * {@code singleCopyBytes} above 0), if registered; null where binomial's rule holds.
      */
     private CollectiveAlgorithm pairSlowPaceBroadcast(final Collective collective, final int size, final long bytes,
         final long singleCopyBytes, final Pace pace)
     {
         if (collective != Collective.BROADCAST || !pairRulesApply(size) || singleCopyBytes <= 0 || pace == Pace.FAST ||
-            bytes < PAIR_BROADCAST_TREE_MIN_BYTES || bytes >= PAIR_SLOW_PACE_STAGED_BROADCAST_END_BYTES)
+            bytes < PAIR_BROADCAST_TREE_MIN_BYTES || bytes >= PAIR_SLOW_PACE_EAGER_BROADCAST_END_BYTES)
         {
             return null;
         }
-        return bytes < PAIR_SLOW_PACE_EAGER_BROADCAST_END_BYTES ? eagerBroadcast : stagedBroadcast;
+        return eagerBroadcast;
     }
 
     /** Whether reduces above {@link #OVERSUBSCRIBED_REDUCE_MAX_BYTES} take {@link #stagedReduce} in this job. */

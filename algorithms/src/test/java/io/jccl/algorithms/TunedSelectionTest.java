@@ -365,12 +365,11 @@ class TunedSelectionTest
         }
         assertEquals("binomial",
             shipped.select(args(Collective.BROADCAST, 2048), two.context(0), 8192, Pace.FAST).name());
-        // below 16 KiB, not at the fast pace, the staged broadcasts: shm_eager below 4 KiB, shm_direct from there;
-        // below 513 B the shipped model's choice at every pace
-        final Map<Long, String> slowBroadcasts = new java.util.TreeMap<>(Map.of(513L, "shm_eager", 4095L, "shm_eager",
-            4096L, "shm_direct", 16383L, "shm_direct", 16384L, "binomial"));
+        // below 12 KiB, not at the fast pace, the eager slots; below 513 B the shipped model's choice at every pace
+        final Map<Long, String> slowBroadcasts = new java.util.TreeMap<>(Map.of(513L, "shm_eager", 4096L, "shm_eager",
+            12287L, "shm_eager", 12288L, "binomial", 16384L, "binomial"));
         final LocalJob twoStaging = new LocalJob(2, STAGING, 1 << 20).singleCopy(32 * 1024);
-        for (final long bytes : List.of(512L, 513L, 4095L, 4096L, 16383L, 16384L))
+        for (final long bytes : List.of(512L, 513L, 4096L, 12287L, 12288L, 16384L))
         {
             // bytes of int8, off the heap as the bench's buffers are
             final CollectiveArgs broadcast = args(Collective.BROADCAST, bytes);
@@ -408,8 +407,8 @@ class TunedSelectionTest
             "without single copy");
         assertTrue(shipped.describeSingleCopy(2, 32 * 1024).contains("reduce shm_single_copy from 32768 B to " +
             "524288 B and from 4194304 B"), shipped.describeSingleCopy(2, 32 * 1024));
-        assertTrue(shipped.describeRankRules(2, 32 * 1024).startsWith("broadcast binomial from 513 B (below 4096 B " +
-            "shm_eager and below 16384 B shm_direct, but at the fast pace) (from 32768 B, where its message goes " +
+        assertTrue(shipped.describeRankRules(2, 32 * 1024).startsWith("broadcast binomial from 513 B (below 12288 B " +
+            "shm_eager, but at the fast pace) (from 32768 B, where its message goes " +
             "single copy, up to 2097152 B, not at the fast pace); reduce binomial up to 4194304 B (from 2097152 B " +
             "not at the fast pace); "), shipped.describeRankRules(2, 32 * 1024));
         assertTrue(shipped.describeRankRules(2, 0).startsWith("broadcast binomial from 513 B; "),
