@@ -3,9 +3,11 @@
  * of each of SIZES bytes (comma-separated), one of each size and memory after the other for SECONDS, every one by the
  * algorithm the engine chooses, its pace probe running every 256 MiB of calls as in an application. Calls below
  * BATCH bytes (64 KiB by default) are timed back to back in batches of about BATCH bytes, as a benchmark's loop
- * times them, and nanoTime's cost is spread over the batch. Rank 0 prints, per size,
- * memory, algorithm and the pace the call was chosen at, the calls (or batches) and the median's µs a call on rank 0
- * (a call a rank declined includes the decline). Run on two builds one after the other, it shows what a change of the
+ * times them. A batch's time runs until every rank has finished it: a barrier ends it, so that an algorithm whose
+ * ranks hand over and go on (eager sends, a root that does not wait) is not timed on rank 0 alone, nor its cost
+ * moved into the next call timed. Rank 0 prints, per size, memory, algorithm and the pace the call was chosen at, the
+ * batches and the median batch's µs a call, its barrier included, and the median barrier's µs alone (a call a rank
+ * declined includes the decline). Run on two builds one after the other, it shows what a change of the
  * engine's choice does to an application's calls at each pace, where perf/Designs.java times forced designs side by
  * side. The calls before the first probe take the choice for a pace not yet known.
  *
@@ -56,6 +58,9 @@ public class ChosenCalls
             final long begin = System.nanoTime();
             do
             {
+                final long barrierStart = System.nanoTime();
+                world.barrier();
+                nanos.computeIfAbsent("barrier alone", k -> new ArrayList<>()).add(System.nanoTime() - barrierStart);
                 buffers.forEach((sizeAndMemory, buffer) ->
                 {
                     final int batch = Math.max(1, batchBytes / Integer.parseInt(sizeAndMemory.split(" ")[0]));
@@ -64,9 +69,11 @@ public class ChosenCalls
                     {
                         HeapArrays.run(world, collective, buffer[0], buffer[1]);
                     }
+                    final String algorithm = shm.lastAlgorithm().name();
+                    world.barrier();
                     final long took = (System.nanoTime() - start) / batch;
                     final Pace pace = shm.paceProbe() == null ? null : shm.paceProbe().pace();
-                    nanos.computeIfAbsent(sizeAndMemory + " " + shm.lastAlgorithm().name() + " at the " +
+                    nanos.computeIfAbsent(sizeAndMemory + " " + algorithm + " at the " +
                         (pace == null ? "unknown" : pace.label()) + " pace", k -> new ArrayList<>()).add(took);
                 });
             }
@@ -76,7 +83,7 @@ public class ChosenCalls
                 nanos.forEach((key, times) ->
                 {
                     times.sort(null);
-                    System.out.printf(Locale.ROOT, "%s %s: %d timings, median %.2f µs%n", collective, key,
+                    System.out.printf(Locale.ROOT, "%s %s: %d batches, median %.2f µs a call%n", collective, key,
                         times.size(), times.get(times.size() / 2) / 1e3);
                 });
             }

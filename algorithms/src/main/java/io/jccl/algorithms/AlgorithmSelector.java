@@ -486,11 +486,12 @@ public final class AlgorithmSelector
      * At the fast pace binomial took 1.14-1.19x at 1 KiB ({@code shm_eager} 1.47-1.54x), 1.30-1.41x at 2-4 KiB
      * ({@code shm_eager} 1.17-1.30x, {@code shm_direct} 1.06-1.55x) and 1.01-1.09x at 8-16 KiB: it keeps them.
      * In the engine's own calls (PERFORMANCE.md, session 58, {@code perf/ChosenCalls.java}, calls back to back, two
-     * alternating pairs of 45 s runs per comparison, medians at the slow pace) {@code shm_eager} took 0.68x binomial's
-     * time at 1 KiB and 0.71-0.76x at 2 KiB, and 0.73-0.79x {@code shm_direct}'s at 4 KiB, 0.87-0.91x at 6 KiB and
-     * 0.72-0.98x at 8 KiB; {@code shm_direct} and binomial were within 0.90-1.08x of each other at 4-12 KiB, where
-     * session 53's rule had taken {@code shm_direct} (from 4 KiB). This rule against that one, the same way: 0.75-0.77x
-     * the time at 4 KiB, 0.81-0.87x at 8 KiB and 0.71-0.95x at 12 KiB (binomial), the same at 2 KiB.
+     * alternating pairs of 45 s runs per comparison, medians of rank 0's time at the slow pace) {@code shm_eager} took
+     * 0.68x binomial's time at 1 KiB and 0.71-0.76x at 2 KiB, and 0.73-0.79x {@code shm_direct}'s at 4 KiB,
+     * 0.87-0.91x at 6 KiB and 0.72-0.98x at 8 KiB; {@code shm_direct} and binomial were within 0.90-1.08x of each
+     * other at 4-12 KiB, where session 53's rule had taken {@code shm_direct} (from 4 KiB). This rule against that
+     * one, each batch of calls timed until every rank had finished it: 0.78-0.85x the time at 4 KiB, 0.90-1.07x at
+     * 8 KiB and 0.63-0.93x at 12 KiB (binomial), the same at 2 KiB.
      */
     private static final long PAIR_SLOW_PACE_EAGER_BROADCAST_END_BYTES = 12 * 1024;
 
