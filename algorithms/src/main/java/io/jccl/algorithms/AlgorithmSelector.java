@@ -350,6 +350,32 @@ public final class AlgorithmSelector
     private static final long OVERSUBSCRIBED_SLOW_PACE_TREE_REDUCE_MIN_BYTES = 4L << 20;
 
     /**
+     * Smallest copy for peers that a rank declines to make in a single-copy rule's call
+     * ({@link CollectiveArgs#declinedCopyMinBytes}; the window's top is {@link #declinedCopyMaxBytes}): the peers
+     * would read, all at once, lines this rank has just written, which the staged algorithms hand over too, but chunk
+     * by chunk as they land. {@code float[]} at the slow pace ({@code perf/HeapArrays.java}; PERFORMANCE.md, session
+     * 50), single copy against the staged algorithm, by the bytes a rank copies: 4 ranks on 2 cores (16 rounds),
+     * 32-128 KiB 1.01-1.11x the time, 512 KiB 1.02-1.25x (allreduce 524 against 421 µs), 2 MiB 1.33-1.72x
+     * (broadcast 1771 against 1029 µs), 4 MiB allreduce 0.9-1.0x, 8 MiB 0.75-0.87x; 2 ranks (4-8 rounds), 32 KiB-512
+     * KiB 1.03-1.14x, 2 MiB 1.37-1.44x, 4 and 8 MiB 0.49-0.75x; 8 ranks, alltoall, 512 KiB 1.07x, 2 MiB 1.33x, 4 MiB
+     * 1.00x, 8 MiB 0.81x. With direct buffers, which need no copy, single copy took 0.21-0.81x the staged time at the
+     * slow pace. A declined call costs a flag's handoff: declined 512 KiB and 2 MiB allreduces and 2 MiB alltoalls
+     * took 0.99-1.01x the staged time at 4 ranks.
+     */
+    private static final long DECLINED_COPY_MIN_BYTES = 512 * 1024;
+
+    /**
+     * {@link #DECLINED_COPY_MIN_BYTES} for reduces while ranks share cores: every copy of a reduce the single-copy rule
+     * takes there ({@link #OVERSUBSCRIBED_SLOW_PACE_REDUCE_MIN_BYTES}) may decline it, for binomial up to
+     * {@link #OVERSUBSCRIBED_REDUCE_MAX_BYTES} and {@code shm_direct} beyond. 4 ranks on 2 cores at the slow pace, the
+     * engine's own calls on {@code float[]} ({@code perf/ChosenCalls.java}, each batch timed to the last rank,
+     * alternating 45 s runs; PERFORMANCE.md, session 58): declined into binomial, 128 KiB took 42-61 µs against single
+     * copy's 120-141, and binomial 0.52-0.94x single copy's time in three comparisons before; declined into
+     * {@code shm_direct}, 256 and 384 KiB took 0.83-1.05x. Direct buffers, which need no copy, keep single copy.
+     */
+    private static final long SHARED_CORES_REDUCE_DECLINED_COPY_MIN_BYTES = 128 * 1024;
+
+    /**
      * Where ranks share cores, a single-copy rule's call goes ahead with copies for peers of this many bytes and more
      * ({@link #declinedCopyMaxBytes}). {@code float[]} allreduces at 4 ranks on 2 cores at the slow pace, the
      * single-copy two-shot against the staged two-shot: 2 MiB 1.44x the time, 3 MiB 1.08x, 3.5 MiB 1.06-1.08x, 4 MiB
@@ -487,8 +513,8 @@ public final class AlgorithmSelector
      * ({@code shm_eager} 1.17-1.30x, {@code shm_direct} 1.06-1.55x) and 1.01-1.09x at 8-16 KiB: it keeps them.
      * In the engine's own calls (PERFORMANCE.md, session 58, {@code perf/ChosenCalls.java}, calls back to back, two
      * alternating pairs of 45 s runs per comparison, medians of rank 0's time at the slow pace) {@code shm_eager} took
-     * 0.68x binomial's time at 1 KiB and 0.71-0.76x at 2 KiB, and 0.73-0.79x {@code shm_direct}'s at 4 KiB,
-     * 0.87-0.91x at 6 KiB and 0.72-0.98x at 8 KiB; {@code shm_direct} and binomial were within 0.90-1.08x of each
+     * 0.67-0.69x binomial's time at 1 KiB and 0.71-0.75x at 2 KiB, and 0.75-0.79x {@code shm_direct}'s at 4 KiB,
+     * 0.88-0.90x at 6 KiB and 0.72-1.07x at 8 KiB; {@code shm_direct} and binomial were within 0.90-1.08x of each
      * other at 4-12 KiB, where session 53's rule had taken {@code shm_direct} (from 4 KiB). This rule against that
      * one, each batch of calls timed until every rank had finished it: 0.78-0.85x the time at 4 KiB, 0.90-1.07x at
      * 8 KiB and 0.63-0.93x at 12 KiB (binomial), the same at 2 KiB.
@@ -759,7 +785,7 @@ public final class AlgorithmSelector
 
     /**
      * The top of the window of copies for peers for which a single-copy rule's call is declined
-     * ({@link CollectiveArgs#declinedCopyMaxBytes}; the window starts at 512 KiB, {@code SingleCopyReads}): a copy of
+     * ({@link CollectiveArgs#declinedCopyMaxBytes}; the window starts at {@link #DECLINED_COPY_MIN_BYTES}): a copy of
      * 2.5 MB or more streams past the caches where the JVM's copies do ({@link StreamingCopy}), and the peers read it
      * from memory at memory speed. {@code float[]} allreduces at 2 ranks at the slow pace ({@code perf/Designs.java},
      * PERFORMANCE.md, session 56), single copy against the staged two-shot: 2 MiB 1.36-1.63x the time, 3 MiB
@@ -830,9 +856,12 @@ public final class AlgorithmSelector
             singleCopyChoice.unsupportedReason(args, size, context) == null)
         {
             // a rank whose buffers must be copied for its peers may decline the call (measured for every collective
-            // of the rule but the 2-rank reduce; ranks that share cores decline a reduce's copies like the others')
+            // of the rule but the 2-rank reduce; ranks that share cores decline a reduce's copies from the rule's
+            // smallest)
             args.declinedCopyMaxBytes = args.collective != Collective.REDUCE || size > cores ?
                 declinedCopyMaxBytes(size > cores) : 0;
+            args.declinedCopyMinBytes = args.collective == Collective.REDUCE && size > cores ?
+                SHARED_CORES_REDUCE_DECLINED_COPY_MIN_BYTES : DECLINED_COPY_MIN_BYTES;
             return singleCopyChoice;
         }
         final CollectiveAlgorithm pairBroadcast = pairSlowPaceBroadcast(args.collective, size, bytes, singleCopyBytes,

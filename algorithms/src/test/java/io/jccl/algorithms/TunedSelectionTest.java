@@ -436,6 +436,7 @@ class TunedSelectionTest
                 atFour.select(allreduce, fourSingleCopy.context(0), bytes, Pace.SLOW).name(), bytes + " B");
             // the rule's call may be declined (a rank's heap array), and then runs what the rule replaced
             assertEquals(AlgorithmSelector.declinedCopyMaxBytes(true), allreduce.declinedCopyMaxBytes);
+            assertEquals(512 * 1024, allreduce.declinedCopyMinBytes);
             allreduce.declined = true;
             assertEquals(staged,
                 atFour.selectAfterDecline(allreduce, fourSingleCopy.context(0), bytes, Pace.SLOW).name());
@@ -484,6 +485,7 @@ class TunedSelectionTest
             assertEquals(bytes >= 4 * mib ? "binomial" : "shm_single_copy",
                 atFour.select(reduce, fourStreaming.context(0), bytes, Pace.SLOW).name(), "reduce of " + bytes + " B");
             assertEquals(AlgorithmSelector.declinedCopyMaxBytes(true), reduce.declinedCopyMaxBytes);
+            assertEquals(128 * 1024, reduce.declinedCopyMinBytes, "a reduce's copies decline from the rule's start");
             reduce.declined = true;
             assertEquals(staged, atFour.selectAfterDecline(reduce, fourSingleCopy.context(0), bytes, Pace.SLOW).name());
             assertEquals(staged, atFour.select(reduce, fourSingleCopy.context(0), bytes, Pace.FAST).name());

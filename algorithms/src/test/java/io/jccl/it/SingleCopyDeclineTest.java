@@ -16,7 +16,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * At the slow pace, a rank whose buffers single copy would copy for its peers (a heap array, or an allreduce in place)
  * declines calls whose copy lies in the window where the staged algorithms beat it, and every rank then runs the call
- * staged; buffers that need no copy, and copies outside the window, keep single copy. The window ends where the JVM's
+ * staged; buffers that need no copy, and copies outside the window, keep single copy. The window starts at 512 KiB
+ * (a reduce's at 128 KiB where ranks share cores) and ends where the JVM's
  * copies stream past the caches (2.5 MB at 2 ranks, 4 MiB where ranks share cores), and nowhere where they do not
  * ({@code -XX:MaxVectorSize=32}). Large reduces that take binomial where copies stream (rank 0's probe tells every
  * rank whether they do) keep single copy where they do not. In 4 JVMs on 2 cores and in 2, with every probe reading
@@ -25,6 +26,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 @Timeout(240)
 class SingleCopyDeclineTest
 {
+    private static final String KIB_128 = Integer.toString(128 << 10);
+    private static final String KIB_256 = Integer.toString(256 << 10);
     private static final String MIB = Integer.toString(1 << 20);
     private static final String TWO_MIB = Integer.toString(2 << 20);
     private static final String THREE_MIB = Integer.toString(3 << 20);
@@ -58,6 +61,10 @@ class SingleCopyDeclineTest
             "reduce_scatter " + TWO_MIB + " direct", "shm_single_copy",
             "alltoall " + MIB + " heap", "shm_direct",
             "alltoall " + MIB + " direct", "shm_single_copy",
+            // a reduce's window starts at the rule's first size, 128 KiB, where the rule replaces binomial
+            "reduce " + KIB_128 + " direct", "shm_single_copy",
+            "reduce " + KIB_128 + " heap", "binomial",
+            "reduce " + KIB_256 + " heap", "shm_direct",
             "reduce " + TWO_MIB + " direct", "shm_single_copy",
             "reduce " + TWO_MIB + " heap", "shm_direct",
             "reduce " + THREE_MIB + " heap", "shm_direct",

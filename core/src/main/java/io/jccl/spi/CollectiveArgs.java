@@ -62,10 +62,14 @@ public final class CollectiveArgs
 
     /**
      * Set by the selector: a single-copy algorithm may decline this call where copying this rank's buffers for its
-     * peers would cost more than a staged algorithm does, a copy of 512 KiB up to (not including) this many bytes;
-     * 0 where it may not decline; identical on every rank.
+     * peers would cost more than the algorithm the selector would choose otherwise, a copy of
+     * {@link #declinedCopyMinBytes} up to (not including) this many bytes; 0 where it may not decline; identical on
+     * every rank.
      */
     public long declinedCopyMaxBytes;
+
+    /** Set by the selector with {@link #declinedCopyMaxBytes}: the smallest copy for peers that declines the call. */
+    public long declinedCopyMinBytes;
 
     /**
      * Set by an algorithm that left the call unrun because some rank declined it ({@link #declinedCopyMaxBytes}), on
@@ -125,6 +129,7 @@ public final class CollectiveArgs
         chunkBytes = 0;
         maxCopyBytes = Long.MAX_VALUE;
         declinedCopyMaxBytes = 0;
+        declinedCopyMinBytes = 0;
         declined = false;
         counts = null;
         displs = null;

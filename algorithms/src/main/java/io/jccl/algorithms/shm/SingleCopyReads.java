@@ -63,22 +63,6 @@ final class SingleCopyReads
      */
     static final long STAGED_COPY_MAX_BYTES = 1 << 20;
 
-    /**
-     * Smallest copy for peers that a rank declines to make when the call allows it
-     * ({@link CollectiveArgs#declinedCopyMaxBytes}, which the selector sets for its single-copy rule's calls, and which
-     * is the window's top: {@code AlgorithmSelector.declinedCopyMaxBytes}): the peers
-     * would read, all at once, lines this rank has just written, which the staged algorithms hand over too, but chunk
-     * by chunk as they land. {@code float[]} at the slow pace ({@code perf/HeapArrays.java}; PERFORMANCE.md, session
-     * 50), single copy against the staged algorithm, by the bytes a rank copies: 4 ranks on 2 cores (16 rounds),
-     * 32-128 KiB 1.01-1.11x the time, 512 KiB 1.02-1.25x (allreduce 524 against 421 µs), 2 MiB 1.33-1.72x
-     * (broadcast 1771 against 1029 µs), 4 MiB allreduce 0.9-1.0x, 8 MiB 0.75-0.87x; 2 ranks (4-8 rounds), 32 KiB-512
-     * KiB 1.03-1.14x, 2 MiB 1.37-1.44x, 4 and 8 MiB 0.49-0.75x; 8 ranks, alltoall, 512 KiB 1.07x, 2 MiB 1.33x, 4 MiB
-     * 1.00x, 8 MiB 0.81x. With direct buffers, which need no copy, single copy took 0.21-0.81x the staged time at the
-     * slow pace. A declined call costs a flag's handoff: declined 512 KiB and 2 MiB allreduces and 2 MiB alltoalls
-     * took 0.99-1.01x the staged time at 4 ranks.
-     */
-    static final long DECLINED_COPY_MIN_BYTES = 512 * 1024;
-
     /** What {@link #publish} returns when the call is declined: no buffer lies at address 0. */
     static final long DECLINED = 0;
 
@@ -111,7 +95,7 @@ final class SingleCopyReads
 
     /**
      * In place of step 1, for a rank that would {@code copy} {@code copyBytes} for its peers: when the call allows it
-     * and the copy lies in the window (from {@link #DECLINED_COPY_MIN_BYTES} up to
+     * and the copy lies in the window (from {@link CollectiveArgs#declinedCopyMinBytes} up to
      * {@link CollectiveArgs#declinedCopyMaxBytes}) or beyond the call's bound on copies
      * ({@link CollectiveArgs#maxCopyBytes}, which keeps scratch bounded), declines the call (release) and returns
      * true. This rank then leaves the call at once, and every peer when it sees this
@@ -120,7 +104,7 @@ final class SingleCopyReads
     static boolean declinesCopy(final CollectiveContext context, final CollectiveArgs args, final boolean copy,
         final long copyBytes)
     {
-        if (!copy || args.declinedCopyMaxBytes == 0 || copyBytes < DECLINED_COPY_MIN_BYTES ||
+        if (!copy || args.declinedCopyMaxBytes == 0 || copyBytes < args.declinedCopyMinBytes ||
             copyBytes >= args.declinedCopyMaxBytes && copyBytes <= args.maxCopyBytes)
         {
             return false;
