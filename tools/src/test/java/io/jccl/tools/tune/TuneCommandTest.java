@@ -564,7 +564,7 @@ class TuneCommandTest
 
     /**
      * --rules: what the engine's own rules choose without a tuning file, judged at each pace by that pace's rows (2
-     * ranks on 2 cores: allgathers of 1 MiB take single copy at the slow pace alone, broadcasts of 4 KiB shm_direct
+     * ranks on 2 cores: allgathers of 1 MiB take single copy at the slow pace alone, broadcasts of 4 KiB shm_eager
      * there and binomial at the fast pace); where the results show one pace, the rules before any probe.
      */
     @Test
@@ -586,7 +586,7 @@ class TuneCommandTest
         final String atSlow = text.substring(slowReport);
         assertEquals("shm_single_copy", choiceAt(atSlow, "allgather, 2 ranks", 1 << 20));
         assertNotEquals("shm_single_copy", choiceAt(atFast, "allgather, 2 ranks", 1 << 20));
-        assertEquals("shm_direct", choiceAt(atSlow, "broadcast, 2 ranks", 4096));
+        assertEquals("shm_eager", choiceAt(atSlow, "broadcast, 2 ranks", 4096));
         assertEquals("binomial", choiceAt(atFast, "broadcast, 2 ranks", 4096));
         for (final Pace pace : Pace.values())
         {
