@@ -26,7 +26,6 @@ import io.jccl.engine.ShmCommunicator;
 import io.jccl.model.Pace;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -45,13 +44,14 @@ public class ChosenCalls
         {
             final ShmCommunicator shm = (ShmCommunicator)world;
             final int p = world.size();
-            final Map<String, Buf[]> buffers = new LinkedHashMap<>();
+            final List<Case> cases = new ArrayList<>();
             for (final String size : sizes)
             {
-                final int count = Integer.parseInt(size) / Float.BYTES;
+                final int bytes = Integer.parseInt(size);
                 for (final String memory : memories)
                 {
-                    buffers.put(size + " B " + memory, HeapArrays.buffers(collective, count, p, memory.equals("heap")));
+                    cases.add(new Case(size + " B " + memory, Math.max(1, batchBytes / bytes),
+                        HeapArrays.buffers(collective, bytes / Float.BYTES, p, memory.equals("heap"))));
                 }
             }
             final Map<String, List<Long>> nanos = new TreeMap<>();
@@ -61,21 +61,20 @@ public class ChosenCalls
                 final long barrierStart = System.nanoTime();
                 world.barrier();
                 nanos.computeIfAbsent("barrier alone", k -> new ArrayList<>()).add(System.nanoTime() - barrierStart);
-                buffers.forEach((sizeAndMemory, buffer) ->
+                for (final Case c : cases)
                 {
-                    final int batch = Math.max(1, batchBytes / Integer.parseInt(sizeAndMemory.split(" ")[0]));
                     final long start = System.nanoTime();
-                    for (int i = 0; i < batch; i++)
+                    for (int i = 0; i < c.batch(); i++)
                     {
-                        HeapArrays.run(world, collective, buffer[0], buffer[1]);
+                        HeapArrays.run(world, collective, c.buffers()[0], c.buffers()[1]);
                     }
                     final String algorithm = shm.lastAlgorithm().name();
                     world.barrier();
-                    final long took = (System.nanoTime() - start) / batch;
+                    final long took = (System.nanoTime() - start) / c.batch();
                     final Pace pace = shm.paceProbe() == null ? null : shm.paceProbe().pace();
-                    nanos.computeIfAbsent(sizeAndMemory + " " + algorithm + " at the " +
+                    nanos.computeIfAbsent(c.label() + " " + algorithm + " at the " +
                         (pace == null ? "unknown" : pace.label()) + " pace", k -> new ArrayList<>()).add(took);
-                });
+                }
             }
             while (!HeapArrays.stop(world, begin, seconds));
             if (world.rank() == 0)
@@ -88,5 +87,10 @@ public class ChosenCalls
                 });
             }
         }
+    }
+
+    /** One size and memory: its label ("4096 B heap"), the calls timed together, and its {send, recv} buffers. */
+    private record Case(String label, int batch, Buf[] buffers)
+    {
     }
 }
