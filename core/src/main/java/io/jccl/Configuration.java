@@ -170,6 +170,14 @@ public final class Configuration
     /** A pace probe of at most this many µs is the fast pace; unset: the tuning file's threshold. */
     public static final String PACE_THRESHOLD_US_PROP_NAME = "jccl.pace.threshold.us";
 
+    /**
+     * A large message through the ring whose fastest chunk its receiver copies out at fewer GB/s than this reads the
+     * slow pace, where the application's blocking sends of heap arrays to that receiver go out of an off-heap copy
+     * (the transport's {@code RingPace}); 0: never the slow pace, they keep the ring.
+     */
+    public static final String RING_SLOW_GBPS_PROP_NAME = "jccl.ring.slow.gbps";
+    public static final double RING_SLOW_GBPS_DEFAULT = 5;
+
     /** Log level: WARN (default), INFO, TRACE. */
     public static final String DEBUG_PROP_NAME = "jccl.debug";
     public static final String DEBUG_DEFAULT = "WARN";
@@ -255,6 +263,31 @@ public final class Configuration
             throw new IllegalArgumentException("setting " + propName + " (" + envName(propName) + ") = '" + value +
                 "' is not a number", ex);
         }
+    }
+
+    /** A number setting, 0 or more. */
+    public double getDouble(final String propName, final double defaultValue)
+    {
+        final String value = get(propName);
+        if (value == null || value.isBlank())
+        {
+            return defaultValue;
+        }
+        double parsed;
+        try
+        {
+            parsed = Double.parseDouble(value.trim());
+        }
+        catch (final NumberFormatException ex)
+        {
+            parsed = Double.NaN;
+        }
+        if (!(parsed >= 0) || Double.isInfinite(parsed))
+        {
+            throw new IllegalArgumentException("setting " + propName + " (" + envName(propName) + ") = '" + value +
+                "' is not a number, 0 or more");
+        }
+        return parsed;
     }
 
     /** A yes/no setting: 1, true, yes, on (any case) are true; 0, false, no, off are false. */

@@ -42,6 +42,7 @@ public final class P2pRank
                 case "singlecopy" -> singleCopy(comm);
                 case "idlepair" -> idlePair(comm);
                 case "stagedheap" -> stagedHeap(comm);
+                case "collectiveheap" -> collectiveHeap(comm);
                 case "forreduction" -> forReduction(comm);
                 case "killcopy" -> killDuringSingleCopy(comm);
                 case "kill" -> killOne(comm, Integer.parseInt(args[1]), "-9");
@@ -388,22 +389,25 @@ public final class P2pRank
     }
 
     /**
-     * Heap arrays' large messages, which go single copy out of an off-heap copy while the pace probe reads the slow
-     * pace: an allreduce the engine chooses for runs the probe first (with {@code jccl.pace.probe.bytes} 1); then,
-     * between ranks 2k and 2k + 1, exchanges of 2.5 MiB - 8 B, 2.5 MiB and 8 MiB + 8 B from heap arrays into heap
-     * arrays and direct buffers, blocking sends of 8 MiB + 8 B both ways before either receive (each arrives as an
-     * unexpected message), a truncated receive that leaves the pair usable,
-     * and an isend, which keeps the ring (the copy belongs to blocking sends). Every word checked; the test reads from
-     * the P2P trace which messages went out of a copy.
+     * Heap arrays' large messages, which go single copy out of an off-heap copy while the ring to their receiver
+     * reads the slow pace: between ranks 2k and 2k + 1, first an exchange of 2.5 MiB through the ring, whose senders
+     * read the pace, and of a byte; then exchanges of 2.5 MiB - 8 B,
+     * 2.5 MiB and 8 MiB + 8 B from heap arrays into heap arrays and direct buffers, blocking sends of 8 MiB + 8 B both
+     * ways before either receive (each arrives as an unexpected message), a truncated receive that leaves the pair
+     * usable, and an isend, which keeps the ring (the copy belongs to blocking sends). Every word checked; the test
+     * reads from the P2P trace which messages went out of a copy.
      */
     private static void stagedHeap(final Communicator comm)
     {
-        comm.allreduce(Buf.of(new float[2]), Buf.of(new float[2]), ReduceOp.SUM);
         final int peer = comm.rank() ^ 1;
         if (peer >= comm.size())
         {
             return;
         }
+        final long[] first = new long[(5 << 19) / 8];
+        comm.sendRecv(Buf.of(heap(5 << 19, comm.rank())), peer, 0, Buf.of(first), peer, 0);
+        verify(first, peer, "the first 2.5 MiB");
+        comm.sendRecv(Buf.of(new byte[1]), peer, 0, Buf.of(new byte[1]), peer, 0);
         for (final int n : new int[] {(5 << 19) - 8, 5 << 19, (8 << 20) + 8})
         {
             final long[] out = heap(n, comm.rank());
@@ -432,6 +436,19 @@ public final class P2pRank
         comm.recv(Buf.of(back), peer, 5);
         sent.await();
         verify(back, peer, "isend");
+    }
+
+    /**
+     * A collective's heap array message follows the engine's pace probe, not the ring: an allreduce the engine chooses
+     * for runs the probe (with {@code jccl.pace.probe.bytes} 1), then a 2.5 MiB broadcast by binomial (forced) from
+     * rank 0, checked everywhere; the test reads from the P2P trace whether its messages went out of a copy.
+     */
+    private static void collectiveHeap(final Communicator comm)
+    {
+        comm.allreduce(Buf.of(new float[2]), Buf.of(new float[2]), ReduceOp.SUM);
+        final long[] data = comm.rank() == 0 ? heap(5 << 19, 0) : new long[(5 << 19) / 8];
+        comm.broadcast(Buf.of(data), 0);
+        verify(data, 0, "the broadcast");
     }
 
     /**

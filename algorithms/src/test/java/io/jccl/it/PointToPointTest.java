@@ -151,30 +151,40 @@ class PointToPointTest
     }
 
     /**
-     * A heap array's blocking send of 2.5 MiB or more goes single copy out of an off-heap copy at the slow pace, in a
-     * job of at most two ranks a core whose JVMs' large copies stream past the caches ({@code P2pRank.stagedHeap};
-     * the trace names each such send): not below 2.5 MiB, not an isend, not at the fast pace, not beyond two ranks a
-     * core, not with {@code -XX:MaxVectorSize=32} (the INIT log says why). The 8 MiB + 8 B messages are copied in
-     * three pieces that the receiver reads while the sender copies. Every word arrives right either way.
+     * The application's blocking send of a heap array of 2.5 MiB or more goes single copy out of an off-heap copy
+     * while the ring to its receiver reads the slow pace, in a job of at most two ranks a core whose JVMs' large
+     * copies stream past the caches ({@code P2pRank.stagedHeap}; the trace names each such send): not below 2.5 MiB,
+     * not an isend, not at the fast pace, not beyond two ranks a core, not with {@code -XX:MaxVectorSize=32} (the INIT
+     * log says why). Each rank reads the pace from the first 2.5 MiB it sends, the slow one with
+     * {@code jccl.ring.slow.gbps} 1000000, the fast one with 0; with {@code jccl.pace.probe.bytes} 1 every other send
+     * goes through the ring, which reads the pace again. The 8 MiB + 8 B messages are copied in three pieces
+     * that the receiver reads while the sender copies. Every word arrives right either way.
      */
-    @ParameterizedTest(name = "heap arrays' sends on {0} ranks at the {1} pace, MaxVectorSize {2}")
-    @CsvSource({"2, slow, default", "2, fast, default", "4, slow, default", "8, slow, default", "2, slow, 32"})
-    void heapArraysSendOutOfAnOffHeapCopyAtTheSlowPace(final int ranks, final String pace, final String vectorSize)
+    @ParameterizedTest(name = "heap arrays' sends on {0} ranks at the {1} pace, MaxVectorSize {2}, probe bytes {3}")
+    @CsvSource({"2, slow, default, default", "2, fast, default, default", "4, slow, default, default",
+        "8, slow, default, default", "2, slow, 32, default", "2, slow, default, 1"})
+    void heapArraysSendOutOfAnOffHeapCopyWhileTheRingReadsTheSlowPace(final int ranks, final String pace,
+        final String vectorSize, final String probeBytes)
     {
         assumeTrue(Runtime.version().feature() >= 22, "single copy needs Java 22");
         final boolean narrowVectors = !vectorSize.equals("default");
         final boolean copies = pace.equals("slow") && ranks <= 2 * Runtime.getRuntime().availableProcessors() &&
             !narrowVectors && StreamingCopy.available();
+        final boolean rereads = !probeBytes.equals("default");
         final List<String> jvmArgs = new ArrayList<>(List.of("-Xmx512m", "-XX:+UseSerialGC",
             "-XX:TieredStopAtLevel=1"));
         if (narrowVectors)
         {
             jvmArgs.add("-XX:MaxVectorSize=" + vectorSize);
         }
-        final JobResult result = Jobs.launch(ranks, P2pRank.class, List.of("stagedheap"),
-            List.of("JCCL_DEBUG=TRACE", "JCCL_DEBUG_SUBSYS=P2P,INIT", "JCCL_TUNING_FILE=none",
-                "JCCL_PACE_PROBE_BYTES=1", "JCCL_PACE_THRESHOLD_US=" + (pace.equals("slow") ? "0" : "1000000")),
-            jvmArgs, Duration.ofSeconds(90));
+        final List<String> environment = new ArrayList<>(List.of("JCCL_DEBUG=TRACE", "JCCL_DEBUG_SUBSYS=P2P,INIT",
+            "JCCL_TUNING_FILE=none", "JCCL_RING_SLOW_GBPS=" + (pace.equals("slow") ? "1000000" : "0")));
+        if (rereads)
+        {
+            environment.add("JCCL_PACE_PROBE_BYTES=" + probeBytes);
+        }
+        final JobResult result = Jobs.launch(ranks, P2pRank.class, List.of("stagedheap"), environment, jvmArgs,
+            Duration.ofSeconds(90));
         Jobs.assertSucceeded(result);
         final String copied = " single copy out of an off-heap copy of its heap array";
         for (int r = 0; r < ranks; r++)
@@ -187,14 +197,23 @@ class PointToPointTest
                 .map(l -> l.substring(l.indexOf("sending "))).toList();
             final String to = " bytes to rank " + (r ^ 1) + copied;
             // 2.5 MiB and 8 MiB + 8 B twice each, the blocking send that meets the peer's, and rank 2k's truncated one
-            final List<String> expected = !copies ? List.of() : new ArrayList<>(List.of(
-                "sending 2621440" + to, "sending 2621440" + to, "sending 8388616" + to, "sending 8388616" + to,
-                "sending 8388616" + to));
-            if (copies && r % 2 == 0)
+            final List<String> eligible = new ArrayList<>(List.of("sending 2621440" + to, "sending 2621440" + to,
+                "sending 8388616" + to, "sending 8388616" + to, "sending 8388616" + to));
+            if (r % 2 == 0)
             {
-                expected.add("sending 8388616" + to);
+                eligible.add("sending 8388616" + to);
+            }
+            final List<String> expected = new ArrayList<>();
+            for (int m = 0; copies && m < eligible.size(); m += rereads ? 2 : 1)
+            {
+                expected.add(eligible.get(m));
             }
             assertEquals(expected, sends, () -> "rank " + rank + ": " + output);
+            if (copies)
+            {
+                assertTrue(output.stream().anyMatch(l -> l.contains("the slow pace from a message to rank " +
+                    (rank ^ 1) + " through the ring")), () -> "rank " + rank + ": " + output);
+            }
             if (narrowVectors)
             {
                 assertTrue(output.stream().anyMatch(l -> l.contains("(heap arrays' sends keep the ring: this JVM's " +
@@ -202,6 +221,30 @@ class PointToPointTest
                     () -> "rank " + rank + ": " + output);
             }
         }
+    }
+
+    /**
+     * A collective's heap array message follows the engine's pace probe, whatever the ring reads
+     * ({@code P2pRank.collectiveHeap}, {@code jccl.ring.slow.gbps} 0): a 2.5 MiB binomial broadcast's message goes
+     * out of an off-heap copy when the probe reads the slow pace, through the ring when it reads the fast one.
+     */
+    @ParameterizedTest(name = "a collective's heap array at the {0} pace")
+    @ValueSource(strings = {"slow", "fast"})
+    void aCollectivesHeapArrayFollowsThePaceProbe(final String pace)
+    {
+        assumeTrue(Runtime.version().feature() >= 22, "single copy needs Java 22");
+        assumeTrue(Runtime.getRuntime().availableProcessors() >= 2, "2 ranks outnumber the cores here");
+        final JobResult result = Jobs.launch(2, P2pRank.class, List.of("collectiveheap"),
+            List.of("JCCL_DEBUG=TRACE", "JCCL_DEBUG_SUBSYS=P2P", "JCCL_TUNING_FILE=none", "JCCL_RING_SLOW_GBPS=0",
+                "JCCL_ALGO=broadcast:binomial", "JCCL_PACE_PROBE_BYTES=1",
+                "JCCL_PACE_THRESHOLD_US=" + (pace.equals("slow") ? "0" : "1000000")),
+            List.of("-Xmx512m"), Duration.ofSeconds(60));
+        Jobs.assertSucceeded(result);
+        final List<String> root = result.output(0);
+        assertTrue(root.stream().anyMatch(l -> l.contains("OK collectiveheap rank 0")), () -> String.join("\n", root));
+        final boolean copies = pace.equals("slow") && StreamingCopy.available();
+        assertEquals(copies, root.stream().anyMatch(l -> l.contains("sending 2621440 bytes to rank 1 single copy " +
+            "out of an off-heap copy of its heap array")), () -> String.join("\n", root));
     }
 
     /** The receiver of a stream of single-copy messages is killed: the sender names it within 2 s. */

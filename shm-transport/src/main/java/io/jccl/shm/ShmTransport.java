@@ -82,6 +82,8 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
     private CoreMates coreMates;
     /** Made once the job's cores are known: its thresholds depend on them. */
     private SingleCopy singleCopy;
+    /** The pace large sends read from the ring, for the application's heap arrays'; made with singleCopy. */
+    private RingPace ringPace;
     private int activeSendQueues;
     private long singleCopyBytes;
     /** {@link #copiesStream()}, from the engine's last pace probe ({@link #pace}). */
@@ -282,6 +284,8 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
                 "wait have one" : ""));
         }
         singleCopy = new SingleCopy(configuration, rank, base, layout, cores, idleRanks);
+        ringPace = new RingPace(configuration, log, size, layout.ringCapacity(),
+            StreamingCopy.available() ? singleCopy.stagedHeapSendMinBytes() : 0);
         final String singleCopyOff = singleCopy.probe();
         // Algorithm choices depend on whether every rank takes single-copy messages: all must see the same answer.
         while (!singleCopy.allDecided())
@@ -310,7 +314,8 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
             return "";
         }
         return StreamingCopy.available() ? " (heap arrays' blocking sends from " +
-            sizeText(singleCopy.stagedHeapSendMinBytes()) + " out of an off-heap copy, at the slow pace)" :
+            sizeText(singleCopy.stagedHeapSendMinBytes()) + " out of an off-heap copy at the slow pace: the " +
+            "collectives' as the pace probe reads it, the application's as their own ring's chunks do)" :
             " (heap arrays' sends keep the ring: this JVM's large copies do not stream past the caches, " +
             StreamingCopy.whyNot() + ")";
     }
@@ -689,8 +694,8 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
      * The pace the communicator's probe read ({@code io.jccl.engine.PaceProbe}). At the slow pace, in a job of at most
      * {@link SingleCopy#STAGED_HEAP_SEND_MAX_RANKS_PER_CORE} ranks a core, a heap array's blocking send of
      * {@link SingleCopy#stagedHeapSendMinBytes()} or more goes single copy out of an off-heap copy of it, instead of
-     * through the ring, where this JVM's large copies stream past the caches ({@link StreamingCopy}). Where nothing
-     * probes (no collective whose choice follows the pace), heap arrays keep the ring.
+     * through the ring, where this JVM's large copies stream past the caches ({@link StreamingCopy}): the
+     * collectives' sends; the application's follow the pace their own chunks read from the ring ({@link RingPace}).
      *
      * @param copiesStream whether rank 0's JVM's large copies stream past the caches, the same on every rank: with the
      *                     slow pace, in a job whose heap arrays' sends go out of a copy, {@link #copiesStream()}.
@@ -1012,7 +1017,9 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
             sendToSelf(op);
             return;
         }
-        final boolean staged = op == blockingSend && op.base != null && singleCopy.offerStaged(op.dest, op.bytes);
+        // The collectives' heap arrays follow the engine's probe; the application's, the pace of the ring to dest
+        final boolean staged = op == blockingSend && op.base != null && singleCopy.offerStaged(op.dest, op.bytes) &&
+            (waiter.pointToPoint() ? ringPace.outOfCopy(op.dest, op.bytes) : singleCopy.stagesHeapSends());
         if (staged)
         {
             singleCopy.beginStaged(op);
@@ -1072,14 +1079,24 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
             return pushRendezvous(op, writer);
         }
         final long bytes = op.bytes;
+        final boolean timed = ringPace.reads(bytes);
+        if (timed && !op.started)
+        {
+            ringPace.begin(op.dest);
+        }
         int written = 0;
         do
         {
             final int chunk = (int) Math.min(bytes - op.sent, writer.maxChunk());
             final int flags = (op.started ? 0 : FLAG_FIRST) | (op.sent + chunk == bytes ? FLAG_LAST : 0);
+            final long start = timed ? System.nanoTime() : 0;
             if (!writer.tryWrite(op.tag, flags, bytes, op.base, op.offset + op.sent, chunk))
             {
                 return written;
+            }
+            if (timed)
+            {
+                ringPace.copied(op.dest, chunk, System.nanoTime() - start, op.sent);
             }
             op.started = true;
             op.sent += chunk;
@@ -1087,6 +1104,10 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         }
         while (op.sent < bytes);
         op.done = true;
+        if (timed)
+        {
+            ringPace.end(op.dest);
+        }
         return written;
     }
 

@@ -262,16 +262,24 @@ final class SingleCopy
         return stagedHeapSendMinBytes;
     }
 
+    /** Whether the engine's probe last read the slow pace, where the collectives' heap arrays go out of copies. */
+    boolean stagesHeapSends()
+    {
+        return stageHeapSends;
+    }
+
     /**
-     * Whether a blocking send of {@code bytes} from a heap array to {@code dest} goes single copy out of an off-heap
-     * copy of it ({@link #beginStaged}): while {@link #stageHeapSends} holds, from {@link #stagedHeapSendMinBytes} (above
-     * {@link #FOR_REDUCTION_THRESHOLD_BYTES}) up to {@link #STAGED_HEAP_SEND_MAX_BYTES}. Blocking sends alone: one
-     * send at a time owns the copy, until its receiver has read it.
+     * Whether a blocking send of {@code bytes} from a heap array to {@code dest} can go single copy out of an off-heap
+     * copy of it ({@link #beginStaged}) at the slow pace: from {@link #stagedHeapSendMinBytes} (above
+     * {@link #FOR_REDUCTION_THRESHOLD_BYTES}) up to {@link #STAGED_HEAP_SEND_MAX_BYTES}, where this JVM's large copies
+     * stream past the caches. Blocking sends alone: one send at a time owns the copy, until its receiver has read it.
+     * Whether it does is the pace's word: the engine's probe for a collective's ({@link #stagesHeapSends()}), the
+     * receiver's ring for the application's ({@link RingPace}).
      */
     boolean offerStaged(final int dest, final long bytes)
     {
-        return enabled && stageHeapSends && bytes >= stagedHeapSendMinBytes &&
-            bytes <= STAGED_HEAP_SEND_MAX_BYTES && peerTakesPart(dest);
+        return enabled && stagedHeapSendMinBytes > 0 && StreamingCopy.available() &&
+            bytes >= stagedHeapSendMinBytes && bytes <= STAGED_HEAP_SEND_MAX_BYTES && peerTakesPart(dest);
     }
 
     /**
