@@ -171,9 +171,10 @@ public final class Configuration
     public static final String PACE_THRESHOLD_US_PROP_NAME = "jccl.pace.threshold.us";
 
     /**
-     * A large message through the ring whose fastest chunk its receiver copies out at fewer GB/s than this reads the
-     * slow pace, where the application's blocking sends of heap arrays to that receiver go out of an off-heap copy
-     * (the transport's {@code RingPace}); 0: never the slow pace, they keep the ring.
+     * A large message through the ring whose sender copied most of its chunks after the first ring's worth in at
+     * fewer GB/s than this reads the slow pace, where the application's blocking sends of heap arrays to that
+     * receiver go out of an off-heap copy (the transport's {@code RingPace}); 0: never the slow pace, they keep the
+     * ring.
      */
     public static final String RING_SLOW_GBPS_PROP_NAME = "jccl.ring.slow.gbps";
     public static final double RING_SLOW_GBPS_DEFAULT = 5;

@@ -14,14 +14,15 @@ import java.util.Locale;
  * out stays fast (2 ranks on the AMD VM, 2026-12-06, 256 KiB chunks: the sender's at 0.5-4 GB/s at the slow pace and
  * 8-47 at the fast one, the receiver's 15-27 at either; PERFORMANCE.md, session 59). So the sender times its copy of
  * each chunk of a message of {@link #minBytes} or more (a message that could have gone out of a copy) that goes into
- * the ring after its first ring's worth, and at the message's end reads the slow pace for that receiver when the
- * fastest of those chunks went in at fewer than {@link Configuration#RING_SLOW_GBPS_PROP_NAME} GB/s. The fastest,
- * because a chunk the sender was descheduled in reads slow whatever the pace.
+ * the ring after its first ring's worth, and at the message's end reads the slow pace for that receiver when most
+ * of those chunks went in at fewer than {@link Configuration#RING_SLOW_GBPS_PROP_NAME} GB/s: the median chunk, since
+ * a chunk the sender was descheduled in reads slow whatever the pace, and now and then one reads fast at the slow
+ * pace (the fastest of a message's chunks read 7-12 GB/s in about a third of the messages there).
  * <p>
  * While the pace is slow, messages to that receiver go out of a copy, but for one through the ring after every
  * {@link Configuration#PACE_PROBE_BYTES_PROP_NAME} bytes sent out of copies, which reads the pace again. That one finds
- * the ring cold (its lines long out of the receiver's cache) and reads fast at either pace, so a fast reading there
- * sends the next message through the ring too, whose reading decides. At the fast pace, or before any reading, the
+ * the ring cold (its lines long out of the receiver's cache), so a fast reading there sends the next message through
+ * the ring too, whose reading decides. At the fast pace, or before any reading, the
  * ring, which reads the pace with every message.
  * <p>
  * Costs two clock reads per chunk of such a message (256 KiB with the default ring); allocates nothing. One instance
@@ -31,7 +32,10 @@ final class RingPace
 {
     /** The smallest chunk timed: below it a clock read's cost is a few percent of the copy's time at the fast pace. */
     static final int MIN_TIMED_CHUNK_BYTES = 64 * 1024;
-    /** Chunks a message must have timed for a reading: the fastest of one or two is too often a slow one. */
+    /**
+     * Chunks a message must have timed for a reading: the median of one or two is too often a disturbed one. A chunk
+     * is a quarter of the ring ({@link ChannelWriter}), so a message of twice the ring or more reads the pace.
+     */
     static final int MIN_TIMED_CHUNKS = 4;
 
     private final Log log;
@@ -41,9 +45,9 @@ final class RingPace
     private final long ringBytes;
     private final double slowGbps;
     private final long rereadBytes;
-    /** Per destination: chunks timed in the message going through the ring, and the fastest one's rate, GB/s. */
+    /** Per destination: chunks timed in the message going through the ring, and how many went in slowly. */
     private final int[] timedChunks;
-    private final double[] fastestGbps;
+    private final int[] slowChunks;
     /** Per destination: whether the pace read is slow. */
     private final boolean[] slow;
     /** Per destination, at the slow pace: the message through the ring reads it again on a cold ring. */
@@ -68,7 +72,7 @@ final class RingPace
             Configuration.PACE_PROBE_BYTES_DEFAULT);
         this.minBytes = rereadBytes > 0 ? minBytes : 0;
         this.timedChunks = new int[size];
-        this.fastestGbps = new double[size];
+        this.slowChunks = new int[size];
         this.slow = new boolean[size];
         this.rereading = new boolean[size];
         this.confirming = new boolean[size];
@@ -85,7 +89,7 @@ final class RingPace
     void begin(final int dest)
     {
         timedChunks[dest] = 0;
-        fastestGbps[dest] = 0;
+        slowChunks[dest] = 0;
     }
 
     /**
@@ -98,7 +102,10 @@ final class RingPace
         {
             timedChunks[dest]++;
             // bytes per nanosecond are GB/s
-            fastestGbps[dest] = Math.max(fastestGbps[dest], bytes / (double) Math.max(nanos, 1));
+            if (bytes < slowGbps * nanos)
+            {
+                slowChunks[dest]++;
+            }
         }
     }
 
@@ -109,11 +116,11 @@ final class RingPace
         {
             return;
         }
-        final boolean slowNow = fastestGbps[dest] < slowGbps;
+        final boolean slowNow = 2 * slowChunks[dest] > timedChunks[dest];
         if (log.enabled(Log.TRACE, Log.P2P))
         {
-            log.trace(Log.P2P, String.format(Locale.ROOT, "a message to rank %d through the ring: %d chunks " +
-                "timed, the fastest %.1f GB/s%s", dest, timedChunks[dest], fastestGbps[dest],
+            log.trace(Log.P2P, String.format(Locale.ROOT, "a message to rank %d through the ring: %d of %d " +
+                "chunks timed below %.1f GB/s%s", dest, slowChunks[dest], timedChunks[dest], slowGbps,
                 rereading[dest] ? " (a cold ring)" : ""));
         }
         final boolean cold = rereading[dest];
@@ -127,8 +134,8 @@ final class RingPace
         if (log.enabled(Log.INFO, Log.P2P))
         {
             log.info(Log.P2P, String.format(Locale.ROOT, "the %s pace from a message to rank %d through the ring " +
-                "(its fastest chunk %.1f GB/s, the slow pace below %.1f): heap arrays' large sends to it go %s",
-                slowNow ? "slow" : "fast", dest, fastestGbps[dest], slowGbps,
+                "(%d of its %d chunks timed below %.1f GB/s): heap arrays' large sends to it go %s",
+                slowNow ? "slow" : "fast", dest, slowChunks[dest], timedChunks[dest], slowGbps,
                 slowNow ? "out of an off-heap copy" : "through the ring"));
         }
     }
