@@ -23,9 +23,10 @@ import static io.jccl.shm.SegmentDescriptor.RankRecordDescriptor.*;
  * Used for a message when this build and JVM have {@link CrossMemory}, the message is at least
  * {@link Configuration#SINGLE_COPY_BYTES_PROP_NAME} bytes from off-heap memory, and both ends passed the probe at
  * connect (each reads every peer's segment magic through the kernel and publishes the result in its rank record).
- * A heap array's blocking send goes out of an off-heap copy of it while the engine's probe reads the slow pace
- * ({@link #offerStaged}), announced before the copy is made, which the receiver reads piece by piece as it lands
- * ({@link #stagePieces}).
+ * A heap array's blocking send goes out of an off-heap copy of it at the slow pace ({@link #offerStaged}): a
+ * collective's while the engine's probe reads it, the application's while its own messages through the ring do
+ * ({@link RingPace}). The send is announced before the copy is made, which the receiver reads piece by piece as it
+ * lands ({@link #stagePieces}).
  * <p>
  * One instance per transport, used by its one thread.
  */
@@ -107,7 +108,7 @@ final class SingleCopy
      * {@link #STAGED_HEAP_SEND_MAX_RANKS_PER_CORE} ranks a core, where none does.
      */
     private final long stagedHeapSendMinBytes;
-    /** Whether blocking sends of heap arrays go single copy out of {@link #staging} ({@link #stageHeapSends}). */
+    /** Whether the collectives' blocking sends of heap arrays go out of {@link #staging} ({@link #stageHeapSends}). */
     private boolean stageHeapSends;
     /** Off-heap copy of a heap array's message, which the kernel can read; grown to the largest message staged. */
     private ByteBuffer staging;
@@ -248,8 +249,8 @@ final class SingleCopy
     }
 
     /**
-     * Whether the engine's probe read the slow pace, where blocking sends of heap arrays go single copy out of an
-     * off-heap copy ({@link #offerStaged}) in a job where they do ({@link #stagedHeapSendMinBytes()}).
+     * Whether the engine's probe read the slow pace, where the collectives' blocking sends of heap arrays go single
+     * copy out of an off-heap copy ({@link #offerStaged}) in a job where they do ({@link #stagedHeapSendMinBytes()}).
      */
     void stageHeapSends(final boolean slowPace)
     {
