@@ -44,7 +44,7 @@ public class Designs
             final boolean sharedCores = p > Runtime.getRuntime().availableProcessors();
             final String probeCollective = sharedCores ? "allreduce" : "allgather";
             final int probeBytes = sharedCores ? 128 << 10 : 32 << 10;
-            final Communicator handoff = world.withAlgorithm("allgather:shm_direct");
+            final Runnable handoff = HeapArrays.handoffProbe(world);
             final Communicator probeStaged = world.withAlgorithm(probeCollective + ":" +
                 (sharedCores ? "shm_twoshot" : "shm_direct"));
             final Communicator probeSingle = world.withAlgorithm(probeCollective + ":" +
@@ -70,8 +70,6 @@ public class Designs
                     }
                 }
             }
-            final Buf handoffSend = HeapArrays.direct((512 << 10) / 4 / p);
-            final Buf handoffRecv = HeapArrays.direct((512 << 10) / 4);
             final Buf probeSend = HeapArrays.direct(probeBytes / 4 / (sharedCores ? 1 : p));
             final Buf probeRecv = HeapArrays.direct(probeBytes / 4);
             final long[] nanos = new long[5];
@@ -85,7 +83,7 @@ public class Designs
                 }
                 HeapArrays.run(probeStaged, probeCollective, probeSend, probeRecv);
                 HeapArrays.run(probeSingle, probeCollective, probeSend, probeRecv);
-                handoff.allgather(handoffSend, handoffRecv);
+                handoff.run();
             }
             if (world.rank() == 0)
             {
@@ -94,8 +92,7 @@ public class Designs
             final long begin = System.nanoTime();
             for (int sample = 0; !HeapArrays.stop(world, begin, seconds); sample++)
             {
-                final StringBuilder line = HeapArrays.sampleLine(sample, begin, nanos,
-                    () -> handoff.allgather(handoffSend, handoffRecv),
+                final StringBuilder line = HeapArrays.sampleLine(sample, begin, nanos, handoff,
                     () -> HeapArrays.run(probeStaged, probeCollective, probeSend, probeRecv),
                     () -> HeapArrays.run(probeSingle, probeCollective, probeSend, probeRecv));
                 // A call the engine chooses for: run with jccl.pace.probe.bytes=1, its probe runs before it, and the

@@ -129,8 +129,20 @@ public class HeapArrays
     }
 
     /**
+     * The bench's handoff probe's call on {@code world}: a 512 KiB allgather through the staging areas (shm_direct) of
+     * direct buffers, whose median time, µs, tells the machine's pace (PaceVerdicts, Designs and HeapSends).
+     */
+    static Runnable handoffProbe(final Communicator world)
+    {
+        final Communicator handoff = world.withAlgorithm("allgather:shm_direct");
+        final Buf send = direct((512 << 10) / 4 / world.size());
+        final Buf recv = direct((512 << 10) / 4);
+        return () -> handoff.allgather(send, recv);
+    }
+
+    /**
      * The start of a sample's CSV line: its number, its seconds since {@code begin} ({@code System.nanoTime}), and
-     * the {@link #median} time, µs, of each of {@code probes} (PaceVerdicts, Designs and PairBroadcasts).
+     * the {@link #median} time, µs, of each of {@code probes} (PaceVerdicts, Designs, PairBroadcasts and HeapSends).
      */
     static StringBuilder sampleLine(final int sample, final long begin, final long[] nanos, final Runnable... probes)
     {

@@ -26,10 +26,7 @@ public class HeapSends
         final int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 4;
         try (Communicator world = Jccl.connect())
         {
-            final int p = world.size();
-            final Communicator handoff = world.withAlgorithm("allgather:shm_direct");
-            final Buf handoffSend = HeapArrays.direct((512 << 10) / 4 / p);
-            final Buf handoffRecv = HeapArrays.direct((512 << 10) / 4);
+            final Runnable handoff = HeapArrays.handoffProbe(world);
             final Buf[] messages = new Buf[sizes.length];
             final StringBuilder header = new StringBuilder("sample,seconds,handoff_us");
             for (int s = 0; s < sizes.length; s++)
@@ -46,7 +43,7 @@ public class HeapSends
                 {
                     roundTrip(world, message);
                 }
-                handoff.allgather(handoffSend, handoffRecv);
+                handoff.run();
             }
             if (world.rank() == 0)
             {
@@ -55,8 +52,7 @@ public class HeapSends
             final long begin = System.nanoTime();
             for (int sample = 0; !HeapArrays.stop(world, begin, seconds); sample++)
             {
-                final StringBuilder line = HeapArrays.sampleLine(sample, begin, nanos,
-                    () -> handoff.allgather(handoffSend, handoffRecv));
+                final StringBuilder line = HeapArrays.sampleLine(sample, begin, nanos, handoff);
                 for (final Buf message : messages)
                 {
                     for (int r = 0; r < rounds; r++)

@@ -61,7 +61,7 @@ public class PaceVerdicts
         try (Communicator world = Jccl.connect())
         {
             final int p = world.size();
-            final Communicator handoff = world.withAlgorithm("allgather:shm_direct");
+            final Runnable handoff = HeapArrays.handoffProbe(world);
             final Communicator[] singleCopy = new Communicator[ops.length];
             final Communicator[] staged = new Communicator[ops.length];
             final Buf[][] buffers = new Buf[ops.length][];
@@ -89,8 +89,6 @@ public class PaceVerdicts
                 header.append(',').append(name).append("_probe_staged,").append(name).append("_probe_single,")
                     .append(name).append("_mean_staged,").append(name).append("_mean_single");
             }
-            final Buf handoffSend = HeapArrays.direct((512 << 10) / 4 / p);
-            final Buf handoffRecv = HeapArrays.direct((512 << 10) / 4);
             final long[] nanos = new long[5];
             // Warm-up: every call compiled before the first sample.
             for (int c = 0; c < ops.length; c++)
@@ -103,7 +101,7 @@ public class PaceVerdicts
             }
             for (int i = 0; i < 1000; i++)
             {
-                handoff.allgather(handoffSend, handoffRecv);
+                handoff.run();
             }
             if (world.rank() == 0)
             {
@@ -112,8 +110,7 @@ public class PaceVerdicts
             final long begin = System.nanoTime();
             for (int sample = 0; !HeapArrays.stop(world, begin, seconds); sample++)
             {
-                final StringBuilder line = HeapArrays.sampleLine(sample, begin, nanos,
-                    () -> handoff.allgather(handoffSend, handoffRecv));
+                final StringBuilder line = HeapArrays.sampleLine(sample, begin, nanos, handoff);
                 for (int c = 0; c < ops.length; c++)
                 {
                     final String op = ops[c];
