@@ -12,8 +12,8 @@ import java.util.Locale;
  * At the slow pace it is the sender's copy into the ring that crawls: once the ring is full, each chunk goes into
  * lines the receiver's core has just read, and taking them back costs a slow handoff each, while the receiver's copy
  * out stays fast (2 ranks on the AMD VM, 2026-12-06, 256 KiB chunks: the fastest of a message's chunks into the ring
- * at 2-4.5 GB/s in two thirds of the messages at the slow pace and at 8-47 in every one at the fast pace, out of it at
- * 15-27 at either; PERFORMANCE.md, session 59). So the sender times its copy of
+ * below 5 GB/s in two thirds of the messages at the slow pace and at 8-47 in all but 2 of 12 256 at the fast pace,
+ * out of it at 15-27 at either; PERFORMANCE.md, session 59). So the sender times its copy of
  * each chunk of a message of {@link #minBytes} or more (a message that could have gone out of a copy) that goes into
  * the ring after its first ring's worth, and at the message's end reads the slow pace for that receiver when most
  * of those chunks went in at fewer than {@link Configuration#RING_SLOW_GBPS_PROP_NAME} GB/s: the median chunk, since
