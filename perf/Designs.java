@@ -85,16 +85,8 @@ public class Designs
                 HeapArrays.run(probeSingle, probeCollective, probeSend, probeRecv);
                 handoff.run();
             }
-            if (world.rank() == 0)
+            HeapArrays.sample(world, seconds, header, nanos, line ->
             {
-                System.out.println(header);
-            }
-            final long begin = System.nanoTime();
-            for (int sample = 0; !HeapArrays.stop(world, begin, seconds); sample++)
-            {
-                final StringBuilder line = HeapArrays.sampleLine(sample, begin, nanos, handoff,
-                    () -> HeapArrays.run(probeStaged, probeCollective, probeSend, probeRecv),
-                    () -> HeapArrays.run(probeSingle, probeCollective, probeSend, probeRecv));
                 // A call the engine chooses for: run with jccl.pace.probe.bytes=1, its probe runs before it, and the
                 // transport follows the pace it reads (heap arrays' sends) for the designs' calls of this sample.
                 HeapArrays.run(world, probeCollective, probeSend, probeRecv);
@@ -115,12 +107,9 @@ public class Designs
                         line.append(String.format(",%.3f", (System.nanoTime() - start) / 1e3 / calls));
                     }
                 }
-                if (world.rank() == 0)
-                {
-                    System.out.println(line);
-                    System.out.flush();
-                }
-            }
+            }, handoff,
+                () -> HeapArrays.run(probeStaged, probeCollective, probeSend, probeRecv),
+                () -> HeapArrays.run(probeSingle, probeCollective, probeSend, probeRecv));
         }
     }
 }

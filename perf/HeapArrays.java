@@ -24,6 +24,7 @@ import io.jccl.ReduceOp;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
+import java.util.function.Consumer;
 
 public class HeapArrays
 {
@@ -130,7 +131,8 @@ public class HeapArrays
 
     /**
      * The bench's handoff probe's call on {@code world}: a 512 KiB allgather through the staging areas (shm_direct) of
-     * direct buffers, whose median time, µs, tells the machine's pace (PaceVerdicts, Designs and HeapSends).
+     * direct buffers, whose median time, µs, tells the machine's pace (PaceVerdicts, Designs, PairBroadcasts and
+     * HeapSends).
      */
     static Runnable handoffProbe(final Communicator world)
     {
@@ -141,10 +143,36 @@ public class HeapArrays
     }
 
     /**
-     * The start of a sample's CSV line: its number, its seconds since {@code begin} ({@code System.nanoTime}), and
-     * the {@link #median} time, µs, of each of {@code probes} (PaceVerdicts, Designs, PairBroadcasts and HeapSends).
+     * Samples for {@code seconds} ({@link #stop}): rank 0 prints {@code header}, then a CSV line per sample, which
+     * starts with {@link #sampleLine} of {@code probes} and goes on with what {@code sample} appends (PaceVerdicts,
+     * Designs, PairBroadcasts and HeapSends).
      */
-    static StringBuilder sampleLine(final int sample, final long begin, final long[] nanos, final Runnable... probes)
+    static void sample(final Communicator world, final double seconds, final CharSequence header, final long[] nanos,
+        final Consumer<StringBuilder> sample, final Runnable... probes)
+    {
+        if (world.rank() == 0)
+        {
+            System.out.println(header);
+        }
+        final long begin = System.nanoTime();
+        for (int n = 0; !stop(world, begin, seconds); n++)
+        {
+            final StringBuilder line = sampleLine(n, begin, nanos, probes);
+            sample.accept(line);
+            if (world.rank() == 0)
+            {
+                System.out.println(line);
+                System.out.flush();
+            }
+        }
+    }
+
+    /**
+     * The start of a sample's CSV line: its number, its seconds since {@code begin} ({@code System.nanoTime}), and
+     * the {@link #median} time, µs, of each of {@code probes}.
+     */
+    private static StringBuilder sampleLine(final int sample, final long begin, final long[] nanos,
+        final Runnable... probes)
     {
         final StringBuilder line = new StringBuilder();
         line.append(sample).append(',').append(String.format("%.1f", (System.nanoTime() - begin) / 1e9));

@@ -45,14 +45,8 @@ public class HeapSends
                 }
                 handoff.run();
             }
-            if (world.rank() == 0)
+            HeapArrays.sample(world, seconds, header, nanos, line ->
             {
-                System.out.println(header);
-            }
-            final long begin = System.nanoTime();
-            for (int sample = 0; !HeapArrays.stop(world, begin, seconds); sample++)
-            {
-                final StringBuilder line = HeapArrays.sampleLine(sample, begin, nanos, handoff);
                 for (final Buf message : messages)
                 {
                     for (int r = 0; r < rounds; r++)
@@ -64,12 +58,7 @@ public class HeapSends
                     Arrays.sort(trips);
                     line.append(String.format(",%.1f", trips[rounds / 2] / 2e3));
                 }
-                if (world.rank() == 0)
-                {
-                    System.out.println(line);
-                    System.out.flush();
-                }
-            }
+            }, handoff);
         }
     }
 

@@ -103,14 +103,8 @@ public class PaceVerdicts
             {
                 handoff.run();
             }
-            if (world.rank() == 0)
+            HeapArrays.sample(world, seconds, header, nanos, line ->
             {
-                System.out.println(header);
-            }
-            final long begin = System.nanoTime();
-            for (int sample = 0; !HeapArrays.stop(world, begin, seconds); sample++)
-            {
-                final StringBuilder line = HeapArrays.sampleLine(sample, begin, nanos, handoff);
                 for (int c = 0; c < ops.length; c++)
                 {
                     final String op = ops[c];
@@ -127,12 +121,7 @@ public class PaceVerdicts
                     line.append(String.format(",%.2f,%.2f,%.2f,%.2f", probeStaged, probeSingle, meanStaged,
                         meanSingle));
                 }
-                if (world.rank() == 0)
-                {
-                    System.out.println(line);
-                    System.out.flush();
-                }
-            }
+            }, handoff);
         }
     }
 

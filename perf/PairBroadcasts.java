@@ -31,6 +31,7 @@ public class PairBroadcasts
         {
             final Communicator staged = world.withAlgorithm("allgather:shm_direct");
             final Communicator single = world.withAlgorithm("allgather:shm_single_copy");
+            final Runnable handoff = HeapArrays.handoffProbe(world);
             final Communicator[] comms = new Communicator[algos.length];
             for (int a = 0; a < algos.length; a++)
             {
@@ -41,8 +42,6 @@ public class PairBroadcasts
             {
                 bufs[s] = heap ? Buf.of(new float[sizes[s] / 4]) : HeapArrays.direct(sizes[s] / 4);
             }
-            final Buf hs = HeapArrays.direct((512 << 10) / 4 / 2);
-            final Buf hr = HeapArrays.direct((512 << 10) / 4);
             final Buf ps = HeapArrays.direct((32 << 10) / 4 / 2);
             final Buf pr = HeapArrays.direct((32 << 10) / 4);
             final long[] nanos = new long[5];
@@ -60,26 +59,19 @@ public class PairBroadcasts
                 single.allgather(ps, pr);
                 if (i % 10 == 0)
                 {
-                    staged.allgather(hs, hr);
+                    handoff.run();
                 }
             }
-            if (world.rank() == 0)
+            final StringBuilder header = new StringBuilder("sample,seconds,handoff_us,probe_staged,probe_single");
+            for (final int size : sizes)
             {
-                final StringBuilder h = new StringBuilder("sample,seconds,handoff_us,probe_staged,probe_single");
-                for (final int size : sizes)
+                for (final String a : algos)
                 {
-                    for (final String a : algos)
-                    {
-                        h.append(",broadcast_").append(size).append('_').append(a);
-                    }
+                    header.append(",broadcast_").append(size).append('_').append(a);
                 }
-                System.out.println(h);
             }
-            final long begin = System.nanoTime();
-            for (int sample = 0; !HeapArrays.stop(world, begin, seconds); sample++)
+            HeapArrays.sample(world, seconds, header, nanos, line ->
             {
-                final StringBuilder line = HeapArrays.sampleLine(sample, begin, nanos,
-                    () -> staged.allgather(hs, hr), () -> staged.allgather(ps, pr), () -> single.allgather(ps, pr));
                 for (int s = 0; s < sizes.length; s++)
                 {
                     final int calls = sizes[s] <= 4 << 10 ? 300 : 150;
@@ -98,12 +90,7 @@ public class PairBroadcasts
                         line.append(String.format(",%.3f", (System.nanoTime() - start) / 1e3 / calls));
                     }
                 }
-                if (world.rank() == 0)
-                {
-                    System.out.println(line);
-                    System.out.flush();
-                }
-            }
+            }, handoff, () -> staged.allgather(ps, pr), () -> single.allgather(ps, pr));
         }
     }
 }
