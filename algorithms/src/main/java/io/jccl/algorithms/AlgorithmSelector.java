@@ -48,7 +48,8 @@ import java.util.Map;
  *       time) the staged algorithms lose up to 6x where one copy out of the sender's own buffer does not. While every
  *       rank has a core the rule gives way at the fast pace, when the communicator's probe finds staging about as
  *       fast as single copy ({@link #followsPace}; the engine's {@code PaceProbe}, which keeps single copy at the fast
- *       pace for calls of 64-256 KiB where it is faster there): there the staged algorithms took mostly
+ *       pace for calls of 64-256 KiB where it is faster there, and for larger calls where it is well ahead at 512 KiB,
+ *       heap arrays' copies declined there: {@link #declineEveryCopy}): there the staged algorithms took mostly
  *       0.3-0.9x single copy's time (2 ranks, 2026-12-04: allreduce 8 KiB-8 MiB, allgather, reduce-scatter and alltoall
  *       32 KiB-8 MiB, reduce 32-512 KiB; PERFORMANCE.md, session 45), where at the slow pace they took 1.2-4x. While
  *       ranks share cores, up to two a core, the rule holds at the slow pace alone (not before the first probe), and
@@ -801,6 +802,25 @@ public final class AlgorithmSelector
             return Long.MAX_VALUE;
         }
         return sharedCores ? SHARED_CORES_DECLINED_COPY_MAX_BYTES : StreamingCopy.MIN_BYTES;
+    }
+
+    /**
+     * Widens the window of copies for peers that decline a call the single-copy rule took (one whose
+     * {@link CollectiveArgs#declinedCopyMaxBytes} {@link #select} set) to every copy. For the large calls that take
+     * the slow pace's choices at the fast pace, where the engine's probe found single copy ahead at their size (the
+     * machine between its two paces, {@code PaceProbe#inLarge}): there the staged designs lose less than a heap
+     * array's copy costs. 2 ranks, 2026-12-06, handoffs at 4-7 GB/s ({@code perf/Designs.java}, PERFORMANCE.md,
+     * session 60), {@code float[]}, single copy's time over the staged design's: 512 KiB 0.98-1.21x (allgather,
+     * alltoall, allreduce, reduce-scatter), 2 MiB 0.88x (allgather) and 1.29-1.46x (the others), 8 MiB 1.23-1.50x,
+     * where on direct buffers single copy took 0.55-0.75x from 2 MiB.
+     */
+    public static void declineEveryCopy(final CollectiveArgs args)
+    {
+        if (args.declinedCopyMaxBytes != 0)
+        {
+            args.declinedCopyMinBytes = 0;
+            args.declinedCopyMaxBytes = Long.MAX_VALUE;
+        }
     }
 
     /**

@@ -36,7 +36,10 @@ import java.util.Locale;
  *       median is at most {@link #FAST_RATIO} times the single-copy one's. No time to carry from machine to machine:
  *       the probe asks the question the choice depends on. A second comparison, of {@link #BAND_BYTES} allgathers,
  *       answers it for the calls of the band around that size ({@link #inBand}): at the fast pace, where single copy
- *       was ahead there, those calls take the slow pace's choices ({@link #paceFor}). While ranks outnumber cores,
+ *       was ahead there, those calls take the slow pace's choices ({@link #paceFor}). A third, of {@link #LARGE_BYTES}
+ *       allgathers, answers it for the calls beyond the band ({@link #inLarge}): where staging took more than
+ *       {@link #LARGE_FAST_RATIO} times single copy's time there, they take the slow pace's choices too. The band's
+ *       and the large calls' comparisons run only when the first reads the fast pace. While ranks outnumber cores,
  *       where the rule that follows the pace serves large broadcasts, reduces, allreduces, allgathers and
  *       reduce-scatters, the comparison is of two allreduces, the staged two-shot ({@code shm_twoshot}) and the
  *       single-copy two-shot ({@code shm_single_copy_twoshot}), of {@link #SHARED_CORES_COMPARISON_BYTES}, against
@@ -50,9 +53,9 @@ import java.util.Locale;
  * <p>
  * Cost: the threshold probe takes 0.16-0.8 ms at 2 ranks on the AMD VM of MODEL.md session 21 (the allgather 24-30 µs
  * at the fast pace, 119-139 at the slow one), by arithmetic 0.4-1 % of the time of the default 256 MiB of traffic at
- * either pace; the comparison probe, by arithmetic, about 0.15 ms at the fast pace and 0.35 at the slow one (six
- * calls of each allgather: at 32 KiB 2.8 and 3.4 µs, or 9.2 and 4.2; at 128 KiB 10.5 and 7.6, or 35 and 8.6;
- * 2026-12-04); while ranks outnumber cores, by arithmetic, 0.6 ms at 4 ranks on 2 cores at the fast pace and 1.3 at
+ * either pace; the comparison probe, by arithmetic, about 0.45 ms at the fast pace and 0.08 at the slow one (six
+ * calls of each allgather: at 32 KiB 2.8 and 3.4 µs, or 9.2 and 4.2; at the fast pace also at 128 KiB 10.5 and 7.6,
+ * and at 512 KiB 23 and 27; 2026-12-04), 0.8 ms between the paces (43 and 24 µs at 512 KiB, 2026-12-06); while ranks outnumber cores, by arithmetic, 0.6 ms at 4 ranks on 2 cores at the fast pace and 1.3 at
  * the slow one (six calls of each 128 KiB allreduce: 30 and 70 µs, or 113 and 110; session 49), 1.3 % and 0.8 % of
  * the time of 256 MiB of 512 KiB allreduces. The first probe of a communicator runs untimed calls of each of its
  * calls first ({@link #WARM_UP_CALLS}, as the bench does before its first row, or {@link #COMPARISON_WARM_UP_CALLS},
@@ -117,6 +120,26 @@ public final class PaceProbe
     public static final long BAND_MIN_BYTES = 64 * 1024;
     /** ...and fewer than this many. */
     public static final long BAND_END_BYTES = 256 * 1024;
+    /**
+     * Bytes of the large calls' comparison ({@link #inLarge}), allgathers timed as the band's are. 2 ranks on the AMD
+     * VM of 2026-12-06, where handoffs ran at 4-7 GB/s, between the fast pace's 14 and the slow one's 2 (PERFORMANCE.md,
+     * session 60, {@code perf/Designs.java}, 75-90 s a collective, direct buffers): the 32 KiB comparison's ratio had
+     * its median at 1.23-1.49, so that about half of its verdicts read the fast pace, while single copy took
+     * 0.55-0.75x the staged designs' time at 512 KiB-8 MiB (allgather, alltoall, reduce-scatter from 2 MiB, allreduce
+     * by the single-copy two-shot from 2 MiB) and binomial, a single-copy message, 0.32-0.65x {@code shm_direct}'s for
+     * broadcasts of 128 KiB-8 MiB. The staged 512 KiB allgather took 1.6-1.8x single copy's time there, against 0.84x
+     * at the fast pace and 4.5x at the slow one of session 47: the question the large calls' choice depends on, asked
+     * at their size.
+     */
+    public static final int LARGE_BYTES = 512 * 1024;
+    /** The large calls: allreduces, allgathers, alltoalls, reduce-scatters and broadcasts of at least this many bytes. */
+    public static final long LARGE_MIN_BYTES = BAND_END_BYTES;
+    /**
+     * The large calls keep the fast pace's choices while the staged {@link #LARGE_BYTES} allgather's median is at most
+     * this many times the single-copy one's: near the geometric mean of the fast pace's 0.84 (session 47) and the
+     * 1.6-1.8 of handoffs between the paces (2026-12-06), so that a fast pace's noisy probe rarely crosses it.
+     */
+    public static final double LARGE_FAST_RATIO = 1.2;
     /** Timed calls of a probe, after one untimed: the probe is the median call's time. */
     public static final int CALLS = 5;
     /** Untimed calls before a communicator's first probe. */
@@ -135,11 +158,18 @@ public final class PaceProbe
      * pace 36.2 and 102.3.
      */
     static final int SHARED_CORES_WARM_UP_CALLS = 50;
+    /**
+     * Untimed calls of each {@link #LARGE_BYTES} allgather before the first large comparison: the smaller sizes' calls
+     * have compiled the paths they share; by arithmetic 1.5-3 ms at 2 ranks (25-130 µs a staged call, 25-30 single copy).
+     */
+    static final int LARGE_WARM_UP_CALLS = 20;
 
     private static final long FAST_WORD = 1;
     private static final long SLOW_WORD = 2;
     /** Or'd into the verdict: single copy was ahead in the band comparison. */
     private static final long BAND_SINGLE_COPY_BIT = 4;
+    /** Or'd into the verdict: staging took more than {@link #LARGE_FAST_RATIO} times single copy's time at large calls. */
+    private static final long LARGE_SINGLE_COPY_BIT = 16;
     /**
      * Or'd into a slow verdict: rank 0's large copies stream past the caches ({@link StreamingCopy}), so that every
      * rank's choices may follow whether heap arrays' large messages go out of such a copy
@@ -183,6 +213,8 @@ public final class PaceProbe
     private long traffic;
     private Pace pace;
     private boolean bandSingleCopy;
+    private boolean largeSingleCopy;
+    private boolean largeWarm;
     private long probes;
     private double lastMicros = Double.NaN;
 
@@ -206,7 +238,7 @@ public final class PaceProbe
         this.log = log;
         callsOf(compares() ? comparisonBytes() : BYTES);
         final int sendBytes = allreduce ? SHARED_CORES_COMPARISON_BYTES :
-            (compares() ? Math.max(COMPARISON_BYTES, BAND_BYTES) : BYTES) / transport.size();
+            (compares() ? LARGE_BYTES : BYTES) / transport.size();
         this.send = Buf.of(ByteBuffer.allocateDirect(sendBytes), DataType.INT8);
         this.recv = Buf.of(ByteBuffer.allocateDirect(allreduce ? sendBytes : sendBytes * transport.size()),
             DataType.INT8);
@@ -281,6 +313,8 @@ public final class PaceProbe
         {
             probe.callsOf(BAND_BYTES);
             refusal = probe.refusal();
+            probe.callsOf(LARGE_BYTES);
+            refusal = refusal != null ? refusal : probe.refusal();
         }
         if (refusal != null)
         {
@@ -297,8 +331,11 @@ public final class PaceProbe
             log.info(Log.INIT, probe.comparesBand() ?
                 String.format(Locale.ROOT, "handoff probe every %d bytes of collective calls: a %d-byte allgather " +
                     "staged and single copy, the fast pace (the staged algorithms) when staging takes at most %.1fx " +
-                    "the time; and a %d-byte one for the calls of %d-%d bytes, single copy there when it is faster",
-                    probeBytes, COMPARISON_BYTES, FAST_RATIO, BAND_BYTES, BAND_MIN_BYTES, BAND_END_BYTES - 1) :
+                    "the time; then at the fast pace a %d-byte one for the calls of %d-%d bytes, single copy there " +
+                    "when it is faster, and a %d-byte one for the calls from %d bytes, single copy there (heap " +
+                    "arrays' copies declined) when staging takes more than %.1fx the time",
+                    probeBytes, COMPARISON_BYTES, FAST_RATIO, BAND_BYTES, BAND_MIN_BYTES, BAND_END_BYTES - 1,
+                    LARGE_BYTES, LARGE_MIN_BYTES, LARGE_FAST_RATIO) :
                 probe.compares() ?
                 String.format(Locale.ROOT, "handoff probe every %d bytes of collective calls: a %d-byte allreduce " +
                     "%s and %s, the fast pace (the staged algorithms) when the first takes at most %.2fx the time",
@@ -344,13 +381,15 @@ public final class PaceProbe
     }
 
     /**
-     * The pace to choose a call of {@code bytes} of {@code collective} by, from the last probe: its pace, but the
-     * slow one for a call of the band ({@link #inBand}) at the fast pace when single copy was ahead in the band
-     * comparison. Null before the first probe.
+     * The pace to choose a call of {@code bytes} of {@code collective} by, from the last probe: its pace, but at the
+     * fast pace the slow one for a call of the band ({@link #inBand}) when single copy was ahead in the band
+     * comparison, and for a large call ({@link #inLarge}) when it was ahead by more than {@link #LARGE_FAST_RATIO} in
+     * the large calls' one. Null before the first probe.
      */
     public Pace paceFor(final Collective collective, final long bytes)
     {
-        return pace == Pace.FAST && bandSingleCopy && inBand(collective, bytes) ? Pace.SLOW : pace;
+        return pace == Pace.FAST && (bandSingleCopy && inBand(collective, bytes) ||
+            largeSingleCopy && inLarge(collective, bytes)) ? Pace.SLOW : pace;
     }
 
     /** Whether the band comparison decides for a call of {@code bytes} of {@code collective}. */
@@ -359,6 +398,24 @@ public final class PaceProbe
         return (collective == Collective.ALLREDUCE || collective == Collective.ALLGATHER ||
             collective == Collective.ALLTOALL || collective == Collective.REDUCE_SCATTER) &&
             bytes >= BAND_MIN_BYTES && bytes < BAND_END_BYTES;
+    }
+
+    /**
+     * Whether a call of {@code bytes} of {@code collective} takes the slow pace's choices at the fast pace because the
+     * large calls' comparison found single copy ahead (the machine between its paces): a rank then declines every copy
+     * of its buffers for single copy ({@link io.jccl.algorithms.AlgorithmSelector#declineEveryCopy}).
+     */
+    public boolean largeCallTakesSingleCopy(final Collective collective, final long bytes)
+    {
+        return pace == Pace.FAST && largeSingleCopy && inLarge(collective, bytes);
+    }
+
+    /** Whether the large calls' comparison decides for a call of {@code bytes} of {@code collective}. */
+    public static boolean inLarge(final Collective collective, final long bytes)
+    {
+        return (collective == Collective.ALLREDUCE || collective == Collective.ALLGATHER ||
+            collective == Collective.ALLTOALL || collective == Collective.REDUCE_SCATTER ||
+            collective == Collective.BROADCAST) && bytes >= LARGE_MIN_BYTES;
     }
 
     /** The collectives whose bytes are the same at every rank and which move them between the cores. */
@@ -401,22 +458,84 @@ public final class PaceProbe
         }
         final double micros = medianMicros(stagedCall, nanos);
         final double singleCopyMicros = compares() ? medianMicros(singleCopyCall, nanos) : Double.NaN;
-        double bandMicros = Double.NaN;
-        double bandSingleCopyMicros = Double.NaN;
-        if (comparesBand())
-        {
-            callsOf(BAND_BYTES);
-            bandMicros = medianMicros(stagedCall, nanos);
-            bandSingleCopyMicros = medianMicros(singleCopyCall, nanos);
-        }
         long word = 0;
         if (transport.rank() == 0)
         {
             lastMicros = micros;
             final boolean fast = compares() ? micros <= fastRatio() * singleCopyMicros : micros <= thresholdMicros;
-            word = (fast ? FAST_WORD : SLOW_WORD) | (bandMicros > bandSingleCopyMicros ? BAND_SINGLE_COPY_BIT : 0) |
-                (!fast && StreamingCopy.available() ? COPIES_STREAM_BIT : 0);
+            word = (fast ? FAST_WORD : SLOW_WORD) | (!fast && StreamingCopy.available() ? COPIES_STREAM_BIT : 0);
         }
+        final Pace before = pace;
+        final boolean bandBefore = bandSingleCopy;
+        final boolean largeBefore = largeSingleCopy;
+        final long received = agreed(word);
+        pace = (received & (FAST_WORD | SLOW_WORD)) == FAST_WORD ? Pace.FAST : Pace.SLOW;
+        // the transport's heap arrays' large sends follow the pace too
+        transport.pace(pace, (received & COPIES_STREAM_BIT) != 0);
+        // at the fast pace, where single copy is still ahead: the band's calls and the large ones ask at their sizes
+        double bandMicros = Double.NaN;
+        double bandSingleCopyMicros = Double.NaN;
+        double largeMicros = Double.NaN;
+        double largeSingleCopyMicros = Double.NaN;
+        if (pace == Pace.FAST && comparesBand())
+        {
+            callsOf(BAND_BYTES);
+            bandMicros = medianMicros(stagedCall, nanos);
+            bandSingleCopyMicros = medianMicros(singleCopyCall, nanos);
+            callsOf(LARGE_BYTES);
+            if (!largeWarm)
+            {
+                for (int i = 0; i < LARGE_WARM_UP_CALLS; i++)
+                {
+                    stagedCall.run();
+                    singleCopyCall.run();
+                }
+                largeWarm = true;
+            }
+            largeMicros = medianMicros(stagedCall, nanos);
+            largeSingleCopyMicros = medianMicros(singleCopyCall, nanos);
+            final long bits = transport.rank() != 0 ? 0 :
+                (bandMicros > bandSingleCopyMicros ? BAND_SINGLE_COPY_BIT : 0) |
+                (largeMicros > LARGE_FAST_RATIO * largeSingleCopyMicros ? LARGE_SINGLE_COPY_BIT : 0);
+            final long band = agreed(bits);
+            bandSingleCopy = (band & BAND_SINGLE_COPY_BIT) != 0;
+            largeSingleCopy = (band & LARGE_SINGLE_COPY_BIT) != 0;
+        }
+        probes++;
+        final boolean changed = pace != before ||
+            pace == Pace.FAST && (bandSingleCopy != bandBefore || largeSingleCopy != largeBefore);
+        if (changed && transport.rank() == 0 && log.enabled(Log.INFO, Log.COLL))
+        {
+            log.info(Log.COLL, !comparesBand() ? compares() ?
+                String.format(Locale.ROOT, "the %s pace from probe %d (%s %.1f µs, %s %.1f µs): %s", pace.label(),
+                    probes, staged.name(), micros, singleCopy.name(), singleCopyMicros,
+                    pace == Pace.SLOW ? "single copy" : "the staged algorithms") :
+                String.format(Locale.ROOT, "the %s pace from probe %d (%.1f µs)", pace.label(), probes, micros) :
+                pace == Pace.SLOW ?
+                String.format(Locale.ROOT, "the slow pace from probe %d (staged %.1f µs, single copy %.1f µs): " +
+                    "single copy", probes, micros, singleCopyMicros) :
+                String.format(Locale.ROOT, "the fast pace from probe %d (staged %.1f µs, single copy %.1f µs; at %d " +
+                    "bytes %.1f and %.1f; at %d bytes %.1f and %.1f): the staged algorithms%s", probes, micros,
+                    singleCopyMicros, BAND_BYTES, bandMicros, bandSingleCopyMicros, LARGE_BYTES, largeMicros,
+                    largeSingleCopyMicros, singleCopyCalls()));
+        }
+    }
+
+    /** What a fast pace's log line adds: the calls that keep single copy, if any. */
+    private String singleCopyCalls()
+    {
+        if (!largeSingleCopy)
+        {
+            return bandSingleCopy ? ", but single copy for the calls of " + BAND_MIN_BYTES + "-" +
+                (BAND_END_BYTES - 1) + " bytes" : "";
+        }
+        return ", but single copy for the calls from " + (bandSingleCopy ? BAND_MIN_BYTES : LARGE_MIN_BYTES) +
+            " bytes (heap arrays' copies declined from " + LARGE_MIN_BYTES + ")";
+    }
+
+    /** Rank 0's {@code word}, broadcast to every rank; every rank's copy of it. */
+    private long agreed(final long word)
+    {
         verdictBytes.putLong(0, word);
         verdictArgs.clear();
         verdictArgs.collective = Collective.BROADCAST;
@@ -428,29 +547,7 @@ public final class PaceProbe
         transport.beginCollective(Collective.BROADCAST, DataType.INT64, null, 0, 1, 1, broadcast);
         broadcast.run(transport, verdictArgs);
         transport.endCollective();
-        final Pace before = pace;
-        final boolean bandBefore = bandSingleCopy;
-        final long received = verdictBytes.getLong(0);
-        pace = (received & (FAST_WORD | SLOW_WORD)) == FAST_WORD ? Pace.FAST : Pace.SLOW;
-        bandSingleCopy = (received & BAND_SINGLE_COPY_BIT) != 0;
-        // the transport's heap arrays' large sends follow the pace too
-        transport.pace(pace, (received & COPIES_STREAM_BIT) != 0);
-        probes++;
-        if ((pace != before || bandSingleCopy != bandBefore && pace == Pace.FAST) && transport.rank() == 0 &&
-            log.enabled(Log.INFO, Log.COLL))
-        {
-            log.info(Log.COLL, comparesBand() ?
-                String.format(Locale.ROOT, "the %s pace from probe %d (staged %.1f µs, single copy %.1f µs; at %d " +
-                    "bytes %.1f and %.1f): %s", pace.label(), probes, micros, singleCopyMicros, BAND_BYTES,
-                    bandMicros, bandSingleCopyMicros, pace == Pace.SLOW ? "single copy" :
-                    bandSingleCopy ? "the staged algorithms, but single copy for the calls of " + BAND_MIN_BYTES +
-                    "-" + (BAND_END_BYTES - 1) + " bytes" : "the staged algorithms") :
-                compares() ?
-                String.format(Locale.ROOT, "the %s pace from probe %d (%s %.1f µs, %s %.1f µs): %s", pace.label(),
-                    probes, staged.name(), micros, singleCopy.name(), singleCopyMicros,
-                    pace == Pace.SLOW ? "single copy" : "the staged algorithms") :
-                String.format(Locale.ROOT, "the %s pace from probe %d (%.1f µs)", pace.label(), probes, micros));
-        }
+        return verdictBytes.getLong(0);
     }
 
     /**
@@ -507,6 +604,15 @@ public final class PaceProbe
         return bandSingleCopy;
     }
 
+    /**
+     * Whether single copy was ahead by more than {@link #LARGE_FAST_RATIO} in the last fast probe's large calls'
+     * comparison (always false for a threshold probe).
+     */
+    public boolean largeSingleCopy()
+    {
+        return largeSingleCopy;
+    }
+
     /** Probes run so far. */
     public long probes()
     {
@@ -525,7 +631,7 @@ public final class PaceProbe
         return singleCopy != null;
     }
 
-    /** Whether a comparison probe compares the band's allgathers too: while every rank has a core. */
+    /** Whether a comparison probe compares the band's and the large calls' allgathers too: while every rank has a core. */
     private boolean comparesBand()
     {
         return compares() && !sharedCores;

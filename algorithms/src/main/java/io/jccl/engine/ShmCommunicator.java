@@ -1041,7 +1041,12 @@ public final class ShmCommunicator implements Communicator
         a.chunkBytes = chunkBytes;
         a.maxCopyBytes = splitBytes;
         a.declinedCopyMaxBytes = 0;
-        runAs(selector.select(a, transport, bytes, pace), op, agreedCount);
+        final CollectiveAlgorithm chosen = selector.select(a, transport, bytes, pace);
+        if (pace != null && paceProbe.largeCallTakesSingleCopy(a.collective, bytes))
+        {
+            AlgorithmSelector.declineEveryCopy(a);
+        }
+        runAs(chosen, op, agreedCount);
         if (a.declined)
         {
             // a rank would have copied its buffers for single copy at a cost the staged algorithms beat, and every

@@ -194,6 +194,38 @@ class PaceProbeTest
     }
 
     /**
+     * Without a tuning file, allreduces from {@link PaceProbe#LARGE_MIN_BYTES} follow the probe's large calls'
+     * comparison at the fast pace: single copy where it read single copy well ahead there, two-shot where not, and
+     * single copy at the slow pace, on every rank alike, whichever the probes read. Where the large comparison keeps
+     * single copy, a heap array's copy for its peers declines the call into two-shot at every size: 384 KiB, whose
+     * copy the slow pace keeps (below the window of declines from 512 KiB).
+     */
+    @Test
+    void withoutATuningFileLargeCallsFollowTheirOwnComparisonAtTheFastPace() throws IOException
+    {
+        assumeTrue(Runtime.version().feature() >= 22, "single copy needs Java 22");
+        assertTrue(PaceProbe.inLarge(Collective.ALLREDUCE, PaceProbe.LARGE_MIN_BYTES));
+        assertTrue(PaceProbe.inLarge(Collective.BROADCAST, 64L << 20));
+        assertFalse(PaceProbe.inLarge(Collective.ALLREDUCE, PaceProbe.LARGE_MIN_BYTES - 1));
+        assertFalse(PaceProbe.inLarge(Collective.REDUCE, PaceProbe.LARGE_BYTES));
+        final int bytes = 384 * 1024;
+        final List<String> direct = ranEverywhere(launchShipped(2, 40, null, bytes, "direct"), 2);
+        final List<String> heap = ranEverywhere(launchShipped(2, 40, null, bytes, null), 2);
+        for (final String line : direct.subList(PROBE_EVERY - 1, direct.size()))
+        {
+            final boolean twoShot = line.endsWith(" fast");
+            assertTrue(line.endsWith(" slow") || line.endsWith(" fast large") || twoShot, line);
+            assertTrue(line.contains(twoShot ? " shm_twoshot " : " shm_single_copy "), line);
+        }
+        for (final String line : heap.subList(PROBE_EVERY - 1, heap.size()))
+        {
+            final boolean singleCopy = line.endsWith(" slow");
+            assertTrue(singleCopy || line.endsWith(" fast large") || line.endsWith(" fast"), line);
+            assertTrue(line.contains(singleCopy ? " shm_single_copy " : " shm_twoshot "), line);
+        }
+    }
+
+    /**
      * Without a tuning file, at 4 ranks on 2 cores, allreduces from 512 KiB take the single-copy two-shot at the slow
      * pace alone: the staged two-shot at the fast pace and before the first probe, on every rank alike. Without a
      * threshold rank 0 compares those two allreduces, and the calls follow whichever pace each probe read. Direct
