@@ -810,9 +810,9 @@ public final class AlgorithmSelector
      * the slow pace's choices at the fast pace, where the engine's probe found single copy ahead at their size (the
      * machine between its two paces, {@code PaceProbe#inLarge}): there the staged designs lose less than a heap
      * array's copy costs. 2 ranks, 2026-12-06, handoffs at 4-7 GB/s ({@code perf/Designs.java}, PERFORMANCE.md,
-     * session 60), {@code float[]}, single copy's time over the staged design's: 512 KiB 0.98-1.21x (allgather,
+     * session 60), {@code float[]}, single copy's time over the staged design's: 512 KiB 0.98-1.20x (allgather,
      * alltoall, allreduce, reduce-scatter), 2 MiB 0.88x (allgather) and 1.29-1.46x (the others), 8 MiB 1.23-1.50x,
-     * where on direct buffers single copy took 0.55-0.75x from 2 MiB.
+     * where on direct buffers single copy took 0.51-0.77x from 2 MiB.
      */
     public static void declineEveryCopy(final CollectiveArgs args)
     {

@@ -55,9 +55,10 @@ import java.util.Locale;
  * at the fast pace, 119-139 at the slow one), by arithmetic 0.4-1 % of the time of the default 256 MiB of traffic at
  * either pace; the comparison probe, by arithmetic, about 0.45 ms at the fast pace and 0.08 at the slow one (six
  * calls of each allgather: at 32 KiB 2.8 and 3.4 µs, or 9.2 and 4.2; at the fast pace also at 128 KiB 10.5 and 7.6,
- * and at 512 KiB 23 and 27; 2026-12-04), 0.8 ms between the paces (43 and 24 µs at 512 KiB, 2026-12-06); while ranks outnumber cores, by arithmetic, 0.6 ms at 4 ranks on 2 cores at the fast pace and 1.3 at
- * the slow one (six calls of each 128 KiB allreduce: 30 and 70 µs, or 113 and 110; session 49), 1.3 % and 0.8 % of
- * the time of 256 MiB of 512 KiB allreduces. The first probe of a communicator runs untimed calls of each of its
+ * and at 512 KiB 23 and 27; 2026-12-04), 0.8 ms between the paces (43 and 24 µs at 512 KiB, 2026-12-06); while
+ * ranks outnumber cores, by arithmetic, 0.6 ms at 4 ranks on 2 cores at the fast pace and 1.3 at the slow one (six
+ * calls of each 128 KiB allreduce: 30 and 70 µs, or 113 and 110; session 49), 1.3 % and 0.8 % of the time of 256 MiB
+ * of 512 KiB allreduces. The first probe of a communicator runs untimed calls of each of its
  * calls first ({@link #WARM_UP_CALLS}, as the bench does before its first row, or {@link #COMPARISON_WARM_UP_CALLS},
  * or {@link #SHARED_CORES_WARM_UP_CALLS}), so that their copies are compiled (after 50, the bench's probe read 82-88
  * µs at the fast pace). That first probe costs more than its calls: blocks of 32 KiB allreduces around it took 94-116
@@ -122,17 +123,17 @@ public final class PaceProbe
     public static final long BAND_END_BYTES = 256 * 1024;
     /**
      * Bytes of the large calls' comparison ({@link #inLarge}), allgathers timed as the band's are. 2 ranks on the AMD
-     * VM of 2026-12-06, where handoffs ran at 4-7 GB/s, between the fast pace's 14 and the slow one's 2 (PERFORMANCE.md,
-     * session 60, {@code perf/Designs.java}, 75-90 s a collective, direct buffers): the 32 KiB comparison's ratio had
-     * its median at 1.23-1.49, so that about half of its verdicts read the fast pace, while single copy took
-     * 0.55-0.75x the staged designs' time at 512 KiB-8 MiB (allgather, alltoall, reduce-scatter from 2 MiB, allreduce
-     * by the single-copy two-shot from 2 MiB) and binomial, a single-copy message, 0.32-0.65x {@code shm_direct}'s for
-     * broadcasts of 128 KiB-8 MiB. The staged 512 KiB allgather took 1.6-1.8x single copy's time there, against 0.84x
-     * at the fast pace and 4.5x at the slow one of session 47: the question the large calls' choice depends on, asked
-     * at their size.
+     * VM of 2026-12-06, where handoffs ran at 4-7 GB/s, between the fast pace's 14 and the slow one's 2
+     * (PERFORMANCE.md, session 60, {@code perf/Designs.java}, 75-90 s a collective, direct buffers): the 32 KiB
+     * comparison's ratio had its median at 1.23-1.49, so that about half of its verdicts read the fast pace, while
+     * single copy took 0.51-0.77x the staged designs' time at 512 KiB-8 MiB (allgather and alltoall from 512 KiB,
+     * allreduce and reduce-scatter from 2 MiB; the reduce-scatter of 512 KiB 1.09x) and binomial, a single-copy
+     * message, 0.26-0.65x {@code shm_direct}'s for broadcasts of 128 KiB-8 MiB. The staged 512 KiB allgather took
+     * 1.6-1.8x single copy's time there, against 0.84x at the fast pace and 4.5x at the slow one of session 47: the
+     * question the large calls' choice depends on, asked at their size.
      */
     public static final int LARGE_BYTES = 512 * 1024;
-    /** The large calls: allreduces, allgathers, alltoalls, reduce-scatters and broadcasts of at least this many bytes. */
+    /** The large calls: allreduces, allgathers, alltoalls, reduce-scatters and broadcasts from this many bytes. */
     public static final long LARGE_MIN_BYTES = BAND_END_BYTES;
     /**
      * The large calls keep the fast pace's choices while the staged {@link #LARGE_BYTES} allgather's median is at most
@@ -160,15 +161,16 @@ public final class PaceProbe
     static final int SHARED_CORES_WARM_UP_CALLS = 50;
     /**
      * Untimed calls of each {@link #LARGE_BYTES} allgather before the first large comparison: the smaller sizes' calls
-     * have compiled the paths they share; by arithmetic 1.5-3 ms at 2 ranks (25-130 µs a staged call, 25-30 single copy).
+     * have compiled the paths they share; by arithmetic 1-3 ms at 2 ranks (25-130 µs a staged call, 25-30 single
+     * copy).
      */
     static final int LARGE_WARM_UP_CALLS = 20;
 
     private static final long FAST_WORD = 1;
     private static final long SLOW_WORD = 2;
-    /** Or'd into the verdict: single copy was ahead in the band comparison. */
+    /** Or'd into the second verdict, at the fast pace: single copy was ahead in the band comparison. */
     private static final long BAND_SINGLE_COPY_BIT = 4;
-    /** Or'd into the verdict: staging took more than {@link #LARGE_FAST_RATIO} times single copy's time at large calls. */
+    /** Or'd into the second verdict: staging took more than {@link #LARGE_FAST_RATIO} times single copy's time. */
     private static final long LARGE_SINGLE_COPY_BIT = 16;
     /**
      * Or'd into a slow verdict: rank 0's large copies stream past the caches ({@link StreamingCopy}), so that every
@@ -497,9 +499,9 @@ public final class PaceProbe
             final long bits = transport.rank() != 0 ? 0 :
                 (bandMicros > bandSingleCopyMicros ? BAND_SINGLE_COPY_BIT : 0) |
                 (largeMicros > LARGE_FAST_RATIO * largeSingleCopyMicros ? LARGE_SINGLE_COPY_BIT : 0);
-            final long band = agreed(bits);
-            bandSingleCopy = (band & BAND_SINGLE_COPY_BIT) != 0;
-            largeSingleCopy = (band & LARGE_SINGLE_COPY_BIT) != 0;
+            final long second = agreed(bits);
+            bandSingleCopy = (second & BAND_SINGLE_COPY_BIT) != 0;
+            largeSingleCopy = (second & LARGE_SINGLE_COPY_BIT) != 0;
         }
         probes++;
         final boolean changed = pace != before ||
@@ -514,8 +516,8 @@ public final class PaceProbe
                 pace == Pace.SLOW ?
                 String.format(Locale.ROOT, "the slow pace from probe %d (staged %.1f µs, single copy %.1f µs): " +
                     "single copy", probes, micros, singleCopyMicros) :
-                String.format(Locale.ROOT, "the fast pace from probe %d (staged %.1f µs, single copy %.1f µs; at %d " +
-                    "bytes %.1f and %.1f; at %d bytes %.1f and %.1f): the staged algorithms%s", probes, micros,
+                String.format(Locale.ROOT, "the fast pace from probe %d (staged %.1f µs, single copy %.1f µs; " +
+                    "at %d bytes %.1f and %.1f; at %d bytes %.1f and %.1f): the staged algorithms%s", probes, micros,
                     singleCopyMicros, BAND_BYTES, bandMicros, bandSingleCopyMicros, LARGE_BYTES, largeMicros,
                     largeSingleCopyMicros, singleCopyCalls()));
         }
@@ -604,15 +606,6 @@ public final class PaceProbe
         return bandSingleCopy;
     }
 
-    /**
-     * Whether single copy was ahead by more than {@link #LARGE_FAST_RATIO} in the last fast probe's large calls'
-     * comparison (always false for a threshold probe).
-     */
-    public boolean largeSingleCopy()
-    {
-        return largeSingleCopy;
-    }
-
     /** Probes run so far. */
     public long probes()
     {
@@ -631,7 +624,7 @@ public final class PaceProbe
         return singleCopy != null;
     }
 
-    /** Whether a comparison probe compares the band's and the large calls' allgathers too: while every rank has a core. */
+    /** Whether a comparison probe compares the band's and the large calls' allgathers too: each rank with a core. */
     private boolean comparesBand()
     {
         return compares() && !sharedCores;
