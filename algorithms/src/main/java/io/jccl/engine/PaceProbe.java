@@ -216,6 +216,8 @@ public final class PaceProbe
     private Pace pace;
     private boolean bandSingleCopy;
     private boolean largeSingleCopy;
+    /** Whether the large calls' comparison runs: its calls can run here. */
+    private boolean comparesLarge;
     private boolean largeWarm;
     private long probes;
     private double lastMicros = Double.NaN;
@@ -315,8 +317,9 @@ public final class PaceProbe
         {
             probe.callsOf(BAND_BYTES);
             refusal = probe.refusal();
+            // calls of 512 KiB that cannot run here (small staging areas) leave the large calls to the first verdict
             probe.callsOf(LARGE_BYTES);
-            refusal = refusal != null ? refusal : probe.refusal();
+            probe.comparesLarge = probe.refusal() == null;
         }
         if (refusal != null)
         {
@@ -334,10 +337,11 @@ public final class PaceProbe
                 String.format(Locale.ROOT, "handoff probe every %d bytes of collective calls: a %d-byte allgather " +
                     "staged and single copy, the fast pace (the staged algorithms) when staging takes at most %.1fx " +
                     "the time; then at the fast pace a %d-byte one for the calls of %d-%d bytes, single copy there " +
-                    "when it is faster, and a %d-byte one for the calls from %d bytes, single copy there (heap " +
-                    "arrays' copies declined) when staging takes more than %.1fx the time",
-                    probeBytes, COMPARISON_BYTES, FAST_RATIO, BAND_BYTES, BAND_MIN_BYTES, BAND_END_BYTES - 1,
-                    LARGE_BYTES, LARGE_MIN_BYTES, LARGE_FAST_RATIO) :
+                    "when it is faster%s", probeBytes, COMPARISON_BYTES, FAST_RATIO, BAND_BYTES, BAND_MIN_BYTES,
+                    BAND_END_BYTES - 1, probe.comparesLarge ? String.format(Locale.ROOT, ", and a %d-byte one for " +
+                    "the calls from %d bytes, single copy there (heap arrays' copies declined) when staging takes " +
+                    "more than %.1fx the time", LARGE_BYTES, LARGE_MIN_BYTES, LARGE_FAST_RATIO) :
+                    " (not the larger calls' comparison: a " + LARGE_BYTES + "-byte allgather cannot run here)") :
                 probe.compares() ?
                 String.format(Locale.ROOT, "handoff probe every %d bytes of collective calls: a %d-byte allreduce " +
                     "%s and %s, the fast pace (the staged algorithms) when the first takes at most %.2fx the time",
@@ -484,18 +488,21 @@ public final class PaceProbe
             callsOf(BAND_BYTES);
             bandMicros = medianMicros(stagedCall, nanos);
             bandSingleCopyMicros = medianMicros(singleCopyCall, nanos);
-            callsOf(LARGE_BYTES);
-            if (!largeWarm)
+            if (comparesLarge)
             {
-                for (int i = 0; i < LARGE_WARM_UP_CALLS; i++)
+                callsOf(LARGE_BYTES);
+                if (!largeWarm)
                 {
-                    stagedCall.run();
-                    singleCopyCall.run();
+                    for (int i = 0; i < LARGE_WARM_UP_CALLS; i++)
+                    {
+                        stagedCall.run();
+                        singleCopyCall.run();
+                    }
+                    largeWarm = true;
                 }
-                largeWarm = true;
+                largeMicros = medianMicros(stagedCall, nanos);
+                largeSingleCopyMicros = medianMicros(singleCopyCall, nanos);
             }
-            largeMicros = medianMicros(stagedCall, nanos);
-            largeSingleCopyMicros = medianMicros(singleCopyCall, nanos);
             final long bits = transport.rank() != 0 ? 0 :
                 (bandMicros > bandSingleCopyMicros ? BAND_SINGLE_COPY_BIT : 0) |
                 (largeMicros > LARGE_FAST_RATIO * largeSingleCopyMicros ? LARGE_SINGLE_COPY_BIT : 0);
