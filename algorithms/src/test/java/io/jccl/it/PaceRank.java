@@ -18,9 +18,9 @@ import java.nio.ByteOrder;
  * argument {@code dup}, as many on a duplicate of the world), each checked, printing after each {@code RAN n algorithm
  * pace}: the algorithm the communicator ran and the pace it chose by ({@code -} before the first probe), and {@code
  * band} (or {@code large}) after a fast pace when the probe kept single copy for the band (or the large calls) the
- * call lies in. Rank 0 ends with {@code PROBE
- * us} per probe it ran. With a third argument {@code direct}, the calls take direct buffers rather than float[], whose
- * copies for single copy a rank may decline. With a third argument {@code nonblocking}, the calls are non-blocking
+ * call lies in. Rank 0 ends with {@code PROBE us} per probe it ran. With a third argument {@code direct}, the calls
+ * take direct buffers rather than float[], whose copies for single copy a rank may decline. With a third argument
+ * {@code nonblocking}, the calls are non-blocking
  * allreduces, each awaited and checked (they run on the progress thread's duplicate, whose algorithm and probes the
  * rank cannot see: {@code NB n} after each).
  */
