@@ -394,8 +394,8 @@ public final class PaceProbe
      */
     public Pace paceFor(final Collective collective, final long bytes)
     {
-        return pace == Pace.FAST && (bandSingleCopy && inBand(collective, bytes) ||
-            largeSingleCopy && inLarge(collective, bytes)) ? Pace.SLOW : pace;
+        return pace == Pace.FAST && bandSingleCopy && inBand(collective, bytes) ||
+            largeCallTakesSingleCopy(collective, bytes) ? Pace.SLOW : pace;
     }
 
     /** Whether the band comparison decides for a call of {@code bytes} of {@code collective}. */
@@ -515,19 +515,37 @@ public final class PaceProbe
             pace == Pace.FAST && (bandSingleCopy != bandBefore || largeSingleCopy != largeBefore);
         if (changed && transport.rank() == 0 && log.enabled(Log.INFO, Log.COLL))
         {
-            log.info(Log.COLL, !comparesBand() ? compares() ?
-                String.format(Locale.ROOT, "the %s pace from probe %d (%s %.1f µs, %s %.1f µs): %s", pace.label(),
-                    probes, staged.name(), micros, singleCopy.name(), singleCopyMicros,
-                    pace == Pace.SLOW ? "single copy" : "the staged algorithms") :
-                String.format(Locale.ROOT, "the %s pace from probe %d (%.1f µs)", pace.label(), probes, micros) :
-                pace == Pace.SLOW ?
-                String.format(Locale.ROOT, "the slow pace from probe %d (staged %.1f µs, single copy %.1f µs): " +
-                    "single copy", probes, micros, singleCopyMicros) :
-                String.format(Locale.ROOT, "the fast pace from probe %d (staged %.1f µs, single copy %.1f µs; " +
-                    "at %d bytes %.1f and %.1f; at %d bytes %.1f and %.1f): the staged algorithms%s", probes, micros,
-                    singleCopyMicros, BAND_BYTES, bandMicros, bandSingleCopyMicros, LARGE_BYTES, largeMicros,
-                    largeSingleCopyMicros, singleCopyCalls()));
+            log.info(Log.COLL, paceChange(micros, singleCopyMicros, bandMicros, bandSingleCopyMicros, largeMicros,
+                largeSingleCopyMicros));
         }
+    }
+
+    /**
+     * Rank 0's log line for a change of pace: the probe's medians, µs (the band's and the large calls' NaN where they
+     * were not compared), and what the calls take until the next probe.
+     */
+    private String paceChange(final double micros, final double singleCopyMicros, final double bandMicros,
+        final double bandSingleCopyMicros, final double largeMicros, final double largeSingleCopyMicros)
+    {
+        if (!compares())
+        {
+            return String.format(Locale.ROOT, "the %s pace from probe %d (%.1f µs)", pace.label(), probes, micros);
+        }
+        final String choice = pace == Pace.SLOW ? "single copy" : "the staged algorithms";
+        if (!comparesBand())
+        {
+            return String.format(Locale.ROOT, "the %s pace from probe %d (%s %.1f µs, %s %.1f µs): %s", pace.label(),
+                probes, staged.name(), micros, singleCopy.name(), singleCopyMicros, choice);
+        }
+        if (pace == Pace.SLOW)
+        {
+            return String.format(Locale.ROOT, "the slow pace from probe %d (staged %.1f µs, single copy %.1f µs): %s",
+                probes, micros, singleCopyMicros, choice);
+        }
+        return String.format(Locale.ROOT, "the fast pace from probe %d (staged %.1f µs, single copy %.1f µs; at %d " +
+            "bytes %.1f and %.1f; at %d bytes %.1f and %.1f): %s%s", probes, micros, singleCopyMicros, BAND_BYTES,
+            bandMicros, bandSingleCopyMicros, LARGE_BYTES, largeMicros, largeSingleCopyMicros, choice,
+            singleCopyCalls());
     }
 
     /** What a fast pace's log line adds: the calls that keep single copy, if any. */
