@@ -26,36 +26,36 @@ import java.util.Map;
  *       do: {@link #readsAllreduceInPlace}), tuning file or not: neither the model nor a tuning file, measured with
  *       private buffers, prices reading in place;</li>
  *   <li>without a tuning file, when messages travel single-copy ({@link CollectiveContext#singleCopyBytes()}), for
- *       broadcast messages of at least {@link #SINGLE_COPY_MIN_MESSAGE_BYTES}, allgather, alltoall and
- *       reduce-scatter blocks of {@link #SINGLE_COPY_MIN_BLOCK_BYTES}, 2-rank allreduces of twice
- *       {@link #SINGLE_COPY_MIN_ALLREDUCE_HALF_BYTES} and 2-rank reduces from {@link #SINGLE_COPY_MIN_REDUCE_BYTES}
- *       to {@link #SINGLE_COPY_REDUCE_MAX_BYTES} and from {@link #PAIR_SINGLE_COPY_REDUCE_AGAIN_BYTES} (binomial
- *       below {@link #PAIR_SLOW_PACE_TREE_REDUCE_END_BYTES} where heap arrays' copies stream:
+ *       broadcast messages of at least {@link #SINGLE_COPY_MIN_MESSAGE_BYTES}, allgather, alltoall and reduce-scatter
+ *       blocks of {@link #SINGLE_COPY_MIN_BLOCK_BYTES}, 2-rank allreduces of twice
+ *       {@link #SINGLE_COPY_MIN_ALLREDUCE_HALF_BYTES} and 2-rank reduces from {@link #SINGLE_COPY_MIN_REDUCE_BYTES} to
+ *       {@link #SINGLE_COPY_REDUCE_MAX_BYTES} and from {@link #PAIR_SINGLE_COPY_REDUCE_AGAIN_BYTES} (binomial below
+ *       {@link #PAIR_SLOW_PACE_TREE_REDUCE_END_BYTES} where heap arrays' copies stream:
  *       {@link CollectiveContext#copiesStream()}) while no two ranks share a core, and while they do, at the slow pace
  *       alone and up to {@link #OVERSUBSCRIBED_SLOW_PACE_MAX_RANKS_PER_CORE} ranks a core, broadcasts from
  *       {@link #OVERSUBSCRIBED_BROADCAST_MIN_BYTES} ({@link #OVERSUBSCRIBED_BROADCAST}), reduces from
  *       {@link #OVERSUBSCRIBED_SLOW_PACE_REDUCE_MIN_BYTES} (binomial from
  *       {@link #OVERSUBSCRIBED_SLOW_PACE_TREE_REDUCE_MIN_BYTES} where heap arrays' copies stream), and allreduces,
- *       allgathers,
- *       reduce-scatters and alltoalls from blocks of {@link #OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES},
+ *       allgathers, reduce-scatters and alltoalls from blocks of {@link #OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES},
  *       {@link #OVERSUBSCRIBED_ALLGATHER_MIN_BLOCK_BYTES}, {@link #OVERSUBSCRIBED_REDUCE_SCATTER_MIN_BLOCK_BYTES} and
  *       {@link #OVERSUBSCRIBED_SLOW_PACE_ALLTOALL_MIN_BLOCK_BYTES}, and beyond two ranks a core alltoalls from blocks
- *       of {@link #OVERSUBSCRIBED_ALLTOALL_MIN_BLOCK_BYTES} at either pace,
- *       the algorithm of {@link #SINGLE_COPY_PREFERENCES} (for allreduces beyond
- *       {@link #SINGLE_COPY_WHOLE_VECTOR_MAX_BYTES}, and for all of them while ranks share cores,
- *       {@link #SINGLE_COPY_LARGE_ALLREDUCE}): the shipped model's parameters describe the two-copy paths, and on a
- *       machine whose cross-core transfers of freshly written lines are slow (this project's 2-vCPU VMs, half of the
- *       time) the staged algorithms lose up to 6x where one copy out of the sender's own buffer does not. While every
- *       rank has a core the rule gives way at the fast pace, when the communicator's probe finds staging about as
+ *       of {@link #OVERSUBSCRIBED_ALLTOALL_MIN_BLOCK_BYTES} at either pace, the algorithm of
+ *       {@link #SINGLE_COPY_PREFERENCES} (for allreduces beyond {@link #SINGLE_COPY_WHOLE_VECTOR_MAX_BYTES}, or
+ *       {@link #BETWEEN_PACES_WHOLE_VECTOR_MAX_BYTES} between the machine's paces, and for all of them while ranks
+ *       share cores, {@link #SINGLE_COPY_LARGE_ALLREDUCE}): the shipped model's parameters describe the two-copy paths,
+ *       and on a machine whose cross-core transfers of freshly written lines are slow (this project's 2-vCPU VMs, half
+ *       of the time) the staged algorithms lose up to 6x where one copy out of the sender's own buffer does not. While
+ *       every rank has a core the rule gives way at the fast pace, when the communicator's probe finds staging about as
  *       fast as single copy ({@link #followsPace}; the engine's {@code PaceProbe}, which keeps single copy at the fast
- *       pace for calls of 64-256 KiB where it is faster there, and for larger calls where it is well ahead at 512 KiB,
- *       heap arrays' copies declined there: {@link #declineEveryCopy}): there the staged algorithms took mostly
- *       0.3-0.9x single copy's time (2 ranks, 2026-12-04: allreduce 8 KiB-8 MiB, allgather, reduce-scatter and alltoall
- *       32 KiB-8 MiB, reduce 32-512 KiB; PERFORMANCE.md, session 45), where at the slow pace they took 1.2-4x. While
- *       ranks share cores, up to two a core, the rule holds at the slow pace alone (not before the first probe), and
- *       beyond, alltoall's at either pace. A rank whose buffers the single-copy algorithm would copy for its peers (a
- *       heap array, a call in place) may decline the call ({@link CollectiveArgs#declinedCopyMaxBytes}; not a 2-rank
- *       reduce), and every rank then runs the choice the rule replaces ({@link #selectAfterDecline});</li>
+ *       pace for calls of 64-256 KiB where it is faster there, and for larger calls where it is well ahead at 512 KiB;
+ *       between the paces, heap arrays' copies declined: {@link #declineEveryCopy}): there the staged algorithms took
+ *       mostly 0.3-0.9x single copy's time (2 ranks, 2026-12-04: allreduce 8 KiB-8 MiB, allgather, reduce-scatter and
+ *       alltoall 32 KiB-8 MiB, reduce 32-512 KiB; PERFORMANCE.md, session 45), where at the slow pace they took 1.2-4x.
+ *       While ranks share cores, up to two a core, the rule holds at the slow pace alone (not before the first probe),
+ *       and beyond, alltoall's at either pace. A rank whose buffers the single-copy algorithm would copy for its peers
+ *       (a heap array, a call in place) may decline the call
+ *       ({@link CollectiveArgs#declinedCopyMaxBytes}; not a 2-rank reduce), and every rank then runs the choice the
+ *       rule replaces ({@link #selectAfterDecline});</li>
  *   <li>without a tuning file, binomial for broadcasts from {@link #OVERSUBSCRIBED_BROADCAST_TREE_MIN_BYTES} up to
  *       {@link #OVERSUBSCRIBED_BROADCAST_MAX_BYTES} and reduces
  *       up to {@link #OVERSUBSCRIBED_REDUCE_MAX_BYTES} when ranks outnumber cores, whose eager messages keep a stream
@@ -139,17 +139,29 @@ public final class AlgorithmSelector
     /**
      * Largest allreduce for which the single-copy rule takes {@code shm_single_copy}, every rank reading and reducing
      * the peer's whole vector; beyond, it takes {@code shm_single_copy_twoshot}, each rank reading half of it and then
-     * the peer's reduced half. On the Intel VM of 2026-11-24 to 2026-11-27 single copy stayed ahead of two-shot up to
-     * 16 MiB: 2 ranks, 2026-11-27, medians of 8 alternating runs, 8 MiB 1.91 ms against 2.05 (0.93x), 16 MiB 4.18
-     * against 4.62 (0.90x); one call at a time (bench --sync), 3 runs, 0.95x and 0.91x; at 32 MiB two-shot is ahead
-     * (13.2 against 11.2 ms, 1.18x), its two copies, half a vector each, against the whole vector read and reduced by
-     * every rank. On the AMD VM of 2026-12-04 at its slow pace (rows of 2-rank sweeps whose handoff probe read it,
-     * 2-3 per size from nine sweeps; PERFORMANCE.md, session 48) the single-copy two-shot took 6.6-9.0 ms at 32 MiB
-     * and 12.1-15.8 at 64 MiB, where shm_single_copy took 8.8-11.1 and 17.1-21.5, and the staged two-shot 15.1-19.0
-     * and 33.3-36.6; at 8 and 16 MiB the two single-copy designs were within each other's spread (1.6-2.7 ms and
-     * 3.4-5.7).
+     * the peer's reduced half, lines the peer has just written. On the Intel VM of 2026-11-24 to 2026-11-27 single copy
+     * stayed ahead of two-shot up to 16 MiB: 2 ranks, 2026-11-27, medians of 8 alternating runs, 8 MiB 1.91 ms against
+     * 2.05 (0.93x), 16 MiB 4.18 against 4.62 (0.90x); one call at a time (bench --sync), 3 runs, 0.95x and 0.91x; at
+     * 32 MiB two-shot is ahead (13.2 against 11.2 ms, 1.18x), its two copies, half a vector each, against the whole
+     * vector read and reduced by every rank. On the AMD VM of 2026-12-04 at its slow pace (rows of 2-rank sweeps whose
+     * handoff probe read it, 2-3 per size from nine sweeps; PERFORMANCE.md, session 48) the single-copy two-shot took
+     * 6.6-9.0 ms at 32 MiB and 12.1-15.8 at 64 MiB, where shm_single_copy took 8.8-11.1 and 17.1-21.5, and the staged
+     * two-shot 15.1-19.0 and 33.3-36.6; at 8 and 16 MiB the two single-copy designs were within each other's spread
+     * (1.6-2.7 ms and 3.4-5.7), and at 2 MiB the two-shot took 397 µs against 294. Between the paces the line lies
+     * lower ({@link #BETWEEN_PACES_WHOLE_VECTOR_MAX_BYTES}).
      */
     private static final long SINGLE_COPY_WHOLE_VECTOR_MAX_BYTES = 16L << 20;
+
+    /**
+     * {@link #SINGLE_COPY_WHOLE_VECTOR_MAX_BYTES} for a call between the machine's paces
+     * ({@link CollectiveArgs#betweenPaces}), where the lines a peer has just written, which the two-shot's second
+     * read takes, cross at a moderate cost, and reducing half the vector pays. 2 ranks, handoffs at 4-7 GB/s: the
+     * single-copy two-shot took 0.77-0.89x {@code shm_single_copy}'s time at 2 and 8 MiB (2026-12-06, PERFORMANCE.md
+     * session 60) and, on an Intel Xeon with 2 MiB of L2 a core (session 61, {@code perf/Designs.java}, two runs of
+     * 50-90 s, medians of the samples' ratios, direct buffers), 0.82 and 0.92x at 1 MiB, 0.80x at 2, 0.75x at 4, 0.66x
+     * at 8 and 0.71x at 16; 0.81x at 512 KiB, but 0.97x at 256 KiB and 1.59x at 128 KiB.
+     */
+    private static final long BETWEEN_PACES_WHOLE_VECTOR_MAX_BYTES = 512 * 1024;
 
     /**
      * Smallest and largest 2-rank reduce the single-copy rule takes. The VM's two regimes pull opposite ways, and
@@ -806,15 +818,16 @@ public final class AlgorithmSelector
 
     /**
      * Widens the window of copies for peers that decline a call the single-copy rule took (one whose
-     * {@link CollectiveArgs#declinedCopyMaxBytes} {@link #select} set) to every copy. For the large calls that take
-     * the slow pace's choices at the fast pace, where the engine's probe found single copy ahead at their size (the
-     * machine between its two paces, {@code PaceProbe#inLarge}): there the staged designs lose less than a heap
-     * array's copy costs. 2 ranks, 2026-12-06, handoffs at 4-7 GB/s ({@code perf/Designs.java}, PERFORMANCE.md,
-     * session 60), {@code float[]}, single copy's time over the staged design's: 512 KiB 0.98-1.20x (allgather,
-     * alltoall, allreduce, reduce-scatter), 2 MiB 0.88x (allgather) and 1.29-1.46x (the others), 8 MiB 1.23-1.50x,
-     * where on direct buffers single copy took 0.51-0.77x from 2 MiB.
+     * {@link CollectiveArgs#declinedCopyMaxBytes} is set) to every copy. For the calls between the machine's paces
+     * ({@link CollectiveArgs#betweenPaces}): there the staged designs lose less than a heap array's copy costs. 2
+     * ranks, handoffs at 4-7 GB/s, {@code float[]}, single copy's time over the staged design's
+     * ({@code perf/Designs.java}): 2026-12-06 (PERFORMANCE.md, session 60) 512 KiB 0.98-1.20x (allgather, alltoall,
+     * allreduce, reduce-scatter), 2 MiB 0.88x (allgather) and 1.29-1.46x (the others), 8 MiB 1.23-1.50x, where on
+     * direct buffers single copy took 0.51-0.77x from 2 MiB; an Intel Xeon (session 61), the staged designs over single
+     * copy's, allgather 4 and 8 MiB 0.75 and 0.65x, allreduce 1-16 MiB 0.47-0.75x (0.55-0.70x against the single-copy
+     * two-shot).
      */
-    public static void declineEveryCopy(final CollectiveArgs args)
+    private static void declineEveryCopy(final CollectiveArgs args)
     {
         if (args.declinedCopyMaxBytes != 0)
         {
@@ -866,7 +879,7 @@ public final class AlgorithmSelector
             args.recvSegmentOffset = -1;
         }
         final CollectiveAlgorithm singleCopyChoice = singleCopyChoice(args.collective, size, bytes,
-            context.copiesStream());
+            context.copiesStream(), args.betweenPaces);
         final long singleCopyBytes = context.singleCopyBytes();
         if (singleCopyRule && singleCopyChoice != null && singleCopyBytes > 0 && !tuned.measured() &&
             singleCopyApplies(args.collective, size) && singleCopyHoldsAt(pace, size) &&
@@ -882,6 +895,10 @@ public final class AlgorithmSelector
                 declinedCopyMaxBytes(size > cores) : 0;
             args.declinedCopyMinBytes = args.collective == Collective.REDUCE && size > cores ?
                 SHARED_CORES_REDUCE_DECLINED_COPY_MIN_BYTES : DECLINED_COPY_MIN_BYTES;
+            if (args.betweenPaces)
+            {
+                declineEveryCopy(args);
+            }
             return singleCopyChoice;
         }
         final CollectiveAlgorithm pairBroadcast = pairSlowPaceBroadcast(args.collective, size, bytes, singleCopyBytes,
@@ -993,7 +1010,8 @@ public final class AlgorithmSelector
                 text.append(" to ").append(SINGLE_COPY_WHOLE_VECTOR_MAX_BYTES).append(" B");
                 if (singleCopyLargeAllreduce != null)
                 {
-                    text.append(", ").append(singleCopyLargeAllreduce.name()).append(" beyond");
+                    text.append(", ").append(singleCopyLargeAllreduce.name()).append(" beyond (beyond ")
+                        .append(BETWEEN_PACES_WHOLE_VECTOR_MAX_BYTES).append(" B between the paces)");
                 }
             }
             if (collective == Collective.REDUCE && binomialTree[collective.ordinal()] != null)
@@ -1046,7 +1064,7 @@ public final class AlgorithmSelector
         {
             return null;
         }
-        return singleCopyChoice(collective, size, singleCopyFromBytes(collective, size, singleCopyBytes), false);
+        return singleCopyChoice(collective, size, singleCopyFromBytes(collective, size, singleCopyBytes), false, false);
     }
 
     /** Bytes of the smallest call of {@code collective} the single-copy rule takes ({@link #minMessageBytes}). */
@@ -1309,12 +1327,14 @@ public final class AlgorithmSelector
     /**
      * The single-copy rule's algorithm for a call of {@code bytes} of {@code collective} at {@code size} ranks, where
      * heap arrays' large messages go out of a copy that streams past the caches or not
-     * ({@link CollectiveContext#copiesStream()}).
+     * ({@link CollectiveContext#copiesStream()}), and the call lies between the machine's paces or not
+     * ({@link CollectiveArgs#betweenPaces}).
      */
     private CollectiveAlgorithm singleCopyChoice(final Collective collective, final int size, final long bytes,
-        final boolean copiesStream)
+        final boolean copiesStream, final boolean betweenPaces)
     {
-        if (collective == Collective.ALLREDUCE && (bytes > SINGLE_COPY_WHOLE_VECTOR_MAX_BYTES || size > cores))
+        if (collective == Collective.ALLREDUCE && (size > cores ||
+            bytes > (betweenPaces ? BETWEEN_PACES_WHOLE_VECTOR_MAX_BYTES : SINGLE_COPY_WHOLE_VECTOR_MAX_BYTES)))
         {
             return singleCopyLargeAllreduce;
         }

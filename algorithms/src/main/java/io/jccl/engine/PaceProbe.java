@@ -38,8 +38,10 @@ import java.util.Locale;
  *       answers it for the calls of the band around that size ({@link #inBand}): at the fast pace, where single copy
  *       was ahead there, those calls take the slow pace's choices ({@link #paceFor}). A third, of {@link #LARGE_BYTES}
  *       allgathers, answers it for the calls beyond the band ({@link #inLarge}): where staging took more than
- *       {@link #LARGE_FAST_RATIO} times single copy's time there, they take the slow pace's choices too. The band's
- *       and the large calls' comparisons run only when the first reads the fast pace. While ranks outnumber cores,
+ *       {@link #LARGE_FAST_RATIO} times single copy's time there, they take the slow pace's choices too; and the
+ *       large calls that take the slow pace's choices, at either pace, lie between the paces ({@link #betweenPaces})
+ *       where staging took at most {@link #BETWEEN_PACES_MAX_RATIO} times single copy's time. The band's comparison
+ *       runs only when the first reads the fast pace, the large calls' one at either. While ranks outnumber cores,
  *       where the rule that follows the pace serves large broadcasts, reduces, allreduces, allgathers and
  *       reduce-scatters, the comparison is of two allreduces, the staged two-shot ({@code shm_twoshot}) and the
  *       single-copy two-shot ({@code shm_single_copy_twoshot}), of {@link #SHARED_CORES_COMPARISON_BYTES}, against
@@ -53,9 +55,10 @@ import java.util.Locale;
  * <p>
  * Cost: the threshold probe takes 0.16-0.8 ms at 2 ranks on the AMD VM of MODEL.md session 21 (the allgather 24-30 µs
  * at the fast pace, 119-139 at the slow one), by arithmetic 0.4-1 % of the time of the default 256 MiB of traffic at
- * either pace; the comparison probe, by arithmetic, about 0.45 ms at the fast pace and 0.08 at the slow one (six
- * calls of each allgather: at 32 KiB 2.8 and 3.4 µs, or 9.2 and 4.2; at the fast pace also at 128 KiB 10.5 and 7.6,
- * and at 512 KiB 23 and 27; 2026-12-04), 0.8 ms between the paces (43 and 24 µs at 512 KiB, 2026-12-06); while
+ * either pace; the comparison probe, by arithmetic, about 0.45 ms at the fast pace and 0.9 at the slow one (six
+ * calls of each allgather: at 32 KiB 2.8 and 3.4 µs, or 9.2 and 4.2; at 512 KiB 23 and 27, or 120 and 27; at the
+ * fast pace also at 128 KiB 10.5 and 7.6; 2026-12-04 and session 47), 0.5-0.8 ms between the paces (43 and 24 µs at
+ * 512 KiB, 2026-12-06), about 0.7 % of the time of 256 MiB of traffic at the slow pace (2 GB/s); while
  * ranks outnumber cores, by arithmetic, 0.6 ms at 4 ranks on 2 cores at the fast pace and 1.3 at the slow one (six
  * calls of each 128 KiB allreduce: 30 and 70 µs, or 113 and 110; session 49), 1.3 % and 0.8 % of the time of 256 MiB
  * of 512 KiB allreduces. The first probe of a communicator runs untimed calls of each of its
@@ -141,6 +144,17 @@ public final class PaceProbe
      * 1.6-1.8 of handoffs between the paces (2026-12-06), so that a fast pace's noisy probe rarely crosses it.
      */
     public static final double LARGE_FAST_RATIO = 1.2;
+    /**
+     * The large calls chosen at the slow pace lie between the machine's paces ({@link #betweenPaces}) while the staged
+     * {@link #LARGE_BYTES} allgather's median is at most this many times the single-copy one's: lines one core has
+     * just written reach the other at a moderate cost, so that a heap array's copy for single copy costs more than
+     * staging does, and a 2-rank allreduce gains from reducing half the vector
+     * ({@link io.jccl.spi.CollectiveArgs#betweenPaces}). Near the geometric mean of the 1.6-1.8 of handoffs at 4-7 GB/s
+     * (2026-12-06, session 60; 1.29 on session 61's Intel Xeon), where the staged designs took 0.5-0.8x single copy's
+     * time on {@code float[]} from 2.5 MB, and the slow pace's 4.5 (session 47), where single copy out of a streaming
+     * copy took 0.70-0.78x the staged two-shot's time at 3-8 MiB (session 56).
+     */
+    public static final double BETWEEN_PACES_MAX_RATIO = 2.8;
     /** Timed calls of a probe, after one untimed: the probe is the median call's time. */
     public static final int CALLS = 5;
     /** Untimed calls before a communicator's first probe. */
@@ -172,6 +186,11 @@ public final class PaceProbe
     private static final long BAND_SINGLE_COPY_BIT = 4;
     /** Or'd into the second verdict: staging took more than {@link #LARGE_FAST_RATIO} times single copy's time. */
     private static final long LARGE_SINGLE_COPY_BIT = 16;
+    /** What the calls between the paces choose differently, for the log. */
+    private static final String BETWEEN_PACES_CHOICES =
+        "(heap arrays' copies declined, 2-rank allreduces by the single-copy two-shot sooner)";
+    /** Or'd into the second verdict: staging took at most {@link #BETWEEN_PACES_MAX_RATIO} times single copy's time. */
+    private static final long BETWEEN_PACES_BIT = 32;
     /**
      * Or'd into a slow verdict: rank 0's large copies stream past the caches ({@link StreamingCopy}), so that every
      * rank's choices may follow whether heap arrays' large messages go out of such a copy
@@ -216,6 +235,7 @@ public final class PaceProbe
     private Pace pace;
     private boolean bandSingleCopy;
     private boolean largeSingleCopy;
+    private boolean largeBetweenPaces;
     /** Whether the large calls' comparison runs: its calls can run here. */
     private boolean comparesLarge;
     private boolean largeWarm;
@@ -338,9 +358,11 @@ public final class PaceProbe
                     "staged and single copy, the fast pace (the staged algorithms) when staging takes at most %.1fx " +
                     "the time; then at the fast pace a %d-byte one for the calls of %d-%d bytes, single copy there " +
                     "when it is faster%s", probeBytes, COMPARISON_BYTES, FAST_RATIO, BAND_BYTES, BAND_MIN_BYTES,
-                    BAND_END_BYTES - 1, probe.comparesLarge ? String.format(Locale.ROOT, ", and a %d-byte one for " +
-                    "the calls from %d bytes, single copy there (heap arrays' copies declined) when staging takes " +
-                    "more than %.1fx the time", LARGE_BYTES, LARGE_MIN_BYTES, LARGE_FAST_RATIO) :
+                    BAND_END_BYTES - 1, probe.comparesLarge ? String.format(Locale.ROOT, ", and at either pace a " +
+                    "%d-byte one for the calls from %d bytes: single copy there at the fast pace when staging takes " +
+                    "more than %.1fx the time, and where single copy runs them, between the paces %s when it takes " +
+                    "at most %.1fx", LARGE_BYTES, LARGE_MIN_BYTES, LARGE_FAST_RATIO, BETWEEN_PACES_CHOICES,
+                    BETWEEN_PACES_MAX_RATIO) :
                     " (not the larger calls' comparison: a " + LARGE_BYTES + "-byte allgather cannot run here)") :
                 probe.compares() ?
                 String.format(Locale.ROOT, "handoff probe every %d bytes of collective calls: a %d-byte allreduce " +
@@ -408,12 +430,21 @@ public final class PaceProbe
 
     /**
      * Whether a call of {@code bytes} of {@code collective} takes the slow pace's choices at the fast pace because the
-     * large calls' comparison found single copy ahead (the machine between its paces): a rank then declines every copy
-     * of its buffers for single copy ({@link io.jccl.algorithms.AlgorithmSelector#declineEveryCopy}).
+     * large calls' comparison found single copy ahead.
      */
     public boolean largeCallTakesSingleCopy(final Collective collective, final long bytes)
     {
         return pace == Pace.FAST && largeSingleCopy && inLarge(collective, bytes);
+    }
+
+    /**
+     * Whether a call of {@code bytes} of {@code collective}, chosen at the slow pace ({@link #paceFor}), lies between
+     * the machine's paces: a large call whose comparison found staging within {@link #BETWEEN_PACES_MAX_RATIO} times
+     * single copy's time ({@link io.jccl.spi.CollectiveArgs#betweenPaces}).
+     */
+    public boolean betweenPaces(final Collective collective, final long bytes)
+    {
+        return largeBetweenPaces && inLarge(collective, bytes) && paceFor(collective, bytes) == Pace.SLOW;
     }
 
     /** Whether the large calls' comparison decides for a call of {@code bytes} of {@code collective}. */
@@ -474,44 +505,52 @@ public final class PaceProbe
         final Pace before = pace;
         final boolean bandBefore = bandSingleCopy;
         final boolean largeBefore = largeSingleCopy;
+        final boolean betweenBefore = largeBetweenPaces;
         final long received = agreed(word);
         pace = (received & (FAST_WORD | SLOW_WORD)) == FAST_WORD ? Pace.FAST : Pace.SLOW;
         // the transport's heap arrays' large sends follow the pace too
         transport.pace(pace, (received & COPIES_STREAM_BIT) != 0);
-        // at the fast pace, where single copy is still ahead: the band's calls and the large ones ask at their sizes
+        // the band's calls ask at their size at the fast pace, where single copy may still be ahead there; the large
+        // ones at either pace, whether single copy is ahead and by how much
         double bandMicros = Double.NaN;
         double bandSingleCopyMicros = Double.NaN;
         double largeMicros = Double.NaN;
         double largeSingleCopyMicros = Double.NaN;
-        if (pace == Pace.FAST && comparesBand())
+        final boolean band = pace == Pace.FAST && comparesBand();
+        if (band)
         {
             callsOf(BAND_BYTES);
             bandMicros = medianMicros(stagedCall, nanos);
             bandSingleCopyMicros = medianMicros(singleCopyCall, nanos);
-            if (comparesLarge)
+        }
+        if (comparesLarge)
+        {
+            callsOf(LARGE_BYTES);
+            if (!largeWarm)
             {
-                callsOf(LARGE_BYTES);
-                if (!largeWarm)
+                for (int i = 0; i < LARGE_WARM_UP_CALLS; i++)
                 {
-                    for (int i = 0; i < LARGE_WARM_UP_CALLS; i++)
-                    {
-                        stagedCall.run();
-                        singleCopyCall.run();
-                    }
-                    largeWarm = true;
+                    stagedCall.run();
+                    singleCopyCall.run();
                 }
-                largeMicros = medianMicros(stagedCall, nanos);
-                largeSingleCopyMicros = medianMicros(singleCopyCall, nanos);
+                largeWarm = true;
             }
+            largeMicros = medianMicros(stagedCall, nanos);
+            largeSingleCopyMicros = medianMicros(singleCopyCall, nanos);
+        }
+        if (band || comparesLarge)
+        {
             final long bits = transport.rank() != 0 ? 0 :
                 (bandMicros > bandSingleCopyMicros ? BAND_SINGLE_COPY_BIT : 0) |
-                (largeMicros > LARGE_FAST_RATIO * largeSingleCopyMicros ? LARGE_SINGLE_COPY_BIT : 0);
+                (largeMicros > LARGE_FAST_RATIO * largeSingleCopyMicros ? LARGE_SINGLE_COPY_BIT : 0) |
+                (largeMicros <= BETWEEN_PACES_MAX_RATIO * largeSingleCopyMicros ? BETWEEN_PACES_BIT : 0);
             final long second = agreed(bits);
             bandSingleCopy = (second & BAND_SINGLE_COPY_BIT) != 0;
             largeSingleCopy = (second & LARGE_SINGLE_COPY_BIT) != 0;
+            largeBetweenPaces = (second & BETWEEN_PACES_BIT) != 0;
         }
         probes++;
-        final boolean changed = pace != before ||
+        final boolean changed = pace != before || largeBetweenPaces != betweenBefore ||
             pace == Pace.FAST && (bandSingleCopy != bandBefore || largeSingleCopy != largeBefore);
         if (changed && transport.rank() == 0 && log.enabled(Log.INFO, Log.COLL))
         {
@@ -539,13 +578,21 @@ public final class PaceProbe
         }
         if (pace == Pace.SLOW)
         {
-            return String.format(Locale.ROOT, "the slow pace from probe %d (staged %.1f µs, single copy %.1f µs): %s",
-                probes, micros, singleCopyMicros, choice);
+            return String.format(Locale.ROOT, "the slow pace from probe %d (staged %.1f µs, single copy %.1f µs%s): " +
+                "%s%s", probes, micros, singleCopyMicros, largeComparison(largeMicros, largeSingleCopyMicros), choice,
+                largeBetweenPaces ? ", the calls from " + LARGE_MIN_BYTES + " bytes between the paces " +
+                    BETWEEN_PACES_CHOICES : "");
         }
         return String.format(Locale.ROOT, "the fast pace from probe %d (staged %.1f µs, single copy %.1f µs; at %d " +
-            "bytes %.1f and %.1f; at %d bytes %.1f and %.1f): %s%s", probes, micros, singleCopyMicros, BAND_BYTES,
-            bandMicros, bandSingleCopyMicros, LARGE_BYTES, largeMicros, largeSingleCopyMicros, choice,
-            singleCopyCalls());
+            "bytes %.1f and %.1f%s): %s%s", probes, micros, singleCopyMicros, BAND_BYTES, bandMicros,
+            bandSingleCopyMicros, largeComparison(largeMicros, largeSingleCopyMicros), choice, singleCopyCalls());
+    }
+
+    /** The large calls' comparison in a log line: its medians, µs, or nothing where it did not run. */
+    private static String largeComparison(final double largeMicros, final double largeSingleCopyMicros)
+    {
+        return Double.isNaN(largeMicros) ? "" : String.format(Locale.ROOT, "; at %d bytes %.1f and %.1f", LARGE_BYTES,
+            largeMicros, largeSingleCopyMicros);
     }
 
     /** What a fast pace's log line adds: the calls that keep single copy, if any. */
@@ -557,7 +604,8 @@ public final class PaceProbe
                 (BAND_END_BYTES - 1) + " bytes" : "";
         }
         return ", but single copy for the calls from " + (bandSingleCopy ? BAND_MIN_BYTES : LARGE_MIN_BYTES) +
-            " bytes (heap arrays' copies declined from " + LARGE_MIN_BYTES + ")";
+            " bytes" + (largeBetweenPaces ? ", from " + LARGE_MIN_BYTES + " between the paces " +
+            BETWEEN_PACES_CHOICES : "");
     }
 
     /** Rank 0's {@code word}, broadcast to every rank; every rank's copy of it. */

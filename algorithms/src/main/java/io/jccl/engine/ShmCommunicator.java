@@ -976,6 +976,7 @@ public final class ShmCommunicator implements Communicator
             call.count = splitBytes / call.type.size();
             selected = call.count * call.type.size();
         }
+        call.betweenPaces = paceProbe != null && paceProbe.betweenPaces(call.collective, selected);
         return selector.select(call, transport, selected,
             paceProbe == null ? null : paceProbe.paceFor(call.collective, selected));
     }
@@ -1041,12 +1042,8 @@ public final class ShmCommunicator implements Communicator
         a.chunkBytes = chunkBytes;
         a.maxCopyBytes = splitBytes;
         a.declinedCopyMaxBytes = 0;
-        final CollectiveAlgorithm chosen = selector.select(a, transport, bytes, pace);
-        if (pace != null && paceProbe.largeCallTakesSingleCopy(a.collective, bytes))
-        {
-            AlgorithmSelector.declineEveryCopy(a);
-        }
-        runAs(chosen, op, agreedCount);
+        a.betweenPaces = pace != null && paceProbe.betweenPaces(a.collective, bytes);
+        runAs(selector.select(a, transport, bytes, pace), op, agreedCount);
         if (a.declined)
         {
             // a rank would have copied its buffers for single copy at a cost the staged algorithms beat, and every

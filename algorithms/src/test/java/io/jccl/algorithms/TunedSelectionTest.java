@@ -266,7 +266,8 @@ class TunedSelectionTest
         assertEquals("shm_single_copy", shipped.select(allreduce(4 * mib), two.context(0), 16 * mib).name());
         final CollectiveArgs large = allreduce(4 * mib + 1);
         assertEquals("shm_single_copy_twoshot", shipped.select(large, two.context(0), 16 * mib + 4).name());
-        assertEquals("allreduce shm_single_copy from 131072 B to 16777216 B, shm_single_copy_twoshot beyond",
+        assertEquals("allreduce shm_single_copy from 131072 B to 16777216 B, shm_single_copy_twoshot beyond " +
+            "(beyond 524288 B between the paces)",
             shipped.describeSingleCopy(2, 64 * 1024).replaceAll(".*(allreduce[^;]*).*", "$1"));
         assertTrue(List.of(shipped.describeSingleCopy(2, 32 * mib).split("; "))
             .contains("allreduce shm_single_copy_twoshot from 67108864 B"), shipped.describeSingleCopy(2, 32 * mib));
@@ -352,6 +353,18 @@ class TunedSelectionTest
         assertEquals("shm_single_copy_twoshot", shipped.select(large, two.context(0), largeBytes).name());
         assertEquals("shm_single_copy_twoshot", shipped.select(large, two.context(0), largeBytes, Pace.SLOW).name());
         assertEquals("shm_twoshot", shipped.select(large, two.context(0), largeBytes, Pace.FAST).name());
+        // between the paces, beyond 512 KiB; and a heap array's copy declines the call at every size
+        final CollectiveArgs between = allreduce(mib / 8 + 1);
+        between.betweenPaces = true;
+        assertEquals("shm_single_copy_twoshot", shipped.select(between, two.context(0), mib / 2 + 4, Pace.SLOW).name());
+        assertEquals(0, between.declinedCopyMinBytes);
+        assertEquals(Long.MAX_VALUE, between.declinedCopyMaxBytes);
+        final CollectiveArgs half = allreduce(mib / 8);
+        assertEquals("shm_single_copy", shipped.select(half, two.context(0), mib / 2, Pace.SLOW).name());
+        assertEquals(512 * 1024, half.declinedCopyMinBytes, "not between the paces: the window of declines");
+        half.betweenPaces = true;
+        assertEquals("shm_single_copy", shipped.select(half, two.context(0), mib / 2, Pace.SLOW).name());
+        assertEquals(0, half.declinedCopyMinBytes);
         // 2-rank broadcasts: binomial, one message, but at the fast pace from where that message goes single copy
         // up to 2 MiB, the eager slots' size (the model's choice there; shm_direct where the slots are smaller)
         for (final long bytes : new long[] {32 * 1024, mib, 2 * mib, 2 * mib + 4, 8 * mib, 32 * mib})

@@ -16,13 +16,13 @@ import java.nio.ByteOrder;
 /**
  * One rank of {@link PaceProbeTest}: {@code calls} float32 sum allreduces of {@code bytes} each (then, with a third
  * argument {@code dup}, as many on a duplicate of the world), each checked, printing after each {@code RAN n algorithm
- * pace}: the algorithm the communicator ran and the pace it chose by ({@code -} before the first probe), and {@code
- * band} (or {@code large}) after a fast pace when the probe kept single copy for the band (or the large calls) the
- * call lies in. Rank 0 ends with {@code PROBE us} per probe it ran. With a third argument {@code direct}, the calls
- * take direct buffers rather than float[], whose copies for single copy a rank may decline. With a third argument
- * {@code nonblocking}, the calls are non-blocking
- * allreduces, each awaited and checked (they run on the progress thread's duplicate, whose algorithm and probes the
- * rank cannot see: {@code NB n} after each).
+ * pace}: the algorithm the communicator ran and the pace it chose by ({@code -} before the first probe), {@code band}
+ * (or {@code large}) after a fast pace when the probe kept single copy for the band (or the large calls) the call lies
+ * in, and {@code between} when the probe put the call between the paces. Rank 0 ends with {@code PROBE us} per probe it
+ * ran. With a third argument {@code direct}, the calls take direct buffers rather than float[], whose copies for single
+ * copy a rank may decline. With a third argument {@code nonblocking}, the calls are non-blocking allreduces, each
+ * awaited and checked (they run on the progress thread's duplicate, whose algorithm and probes the rank cannot see:
+ * {@code NB n} after each).
  */
 public final class PaceRank
 {
@@ -86,9 +86,10 @@ public final class PaceRank
             final boolean band = probe != null && probe.pace() == Pace.FAST && probe.bandSingleCopy() &&
                 PaceProbe.inBand(Collective.ALLREDUCE, bytes);
             final boolean large = probe != null && probe.largeCallTakesSingleCopy(Collective.ALLREDUCE, bytes);
+            final boolean between = probe != null && probe.betweenPaces(Collective.ALLREDUCE, bytes);
             System.out.println("RAN " + prefix + call + " " + shm.lastAlgorithm().name() + " " +
                 (probe == null || probe.pace() == null ? "-" : probe.pace().label()) + (band ? " band" : "") +
-                (large ? " large" : ""));
+                (large ? " large" : "") + (between ? " between" : ""));
             if (probe != null && probe.probes() > seen && comm.rank() == 0)
             {
                 seen = probe.probes();

@@ -72,6 +72,14 @@ public final class CollectiveArgs
     public long declinedCopyMinBytes;
 
     /**
+     * Set by the communicator before it selects: its pace probe found this call's size between the machine's two paces,
+     * single copy ahead of the staging areas there but by less than at the slow pace, so that lines one core has just
+     * written reach the other at a moderate cost ({@code PaceProbe}'s large calls' comparison). Identical on every
+     * rank.
+     */
+    public boolean betweenPaces;
+
+    /**
      * Set by an algorithm that left the call unrun because some rank declined it ({@link #declinedCopyMaxBytes}), on
      * every rank alike: the communicator then runs a staged algorithm as the next collective.
      */
@@ -130,6 +138,7 @@ public final class CollectiveArgs
         maxCopyBytes = Long.MAX_VALUE;
         declinedCopyMaxBytes = 0;
         declinedCopyMinBytes = 0;
+        betweenPaces = false;
         declined = false;
         counts = null;
         displs = null;
