@@ -188,7 +188,8 @@ public final class PaceProbe
     private static final long LARGE_SINGLE_COPY_BIT = 16;
     /** What the calls between the paces choose differently, for the log. */
     private static final String BETWEEN_PACES_CHOICES =
-        "(heap arrays' copies declined, 2-rank allreduces by the single-copy two-shot sooner)";
+        "(heap arrays' copies declined and their sends through the ring, 2-rank allreduces by the single-copy " +
+        "two-shot sooner)";
     /** Or'd into the second verdict: staging took at most {@link #BETWEEN_PACES_MAX_RATIO} times single copy's time. */
     private static final long BETWEEN_PACES_BIT = 32;
     /**
@@ -508,8 +509,6 @@ public final class PaceProbe
         final boolean betweenBefore = largeBetweenPaces;
         final long received = agreed(word);
         pace = (received & (FAST_WORD | SLOW_WORD)) == FAST_WORD ? Pace.FAST : Pace.SLOW;
-        // the transport's heap arrays' large sends follow the pace too
-        transport.pace(pace, (received & COPIES_STREAM_BIT) != 0);
         // the band's calls ask at their size at the fast pace, where single copy may still be ahead there; the large
         // ones at either pace, whether single copy is ahead and by how much
         double bandMicros = Double.NaN;
@@ -549,6 +548,8 @@ public final class PaceProbe
             largeSingleCopy = (second & LARGE_SINGLE_COPY_BIT) != 0;
             largeBetweenPaces = (second & BETWEEN_PACES_BIT) != 0;
         }
+        // the transport's heap arrays' large sends follow the pace too
+        transport.pace(pace, (received & COPIES_STREAM_BIT) != 0, largeBetweenPaces);
         probes++;
         final boolean changed = pace != before || largeBetweenPaces != betweenBefore ||
             pace == Pace.FAST && (bandSingleCopy != bandBefore || largeSingleCopy != largeBefore);

@@ -198,8 +198,8 @@ class PaceProbeTest
      * comparison: at the fast pace single copy where it read single copy well ahead there, two-shot where not, and
      * single copy at the slow pace, on every rank alike, whichever the probes read. Where single copy runs them and
      * the comparison put them between the paces, direct buffers' allreduces of 768 KiB take the single-copy two-shot,
-     * and a heap array's copy for its peers declines the call into two-shot at every size: 384 KiB, whose copy the
-     * slow pace keeps elsewhere (below the window of declines from 512 KiB).
+     * a heap array's copy for its peers declines the call into two-shot at every size (384 KiB, whose copy the slow
+     * pace keeps elsewhere: below the window of declines from 512 KiB), and heap arrays' sends keep the ring.
      */
     @Test
     void withoutATuningFileLargeCallsFollowTheirOwnComparison() throws IOException
@@ -215,6 +215,7 @@ class PaceProbeTest
         {
             final boolean twoShot = line.endsWith(" fast");
             final boolean between = line.endsWith(" between");
+            assertFalse(line.endsWith(" copies"), line);
             assertTrue(line.contains(" slow") || line.contains(" fast large") || twoShot, line);
             assertTrue(line.contains(twoShot ? " shm_twoshot " : between ? " shm_single_copy_twoshot " :
                 " shm_single_copy "), line);
@@ -223,6 +224,7 @@ class PaceProbeTest
         {
             final boolean singleCopy = (line.contains(" slow") || line.contains(" fast large")) &&
                 !line.endsWith(" between");
+            assertFalse(line.endsWith(" copies"), line);
             assertTrue(line.contains(" slow") || line.contains(" fast"), line);
             assertTrue(line.contains(singleCopy ? " shm_single_copy " : " shm_twoshot "), line);
         }

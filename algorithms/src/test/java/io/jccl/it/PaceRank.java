@@ -18,7 +18,8 @@ import java.nio.ByteOrder;
  * argument {@code dup}, as many on a duplicate of the world), each checked, printing after each {@code RAN n algorithm
  * pace}: the algorithm the communicator ran and the pace it chose by ({@code -} before the first probe), {@code band}
  * (or {@code large}) after a fast pace when the probe kept single copy for the band (or the large calls) the call lies
- * in, and {@code between} when the probe put the call between the paces. Rank 0 ends with {@code PROBE us} per probe it
+ * in, and {@code between} when the probe put the call between the paces ({@code between copies} where the transport
+ * then sent the collectives' heap arrays out of a streaming copy, which it must not). Rank 0 ends with {@code PROBE us} per probe it
  * ran. With a third argument {@code direct}, the calls take direct buffers rather than float[], whose copies for single
  * copy a rank may decline. With a third argument {@code nonblocking}, the calls are non-blocking allreduces, each
  * awaited and checked (they run on the progress thread's duplicate, whose algorithm and probes the rank cannot see:
@@ -89,7 +90,8 @@ public final class PaceRank
             final boolean between = probe != null && probe.betweenPaces(Collective.ALLREDUCE, bytes);
             System.out.println("RAN " + prefix + call + " " + shm.lastAlgorithm().name() + " " +
                 (probe == null || probe.pace() == null ? "-" : probe.pace().label()) + (band ? " band" : "") +
-                (large ? " large" : "") + (between ? " between" : ""));
+                (large ? " large" : "") + (between ? " between" : "") +
+                (between && shm.transport().stagesHeapSends() ? " copies" : ""));
             if (probe != null && probe.probes() > seen && comm.rank() == 0)
             {
                 seen = probe.probes();

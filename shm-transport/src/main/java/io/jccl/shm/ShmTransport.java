@@ -695,14 +695,17 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
      * {@link SingleCopy#STAGED_HEAP_SEND_MAX_RANKS_PER_CORE} ranks a core, a heap array's blocking send of
      * {@link SingleCopy#stagedHeapSendMinBytes()} or more goes single copy out of an off-heap copy of it, instead of
      * through the ring, where this JVM's large copies stream past the caches ({@link StreamingCopy}): the
-     * collectives' sends; the application's follow the pace their own chunks read from the ring ({@link RingPace}).
+     * collectives' sends, but not between the paces, where the copy took twice the ring's time (2 ranks, an 8 MiB
+     * {@code float[]} binomial broadcast, 2.0-2.4 ms against 0.9-1.0; PERFORMANCE.md, session 61); the application's
+     * follow the pace their own chunks read from the ring ({@link RingPace}).
      *
      * @param copiesStream whether rank 0's JVM's large copies stream past the caches, the same on every rank: with the
      *                     slow pace, in a job whose heap arrays' sends go out of a copy, {@link #copiesStream()}.
+     * @param betweenPaces whether the probe found the large calls between the machine's paces.
      */
-    public void pace(final Pace pace, final boolean copiesStream)
+    public void pace(final Pace pace, final boolean copiesStream, final boolean betweenPaces)
     {
-        singleCopy.stageHeapSends(pace == Pace.SLOW);
+        singleCopy.stageHeapSends(pace == Pace.SLOW && !betweenPaces);
         this.copiesStream = pace == Pace.SLOW && copiesStream && singleCopy.stagedHeapSendMinBytes() > 0;
     }
 
@@ -710,6 +713,12 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
     public boolean copiesStream()
     {
         return copiesStream;
+    }
+
+    /** Whether the collectives' heap arrays' large blocking sends go out of an off-heap copy now (tools and tests). */
+    public boolean stagesHeapSends()
+    {
+        return singleCopy.stagesHeapSends();
     }
 
     @Override
