@@ -58,7 +58,8 @@ import java.util.Locale;
  * either pace; the comparison probe, by arithmetic, about 0.45 ms at the fast pace and 0.9 at the slow one (six
  * calls of each allgather: at 32 KiB 2.8 and 3.4 µs, or 9.2 and 4.2; at 512 KiB 23 and 27, or 120 and 27; at the
  * fast pace also at 128 KiB 10.5 and 7.6; 2026-12-04 and session 47), 0.5-0.8 ms between the paces (43 and 24 µs at
- * 512 KiB, 2026-12-06), about 0.7 % of the time of 256 MiB of traffic at the slow pace (2 GB/s); while
+ * 512 KiB, 2026-12-06; at slow verdicts there 0.45 ms more than the 32 KiB comparison alone, measured with a probe
+ * before every call, session 61), about 0.7 % of the time of 256 MiB of traffic at the slow pace (2 GB/s); while
  * ranks outnumber cores, by arithmetic, 0.6 ms at 4 ranks on 2 cores at the fast pace and 1.3 at the slow one (six
  * calls of each 128 KiB allreduce: 30 and 70 µs, or 113 and 110; session 49), 1.3 % and 0.8 % of the time of 256 MiB
  * of 512 KiB allreduces. The first probe of a communicator runs untimed calls of each of its
@@ -150,9 +151,9 @@ public final class PaceProbe
      * just written reach the other at a moderate cost, so that a heap array's copy for single copy costs more than
      * staging does, and a 2-rank allreduce gains from reducing half the vector
      * ({@link io.jccl.spi.CollectiveArgs#betweenPaces}). Near the geometric mean of the 1.6-1.8 of handoffs at 4-7 GB/s
-     * (2026-12-06, session 60; 1.29 on session 61's Intel Xeon), where the staged designs took 0.5-0.8x single copy's
-     * time on {@code float[]} from 2.5 MB, and the slow pace's 4.5 (session 47), where single copy out of a streaming
-     * copy took 0.70-0.78x the staged two-shot's time at 3-8 MiB (session 56).
+     * (2026-12-06, session 60; the probes of session 61's Intel Xeon read 1.5-2.2), where the staged designs took
+     * 0.5-0.8x single copy's time on {@code float[]} from 2.5 MB, and the slow pace's 4.5 (session 47), where single
+     * copy out of a streaming copy took 0.70-0.78x the staged two-shot's time at 3-8 MiB (session 56).
      */
     public static final double BETWEEN_PACES_MAX_RATIO = 2.8;
     /** Timed calls of a probe, after one untimed: the probe is the median call's time. */

@@ -19,11 +19,11 @@ import java.nio.ByteOrder;
  * pace}: the algorithm the communicator ran and the pace it chose by ({@code -} before the first probe), {@code band}
  * (or {@code large}) after a fast pace when the probe kept single copy for the band (or the large calls) the call lies
  * in, and {@code between} when the probe put the call between the paces ({@code between copies} where the transport
- * then sent the collectives' heap arrays out of a streaming copy, which it must not). Rank 0 ends with {@code PROBE us} per probe it
- * ran. With a third argument {@code direct}, the calls take direct buffers rather than float[], whose copies for single
- * copy a rank may decline. With a third argument {@code nonblocking}, the calls are non-blocking allreduces, each
- * awaited and checked (they run on the progress thread's duplicate, whose algorithm and probes the rank cannot see:
- * {@code NB n} after each).
+ * then sent the collectives' heap arrays out of a streaming copy, which it must not). Rank 0 ends with {@code PROBE us}
+ * per probe it ran. With a third argument {@code direct}, the calls take direct buffers rather than float[], whose
+ * copies for single copy a rank may decline. With a third argument {@code nonblocking}, the calls are non-blocking
+ * allreduces, each awaited and checked (they run on the progress thread's duplicate, whose algorithm and probes the
+ * rank cannot see: {@code NB n} after each).
  */
 public final class PaceRank
 {

@@ -72,10 +72,10 @@ public final class CollectiveArgs
     public long declinedCopyMinBytes;
 
     /**
-     * Set by the communicator before it selects: its pace probe found this call's size between the machine's two paces,
-     * single copy ahead of the staging areas there but by less than at the slow pace, so that lines one core has just
-     * written reach the other at a moderate cost ({@code PaceProbe}'s large calls' comparison). Identical on every
-     * rank.
+     * Set by the communicator before it selects: a large call that takes the slow pace's choices, where its pace probe
+     * found the machine between its two paces, the staged 512 KiB allgather within a few times single copy's time
+     * ({@code PaceProbe.BETWEEN_PACES_MAX_RATIO}; 4.5x at the slow pace), so that lines one core has just written reach
+     * the other at a moderate cost. Identical on every rank.
      */
     public boolean betweenPaces;
 
