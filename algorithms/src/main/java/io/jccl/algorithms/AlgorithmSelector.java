@@ -220,7 +220,8 @@ public final class AlgorithmSelector
      * pace binomial stays: at 2-4 MiB it took 0.23-0.60x shm_direct's time on direct buffers and 0.87-1.19x on {@code
      * float[]} (one row 1.96x). Beyond 4 MiB direct buffers would gain as much there (8-64 MiB 0.35-0.67x), but heap
      * arrays, whose message goes through the ring, lose (8 MiB 1.43-1.75x), and the choice cannot see the buffers:
-     * shm_direct stays.
+     * shm_direct stays. Between the paces the engine's probe gives these reduces the fast pace at a slow verdict too
+     * ({@code PaceProbe.BETWEEN_PACES_STAGED_REDUCE_MIN_BYTES}).
      */
     private static final long PAIR_REDUCE_FAST_PACE_STAGED_BYTES = 2L << 20;
 

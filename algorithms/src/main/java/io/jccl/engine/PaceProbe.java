@@ -156,6 +156,15 @@ public final class PaceProbe
      * copy out of a streaming copy took 0.70-0.78x the staged two-shot's time at 3-8 MiB (session 56).
      */
     public static final double BETWEEN_PACES_MAX_RATIO = 2.8;
+    /**
+     * Reduces from this many bytes take the fast pace's choices while the large calls' comparison finds the machine
+     * between its paces ({@link #paceFor}), at a slow verdict too: there the staged {@code shm_direct} (the fast pace's
+     * choice at 2 ranks from 2 MiB) was ahead. 2 ranks on session 61's Intel Xeon, the engine's own calls
+     * ({@code perf/ChosenCalls.java}, two runs, medians of the calls chosen at each verdict), {@code shm_direct}'s time
+     * over the slow pace's choice's: 2 MiB 0.81-0.86x binomial's on direct buffers and 0.72-0.75x on {@code float[]},
+     * 4 and 6 MiB 0.75-0.78x binomial's and 0.61-0.63x, 8 MiB 0.67-0.68x single copy's and 0.58-0.59x.
+     */
+    public static final long BETWEEN_PACES_STAGED_REDUCE_MIN_BYTES = 2L << 20;
     /** Timed calls of a probe, after one untimed: the probe is the median call's time. */
     public static final int CALLS = 5;
     /** Untimed calls before a communicator's first probe. */
@@ -190,7 +199,7 @@ public final class PaceProbe
     /** What the calls between the paces choose differently, for the log. */
     private static final String BETWEEN_PACES_CHOICES =
         "(heap arrays' copies declined and their sends through the ring, 2-rank allreduces by the single-copy " +
-        "two-shot sooner)";
+        "two-shot sooner, reduces from " + BETWEEN_PACES_STAGED_REDUCE_MIN_BYTES + " bytes staged)";
     /** Or'd into the second verdict: staging took at most {@link #BETWEEN_PACES_MAX_RATIO} times single copy's time. */
     private static final long BETWEEN_PACES_BIT = 32;
     /**
@@ -414,10 +423,16 @@ public final class PaceProbe
      * The pace to choose a call of {@code bytes} of {@code collective} by, from the last probe: its pace, but at the
      * fast pace the slow one for a call of the band ({@link #inBand}) when single copy was ahead in the band
      * comparison, and for a large call ({@link #inLarge}) when it was ahead by more than {@link #LARGE_FAST_RATIO} in
-     * the large calls' one. Null before the first probe.
+     * the large calls' one; and the fast one for a reduce from {@link #BETWEEN_PACES_STAGED_REDUCE_MIN_BYTES} between
+     * the paces. Null before the first probe.
      */
     public Pace paceFor(final Collective collective, final long bytes)
     {
+        if (pace == Pace.SLOW && largeBetweenPaces && collective == Collective.REDUCE &&
+            bytes >= BETWEEN_PACES_STAGED_REDUCE_MIN_BYTES)
+        {
+            return Pace.FAST;
+        }
         return pace == Pace.FAST && bandSingleCopy && inBand(collective, bytes) ||
             largeCallTakesSingleCopy(collective, bytes) ? Pace.SLOW : pace;
     }

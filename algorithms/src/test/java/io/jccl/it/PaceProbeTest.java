@@ -231,6 +231,26 @@ class PaceProbeTest
     }
 
     /**
+     * Without a tuning file, 2-rank reduces from {@link PaceProbe#BETWEEN_PACES_STAGED_REDUCE_MIN_BYTES} take the fast
+     * pace's choice ({@code shm_direct}) at the fast pace and, between the paces, at the slow one too; at the slow
+     * pace elsewhere binomial (one single-copy message), on every rank alike.
+     */
+    @Test
+    void withoutATuningFileReducesBetweenThePacesTakeTheFastPacesChoice() throws IOException
+    {
+        assumeTrue(Runtime.version().feature() >= 22, "single copy needs Java 22");
+        final int bytes = 3 * 1024 * 1024;
+        assertTrue(bytes >= PaceProbe.BETWEEN_PACES_STAGED_REDUCE_MIN_BYTES);
+        final List<String> ran = ranEverywhere(launchShipped(2, 24, null, bytes, "reduce"), 2);
+        for (final String line : ran.subList(PROBE_EVERY - 1, ran.size()))
+        {
+            final boolean slowChoice = line.endsWith(" slow");
+            assertTrue(slowChoice || line.endsWith(" slow between") || line.endsWith(" fast"), line);
+            assertTrue(line.contains(slowChoice ? " binomial " : " shm_direct "), line);
+        }
+    }
+
+    /**
      * Without a tuning file, at 4 ranks on 2 cores, allreduces from 512 KiB take the single-copy two-shot at the slow
      * pace alone: the staged two-shot at the fast pace and before the first probe, on every rank alike. Without a
      * threshold rank 0 compares those two allreduces, and the calls follow whichever pace each probe read. Direct

@@ -21,7 +21,8 @@ import java.nio.ByteOrder;
  * in, and {@code between} when the probe put the call between the paces ({@code between copies} where the transport
  * then sent the collectives' heap arrays out of a streaming copy, which it must not). Rank 0 ends with {@code PROBE us}
  * per probe it ran. With a third argument {@code direct}, the calls take direct buffers rather than float[], whose
- * copies for single copy a rank may decline. With a third argument {@code nonblocking}, the calls are non-blocking
+ * copies for single copy a rank may decline; with {@code reduce}, they are reduces of direct buffers to rank 0
+ * ({@link #runReduces}). With a third argument {@code nonblocking}, the calls are non-blocking
  * allreduces, each awaited and checked (they run on the progress thread's duplicate, whose algorithm and probes the
  * rank cannot see: {@code NB n} after each).
  */
@@ -37,6 +38,12 @@ public final class PaceRank
         final int count = Integer.parseInt(args[1]) / Float.BYTES;
         try (Communicator world = Jccl.connect())
         {
+            if (args.length > 2 && args[2].equals("reduce"))
+            {
+                runReduces(world, calls, count);
+                System.out.println("OK rank " + world.rank());
+                return;
+            }
             if (args.length > 2 && args[2].equals("nonblocking"))
             {
                 runNonBlocking(world, calls, count);
@@ -97,6 +104,36 @@ public final class PaceRank
                 seen = probe.probes();
                 probes.append("PROBE ").append(probe.lastMicros()).append('\n');
             }
+        }
+    }
+
+    /**
+     * {@code calls} float32 sum reduces to rank 0 of direct buffers, each checked there, printing after each {@code RAN n
+     * algorithm pace}, with {@code between} after a slow pace whose probe put the large calls between the paces.
+     */
+    private static void runReduces(final Communicator comm, final int calls, final int count)
+    {
+        final ShmCommunicator shm = (ShmCommunicator)comm;
+        final PaceProbe probe = shm.paceProbe();
+        final float[] values = new float[count];
+        final float[] sums = new float[count];
+        final ByteBuffer send = floats(count);
+        final ByteBuffer recv = floats(count);
+        final long bytes = (long)count * Float.BYTES;
+        for (int call = 0; call < calls; call++)
+        {
+            fill(values, comm.rank(), call);
+            send.asFloatBuffer().put(0, values);
+            comm.reduce(Buf.of(send, DataType.FLOAT32), Buf.of(recv, DataType.FLOAT32), ReduceOp.SUM, 0);
+            if (comm.rank() == 0)
+            {
+                recv.asFloatBuffer().get(0, sums);
+                check(sums, comm.size(), call);
+            }
+            final boolean between = probe != null && probe.pace() == Pace.SLOW &&
+                probe.betweenPaces(Collective.ALLREDUCE, bytes);
+            System.out.println("RAN " + call + " " + shm.lastAlgorithm().name() + " " +
+                (probe == null || probe.pace() == null ? "-" : probe.pace().label()) + (between ? " between" : ""));
         }
     }
 
