@@ -22,7 +22,8 @@ import java.nio.ByteOrder;
  * then sent the collectives' heap arrays out of a streaming copy, which it must not). Rank 0 ends with {@code PROBE us}
  * per probe it ran. With a third argument {@code direct}, the calls take direct buffers rather than float[], whose
  * copies for single copy a rank may decline; with {@code reduce}, they are reduces of direct buffers to rank 0
- * ({@link #runReduces}). With a third argument {@code nonblocking}, the calls are non-blocking
+ * ({@link #runReduces}); with {@code alltoall}, alltoalls of direct buffers ({@link #runAlltoalls}). With a third
+ * argument {@code nonblocking}, the calls are non-blocking
  * allreduces, each awaited and checked (they run on the progress thread's duplicate, whose algorithm and probes the
  * rank cannot see: {@code NB n} after each).
  */
@@ -41,6 +42,12 @@ public final class PaceRank
             if (args.length > 2 && args[2].equals("reduce"))
             {
                 runReduces(world, calls, count);
+                System.out.println("OK rank " + world.rank());
+                return;
+            }
+            if (args.length > 2 && args[2].equals("alltoall"))
+            {
+                runAlltoalls(world, calls, count);
                 System.out.println("OK rank " + world.rank());
                 return;
             }
@@ -135,6 +142,49 @@ public final class PaceRank
             System.out.println("RAN " + call + " " + shm.lastAlgorithm().name() + " " +
                 (probe == null || probe.pace() == null ? "-" : probe.pace().label()) + (between ? " between" : ""));
         }
+    }
+
+    /**
+     * {@code calls} float32 alltoalls of direct buffers of {@code count} elements (a block of {@code count / p} for
+     * each rank), each checked, printing after each {@code RAN n algorithm pace}, with {@code between} after a fast
+     * pace whose probe put the alltoalls between the paces (while ranks outnumber cores).
+     */
+    private static void runAlltoalls(final Communicator comm, final int calls, final int count)
+    {
+        final ShmCommunicator shm = (ShmCommunicator)comm;
+        final PaceProbe probe = shm.paceProbe();
+        final int p = comm.size();
+        final int block = count / p;
+        final ByteBuffer send = floats(block * p);
+        final ByteBuffer recv = floats(block * p);
+        final long bytes = (long)block * p * Float.BYTES;
+        for (int call = 0; call < calls; call++)
+        {
+            for (int i = 0; i < block * p; i++)
+            {
+                send.putFloat(i * Float.BYTES, blockValue(comm.rank(), i / block, call, i % block));
+            }
+            comm.alltoall(Buf.of(send, DataType.FLOAT32), Buf.of(recv, DataType.FLOAT32));
+            for (int i = 0; i < block * p; i++)
+            {
+                final float expected = blockValue(i / block, comm.rank(), call, i % block);
+                if (recv.getFloat(i * Float.BYTES) != expected)
+                {
+                    throw new IllegalStateException("call " + call + ": element " + i + " = " +
+                        recv.getFloat(i * Float.BYTES) + ", not " + expected);
+                }
+            }
+            final boolean between = probe != null && probe.pace() == Pace.FAST &&
+                probe.paceFor(Collective.ALLTOALL, bytes) == Pace.SLOW;
+            System.out.println("RAN " + call + " " + shm.lastAlgorithm().name() + " " +
+                (probe == null || probe.pace() == null ? "-" : probe.pace().label()) + (between ? " between" : ""));
+        }
+    }
+
+    /** Element {@code i} of the block rank {@code from} sends rank {@code to} in call {@code call}. */
+    private static float blockValue(final int from, final int to, final int call, final int i)
+    {
+        return from * 100 + to * 10 + call + i % 5;
     }
 
     private static ByteBuffer floats(final int count)
