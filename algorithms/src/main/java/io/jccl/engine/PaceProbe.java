@@ -45,9 +45,7 @@ import java.util.Locale;
  *       where the rule that follows the pace serves large broadcasts, reduces, allreduces, allgathers and
  *       reduce-scatters, the comparison is of two allreduces, the staged two-shot ({@code shm_twoshot}) and the
  *       single-copy two-shot ({@code shm_single_copy_twoshot}), of {@link #SHARED_CORES_COMPARISON_BYTES}, against
- *       {@link #SHARED_CORES_FAST_RATIO} by the median of the last three probes' ratios, without a band; a fast
- *       verdict above {@link #SHARED_CORES_BETWEEN_MIN_RATIO} lies between the paces, where alltoalls keep single
- *       copy.</li>
+ *       {@link #SHARED_CORES_FAST_RATIO} by the median of the last three probes' ratios, without a band.</li>
  * </ul>
  * <p>
  * Why every rank agrees: the probes fall at the same call on every rank, since each counts the bytes of the same
@@ -117,19 +115,12 @@ public final class PaceProbe
      * of each run's samples above; session 49). On session 62's Intel Xeon, whose handoffs ran between that VM's paces,
      * it read 0.67 (10 % of the probes above 0.80, 7 % above 0.85; 4 % of the medians of three above 0.85), while at
      * every ratio the staged broadcasts took 0.45-0.63x single copy's time, the staged allgathers of 32 and 128 KiB
-     * 0.48-0.66x, the staged allreduces of 128 and 512 KiB 0.60-0.86x and the larger calls within 0.95-1.06x
-     * (PERFORMANCE.md, session 62): the line lies above that machine's spread (0.7, the line before, split it in two)
-     * and below most of the AMD slow pace's, whose stray probes below it the median of three mostly outvotes.
+     * 0.48-0.66x, the staged allreduces of 128 and 512 KiB 0.60-0.86x and the larger calls within 0.95-1.06x, but for
+     * alltoalls from 512 KiB (1.34-1.40x; in the engine's own calls, among others, 0.75-1.15x; PERFORMANCE.md,
+     * session 62): the line lies above that machine's spread (0.7, the line before, split it in two) and below most of
+     * the AMD slow pace's, whose stray probes below it the median of three mostly outvotes.
      */
     public static final double SHARED_CORES_FAST_RATIO = 0.85;
-    /**
-     * While ranks outnumber cores, a fast verdict whose ratio (the median of three) is above this lies between the
-     * paces: alltoalls then take the slow pace's choice, single copy ({@link #paceFor}). On session 62's Intel Xeon
-     * (ratio 0.67) the staged alltoall took 1.34-1.40x single copy's time from 512 KiB and 0.95x at 128 KiB, at every
-     * ratio, where at the AMD VM's fast pace (ratio 0.44-0.47) it took 0.55-0.89x (session 50). Near the geometric
-     * mean of 0.45 and 0.67; none of the Xeon's medians of three read below it.
-     */
-    public static final double SHARED_CORES_BETWEEN_MIN_RATIO = 0.55;
     /**
      * Bytes of the band comparison's allgathers. 2 ranks, 2026-12-04, the fast pace: from 64 to 192 KiB the staged
      * allgather, two-shot allreduce and staged alltoall took 1.02-1.49x single copy's time (reduce-scatter 0.95x at
@@ -219,11 +210,6 @@ public final class PaceProbe
     /** Or'd into the second verdict: staging took at most {@link #BETWEEN_PACES_MAX_RATIO} times single copy's time. */
     private static final long BETWEEN_PACES_BIT = 32;
     /**
-     * Or'd into a fast verdict while ranks outnumber cores: the ratio was above
-     * {@link #SHARED_CORES_BETWEEN_MIN_RATIO}.
-     */
-    private static final long SHARED_CORES_BETWEEN_BIT = 64;
-    /**
      * Or'd into a slow verdict: rank 0's large copies stream past the caches ({@link StreamingCopy}), so that every
      * rank's choices may follow whether heap arrays' large messages go out of such a copy
      * ({@link ShmTransport#copiesStream()}) alike. Rank 0's JVM answers for all: the ranks of a job run the same JVM
@@ -271,8 +257,6 @@ public final class PaceProbe
     /** Whether the large calls' comparison runs: its calls can run here. */
     private boolean comparesLarge;
     private boolean largeWarm;
-    /** While ranks outnumber cores, whether the fast verdict lies between the paces. */
-    private boolean sharedCoresBetween;
     /** Rank 0's ratios of the probe before the last and of the one before it, while ranks outnumber cores. */
     private double ratioBefore = Double.NaN;
     private double ratioBeforeThat = Double.NaN;
@@ -404,9 +388,8 @@ public final class PaceProbe
                 probe.compares() ?
                 String.format(Locale.ROOT, "handoff probe every %d bytes of collective calls: a %d-byte allreduce " +
                     "%s and %s, the fast pace (the staged algorithms) when the first takes at most %.2fx the time " +
-                    "(the median of the last three probes), and above %.2fx between the paces, where alltoalls take " +
-                    "single copy", probeBytes, SHARED_CORES_COMPARISON_BYTES, probe.staged.name(),
-                    probe.singleCopy.name(), SHARED_CORES_FAST_RATIO, SHARED_CORES_BETWEEN_MIN_RATIO) :
+                    "(the median of the last three probes)", probeBytes, SHARED_CORES_COMPARISON_BYTES,
+                    probe.staged.name(), probe.singleCopy.name(), SHARED_CORES_FAST_RATIO) :
                 String.format(Locale.ROOT, "handoff probe every %d bytes of collective calls; the fast pace at most " +
                     "%.1f µs", probeBytes, threshold));
         }
@@ -451,15 +434,10 @@ public final class PaceProbe
      * fast pace the slow one for a call of the band ({@link #inBand}) when single copy was ahead in the band
      * comparison, and for a large call ({@link #inLarge}) when it was ahead by more than {@link #LARGE_FAST_RATIO} in
      * the large calls' one; and the fast one for a reduce from {@link #BETWEEN_PACES_STAGED_REDUCE_MIN_BYTES} between
-     * the paces. While ranks outnumber cores, the slow one for an alltoall at a fast verdict between the paces
-     * ({@link #SHARED_CORES_BETWEEN_MIN_RATIO}). Null before the first probe.
+     * the paces. Null before the first probe.
      */
     public Pace paceFor(final Collective collective, final long bytes)
     {
-        if (sharedCoresBetween && collective == Collective.ALLTOALL)
-        {
-            return Pace.SLOW;
-        }
         if (pace == Pace.SLOW && largeBetweenPaces && collective == Collective.REDUCE &&
             bytes >= BETWEEN_PACES_STAGED_REDUCE_MIN_BYTES)
         {
@@ -550,7 +528,6 @@ public final class PaceProbe
         {
             lastMicros = micros;
             final boolean fast;
-            boolean between = false;
             if (!compares())
             {
                 fast = micros <= thresholdMicros;
@@ -563,19 +540,15 @@ public final class PaceProbe
             {
                 ratio = sharedCoresRatio(micros / singleCopyMicros);
                 fast = ratio <= SHARED_CORES_FAST_RATIO;
-                between = fast && ratio > SHARED_CORES_BETWEEN_MIN_RATIO;
             }
-            word = (fast ? FAST_WORD : SLOW_WORD) | (!fast && StreamingCopy.available() ? COPIES_STREAM_BIT : 0) |
-                (between ? SHARED_CORES_BETWEEN_BIT : 0);
+            word = (fast ? FAST_WORD : SLOW_WORD) | (!fast && StreamingCopy.available() ? COPIES_STREAM_BIT : 0);
         }
         final Pace before = pace;
-        final boolean sharedCoresBetweenBefore = sharedCoresBetween;
         final boolean bandBefore = bandSingleCopy;
         final boolean largeBefore = largeSingleCopy;
         final boolean betweenBefore = largeBetweenPaces;
         final long received = agreed(word);
         pace = (received & (FAST_WORD | SLOW_WORD)) == FAST_WORD ? Pace.FAST : Pace.SLOW;
-        sharedCoresBetween = (received & SHARED_CORES_BETWEEN_BIT) != 0;
         // the band's calls ask at their size at the fast pace, where single copy may still be ahead there; the large
         // ones at either pace, whether single copy is ahead and by how much
         double bandMicros = Double.NaN;
@@ -619,7 +592,6 @@ public final class PaceProbe
         transport.pace(pace, (received & COPIES_STREAM_BIT) != 0, largeBetweenPaces);
         probes++;
         final boolean changed = pace != before || largeBetweenPaces != betweenBefore ||
-            sharedCoresBetween != sharedCoresBetweenBefore ||
             pace == Pace.FAST && (bandSingleCopy != bandBefore || largeSingleCopy != largeBefore);
         if (changed && transport.rank() == 0 && log.enabled(Log.INFO, Log.COLL))
         {
@@ -668,9 +640,8 @@ public final class PaceProbe
         if (!comparesBand())
         {
             return String.format(Locale.ROOT, "the %s pace from probe %d (%s %.1f µs, %s %.1f µs; the median ratio " +
-                "of the last three probes %.2f): %s%s", pace.label(), probes, staged.name(), micros, singleCopy.name(),
-                singleCopyMicros, ratio, choice, sharedCoresBetween ? ", but single copy for alltoalls, between " +
-                "the paces" : "");
+                "of the last three probes %.2f): %s", pace.label(), probes, staged.name(), micros, singleCopy.name(),
+                singleCopyMicros, ratio, choice);
         }
         if (pace == Pace.SLOW)
         {

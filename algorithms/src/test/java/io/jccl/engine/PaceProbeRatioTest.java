@@ -34,10 +34,4 @@ class PaceProbeRatioTest
         assertTrue(PaceProbe.medianOfThree(1.0, 0.45, 0.46) <= PaceProbe.SHARED_CORES_FAST_RATIO);
         assertTrue(PaceProbe.medianOfThree(1.02, 1.0, 0.45) > PaceProbe.SHARED_CORES_FAST_RATIO);
     }
-
-    @Test
-    void theBetweenPacesBandLiesBelowTheFastLine()
-    {
-        assertTrue(PaceProbe.SHARED_CORES_BETWEEN_MIN_RATIO < PaceProbe.SHARED_CORES_FAST_RATIO);
-    }
 }

@@ -146,8 +146,7 @@ public final class PaceRank
 
     /**
      * {@code calls} float32 alltoalls of direct buffers of {@code count} elements (a block of {@code count / p} for
-     * each rank), each checked, printing after each {@code RAN n algorithm pace}, with {@code between} after a fast
-     * pace whose probe put the alltoalls between the paces (while ranks outnumber cores).
+     * each rank), each checked, printing after each {@code RAN n algorithm pace}.
      */
     private static void runAlltoalls(final Communicator comm, final int calls, final int count)
     {
@@ -157,7 +156,6 @@ public final class PaceRank
         final int block = count / p;
         final ByteBuffer send = floats(block * p);
         final ByteBuffer recv = floats(block * p);
-        final long bytes = (long)block * p * Float.BYTES;
         for (int call = 0; call < calls; call++)
         {
             for (int i = 0; i < block * p; i++)
@@ -174,10 +172,8 @@ public final class PaceRank
                         recv.getFloat(i * Float.BYTES) + ", not " + expected);
                 }
             }
-            final boolean between = probe != null && probe.pace() == Pace.FAST &&
-                probe.paceFor(Collective.ALLTOALL, bytes) == Pace.SLOW;
             System.out.println("RAN " + call + " " + shm.lastAlgorithm().name() + " " +
-                (probe == null || probe.pace() == null ? "-" : probe.pace().label()) + (between ? " between" : ""));
+                (probe == null || probe.pace() == null ? "-" : probe.pace().label()));
         }
     }
 
