@@ -305,29 +305,9 @@ public final class PaceProbe
      */
     static Settings settings(final Configuration configuration)
     {
-        final long probeBytes = configuration.getLong(Configuration.PACE_PROBE_BYTES_PROP_NAME,
-            Configuration.PACE_PROBE_BYTES_DEFAULT);
-        final String configured = configuration.get(Configuration.PACE_THRESHOLD_US_PROP_NAME);
-        if (configured == null || configured.isBlank())
-        {
-            return new Settings(probeBytes, Double.NaN);
-        }
-        double threshold;
-        try
-        {
-            threshold = Double.parseDouble(configured.trim());
-        }
-        catch (final NumberFormatException ex)
-        {
-            threshold = Double.NaN;
-        }
-        if (!(threshold >= 0))
-        {
-            throw new IllegalArgumentException("setting " + Configuration.PACE_THRESHOLD_US_PROP_NAME + " (" +
-                Configuration.envName(Configuration.PACE_THRESHOLD_US_PROP_NAME) + ") = '" + configured +
-                "': a time in µs, 0 or more");
-        }
-        return new Settings(probeBytes, threshold);
+        return new Settings(configuration.getLong(Configuration.PACE_PROBE_BYTES_PROP_NAME,
+            Configuration.PACE_PROBE_BYTES_DEFAULT),
+            configuration.getDouble(Configuration.PACE_THRESHOLD_US_PROP_NAME, Double.NaN));
     }
 
     /**

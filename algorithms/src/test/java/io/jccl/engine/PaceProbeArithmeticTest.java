@@ -1,14 +1,19 @@
 package io.jccl.engine;
 
+import io.jccl.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The ratio a comparison probe's verdict takes while ranks outnumber cores: the median of the last three. */
+/**
+ * The probe's settings, and the ratio a comparison probe's verdict takes while ranks outnumber cores: the median of the
+ * last three.
+ */
 @Timeout(10)
-class PaceProbeRatioTest
+class PaceProbeArithmeticTest
 {
     @Test
     void theFirstProbesTakeTheirOwnRatio()
@@ -33,5 +38,25 @@ class PaceProbeRatioTest
     {
         assertTrue(PaceProbe.medianOfThree(1.0, 0.45, 0.46) <= PaceProbe.SHARED_CORES_FAST_RATIO);
         assertTrue(PaceProbe.medianOfThree(1.02, 1.0, 0.45) > PaceProbe.SHARED_CORES_FAST_RATIO);
+    }
+
+    @Test
+    void theThresholdIsATimeOrUnset()
+    {
+        assertTrue(Double.isNaN(PaceProbe.settings(threshold("")).thresholdMicros()));
+        assertEquals(12.5, PaceProbe.settings(threshold(" 12.5 ")).thresholdMicros());
+        assertEquals(1e9, PaceProbe.settings(threshold("1e9")).thresholdMicros());
+        for (final String bad : new String[] {"-1", "fast", "NaN"})
+        {
+            final IllegalArgumentException thrown = assertThrows(IllegalArgumentException.class,
+                () -> PaceProbe.settings(threshold(bad)));
+            assertTrue(thrown.getMessage().contains(Configuration.envName(Configuration.PACE_THRESHOLD_US_PROP_NAME)),
+                thrown.getMessage());
+        }
+    }
+
+    private static Configuration threshold(final String value)
+    {
+        return Configuration.builder().set(Configuration.PACE_THRESHOLD_US_PROP_NAME, value).build();
     }
 }
