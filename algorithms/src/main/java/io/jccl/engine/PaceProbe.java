@@ -45,7 +45,8 @@ import java.util.Locale;
  *       where the rule that follows the pace serves large broadcasts, reduces, allreduces, allgathers and
  *       reduce-scatters, the comparison is of two allreduces, the staged two-shot ({@code shm_twoshot}) and the
  *       single-copy two-shot ({@code shm_single_copy_twoshot}), of {@link #SHARED_CORES_COMPARISON_BYTES}, against
- *       {@link #SHARED_CORES_FAST_RATIO} by the median of the last three probes' ratios, without a band.</li>
+ *       {@link #SHARED_CORES_FAST_RATIO} (or {@link #PARTLY_SHARED_CORES_FAST_RATIO}) by the median of the last
+ *       three probes' ratios, without a band.</li>
  * </ul>
  * <p>
  * Why every rank agrees: the probes fall at the same call on every rank, since each counts the bytes of the same
@@ -108,19 +109,28 @@ public final class PaceProbe
      */
     public static final int SHARED_CORES_COMPARISON_BYTES = 128 * 1024;
     /**
-     * {@link #FAST_RATIO} while ranks outnumber cores, for the allreduces' comparison, whose verdict there takes the
-     * median of the last three probes' ratios ({@link #sharedCoresRatio}). On the AMD VM the staged allreduce's median
-     * over the single-copy one's was 0.44-0.47 in the samples whose larger allreduces were faster staged and
-     * 0.99-1.03 in the others (95 % of the first at most 0.54-0.63, 95 % of the second at least 0.76-0.91; medians
-     * of each run's samples above; session 49). On session 62's Intel Xeon, whose handoffs ran between that VM's paces,
-     * it read 0.67 (10 % of the probes above 0.80, 7 % above 0.85; 4 % of the medians of three above 0.85), while at
-     * every ratio the staged broadcasts took 0.45-0.63x single copy's time, the staged allgathers of 32 and 128 KiB
-     * 0.48-0.66x, the staged allreduces of 128 and 512 KiB 0.60-0.86x and the larger calls within 0.95-1.06x, but for
-     * alltoalls from 512 KiB (1.34-1.40x; in the engine's own calls, among others, 0.75-1.15x; PERFORMANCE.md,
-     * session 62): the line lies above that machine's spread (0.7, the line before, split it in two) and below most of
-     * the AMD slow pace's, whose stray probes below it the median of three mostly outvotes.
+     * {@link #FAST_RATIO} while ranks are two a core, for the allreduces' comparison, whose verdict while ranks
+     * outnumber cores takes the median of the last three probes' ratios ({@link #sharedCoresRatio}). 4 ranks on 2
+     * cores: on the AMD VM the staged allreduce's median over the single-copy one's was 0.44-0.47 in the samples whose
+     * larger allreduces were faster staged and 0.99-1.03 in the others (95 % of the first at most 0.54-0.63, 95 % of
+     * the second at least 0.76-0.91; medians of each run's samples above; session 49). On session 62's Intel Xeon,
+     * whose handoffs ran between that VM's paces, it read 0.67 (10 % of the probes above 0.80, 7 % above 0.85; 4 % of
+     * the medians of three above 0.85), while at every ratio the staged broadcasts took 0.45-0.63x single copy's time,
+     * the staged allgathers of 32 and 128 KiB 0.48-0.66x, the staged allreduces of 128 and 512 KiB 0.60-0.86x and the
+     * larger calls within 0.95-1.06x, but for alltoalls from 512 KiB (1.34-1.40x; in the engine's own calls, among
+     * others, 0.70-1.22x; PERFORMANCE.md, session 62): the line lies above that machine's spread (0.7, the line before,
+     * split it in two) and below most of the AMD slow pace's, whose stray probes below it the median of three mostly
+     * outvotes.
      */
     public static final double SHARED_CORES_FAST_RATIO = 0.85;
+    /**
+     * {@link #SHARED_CORES_FAST_RATIO} while ranks outnumber cores by less than two a core (3 ranks on 2 cores), where
+     * the AMD VM's two paces read closer, 0.54 and 0.82 (session 49), and 0.7 lies between. Session 62's Intel Xeon
+     * read 0.75 there (deciles 0.65-0.88) and at every ratio the staged designs took 0.57-0.89x single copy's time for
+     * broadcasts, allgathers and allreduces of 32-128 KiB and reduces, 1.06-1.40x for allgathers and alltoalls from 512
+     * KiB and 2 MiB allreduces and reduce-scatters: no line serves both there, so the AMD VM's holds.
+     */
+    public static final double PARTLY_SHARED_CORES_FAST_RATIO = 0.7;
     /**
      * Bytes of the band comparison's allgathers. 2 ranks, 2026-12-04, the fast pace: from 64 to 192 KiB the staged
      * allgather, two-shot allreduce and staged alltoall took 1.02-1.49x single copy's time (reduce-scatter 0.95x at
@@ -369,7 +379,7 @@ public final class PaceProbe
                 String.format(Locale.ROOT, "handoff probe every %d bytes of collective calls: a %d-byte allreduce " +
                     "%s and %s, the fast pace (the staged algorithms) when the first takes at most %.2fx the time " +
                     "(the median of the last three probes)", probeBytes, SHARED_CORES_COMPARISON_BYTES,
-                    probe.staged.name(), probe.singleCopy.name(), SHARED_CORES_FAST_RATIO) :
+                    probe.staged.name(), probe.singleCopy.name(), probe.fastRatio()) :
                 String.format(Locale.ROOT, "handoff probe every %d bytes of collective calls; the fast pace at most " +
                     "%.1f µs", probeBytes, threshold));
         }
@@ -519,7 +529,7 @@ public final class PaceProbe
             else
             {
                 ratio = sharedCoresRatio(micros / singleCopyMicros);
-                fast = ratio <= SHARED_CORES_FAST_RATIO;
+                fast = ratio <= fastRatio();
             }
             word = (fast ? FAST_WORD : SLOW_WORD) | (!fast && StreamingCopy.available() ? COPIES_STREAM_BIT : 0);
         }
@@ -759,6 +769,10 @@ public final class PaceProbe
     /** The comparison's fast pace: the staged call's median at most this many times the single-copy one's. */
     private double fastRatio()
     {
-        return sharedCores ? SHARED_CORES_FAST_RATIO : FAST_RATIO;
+        if (!sharedCores)
+        {
+            return FAST_RATIO;
+        }
+        return transport.size() >= 2 * transport.cores() ? SHARED_CORES_FAST_RATIO : PARTLY_SHARED_CORES_FAST_RATIO;
     }
 }
