@@ -126,9 +126,10 @@ public final class PaceProbe
     /**
      * {@link #SHARED_CORES_FAST_RATIO} while ranks outnumber cores by less than two a core (3 ranks on 2 cores), where
      * the AMD VM's two paces read closer, 0.54 and 0.82 (session 49), and 0.7 lies between. Session 62's Intel Xeon
-     * read 0.75 there (deciles 0.65-0.88) and at every ratio the staged designs took 0.57-0.89x single copy's time for
-     * broadcasts, allgathers and allreduces of 32-128 KiB and reduces, 1.06-1.40x for allgathers and alltoalls from 512
-     * KiB and 2 MiB allreduces and reduce-scatters: no line serves both there, so the AMD VM's holds.
+     * read 0.75 there (deciles 0.65-0.88) and at every ratio the staged designs took 0.57-0.90x single copy's time for
+     * broadcasts of 32 KiB-2 MiB, allgathers and allreduces of 32-128 KiB and reduces, 1.06-1.40x for allgathers and
+     * alltoalls from 512 KiB and 2 MiB allreduces and reduce-scatters: no line serves both there, so the AMD VM's
+     * holds.
      */
     public static final double PARTLY_SHARED_CORES_FAST_RATIO = 0.7;
     /**
