@@ -456,13 +456,14 @@ public final class PaceProbe
     }
 
     /**
-     * Whether a call of {@code bytes} of {@code collective}, chosen at the slow pace ({@link #paceFor}), lies between
-     * the machine's paces: a large call whose comparison found staging within {@link #BETWEEN_PACES_MAX_RATIO} times
-     * single copy's time ({@link io.jccl.spi.CollectiveArgs#betweenPaces}).
+     * Whether a call of {@code bytes} of {@code collective}, chosen at {@code pace} (what {@link #paceFor} gave it,
+     * which the caller holds already), lies between the machine's paces: a large call chosen at the slow pace whose
+     * comparison found staging within {@link #BETWEEN_PACES_MAX_RATIO} times single copy's time
+     * ({@link io.jccl.spi.CollectiveArgs#betweenPaces}).
      */
-    public boolean betweenPaces(final Collective collective, final long bytes)
+    public boolean betweenPaces(final Collective collective, final long bytes, final Pace pace)
     {
-        return largeBetweenPaces && inLarge(collective, bytes) && paceFor(collective, bytes) == Pace.SLOW;
+        return largeBetweenPaces && pace == Pace.SLOW && inLarge(collective, bytes);
     }
 
     /** Whether the large calls' comparison decides for a call of {@code bytes} of {@code collective}. */

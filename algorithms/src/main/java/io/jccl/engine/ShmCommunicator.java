@@ -976,9 +976,9 @@ public final class ShmCommunicator implements Communicator
             call.count = splitBytes / call.type.size();
             selected = call.count * call.type.size();
         }
-        call.betweenPaces = paceProbe != null && paceProbe.betweenPaces(call.collective, selected);
-        return selector.select(call, transport, selected,
-            paceProbe == null ? null : paceProbe.paceFor(call.collective, selected));
+        final Pace pace = paceProbe == null ? null : paceProbe.paceFor(call.collective, selected);
+        call.betweenPaces = pace != null && paceProbe.betweenPaces(call.collective, selected, pace);
+        return selector.select(call, transport, selected, pace);
     }
 
     /** The probe of the machine's pace, shared with the views; null where the tuning file has one pace. */
@@ -1042,7 +1042,7 @@ public final class ShmCommunicator implements Communicator
         a.chunkBytes = chunkBytes;
         a.maxCopyBytes = splitBytes;
         a.declinedCopyMaxBytes = 0;
-        a.betweenPaces = pace != null && paceProbe.betweenPaces(a.collective, bytes);
+        a.betweenPaces = pace != null && paceProbe.betweenPaces(a.collective, bytes, pace);
         runAs(selector.select(a, transport, bytes, pace), op, agreedCount);
         if (a.declined)
         {

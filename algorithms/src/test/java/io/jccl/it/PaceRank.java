@@ -101,7 +101,8 @@ public final class PaceRank
             final boolean band = probe != null && probe.pace() == Pace.FAST && probe.bandSingleCopy() &&
                 PaceProbe.inBand(Collective.ALLREDUCE, bytes);
             final boolean large = probe != null && probe.largeCallTakesSingleCopy(Collective.ALLREDUCE, bytes);
-            final boolean between = probe != null && probe.betweenPaces(Collective.ALLREDUCE, bytes);
+            final boolean between = probe != null &&
+                probe.betweenPaces(Collective.ALLREDUCE, bytes, probe.paceFor(Collective.ALLREDUCE, bytes));
             System.out.println("RAN " + prefix + call + " " + shm.lastAlgorithm().name() + " " +
                 (probe == null || probe.pace() == null ? "-" : probe.pace().label()) + (band ? " band" : "") +
                 (large ? " large" : "") + (between ? " between" : "") +
@@ -138,7 +139,7 @@ public final class PaceRank
                 check(sums, comm.size(), call);
             }
             final boolean between = probe != null && probe.pace() == Pace.SLOW &&
-                probe.betweenPaces(Collective.ALLREDUCE, bytes);
+                probe.betweenPaces(Collective.ALLREDUCE, bytes, probe.paceFor(Collective.ALLREDUCE, bytes));
             System.out.println("RAN " + call + " " + shm.lastAlgorithm().name() + " " +
                 (probe == null || probe.pace() == null ? "-" : probe.pace().label()) + (between ? " between" : ""));
         }
