@@ -73,20 +73,24 @@ public final class RabenseifnerAllreduce implements CollectiveAlgorithm
         final long elementSize = type.size();
         final long bytes = count * elementSize;
 
-        // the vector into recv, where it is reduced in place (skipped when in place)
-        Memory.copy(args.sendBase, args.sendOffset, recvBase, recvOffset, bytes);
         if (size == 1 || bytes == 0)
         {
+            Memory.copy(args.sendBase, args.sendOffset, recvBase, recvOffset, bytes);
             return;
         }
 
         // fold: the even rank of a pair hands its vector to the odd one and waits for the result
         if (RecursiveDoubling.sitsOut(rank, size))
         {
-            Exchange.send(context, chunkBytes, rank + 1, recvBase, recvOffset, bytes);
+            Exchange.send(context, chunkBytes, rank + 1, args.sendBase, args.sendOffset, bytes);
             Exchange.recv(context, chunkBytes, rank + 1, recvBase, recvOffset, bytes);
             return;
         }
+        // This rank's vector stays in send until its first reduction writes the sum into recv (the fold's, else the
+        // first halving step's, whose window the later steps keep within), and the allgather writes the rest of recv:
+        // no copy of the vector into recv beforehand (in place, send is recv).
+        Object vectorBase = args.sendBase;
+        long vectorOffset = args.sendOffset;
         final long landing = context.scratch(0, Math.min(chunkBytes, bytes));
         final boolean takesFold = RecursiveDoubling.takesFold(rank, size);
         if (takesFold)
@@ -94,7 +98,9 @@ public final class RabenseifnerAllreduce implements CollectiveAlgorithm
             Exchange.sendRecvReduce(context, type, op, chunkBytes,
                 rank - 1, null, 0, 0,
                 rank - 1, bytes, landing,
-                recvBase, recvOffset, recvBase, recvOffset, false);
+                vectorBase, vectorOffset, recvBase, recvOffset, false);
+            vectorBase = recvBase;
+            vectorOffset = recvOffset;
         }
 
         // reduce-scatter, step mask = q/2, ..., 1: keep the half of the window on this rank's side of the mask,
@@ -110,10 +116,12 @@ public final class RabenseifnerAllreduce implements CollectiveAlgorithm
             final long keepStart = VectorSplit.start(count, virtualSize, keep) * elementSize;
             final long giveStart = VectorSplit.start(count, virtualSize, give) * elementSize;
             Exchange.sendRecvReduce(context, type, op, chunkBytes,
-                partner, recvBase, recvOffset + giveStart,
+                partner, vectorBase, vectorOffset + giveStart,
                 VectorSplit.start(count, virtualSize, give + mask) * elementSize - giveStart,
                 partner, VectorSplit.start(count, virtualSize, keep + mask) * elementSize - keepStart, landing,
-                recvBase, recvOffset + keepStart, recvBase, recvOffset + keepStart, false);
+                vectorBase, vectorOffset + keepStart, recvBase, recvOffset + keepStart, false);
+            vectorBase = recvBase;
+            vectorOffset = recvOffset;
             windowStart = keep;
         }
 

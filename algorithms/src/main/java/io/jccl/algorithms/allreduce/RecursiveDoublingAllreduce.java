@@ -70,20 +70,23 @@ public final class RecursiveDoublingAllreduce implements CollectiveAlgorithm
         final long recvOffset = args.recvOffset;
         final long bytes = args.count * type.size();
 
-        // the vector into recv, where it is reduced in place (skipped when in place)
-        Memory.copy(args.sendBase, args.sendOffset, recvBase, recvOffset, bytes);
         if (size == 1 || bytes == 0)
         {
+            Memory.copy(args.sendBase, args.sendOffset, recvBase, recvOffset, bytes);
             return;
         }
 
         // fold: the even rank of a pair hands its vector to the odd one and waits for the result
         if (RecursiveDoubling.sitsOut(rank, size))
         {
-            Exchange.send(context, chunkBytes, rank + 1, recvBase, recvOffset, bytes);
+            Exchange.send(context, chunkBytes, rank + 1, args.sendBase, args.sendOffset, bytes);
             Exchange.recv(context, chunkBytes, rank + 1, recvBase, recvOffset, bytes);
             return;
         }
+        // This rank's vector stays in send until its first reduction writes the sum into recv: no copy of the vector
+        // into recv beforehand (in place, send is recv).
+        Object vectorBase = args.sendBase;
+        long vectorOffset = args.sendOffset;
         final long landing = context.scratch(0, Math.min(chunkBytes, bytes));
         final boolean takesFold = RecursiveDoubling.takesFold(rank, size);
         if (takesFold)
@@ -91,7 +94,9 @@ public final class RecursiveDoublingAllreduce implements CollectiveAlgorithm
             Exchange.sendRecvReduce(context, type, op, chunkBytes,
                 rank - 1, null, 0, 0,
                 rank - 1, bytes, landing,
-                recvBase, recvOffset, recvBase, recvOffset, false);
+                vectorBase, vectorOffset, recvBase, recvOffset, false);
+            vectorBase = recvBase;
+            vectorOffset = recvOffset;
         }
 
         // step mask = 1, 2, 4, ...: swap vectors with the partner; both reduce lower virtual rank's first
@@ -102,9 +107,11 @@ public final class RecursiveDoublingAllreduce implements CollectiveAlgorithm
             final int partnerVirtual = RecursiveDoubling.partner(virtual, mask);
             final int partner = RecursiveDoubling.realRank(partnerVirtual, size);
             Exchange.sendRecvReduce(context, type, op, chunkBytes,
-                partner, recvBase, recvOffset, bytes,
+                partner, vectorBase, vectorOffset, bytes,
                 partner, bytes, landing,
-                recvBase, recvOffset, recvBase, recvOffset, virtual < partnerVirtual);
+                vectorBase, vectorOffset, recvBase, recvOffset, virtual < partnerVirtual);
+            vectorBase = recvBase;
+            vectorOffset = recvOffset;
         }
 
         // unfold: send the result to the rank that sat out

@@ -71,10 +71,9 @@ public final class RingAllreduce implements CollectiveAlgorithm
         final Object recvBase = args.recvBase;
         final long recvOffset = args.recvOffset;
 
-        // the vector into recv, where it is reduced in place (skipped when in place)
-        Memory.copy(args.sendBase, args.sendOffset, recvBase, recvOffset, count * elementSize);
         if (size == 1 || count == 0)
         {
+            Memory.copy(args.sendBase, args.sendOffset, recvBase, recvOffset, count * elementSize);
             return;
         }
 
@@ -82,17 +81,23 @@ public final class RingAllreduce implements CollectiveAlgorithm
         final int previous = Ring.previous(rank, size);
         final long landing = context.scratch(0, Math.min(chunkBytes, VectorSplit.count(count, size, 0) * elementSize));
 
+        // Each block is reduced once on each rank, with this rank's own block from send into recv, so the vector is
+        // never copied into recv first: step 0 sends its block from send, later steps the block reduced at the step
+        // before (in place, send is recv).
+        final Object sendBase = args.sendBase;
+        final long sendOffset = args.sendOffset;
         for (int step = 0; step < size - 1; step++)
         {
             // reduce-scatter step k: send partial block (r - k - 1) to next, reduce block (r - k - 2) from previous
             final int sendBlock = Ring.reduceScatterSendBlock(rank, step, size);
             final int recvBlock = Ring.reduceScatterRecvBlock(rank, step, size);
-            final long recvBlockOffset = recvOffset + VectorSplit.start(count, size, recvBlock) * elementSize;
+            final long sendBlockStart = VectorSplit.start(count, size, sendBlock) * elementSize;
+            final long recvBlockStart = VectorSplit.start(count, size, recvBlock) * elementSize;
             Exchange.sendRecvReduce(context, type, op, chunkBytes,
-                next, recvBase, recvOffset + VectorSplit.start(count, size, sendBlock) * elementSize,
+                next, step == 0 ? sendBase : recvBase, (step == 0 ? sendOffset : recvOffset) + sendBlockStart,
                 VectorSplit.count(count, size, sendBlock) * elementSize,
                 previous, VectorSplit.count(count, size, recvBlock) * elementSize, landing,
-                recvBase, recvBlockOffset, recvBase, recvBlockOffset, false);
+                sendBase, sendOffset + recvBlockStart, recvBase, recvOffset + recvBlockStart, false);
         }
 
         // allgather: block r is final on rank r; p - 1 steps pass every final block round
