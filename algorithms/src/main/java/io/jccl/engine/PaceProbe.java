@@ -380,7 +380,7 @@ public final class PaceProbe
                 String.format(Locale.ROOT, "handoff probe every %d bytes of collective calls: a %d-byte allreduce " +
                     "%s and %s, the fast pace (the staged algorithms) when the first takes at most %.2fx the time " +
                     "(the median of the last three probes)", probeBytes, SHARED_CORES_COMPARISON_BYTES,
-                    probe.staged.name(), probe.singleCopy.name(), probe.fastRatio()) :
+                    probe.staged.name(), probe.singleCopy.name(), probe.sharedCoresFastRatio()) :
                 String.format(Locale.ROOT, "handoff probe every %d bytes of collective calls; the fast pace at most " +
                     "%.1f µs", probeBytes, threshold));
         }
@@ -531,7 +531,7 @@ public final class PaceProbe
             else
             {
                 ratio = sharedCoresRatio(micros / singleCopyMicros);
-                fast = ratio <= fastRatio();
+                fast = ratio <= sharedCoresFastRatio();
             }
             word = (fast ? FAST_WORD : SLOW_WORD) | (!fast && StreamingCopy.available() ? COPIES_STREAM_BIT : 0);
         }
@@ -768,13 +768,12 @@ public final class PaceProbe
         return sharedCores ? SHARED_CORES_COMPARISON_BYTES : COMPARISON_BYTES;
     }
 
-    /** The comparison's fast pace: the staged call's median at most this many times the single-copy one's. */
-    private double fastRatio()
+    /**
+     * The shared-cores comparison's fast pace ({@link #FAST_RATIO} serves the others): the median of the staged
+     * allreduce's ratios to the single-copy one's at most this.
+     */
+    private double sharedCoresFastRatio()
     {
-        if (!sharedCores)
-        {
-            return FAST_RATIO;
-        }
         return transport.size() >= 2 * transport.cores() ? SHARED_CORES_FAST_RATIO : PARTLY_SHARED_CORES_FAST_RATIO;
     }
 }
