@@ -51,11 +51,12 @@ import java.util.Map;
  *       between the paces, heap arrays' copies declined: {@link #declineEveryCopy}): there the staged algorithms took
  *       mostly 0.3-0.9x single copy's time (2 ranks, 2026-12-04: allreduce 8 KiB-8 MiB, allgather, reduce-scatter and
  *       alltoall 32 KiB-8 MiB, reduce 32-512 KiB; PERFORMANCE.md, session 45), where at the slow pace they took 1.2-4x.
- *       While ranks share cores, up to two a core, the rule holds at the slow pace alone (not before the first probe),
- *       and beyond, alltoall's at either pace. A rank whose buffers the single-copy algorithm would copy for its peers
- *       (a heap array, a call in place) may decline the call
- *       ({@link CollectiveArgs#declinedCopyMaxBytes}; not a 2-rank reduce), and every rank then runs the choice the
- *       rule replaces ({@link #selectAfterDecline});</li>
+ *       While ranks share cores, up to two a core, the rule holds at the slow pace alone (not before the first probe;
+ *       at two a core, for alltoalls from 512 KiB, at a fast verdict between the paces too, heap arrays' copies
+ *       declined: {@code PaceProbe.SHARED_CORES_BETWEEN_PACES_RATIO}), and beyond, alltoall's at either pace. A rank
+ *       whose buffers the single-copy algorithm would copy for its peers (a heap array, a call in place) may decline
+ *       the call ({@link CollectiveArgs#declinedCopyMaxBytes}; not a 2-rank reduce), and every rank then runs the
+ *       choice the rule replaces ({@link #selectAfterDecline});</li>
  *   <li>without a tuning file, binomial for broadcasts from {@link #OVERSUBSCRIBED_BROADCAST_TREE_MIN_BYTES} up to
  *       {@link #OVERSUBSCRIBED_BROADCAST_MAX_BYTES} and reduces
  *       up to {@link #OVERSUBSCRIBED_REDUCE_MAX_BYTES} when ranks outnumber cores, whose eager messages keep a stream
@@ -286,7 +287,9 @@ public final class AlgorithmSelector
      * shm_direct's time from 256 KiB in 2026-11 runs that mixed the paces). The probe's verdict matched the larger
      * calls' in 98.2 % of the samples; choosing by it took 1.02-1.08x the time of the right choice at every sample,
      * single copy alone 1.06-1.28x, staged alone 1.62-2.40x. 3 ranks on 2 cores, 300 s, 753 samples: 0.61-0.76x at
-     * the fast pace, 1.90-2.73x at the slow one, the probe's verdict matching in 98.4 %.
+     * the fast pace, 1.90-2.73x at the slow one, the probe's verdict matching in 98.4 %. At 4 ranks, a fast verdict
+     * between the paces gives alltoalls from 512 KiB the slow pace's choice ({@code PaceProbe}'s
+     * {@code SHARED_CORES_BETWEEN_PACES_RATIO}).
      */
     private static final long OVERSUBSCRIBED_SLOW_PACE_ALLTOALL_MIN_BLOCK_BYTES = 32 * 1024;
 

@@ -124,6 +124,26 @@ public final class PaceProbe
      */
     public static final double SHARED_CORES_FAST_RATIO = 0.85;
     /**
+     * While ranks are two a core (not more), a fast verdict whose median ratio lies above this finds the machine
+     * between its paces: alltoalls from {@link #SHARED_CORES_BETWEEN_PACES_ALLTOALL_MIN_BYTES} then take the slow
+     * pace's single copy, whose copies of heap arrays the ranks decline ({@link #betweenPaces}). Near the geometric
+     * mean of the AMD VM's fast pace, whose probes' medians read 0.44-0.47 (session 49) and where the staged
+     * {@code shm_direct} took 0.55-0.89x single copy's time for alltoalls of 512 KiB-8 MiB (session 50), and the
+     * Intel Xeon's, whose read 0.67 (session 62; in session 64 the medians of three left 0-5 % of the fast verdicts'
+     * calls at or below 0.55) and where single copy was ahead there on direct buffers. 4 ranks, the engine's own calls ({@code perf/ChosenCalls.java},
+     * 128 KiB-8 MiB in turn, alternating 10-15 s runs, medians of the pairs' ratios; PERFORMANCE.md, session 64), this
+     * rule's time over staging's: direct buffers alone 0.56x at 512 KiB, 0.53x at 2 MiB, 0.63x at 8 MiB (five pairs),
+     * the loop of four sizes 1.40x as many a second; among {@code float[]} calls, which stay staged, 0.79x, 0.97x and
+     * 0.84x (six pairs), the loop 1.02x.
+     */
+    public static final double SHARED_CORES_BETWEEN_PACES_RATIO = 0.55;
+    /**
+     * The smallest alltoall that takes single copy between the paces while ranks are two a core
+     * ({@link #SHARED_CORES_BETWEEN_PACES_RATIO}): at 128 KiB the staged design was ahead on the Intel Xeon too
+     * (single copy 1.27-1.42x its time in the engine's own calls, session 62).
+     */
+    public static final long SHARED_CORES_BETWEEN_PACES_ALLTOALL_MIN_BYTES = 512 * 1024;
+    /**
      * {@link #SHARED_CORES_FAST_RATIO} while ranks outnumber cores by less than two a core (3 ranks on 2 cores), where
      * the AMD VM's two paces read closer, 0.54 and 0.82 (session 49), and 0.7 lies between. Session 62's Intel Xeon
      * read 0.75 there (deciles 0.65-0.88) and at every ratio the staged designs took 0.57-0.90x single copy's time for
@@ -228,6 +248,8 @@ public final class PaceProbe
      * Read at the first slow verdict, where each rank reads its own for its sends anyway (10-18 ms).
      */
     private static final long COPIES_STREAM_BIT = 8;
+    /** Or'd into a fast verdict while ranks are two a core: the ratio lay above the between-paces line. */
+    private static final long SHARED_CORES_BETWEEN_PACES_BIT = 64;
 
     private final ShmTransport transport;
     /**
@@ -265,6 +287,8 @@ public final class PaceProbe
     private boolean bandSingleCopy;
     private boolean largeSingleCopy;
     private boolean largeBetweenPaces;
+    /** Whether the last verdict, a fast one while ranks are two a core, found the machine between its paces. */
+    private boolean sharedCoresBetweenPaces;
     /** Whether the large calls' comparison runs: its calls can run here. */
     private boolean comparesLarge;
     private boolean largeWarm;
@@ -379,8 +403,11 @@ public final class PaceProbe
                 probe.compares() ?
                 String.format(Locale.ROOT, "handoff probe every %d bytes of collective calls: a %d-byte allreduce " +
                     "%s and %s, the fast pace (the staged algorithms) when the first takes at most %.2fx the time " +
-                    "(the median of the last three probes)", probeBytes, SHARED_CORES_COMPARISON_BYTES,
-                    probe.staged.name(), probe.singleCopy.name(), probe.sharedCoresFastRatio()) :
+                    "(the median of the last three probes)%s", probeBytes, SHARED_CORES_COMPARISON_BYTES,
+                    probe.staged.name(), probe.singleCopy.name(), probe.sharedCoresFastRatio(),
+                    !probe.exactlyTwoACore() ? "" : String.format(Locale.ROOT, "; above %.2fx, between the paces, " +
+                    "single copy for alltoalls from %d bytes", SHARED_CORES_BETWEEN_PACES_RATIO,
+                    SHARED_CORES_BETWEEN_PACES_ALLTOALL_MIN_BYTES)) :
                 String.format(Locale.ROOT, "handoff probe every %d bytes of collective calls; the fast pace at most " +
                     "%.1f µs", probeBytes, threshold));
         }
@@ -424,8 +451,9 @@ public final class PaceProbe
      * The pace to choose a call of {@code bytes} of {@code collective} by, from the last probe: its pace, but at the
      * fast pace the slow one for a call of the band ({@link #inBand}) when single copy was ahead in the band
      * comparison, and for a large call ({@link #inLarge}) when it was ahead by more than {@link #LARGE_FAST_RATIO} in
-     * the large calls' one; and the fast one for a reduce from {@link #BETWEEN_PACES_STAGED_REDUCE_MIN_BYTES} between
-     * the paces. Null before the first probe.
+     * the large calls' one, and for a large alltoall when ranks are two a core between the paces
+     * ({@link #SHARED_CORES_BETWEEN_PACES_RATIO}); and the fast one for a reduce from
+     * {@link #BETWEEN_PACES_STAGED_REDUCE_MIN_BYTES} between the paces. Null before the first probe.
      */
     public Pace paceFor(final Collective collective, final long bytes)
     {
@@ -435,7 +463,8 @@ public final class PaceProbe
             return Pace.FAST;
         }
         return pace == Pace.FAST && bandSingleCopy && inBand(collective, bytes) ||
-            largeCallTakesSingleCopy(collective, bytes) ? Pace.SLOW : pace;
+            largeCallTakesSingleCopy(collective, bytes) || sharedCoresAlltoallBetweenPaces(collective, bytes) ?
+            Pace.SLOW : pace;
     }
 
     /** Whether the band comparison decides for a call of {@code bytes} of {@code collective}. */
@@ -458,12 +487,25 @@ public final class PaceProbe
     /**
      * Whether a call of {@code bytes} of {@code collective}, chosen at {@code pace} (what {@link #paceFor} gave it,
      * which the caller holds already), lies between the machine's paces: a large call chosen at the slow pace whose
-     * comparison found staging within {@link #BETWEEN_PACES_MAX_RATIO} times single copy's time
+     * comparison found staging within {@link #BETWEEN_PACES_MAX_RATIO} times single copy's time, or while ranks are two
+     * a core a large alltoall at a fast verdict above {@link #SHARED_CORES_BETWEEN_PACES_RATIO}
      * ({@link io.jccl.spi.CollectiveArgs#betweenPaces}).
      */
     public boolean betweenPaces(final Collective collective, final long bytes, final Pace pace)
     {
-        return largeBetweenPaces && pace == Pace.SLOW && inLarge(collective, bytes);
+        return pace == Pace.SLOW &&
+            (largeBetweenPaces && inLarge(collective, bytes) || sharedCoresAlltoallBetweenPaces(collective, bytes));
+    }
+
+    /**
+     * Whether a call of {@code bytes} of {@code collective} takes the slow pace's choices at a fast verdict because
+     * the verdict, while ranks are two a core, found the machine between its paces: an alltoall from
+     * {@link #SHARED_CORES_BETWEEN_PACES_ALLTOALL_MIN_BYTES} ({@link #SHARED_CORES_BETWEEN_PACES_RATIO}).
+     */
+    private boolean sharedCoresAlltoallBetweenPaces(final Collective collective, final long bytes)
+    {
+        return sharedCoresBetweenPaces && collective == Collective.ALLTOALL &&
+            bytes >= SHARED_CORES_BETWEEN_PACES_ALLTOALL_MIN_BYTES;
     }
 
     /** Whether the large calls' comparison decides for a call of {@code bytes} of {@code collective}. */
@@ -520,6 +562,7 @@ public final class PaceProbe
         {
             lastMicros = micros;
             final boolean fast;
+            boolean between = false;
             if (!compares())
             {
                 fast = micros <= thresholdMicros;
@@ -532,15 +575,19 @@ public final class PaceProbe
             {
                 ratio = sharedCoresRatio(micros / singleCopyMicros);
                 fast = ratio <= sharedCoresFastRatio();
+                between = fast && exactlyTwoACore() && ratio > SHARED_CORES_BETWEEN_PACES_RATIO;
             }
-            word = (fast ? FAST_WORD : SLOW_WORD) | (!fast && StreamingCopy.available() ? COPIES_STREAM_BIT : 0);
+            word = (fast ? FAST_WORD : SLOW_WORD) | (!fast && StreamingCopy.available() ? COPIES_STREAM_BIT : 0) |
+                (between ? SHARED_CORES_BETWEEN_PACES_BIT : 0);
         }
         final Pace before = pace;
         final boolean bandBefore = bandSingleCopy;
         final boolean largeBefore = largeSingleCopy;
         final boolean betweenBefore = largeBetweenPaces;
+        final boolean sharedCoresBetweenBefore = sharedCoresBetweenPaces;
         final long received = agreed(word);
         pace = (received & (FAST_WORD | SLOW_WORD)) == FAST_WORD ? Pace.FAST : Pace.SLOW;
+        sharedCoresBetweenPaces = (received & SHARED_CORES_BETWEEN_PACES_BIT) != 0;
         // the band's calls ask at their size at the fast pace, where single copy may still be ahead there; the large
         // ones at either pace, whether single copy is ahead and by how much
         double bandMicros = Double.NaN;
@@ -584,6 +631,7 @@ public final class PaceProbe
         transport.pace(pace, (received & COPIES_STREAM_BIT) != 0, largeBetweenPaces);
         probes++;
         final boolean changed = pace != before || largeBetweenPaces != betweenBefore ||
+            sharedCoresBetweenPaces != sharedCoresBetweenBefore ||
             pace == Pace.FAST && (bandSingleCopy != bandBefore || largeSingleCopy != largeBefore);
         if (changed && transport.rank() == 0 && log.enabled(Log.INFO, Log.COLL))
         {
@@ -632,8 +680,10 @@ public final class PaceProbe
         if (!comparesBand())
         {
             return String.format(Locale.ROOT, "the %s pace from probe %d (%s %.1f µs, %s %.1f µs; the median ratio " +
-                "of the last three probes %.2f): %s", pace.label(), probes, staged.name(), micros, singleCopy.name(),
-                singleCopyMicros, ratio, choice);
+                "of the last three probes %.2f): %s%s", pace.label(), probes, staged.name(), micros,
+                singleCopy.name(), singleCopyMicros, ratio, choice, sharedCoresBetweenPaces ? ", but between the " +
+                "paces single copy for alltoalls from " + SHARED_CORES_BETWEEN_PACES_ALLTOALL_MIN_BYTES + " bytes " +
+                "(heap arrays' copies declined)" : "");
         }
         if (pace == Pace.SLOW)
         {
@@ -775,5 +825,15 @@ public final class PaceProbe
     private double sharedCoresFastRatio()
     {
         return transport.size() >= 2 * transport.cores() ? SHARED_CORES_FAST_RATIO : PARTLY_SHARED_CORES_FAST_RATIO;
+    }
+
+    /**
+     * Whether ranks are two a core, where a fast verdict may find the machine between its paces
+     * ({@link #SHARED_CORES_BETWEEN_PACES_RATIO}); beyond, alltoalls take single copy at either pace, with the copies
+     * of heap arrays the selector's own window declines.
+     */
+    private boolean exactlyTwoACore()
+    {
+        return transport.size() == 2 * transport.cores();
     }
 }

@@ -22,7 +22,8 @@ import java.nio.ByteOrder;
  * then sent the collectives' heap arrays out of a streaming copy, which it must not). Rank 0 ends with {@code PROBE us}
  * per probe it ran. With a third argument {@code direct}, the calls take direct buffers rather than float[], whose
  * copies for single copy a rank may decline; with {@code reduce}, they are reduces of direct buffers to rank 0
- * ({@link #runReduces}); with {@code alltoall}, alltoalls of direct buffers ({@link #runAlltoalls}). With a third
+ * ({@link #runReduces}); with {@code alltoall}, alltoalls of direct buffers ({@link #runAlltoalls}), with
+ * {@code heap-alltoall} of float[]. With a third
  * argument {@code nonblocking}, the calls are non-blocking
  * allreduces, each awaited and checked (they run on the progress thread's duplicate, whose algorithm and probes the
  * rank cannot see: {@code NB n} after each).
@@ -45,9 +46,9 @@ public final class PaceRank
                 System.out.println("OK rank " + world.rank());
                 return;
             }
-            if (args.length > 2 && args[2].equals("alltoall"))
+            if (args.length > 2 && (args[2].equals("alltoall") || args[2].equals("heap-alltoall")))
             {
-                runAlltoalls(world, calls, count);
+                runAlltoalls(world, calls, count, args[2].equals("heap-alltoall"));
                 System.out.println("OK rank " + world.rank());
                 return;
             }
@@ -146,35 +147,50 @@ public final class PaceRank
     }
 
     /**
-     * {@code calls} float32 alltoalls of direct buffers of {@code count} elements (a block of {@code count / p} for
-     * each rank), each checked, printing after each {@code RAN n algorithm pace}.
+     * {@code calls} float32 alltoalls of direct buffers (or of float[] where {@code heap}) of {@code count} elements
+     * (a block of {@code count / p} for each rank), each checked, printing after each {@code RAN n algorithm pace},
+     * with {@code between} where the probe put the call between the paces.
      */
-    private static void runAlltoalls(final Communicator comm, final int calls, final int count)
+    private static void runAlltoalls(final Communicator comm, final int calls, final int count, final boolean heap)
     {
         final ShmCommunicator shm = (ShmCommunicator)comm;
         final PaceProbe probe = shm.paceProbe();
         final int p = comm.size();
         final int block = count / p;
-        final ByteBuffer send = floats(block * p);
-        final ByteBuffer recv = floats(block * p);
+        final float[] send = new float[block * p];
+        final float[] recv = new float[block * p];
+        final ByteBuffer directSend = heap ? null : floats(block * p);
+        final ByteBuffer directRecv = heap ? null : floats(block * p);
         for (int call = 0; call < calls; call++)
         {
             for (int i = 0; i < block * p; i++)
             {
-                send.putFloat(i * Float.BYTES, blockValue(comm.rank(), i / block, call, i % block));
+                send[i] = blockValue(comm.rank(), i / block, call, i % block);
             }
-            comm.alltoall(Buf.of(send, DataType.FLOAT32), Buf.of(recv, DataType.FLOAT32));
+            if (heap)
+            {
+                comm.alltoall(Buf.of(send), Buf.of(recv));
+            }
+            else
+            {
+                directSend.asFloatBuffer().put(0, send);
+                comm.alltoall(Buf.of(directSend, DataType.FLOAT32), Buf.of(directRecv, DataType.FLOAT32));
+                directRecv.asFloatBuffer().get(0, recv);
+            }
             for (int i = 0; i < block * p; i++)
             {
                 final float expected = blockValue(i / block, comm.rank(), call, i % block);
-                if (recv.getFloat(i * Float.BYTES) != expected)
+                if (recv[i] != expected)
                 {
-                    throw new IllegalStateException("call " + call + ": element " + i + " = " +
-                        recv.getFloat(i * Float.BYTES) + ", not " + expected);
+                    throw new IllegalStateException("call " + call + ": element " + i + " = " + recv[i] + ", not " +
+                        expected);
                 }
             }
+            final long bytes = (long)block * p * Float.BYTES;
+            final boolean between = probe != null &&
+                probe.betweenPaces(Collective.ALLTOALL, bytes, probe.paceFor(Collective.ALLTOALL, bytes));
             System.out.println("RAN " + call + " " + shm.lastAlgorithm().name() + " " +
-                (probe == null || probe.pace() == null ? "-" : probe.pace().label()));
+                (probe == null || probe.pace() == null ? "-" : probe.pace().label()) + (between ? " between" : ""));
         }
     }
 

@@ -75,7 +75,9 @@ public final class CollectiveArgs
      * Set by the communicator before it selects: a large call that takes the slow pace's choices, where its pace probe
      * found the machine between its two paces, the staged 512 KiB allgather within a few times single copy's time
      * ({@code PaceProbe.BETWEEN_PACES_MAX_RATIO}; 4.5x at the slow pace), so that lines one core has just written reach
-     * the other at a moderate cost. Identical on every rank.
+     * the other at a moderate cost; or, while ranks are two a core, a large alltoall at a fast verdict whose staged
+     * allreduce was slower than the fast pace's ({@code PaceProbe.SHARED_CORES_BETWEEN_PACES_RATIO}). Identical on
+     * every rank.
      */
     public boolean betweenPaces;
 
