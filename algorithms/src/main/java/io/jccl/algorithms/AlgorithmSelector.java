@@ -534,9 +534,10 @@ public final class AlgorithmSelector
      * 0.88-0.90x at 6 KiB and 0.72-1.07x at 8 KiB; {@code shm_direct} and binomial were within 0.90-1.08x of each
      * other at 4-12 KiB, where session 53's rule had taken {@code shm_direct} (from 4 KiB). This rule against that
      * one, each batch of calls timed until every rank had finished it: 0.78-0.85x the time at 4 KiB, 0.90-1.07x at
-     * 8 KiB and 0.63-0.93x at 12 KiB (binomial), the same at 2 KiB.
+     * 8 KiB and 0.63-0.93x at 12 KiB (binomial), the same at 2 KiB. Between the machine's paces these broadcasts
+     * take the fast pace's choice ({@code PaceProbe.BETWEEN_PACES_TREE_BROADCAST_END_BYTES}).
      */
-    private static final long PAIR_SLOW_PACE_EAGER_BROADCAST_END_BYTES = 12 * 1024;
+    public static final long PAIR_SLOW_PACE_EAGER_BROADCAST_END_BYTES = 12 * 1024;
 
     /**
      * Smallest call (bytes of the whole vector) that takes {@code shm_direct} when it reads the call's buffers in place
@@ -1118,7 +1119,7 @@ public final class AlgorithmSelector
                 if (pairSlowPaceBroadcast(collective, size, min, singleCopyBytes, null) != null)
                 {
                     text.append(" (below ").append(PAIR_SLOW_PACE_EAGER_BROADCAST_END_BYTES).append(" B ")
-                        .append(eagerBroadcast.name()).append(", but at the fast pace)");
+                        .append(eagerBroadcast.name()).append(", but at the fast pace and between the paces)");
                 }
                 if (singleCopyBytes > 0 && pairTreeGivesWay(collective, size, collective == Collective.BROADCAST ?
                     Math.max(singleCopyBytes, PAIR_FAST_PACE_STAGED_BROADCAST_MAX_BYTES) : Long.MAX_VALUE,

@@ -6,6 +6,7 @@ import io.jccl.Configuration;
 import io.jccl.DataType;
 import io.jccl.ReduceOp;
 import io.jccl.algorithms.AlgorithmRegistry;
+import io.jccl.algorithms.AlgorithmSelector;
 import io.jccl.model.Pace;
 import io.jccl.model.TuningTable;
 import io.jccl.shm.Log;
@@ -203,6 +204,17 @@ public final class PaceProbe
      * 4 and 6 MiB 0.75-0.78x binomial's and 0.61-0.63x, 8 MiB 0.67-0.68x single copy's and 0.58-0.59x.
      */
     public static final long BETWEEN_PACES_STAGED_REDUCE_MIN_BYTES = 2L << 20;
+    /**
+     * Broadcasts below this many bytes take the fast pace's choices while the large calls' comparison finds the
+     * machine between its paces, at a slow verdict too: at 2 ranks binomial, one message, where the slow pace takes
+     * {@code shm_eager} up to this size ({@link AlgorithmSelector#PAIR_SLOW_PACE_EAGER_BROADCAST_END_BYTES}). 2 ranks
+     * on the Intel Xeon, where the 32 KiB comparison's verdict flips from probe to probe while the 512 KiB one reads
+     * between the paces, the engine's own calls ({@code perf/ChosenCalls.java}, 1-8 KiB in turn, direct buffers and
+     * {@code float[]}; PERFORMANCE.md, session 64): {@code shm_eager} at the slow verdicts took 1.1-1.4x binomial's
+     * time at the fast ones.
+     */
+    public static final long BETWEEN_PACES_TREE_BROADCAST_END_BYTES =
+        AlgorithmSelector.PAIR_SLOW_PACE_EAGER_BROADCAST_END_BYTES;
     /** Timed calls of a probe, after one untimed: the probe is the median call's time. */
     public static final int CALLS = 5;
     /** Untimed calls before a communicator's first probe. */
@@ -237,7 +249,8 @@ public final class PaceProbe
     /** What the calls between the paces choose differently, for the log. */
     private static final String BETWEEN_PACES_CHOICES =
         "(heap arrays' copies declined and their sends through the ring, 2-rank allreduces by the single-copy " +
-        "two-shot sooner, reduces from " + BETWEEN_PACES_STAGED_REDUCE_MIN_BYTES + " bytes staged)";
+        "two-shot sooner, reduces from " + BETWEEN_PACES_STAGED_REDUCE_MIN_BYTES + " bytes staged, broadcasts below " +
+        BETWEEN_PACES_TREE_BROADCAST_END_BYTES + " bytes by the fast pace's choice)";
     /** Or'd into the second verdict: staging took at most {@link #BETWEEN_PACES_MAX_RATIO} times single copy's time. */
     private static final long BETWEEN_PACES_BIT = 32;
     /**
@@ -452,13 +465,15 @@ public final class PaceProbe
      * fast pace the slow one for a call of the band ({@link #inBand}) when single copy was ahead in the band
      * comparison, and for a large call ({@link #inLarge}) when it was ahead by more than {@link #LARGE_FAST_RATIO} in
      * the large calls' one, and for a large alltoall when ranks are two a core between the paces
-     * ({@link #SHARED_CORES_BETWEEN_PACES_RATIO}); and the fast one for a reduce from
-     * {@link #BETWEEN_PACES_STAGED_REDUCE_MIN_BYTES} between the paces. Null before the first probe.
+     * ({@link #SHARED_CORES_BETWEEN_PACES_RATIO}); and the fast one between the paces for a reduce from
+     * {@link #BETWEEN_PACES_STAGED_REDUCE_MIN_BYTES} and a broadcast below
+     * {@link #BETWEEN_PACES_TREE_BROADCAST_END_BYTES}. Null before the first probe.
      */
     public Pace paceFor(final Collective collective, final long bytes)
     {
-        if (pace == Pace.SLOW && largeBetweenPaces && collective == Collective.REDUCE &&
-            bytes >= BETWEEN_PACES_STAGED_REDUCE_MIN_BYTES)
+        if (pace == Pace.SLOW && largeBetweenPaces &&
+            (collective == Collective.REDUCE && bytes >= BETWEEN_PACES_STAGED_REDUCE_MIN_BYTES ||
+                collective == Collective.BROADCAST && bytes < BETWEEN_PACES_TREE_BROADCAST_END_BYTES))
         {
             return Pace.FAST;
         }

@@ -421,7 +421,7 @@ class TunedSelectionTest
         assertTrue(shipped.describeSingleCopy(2, 32 * 1024).contains("reduce shm_single_copy from 32768 B to " +
             "524288 B and from 4194304 B"), shipped.describeSingleCopy(2, 32 * 1024));
         assertTrue(shipped.describeRankRules(2, 32 * 1024).startsWith("broadcast binomial from 513 B (below 12288 B " +
-            "shm_eager, but at the fast pace) (from 32768 B, where its message goes " +
+            "shm_eager, but at the fast pace and between the paces) (from 32768 B, where its message goes " +
             "single copy, up to 2097152 B, not at the fast pace); reduce binomial up to 4194304 B (from 2097152 B " +
             "not at the fast pace); "), shipped.describeRankRules(2, 32 * 1024));
         assertTrue(shipped.describeRankRules(2, 0).startsWith("broadcast binomial from 513 B; "),

@@ -232,6 +232,26 @@ class PaceProbeTest
     }
 
     /**
+     * Without a tuning file, 2-rank broadcasts of 4 KiB take binomial at the fast pace and, between the paces, at the
+     * slow one too ({@link PaceProbe#BETWEEN_PACES_TREE_BROADCAST_END_BYTES}); at the slow pace elsewhere
+     * {@code shm_eager}, on every rank alike.
+     */
+    @Test
+    void withoutATuningFileSmallBroadcastsBetweenThePacesTakeTheFastPacesChoice() throws IOException
+    {
+        assumeTrue(Runtime.version().feature() >= 22, "single copy needs Java 22");
+        final int bytes = 4096;
+        assertTrue(bytes < PaceProbe.BETWEEN_PACES_TREE_BROADCAST_END_BYTES);
+        final List<String> ran = ranEverywhere(launchShipped(2, 48, null, bytes, "broadcast"), 2);
+        for (final String line : ran.subList(PROBE_EVERY - 1, ran.size()))
+        {
+            final boolean eager = line.endsWith(" slow");
+            assertTrue(eager || line.endsWith(" slow between") || line.endsWith(" fast"), line);
+            assertTrue(line.contains(eager ? " shm_eager " : " binomial "), line);
+        }
+    }
+
+    /**
      * Without a tuning file, 2-rank reduces from {@link PaceProbe#BETWEEN_PACES_STAGED_REDUCE_MIN_BYTES} take the fast
      * pace's choice ({@code shm_direct}) at the fast pace and, between the paces, at the slow one too; at the slow
      * pace elsewhere binomial (one single-copy message), on every rank alike.

@@ -12,6 +12,7 @@ import io.jccl.model.Pace;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 
 /**
  * One rank of {@link PaceProbeTest}: {@code calls} float32 sum allreduces of {@code bytes} each (then, with a third
@@ -22,7 +23,8 @@ import java.nio.ByteOrder;
  * then sent the collectives' heap arrays out of a streaming copy, which it must not). Rank 0 ends with {@code PROBE us}
  * per probe it ran. With a third argument {@code direct}, the calls take direct buffers rather than float[], whose
  * copies for single copy a rank may decline; with {@code reduce}, they are reduces of direct buffers to rank 0
- * ({@link #runReduces}); with {@code alltoall}, alltoalls of direct buffers ({@link #runAlltoalls}), with
+ * ({@link #runReduces}); with {@code broadcast}, broadcasts of direct buffers from rank 0 ({@link #runBroadcasts});
+ * with {@code alltoall}, alltoalls of direct buffers ({@link #runAlltoalls}), with
  * {@code heap-alltoall} of float[]. With a third
  * argument {@code nonblocking}, the calls are non-blocking
  * allreduces, each awaited and checked (they run on the progress thread's duplicate, whose algorithm and probes the
@@ -40,6 +42,12 @@ public final class PaceRank
         final int count = Integer.parseInt(args[1]) / Float.BYTES;
         try (Communicator world = Jccl.connect())
         {
+            if (args.length > 2 && args[2].equals("broadcast"))
+            {
+                runBroadcasts(world, calls, count);
+                System.out.println("OK rank " + world.rank());
+                return;
+            }
             if (args.length > 2 && args[2].equals("reduce"))
             {
                 runReduces(world, calls, count);
@@ -128,7 +136,6 @@ public final class PaceRank
         final float[] sums = new float[count];
         final ByteBuffer send = floats(count);
         final ByteBuffer recv = floats(count);
-        final long bytes = (long)count * Float.BYTES;
         for (int call = 0; call < calls; call++)
         {
             fill(values, comm.rank(), call);
@@ -139,11 +146,47 @@ public final class PaceRank
                 recv.asFloatBuffer().get(0, sums);
                 check(sums, comm.size(), call);
             }
-            final boolean between = probe != null && probe.pace() == Pace.SLOW &&
-                probe.betweenPaces(Collective.ALLREDUCE, bytes, probe.paceFor(Collective.ALLREDUCE, bytes));
-            System.out.println("RAN " + call + " " + shm.lastAlgorithm().name() + " " +
-                (probe == null || probe.pace() == null ? "-" : probe.pace().label()) + (between ? " between" : ""));
+            System.out.println("RAN " + call + " " + shm.lastAlgorithm().name() + " " + slowBetween(probe));
         }
+    }
+
+    /**
+     * {@code calls} float32 broadcasts from rank 0 of direct buffers, each checked, printing after each {@code RAN n
+     * algorithm pace}, with {@code between} after a slow pace whose probe put the large calls between the paces.
+     */
+    private static void runBroadcasts(final Communicator comm, final int calls, final int count)
+    {
+        final ShmCommunicator shm = (ShmCommunicator)comm;
+        final float[] values = new float[count];
+        final float[] received = new float[count];
+        final ByteBuffer buffer = floats(count);
+        for (int call = 0; call < calls; call++)
+        {
+            fill(values, 0, call);
+            if (comm.rank() == 0)
+            {
+                buffer.asFloatBuffer().put(0, values);
+            }
+            comm.broadcast(Buf.of(buffer, DataType.FLOAT32), 0);
+            buffer.asFloatBuffer().get(0, received);
+            if (!Arrays.equals(values, received))
+            {
+                throw new IllegalStateException("call " + call + ": rank " + comm.rank() + " received other values");
+            }
+            System.out.println("RAN " + call + " " + shm.lastAlgorithm().name() + " " + slowBetween(shm.paceProbe()));
+        }
+    }
+
+    /** The last probe's pace ({@code -} before the first), with {@code between} at a slow pace between the paces. */
+    private static String slowBetween(final PaceProbe probe)
+    {
+        if (probe == null || probe.pace() == null)
+        {
+            return "-";
+        }
+        final boolean between = probe.pace() == Pace.SLOW &&
+            probe.betweenPaces(Collective.ALLREDUCE, PaceProbe.LARGE_MIN_BYTES, Pace.SLOW);
+        return probe.pace().label() + (between ? " between" : "");
     }
 
     /**
