@@ -209,9 +209,9 @@ public final class PaceProbe
      * machine between its paces, at a slow verdict too: at 2 ranks binomial, one message, where the slow pace takes
      * {@code shm_eager} up to this size ({@link AlgorithmSelector#PAIR_SLOW_PACE_EAGER_BROADCAST_END_BYTES}). 2 ranks
      * on the Intel Xeon, where the 32 KiB comparison's verdict flips from probe to probe while the 512 KiB one reads
-     * between the paces, the engine's own calls ({@code perf/ChosenCalls.java}, 1-8 KiB in turn, direct buffers and
-     * {@code float[]}; PERFORMANCE.md, session 64): {@code shm_eager} at the slow verdicts took 1.1-1.4x binomial's
-     * time at the fast ones.
+     * between the paces, the engine's own calls at slow verdicts ({@code perf/ChosenCalls.java}, 1-8 KiB in turn,
+     * direct buffers and {@code float[]}, three alternating pairs of 20 s runs; PERFORMANCE.md, session 64) took
+     * 0.76-0.88x {@code shm_eager}'s time with binomial (medians of the pairs' ratios).
      */
     public static final long BETWEEN_PACES_TREE_BROADCAST_END_BYTES =
         AlgorithmSelector.PAIR_SLOW_PACE_EAGER_BROADCAST_END_BYTES;
