@@ -129,13 +129,13 @@ public final class PaceProbe
      * between its paces: alltoalls from {@link #SHARED_CORES_BETWEEN_PACES_ALLTOALL_MIN_BYTES} then take the slow
      * pace's single copy, whose copies of heap arrays the ranks decline ({@link #betweenPaces}). Near the geometric
      * mean of the AMD VM's fast pace, whose probes' medians read 0.44-0.47 (session 49) and where the staged
-     * {@code shm_direct} took 0.55-0.89x single copy's time for alltoalls of 512 KiB-8 MiB (session 50), and the
-     * Intel Xeon's, whose read 0.67 (session 62; in session 64 the medians of three left 0-5 % of the fast verdicts'
-     * calls at or below 0.55) and where single copy was ahead there on direct buffers. 4 ranks, the engine's own calls ({@code perf/ChosenCalls.java},
-     * 128 KiB-8 MiB in turn, alternating 10-15 s runs, medians of the pairs' ratios; PERFORMANCE.md, session 64), this
-     * rule's time over staging's: direct buffers alone 0.56x at 512 KiB, 0.53x at 2 MiB, 0.63x at 8 MiB (five pairs),
-     * the loop of four sizes 1.40x as many a second; among {@code float[]} calls, which stay staged, 0.79x, 0.97x and
-     * 0.84x (six pairs), the loop 1.02x.
+     * {@code shm_direct} took 0.55-0.89x single copy's time for alltoalls of 512 KiB-8 MiB (session 50), and the Intel
+     * Xeon's, whose read 0.67 (session 62; in session 64 the medians of three left 0-5 % of the fast verdicts' calls at
+     * or below 0.55) and where single copy was ahead there on direct buffers. 4 ranks, the engine's own calls
+     * ({@code perf/ChosenCalls.java}, 128 KiB-8 MiB in turn, alternating 10-15 s runs, medians of the pairs' ratios;
+     * PERFORMANCE.md, session 64), this rule's time over staging's: direct buffers alone 0.56x at 512 KiB, 0.53x at
+     * 2 MiB, 0.63x at 8 MiB (five pairs), the loop of four sizes 1.40x as many a second; among {@code float[]} calls,
+     * which stay staged, 0.79x, 0.97x and 0.84x (six pairs), the loop 1.02x.
      */
     public static final double SHARED_CORES_BETWEEN_PACES_RATIO = 0.55;
     /**
