@@ -65,9 +65,10 @@ import java.util.Map;
  *       up to {@link #PAIR_REDUCE_MAX_BYTES}, where it is one message ({@link #PAIR_TREE_MAX_BYTES}), but at the
  *       fast pace for broadcasts whose message goes single copy, up to
  *       {@link #PAIR_FAST_PACE_STAGED_BROADCAST_MAX_BYTES}, and reduces from
- *       {@link #PAIR_REDUCE_FAST_PACE_STAGED_BYTES} ({@link #pairTreeGivesWay}), and not at the fast pace, where a
- *       probe reads the pace, for broadcasts below {@link #PAIR_SLOW_PACE_EAGER_BROADCAST_END_BYTES}, which take
- *       {@code shm_eager} ({@link #pairSlowPaceBroadcast});</li>
+ *       {@link #PAIR_REDUCE_FAST_PACE_STAGED_BYTES} ({@link #pairTreeGivesWay}), and not at the fast pace (nor between
+ *       the paces), where a probe reads the pace, for broadcasts below
+ *       {@link #PAIR_SLOW_PACE_EAGER_BROADCAST_END_BYTES}, which take {@code shm_eager}
+ *       ({@link #pairSlowPaceBroadcast});</li>
  *   <li>without a tuning file, at 2 ranks with a core each, recursive doubling for allreduces of private send buffers
  *       from {@link #PAIR_EXCHANGE_MIN_BYTES} to below {@link #PAIR_EXCHANGE_END_BYTES}: one message each way; and
  *       {@code shm_direct} for allgathers, alltoalls and reduce-scatters from {@link #PAIR_SMALL_STAGED_MIN_BYTES} to
