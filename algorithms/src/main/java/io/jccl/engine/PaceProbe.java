@@ -179,6 +179,16 @@ public final class PaceProbe
     /** The large calls: allreduces, allgathers, alltoalls, reduce-scatters and broadcasts from this many bytes. */
     public static final long LARGE_MIN_BYTES = BAND_END_BYTES;
     /**
+     * 2-rank broadcasts from this many bytes, below {@link #LARGE_MIN_BYTES}, follow the large calls' comparison too
+     * ({@link #largeCallTakesSingleCopy}): at the fast pace they take {@code shm_eager} where binomial's one message
+     * goes single copy, 0.52-0.67x binomial's time on the AMD VM (session 54), but on the Intel Xeon, whose fast
+     * verdicts found staging 1.5-2.2x single copy's time at 512 KiB, the engine's own calls at those verdicts took
+     * 0.69-0.82x {@code shm_eager}'s time with binomial at 32 KiB, 0.39-0.47x at 64 KiB and 0.34-0.40x at 128 KiB on
+     * direct buffers, 0.86-1.01x on {@code float[]}, whose messages go through the ring below 2.5 MiB
+     * ({@code perf/ChosenCalls.java}, three alternating pairs of 20 s runs; PERFORMANCE.md, session 64).
+     */
+    public static final long PAIR_LARGE_BROADCAST_MIN_BYTES = 32 * 1024;
+    /**
      * The large calls keep the fast pace's choices while the staged {@link #LARGE_BYTES} allgather's median is at most
      * this many times the single-copy one's: near the geometric mean of the fast pace's 0.84 (session 47) and the
      * 1.6-1.8 of handoffs between the paces (2026-12-06), so that a fast pace's noisy probe rarely crosses it.
@@ -492,11 +502,13 @@ public final class PaceProbe
 
     /**
      * Whether a call of {@code bytes} of {@code collective} takes the slow pace's choices at the fast pace because the
-     * large calls' comparison found single copy ahead.
+     * large calls' comparison found single copy ahead: a large call, or a 2-rank broadcast from
+     * {@link #PAIR_LARGE_BROADCAST_MIN_BYTES}.
      */
     public boolean largeCallTakesSingleCopy(final Collective collective, final long bytes)
     {
-        return pace == Pace.FAST && largeSingleCopy && inLarge(collective, bytes);
+        return pace == Pace.FAST && largeSingleCopy && (inLarge(collective, bytes) ||
+            collective == Collective.BROADCAST && transport.size() == 2 && bytes >= PAIR_LARGE_BROADCAST_MIN_BYTES);
     }
 
     /**
@@ -728,7 +740,8 @@ public final class PaceProbe
                 (BAND_END_BYTES - 1) + " bytes" : "";
         }
         return ", but single copy for the calls from " + (bandSingleCopy ? BAND_MIN_BYTES : LARGE_MIN_BYTES) +
-            " bytes" + (largeBetweenPaces ? ", from " + LARGE_MIN_BYTES + " between the paces " +
+            " bytes" + (transport.size() == 2 ? " (broadcasts from " + PAIR_LARGE_BROADCAST_MIN_BYTES + ")" : "") +
+            (largeBetweenPaces ? ", from " + LARGE_MIN_BYTES + " between the paces " +
             BETWEEN_PACES_CHOICES : "");
     }
 

@@ -234,20 +234,31 @@ class PaceProbeTest
     /**
      * Without a tuning file, 2-rank broadcasts of 4 KiB take binomial at the fast pace and, between the paces, at the
      * slow one too ({@link PaceProbe#BETWEEN_PACES_TREE_BROADCAST_END_BYTES}); at the slow pace elsewhere
-     * {@code shm_eager}, on every rank alike.
+     * {@code shm_eager}, on every rank alike. Broadcasts of 128 KiB take binomial's single-copy message at the slow
+     * pace and where the large calls' comparison keeps single copy at the fast one
+     * ({@link PaceProbe#PAIR_LARGE_BROADCAST_MIN_BYTES}), a staged algorithm elsewhere at the fast pace.
      */
     @Test
-    void withoutATuningFileSmallBroadcastsBetweenThePacesTakeTheFastPacesChoice() throws IOException
+    void withoutATuningFileTwoRankBroadcastsFollowThePacesBetweenThem() throws IOException
     {
         assumeTrue(Runtime.version().feature() >= 22, "single copy needs Java 22");
         final int bytes = 4096;
         assertTrue(bytes < PaceProbe.BETWEEN_PACES_TREE_BROADCAST_END_BYTES);
-        final List<String> ran = ranEverywhere(launchShipped(2, 48, null, bytes, "broadcast"), 2);
-        for (final String line : ran.subList(PROBE_EVERY - 1, ran.size()))
+        for (final String line : ranEverywhere(launchShipped(2, 48, null, bytes, "broadcast"), 2)
+            .subList(PROBE_EVERY - 1, 48))
         {
             final boolean eager = line.endsWith(" slow");
             assertTrue(eager || line.endsWith(" slow between") || line.endsWith(" fast"), line);
             assertTrue(line.contains(eager ? " shm_eager " : " binomial "), line);
+        }
+        final int large = 128 * 1024;
+        assertTrue(large >= PaceProbe.PAIR_LARGE_BROADCAST_MIN_BYTES && large < PaceProbe.LARGE_MIN_BYTES);
+        for (final String line : ranEverywhere(launchShipped(2, 24, null, large, "broadcast"), 2)
+            .subList(PROBE_EVERY - 1, 24))
+        {
+            final boolean staged = line.endsWith(" fast");
+            assertTrue(staged || line.contains(" slow") || line.endsWith(" fast large"), line);
+            assertEquals(!staged, line.contains(" binomial "), line);
         }
     }
 

@@ -146,13 +146,15 @@ public final class PaceRank
                 recv.asFloatBuffer().get(0, sums);
                 check(sums, comm.size(), call);
             }
-            System.out.println("RAN " + call + " " + shm.lastAlgorithm().name() + " " + slowBetween(probe));
+            System.out.println("RAN " + call + " " + shm.lastAlgorithm().name() + " " +
+                paceOf(probe, Collective.REDUCE, (long)count * Float.BYTES));
         }
     }
 
     /**
      * {@code calls} float32 broadcasts from rank 0 of direct buffers, each checked, printing after each {@code RAN n
-     * algorithm pace}, with {@code between} after a slow pace whose probe put the large calls between the paces.
+     * algorithm pace}, with {@code large} after a fast pace whose probe kept single copy's choices for the call, and
+     * {@code between} after a slow pace whose probe put the large calls between the paces.
      */
     private static void runBroadcasts(final Communicator comm, final int calls, final int count)
     {
@@ -173,12 +175,17 @@ public final class PaceRank
             {
                 throw new IllegalStateException("call " + call + ": rank " + comm.rank() + " received other values");
             }
-            System.out.println("RAN " + call + " " + shm.lastAlgorithm().name() + " " + slowBetween(shm.paceProbe()));
+            System.out.println("RAN " + call + " " + shm.lastAlgorithm().name() + " " +
+                paceOf(shm.paceProbe(), Collective.BROADCAST, (long)count * Float.BYTES));
         }
     }
 
-    /** The last probe's pace ({@code -} before the first), with {@code between} at a slow pace between the paces. */
-    private static String slowBetween(final PaceProbe probe)
+    /**
+     * The last probe's pace ({@code -} before the first), with {@code large} where a call of {@code bytes} of
+     * {@code collective} takes the slow pace's choices at the fast pace, and {@code between} at a slow pace between the
+     * paces.
+     */
+    private static String paceOf(final PaceProbe probe, final Collective collective, final long bytes)
     {
         if (probe == null || probe.pace() == null)
         {
@@ -186,7 +193,8 @@ public final class PaceRank
         }
         final boolean between = probe.pace() == Pace.SLOW &&
             probe.betweenPaces(Collective.ALLREDUCE, PaceProbe.LARGE_MIN_BYTES, Pace.SLOW);
-        return probe.pace().label() + (between ? " between" : "");
+        return probe.pace().label() + (probe.largeCallTakesSingleCopy(collective, bytes) ? " large" : "") +
+            (between ? " between" : "");
     }
 
     /**
