@@ -52,11 +52,11 @@ import java.util.Map;
  *       mostly 0.3-0.9x single copy's time (2 ranks, 2026-12-04: allreduce 8 KiB-8 MiB, allgather, reduce-scatter and
  *       alltoall 32 KiB-8 MiB, reduce 32-512 KiB; PERFORMANCE.md, session 45), where at the slow pace they took 1.2-4x.
  *       While ranks share cores, up to two a core, the rule holds at the slow pace alone (not before the first probe;
- *       at two a core, for alltoalls from 512 KiB, at a fast verdict between the paces too, heap arrays' copies
- *       declined: {@code PaceProbe.SHARED_CORES_BETWEEN_PACES_RATIO}), and beyond, alltoall's at either pace. A rank
- *       whose buffers the single-copy algorithm would copy for its peers (a heap array, a call in place) may decline
- *       the call ({@link CollectiveArgs#declinedCopyMaxBytes}; not a 2-rank reduce), and every rank then runs the
- *       choice the rule replaces ({@link #selectAfterDecline});</li>
+ *       at two a core, for allgathers and alltoalls from 512 KiB, at a fast verdict between the paces too, heap arrays'
+ *       copies declined: {@code PaceProbe.SHARED_CORES_BETWEEN_PACES_RATIO}), and beyond, alltoall's at either pace. A
+ *       rank whose buffers the single-copy algorithm would copy for its peers (a heap array, a call in place) may
+ *       decline the call ({@link CollectiveArgs#declinedCopyMaxBytes}; not a 2-rank reduce), and every rank then runs
+ *       the choice the rule replaces ({@link #selectAfterDecline});</li>
  *   <li>without a tuning file, binomial for broadcasts from {@link #OVERSUBSCRIBED_BROADCAST_TREE_MIN_BYTES} up to
  *       {@link #OVERSUBSCRIBED_BROADCAST_MAX_BYTES} and reduces
  *       up to {@link #OVERSUBSCRIBED_REDUCE_MAX_BYTES} when ranks outnumber cores, whose eager messages keep a stream

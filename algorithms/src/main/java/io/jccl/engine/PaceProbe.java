@@ -126,24 +126,28 @@ public final class PaceProbe
     public static final double SHARED_CORES_FAST_RATIO = 0.85;
     /**
      * While ranks are two a core (not more), a fast verdict whose median ratio lies above this finds the machine
-     * between its paces: alltoalls from {@link #SHARED_CORES_BETWEEN_PACES_ALLTOALL_MIN_BYTES} then take the slow
+     * between its paces: allgathers and alltoalls from {@link #SHARED_CORES_BETWEEN_PACES_MIN_BYTES} then take the slow
      * pace's single copy, whose copies of heap arrays the ranks decline ({@link #betweenPaces}). Near the geometric
      * mean of the AMD VM's fast pace, whose probes' medians read 0.44-0.47 (session 49) and where the staged
      * {@code shm_direct} took 0.55-0.89x single copy's time for alltoalls of 512 KiB-8 MiB (session 50), and the Intel
      * Xeon's, whose read 0.67 (session 62; in session 64 the medians of three left 0-5 % of the fast verdicts' calls at
      * or below 0.55) and where single copy was ahead there on direct buffers. 4 ranks, the engine's own calls
      * ({@code perf/ChosenCalls.java}, 128 KiB-8 MiB in turn, alternating 10-15 s runs, medians of the pairs' ratios;
-     * PERFORMANCE.md, session 64), this rule's time over staging's: direct buffers alone 0.56x at 512 KiB, 0.53x at
-     * 2 MiB, 0.63x at 8 MiB (five pairs), the loop of four sizes 1.40x as many a second; among {@code float[]} calls,
-     * which stay staged, 0.79x, 0.97x and 0.84x (six pairs), the loop 1.02x.
+     * PERFORMANCE.md, session 64), this rule's time over staging's for alltoalls: direct buffers alone 0.56x at
+     * 512 KiB, 0.53x at 2 MiB, 0.63x at 8 MiB (five pairs), the loop of four sizes 1.40x as many a second; among
+     * {@code float[]} calls, which stay staged, 0.79x, 0.97x and 0.84x (six pairs), the loop 1.02x. For allgathers
+     * (session 65): direct buffers alone 0.64x, 0.66x and 0.86x (five pairs; the staged 128 KiB calls between them
+     * 0.62x), the loop 1.17x; among {@code float[]} calls 0.96x, 1.10x and 1.09x, the {@code float[]} calls 0.90-0.92x,
+     * the loop 0.94x (nine pairs, 0.78-1.35x).
      */
     public static final double SHARED_CORES_BETWEEN_PACES_RATIO = 0.55;
     /**
-     * The smallest alltoall that takes single copy between the paces while ranks are two a core
-     * ({@link #SHARED_CORES_BETWEEN_PACES_RATIO}): at 128 KiB the staged design was ahead on the Intel Xeon too
-     * (single copy 1.27-1.42x its time in the engine's own calls, session 62).
+     * The smallest allgather or alltoall that takes single copy between the paces while ranks are two a core
+     * ({@link #SHARED_CORES_BETWEEN_PACES_RATIO}): at 128 KiB the staged design was ahead on the Intel Xeon too, for
+     * alltoalls by 1.27-1.42x in the engine's own calls (session 62), for allgathers level or ahead in the sweeps
+     * (session 65: single copy 30.2 µs against 30.5, median of three, and 43.9 against 28.5 in a fourth).
      */
-    public static final long SHARED_CORES_BETWEEN_PACES_ALLTOALL_MIN_BYTES = 512 * 1024;
+    public static final long SHARED_CORES_BETWEEN_PACES_MIN_BYTES = 512 * 1024;
     /**
      * {@link #SHARED_CORES_FAST_RATIO} while ranks outnumber cores by less than two a core (3 ranks on 2 cores), where
      * the AMD VM's two paces read closer, 0.54 and 0.82 (session 49), and 0.7 lies between. Session 62's Intel Xeon
@@ -429,8 +433,8 @@ public final class PaceProbe
                     "(the median of the last three probes)%s", probeBytes, SHARED_CORES_COMPARISON_BYTES,
                     probe.staged.name(), probe.singleCopy.name(), probe.sharedCoresFastRatio(),
                     !probe.exactlyTwoACore() ? "" : String.format(Locale.ROOT, "; above %.2fx, between the paces, " +
-                    "single copy for alltoalls from %d bytes", SHARED_CORES_BETWEEN_PACES_RATIO,
-                    SHARED_CORES_BETWEEN_PACES_ALLTOALL_MIN_BYTES)) :
+                    "single copy for allgathers and alltoalls from %d bytes", SHARED_CORES_BETWEEN_PACES_RATIO,
+                    SHARED_CORES_BETWEEN_PACES_MIN_BYTES)) :
                 String.format(Locale.ROOT, "handoff probe every %d bytes of collective calls; the fast pace at most " +
                     "%.1f µs", probeBytes, threshold));
         }
@@ -474,7 +478,7 @@ public final class PaceProbe
      * The pace to choose a call of {@code bytes} of {@code collective} by, from the last probe: its pace, but at the
      * fast pace the slow one for a call of the band ({@link #inBand}) when single copy was ahead in the band
      * comparison, and for a large call ({@link #inLarge}) when it was ahead by more than {@link #LARGE_FAST_RATIO} in
-     * the large calls' one, and for a large alltoall when ranks are two a core between the paces
+     * the large calls' one, and for a large allgather or alltoall when ranks are two a core between the paces
      * ({@link #SHARED_CORES_BETWEEN_PACES_RATIO}); and the fast one between the paces for a reduce from
      * {@link #BETWEEN_PACES_STAGED_REDUCE_MIN_BYTES} and a broadcast below
      * {@link #BETWEEN_PACES_TREE_BROADCAST_END_BYTES}. Null before the first probe.
@@ -488,7 +492,7 @@ public final class PaceProbe
             return Pace.FAST;
         }
         return pace == Pace.FAST && bandSingleCopy && inBand(collective, bytes) ||
-            largeCallTakesSingleCopy(collective, bytes) || sharedCoresAlltoallBetweenPaces(collective, bytes) ?
+            largeCallTakesSingleCopy(collective, bytes) || sharedCoresCallBetweenPaces(collective, bytes) ?
             Pace.SLOW : pace;
     }
 
@@ -515,24 +519,24 @@ public final class PaceProbe
      * Whether a call of {@code bytes} of {@code collective}, chosen at {@code pace} (what {@link #paceFor} gave it,
      * which the caller holds already), lies between the machine's paces: a large call chosen at the slow pace whose
      * comparison found staging within {@link #BETWEEN_PACES_MAX_RATIO} times single copy's time, or while ranks are two
-     * a core a large alltoall at a fast verdict above {@link #SHARED_CORES_BETWEEN_PACES_RATIO}
+     * a core a large allgather or alltoall at a fast verdict above {@link #SHARED_CORES_BETWEEN_PACES_RATIO}
      * ({@link io.jccl.spi.CollectiveArgs#betweenPaces}).
      */
     public boolean betweenPaces(final Collective collective, final long bytes, final Pace pace)
     {
         return pace == Pace.SLOW &&
-            (largeBetweenPaces && inLarge(collective, bytes) || sharedCoresAlltoallBetweenPaces(collective, bytes));
+            (largeBetweenPaces && inLarge(collective, bytes) || sharedCoresCallBetweenPaces(collective, bytes));
     }
 
     /**
      * Whether a call of {@code bytes} of {@code collective} takes the slow pace's choices at a fast verdict because
-     * the verdict, while ranks are two a core, found the machine between its paces: an alltoall from
-     * {@link #SHARED_CORES_BETWEEN_PACES_ALLTOALL_MIN_BYTES} ({@link #SHARED_CORES_BETWEEN_PACES_RATIO}).
+     * the verdict, while ranks are two a core, found the machine between its paces: an allgather or alltoall from
+     * {@link #SHARED_CORES_BETWEEN_PACES_MIN_BYTES} ({@link #SHARED_CORES_BETWEEN_PACES_RATIO}).
      */
-    private boolean sharedCoresAlltoallBetweenPaces(final Collective collective, final long bytes)
+    private boolean sharedCoresCallBetweenPaces(final Collective collective, final long bytes)
     {
-        return sharedCoresBetweenPaces && collective == Collective.ALLTOALL &&
-            bytes >= SHARED_CORES_BETWEEN_PACES_ALLTOALL_MIN_BYTES;
+        return sharedCoresBetweenPaces && (collective == Collective.ALLGATHER || collective == Collective.ALLTOALL) &&
+            bytes >= SHARED_CORES_BETWEEN_PACES_MIN_BYTES;
     }
 
     /** Whether the large calls' comparison decides for a call of {@code bytes} of {@code collective}. */
@@ -709,8 +713,8 @@ public final class PaceProbe
             return String.format(Locale.ROOT, "the %s pace from probe %d (%s %.1f µs, %s %.1f µs; the median ratio " +
                 "of the last three probes %.2f): %s%s", pace.label(), probes, staged.name(), micros,
                 singleCopy.name(), singleCopyMicros, ratio, choice, sharedCoresBetweenPaces ? ", but between the " +
-                "paces single copy for alltoalls from " + SHARED_CORES_BETWEEN_PACES_ALLTOALL_MIN_BYTES + " bytes " +
-                "(heap arrays' copies declined)" : "");
+                "paces single copy for allgathers and alltoalls from " + SHARED_CORES_BETWEEN_PACES_MIN_BYTES +
+                " bytes (heap arrays' copies declined)" : "");
         }
         if (pace == Pace.SLOW)
         {

@@ -485,14 +485,18 @@ class TunedSelectionTest
             assertNotEquals("shm_single_copy",
                 atFour.select(below, fourSingleCopy.context(0), bytes / 2, Pace.SLOW).name(), collective.label());
         }
-        // a 512 KiB alltoall chosen at the slow pace because the probe found the machine between its paces
-        // (PaceProbe.SHARED_CORES_BETWEEN_PACES_RATIO): single copy, whose copy of a heap array declines at every size
-        final CollectiveArgs alltoallBetween = args(Collective.ALLTOALL, mib / 2 / 4 / 4);
-        alltoallBetween.betweenPaces = true;
-        assertEquals("shm_single_copy",
-            atFour.select(alltoallBetween, fourSingleCopy.context(0), mib / 2, Pace.SLOW).name());
-        assertEquals(0, alltoallBetween.declinedCopyMinBytes);
-        assertEquals(Long.MAX_VALUE, alltoallBetween.declinedCopyMaxBytes);
+        // a 512 KiB alltoall or allgather chosen at the slow pace because the probe found the machine between its
+        // paces (PaceProbe.SHARED_CORES_BETWEEN_PACES_RATIO): single copy, whose copy of a heap array declines at
+        // every size
+        for (final Collective collective : new Collective[] {Collective.ALLTOALL, Collective.ALLGATHER})
+        {
+            final CollectiveArgs blocksBetween = args(collective, mib / 2 / 4 / 4);
+            blocksBetween.betweenPaces = true;
+            assertEquals("shm_single_copy",
+                atFour.select(blocksBetween, fourSingleCopy.context(0), mib / 2, Pace.SLOW).name(), collective.label());
+            assertEquals(0, blocksBetween.declinedCopyMinBytes, collective.label());
+            assertEquals(Long.MAX_VALUE, blocksBetween.declinedCopyMaxBytes, collective.label());
+        }
         // reduce: shm_single_copy from 128 KiB at the slow pace alone, binomial from 4 MiB where heap arrays' copies
         // stream; a heap array's copy may decline single copy
         final LocalJob fourStreaming = new LocalJob(4, STAGING, 1 << 20).singleCopy(256 * 1024).copiesStream(true);

@@ -314,29 +314,32 @@ class PaceProbeTest
     }
 
     /**
-     * Without a tuning file, at 4 ranks on 2 cores, alltoalls of 512 KiB (blocks of 128 KiB) take single copy at the
-     * slow pace and {@code shm_direct} at the fast one, on every rank alike, where the verdict takes the median of the
-     * last three comparisons ({@link PaceProbe#SHARED_CORES_FAST_RATIO}), but single copy at a fast verdict between the
-     * paces ({@link PaceProbe#SHARED_CORES_BETWEEN_PACES_RATIO}); and 8 MiB alltoalls of float[] decline single copy's
-     * copies there, beyond the window of declined copies of the slow pace.
+     * Without a tuning file, at 4 ranks on 2 cores, alltoalls and allgathers of 512 KiB (blocks of 128 KiB) take
+     * single copy at the slow pace and {@code shm_direct} at the fast one, on every rank alike, where the verdict takes
+     * the median of the last three comparisons ({@link PaceProbe#SHARED_CORES_FAST_RATIO}), but single copy at a fast
+     * verdict between the paces ({@link PaceProbe#SHARED_CORES_BETWEEN_PACES_RATIO}); and 8 MiB alltoalls of float[]
+     * decline single copy's copies there, beyond the window of declined copies of the slow pace.
      */
     @Test
-    void withoutATuningFileFourRanksOnTwoCoresAlltoallsFollowTheMedianVerdict() throws IOException
+    void withoutATuningFileFourRanksOnTwoCoresAllgathersAndAlltoallsFollowTheMedianVerdict() throws IOException
     {
         assumeTrue(Runtime.version().feature() >= 22, "single copy needs Java 22");
         assumeTrue(Runtime.getRuntime().availableProcessors() == 2, "4 ranks, two to a core");
-        final JobResult direct = launchShipped(4, 24, null, 512 * 1024, "alltoall");
-        for (final String line : ranEverywhere(direct, 4).subList(PROBE_EVERY - 1, 24))
+        for (final String collective : List.of("alltoall", "allgather"))
         {
-            final boolean singleCopy = line.endsWith(" slow") || line.endsWith(" fast between");
-            assertTrue(singleCopy || line.endsWith(" fast"), line);
-            assertTrue(line.contains(singleCopy ? " shm_single_copy " : " shm_direct "), line);
+            final JobResult direct = launchShipped(4, 24, null, 512 * 1024, collective);
+            for (final String line : ranEverywhere(direct, 4).subList(PROBE_EVERY - 1, 24))
+            {
+                final boolean singleCopy = line.endsWith(" slow") || line.endsWith(" fast between");
+                assertTrue(singleCopy || line.endsWith(" fast"), collective + ": " + line);
+                assertTrue(line.contains(singleCopy ? " shm_single_copy " : " shm_direct "), collective + ": " + line);
+            }
+            final String logged = String.format(Locale.ROOT, "above %.2fx, between the paces, single copy for " +
+                "allgathers and alltoalls from %d bytes", PaceProbe.SHARED_CORES_BETWEEN_PACES_RATIO,
+                PaceProbe.SHARED_CORES_BETWEEN_PACES_MIN_BYTES);
+            assertTrue(direct.output(0).stream().anyMatch(l -> l.contains(logged)),
+                "no '" + logged + "' in rank 0's output:\n" + Jobs.allOutput(direct));
         }
-        final String logged = String.format(Locale.ROOT, "above %.2fx, between the paces, single copy for alltoalls " +
-            "from %d bytes", PaceProbe.SHARED_CORES_BETWEEN_PACES_RATIO,
-            PaceProbe.SHARED_CORES_BETWEEN_PACES_ALLTOALL_MIN_BYTES);
-        assertTrue(direct.output(0).stream().anyMatch(l -> l.contains(logged)),
-            "no '" + logged + "' in rank 0's output:\n" + Jobs.allOutput(direct));
         for (final String line : ranEverywhere(launchShipped(4, 24, null, 8 << 20, "heap-alltoall"), 4)
             .subList(PROBE_EVERY - 1, 24))
         {

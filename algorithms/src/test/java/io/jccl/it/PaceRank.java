@@ -24,9 +24,8 @@ import java.util.Arrays;
  * per probe it ran. With a third argument {@code direct}, the calls take direct buffers rather than float[], whose
  * copies for single copy a rank may decline; with {@code reduce}, they are reduces of direct buffers to rank 0
  * ({@link #runReduces}); with {@code broadcast}, broadcasts of direct buffers from rank 0 ({@link #runBroadcasts});
- * with {@code alltoall}, alltoalls of direct buffers ({@link #runAlltoalls}), with
- * {@code heap-alltoall} of float[]. With a third
- * argument {@code nonblocking}, the calls are non-blocking
+ * with {@code alltoall} or {@code allgather}, alltoalls or allgathers of direct buffers ({@link #runBlockCalls}),
+ * with {@code heap-alltoall}, alltoalls of float[]. With a third argument {@code nonblocking}, the calls are non-blocking
  * allreduces, each awaited and checked (they run on the progress thread's duplicate, whose algorithm and probes the
  * rank cannot see: {@code NB n} after each).
  */
@@ -54,9 +53,12 @@ public final class PaceRank
                 System.out.println("OK rank " + world.rank());
                 return;
             }
-            if (args.length > 2 && (args[2].equals("alltoall") || args[2].equals("heap-alltoall")))
+            if (args.length > 2 && (args[2].equals("alltoall") || args[2].equals("heap-alltoall") ||
+                args[2].equals("allgather")))
             {
-                runAlltoalls(world, calls, count, args[2].equals("heap-alltoall"));
+                runBlockCalls(world, calls, count,
+                    args[2].equals("allgather") ? Collective.ALLGATHER : Collective.ALLTOALL,
+                    args[2].equals("heap-alltoall"));
                 System.out.println("OK rank " + world.rank());
                 return;
             }
@@ -198,25 +200,29 @@ public final class PaceRank
     }
 
     /**
-     * {@code calls} float32 alltoalls of direct buffers (or of float[] where {@code heap}) of {@code count} elements
-     * (a block of {@code count / p} for each rank), each checked, printing after each {@code RAN n algorithm pace},
-     * with {@code between} where the probe put the call between the paces.
+     * {@code calls} float32 alltoalls or allgathers ({@code collective}) of direct buffers (or of float[] where
+     * {@code heap}) of {@code count} elements (a block of {@code count / p} for each rank: an allgather's send buffer
+     * is one), each checked, printing after each {@code RAN n algorithm pace}, with {@code between} where the probe put
+     * the call between the paces.
      */
-    private static void runAlltoalls(final Communicator comm, final int calls, final int count, final boolean heap)
+    private static void runBlockCalls(final Communicator comm, final int calls, final int count,
+        final Collective collective, final boolean heap)
     {
+        final boolean allgather = collective == Collective.ALLGATHER;
         final ShmCommunicator shm = (ShmCommunicator)comm;
         final PaceProbe probe = shm.paceProbe();
         final int p = comm.size();
         final int block = count / p;
-        final float[] send = new float[block * p];
+        final int sendCount = allgather ? block : block * p;
+        final float[] send = new float[sendCount];
         final float[] recv = new float[block * p];
-        final ByteBuffer directSend = heap ? null : floats(block * p);
+        final ByteBuffer directSend = heap ? null : floats(sendCount);
         final ByteBuffer directRecv = heap ? null : floats(block * p);
         for (int call = 0; call < calls; call++)
         {
-            for (int i = 0; i < block * p; i++)
+            for (int i = 0; i < sendCount; i++)
             {
-                send[i] = blockValue(comm.rank(), i / block, call, i % block);
+                send[i] = blockValue(comm.rank(), allgather ? 0 : i / block, call, i % block);
             }
             if (heap)
             {
@@ -225,12 +231,21 @@ public final class PaceRank
             else
             {
                 directSend.asFloatBuffer().put(0, send);
-                comm.alltoall(Buf.of(directSend, DataType.FLOAT32), Buf.of(directRecv, DataType.FLOAT32));
+                final Buf sendBuf = Buf.of(directSend, DataType.FLOAT32);
+                final Buf recvBuf = Buf.of(directRecv, DataType.FLOAT32);
+                if (allgather)
+                {
+                    comm.allgather(sendBuf, recvBuf);
+                }
+                else
+                {
+                    comm.alltoall(sendBuf, recvBuf);
+                }
                 directRecv.asFloatBuffer().get(0, recv);
             }
             for (int i = 0; i < block * p; i++)
             {
-                final float expected = blockValue(i / block, comm.rank(), call, i % block);
+                final float expected = blockValue(i / block, allgather ? 0 : comm.rank(), call, i % block);
                 if (recv[i] != expected)
                 {
                     throw new IllegalStateException("call " + call + ": element " + i + " = " + recv[i] + ", not " +
@@ -239,7 +254,7 @@ public final class PaceRank
             }
             final long bytes = (long)block * p * Float.BYTES;
             final boolean between = probe != null &&
-                probe.betweenPaces(Collective.ALLTOALL, bytes, probe.paceFor(Collective.ALLTOALL, bytes));
+                probe.betweenPaces(collective, bytes, probe.paceFor(collective, bytes));
             System.out.println("RAN " + call + " " + shm.lastAlgorithm().name() + " " +
                 (probe == null || probe.pace() == null ? "-" : probe.pace().label()) + (between ? " between" : ""));
         }
