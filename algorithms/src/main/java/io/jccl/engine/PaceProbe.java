@@ -57,20 +57,21 @@ import java.util.Locale;
  * <p>
  * Cost: the threshold probe takes 0.16-0.8 ms at 2 ranks on the AMD VM of MODEL.md session 21 (the allgather 24-30 µs
  * at the fast pace, 119-139 at the slow one), by arithmetic 0.4-1 % of the time of the default 256 MiB of traffic at
- * either pace; the comparison probe, by arithmetic, about 0.45 ms at the fast pace and 0.9 at the slow one (six
- * calls of each allgather: at 32 KiB 2.8 and 3.4 µs, or 9.2 and 4.2; at 512 KiB 23 and 27, or 120 and 27; at the
- * fast pace also at 128 KiB 10.5 and 7.6; 2026-12-04 and session 47), 0.5-0.8 ms between the paces (43 and 24 µs at
- * 512 KiB, 2026-12-06; at slow verdicts there 0.45 ms more than the 32 KiB comparison alone, measured with a probe
- * before every call, session 61), about 0.7 % of the time of 256 MiB of traffic at the slow pace (2 GB/s); while
- * ranks outnumber cores, by arithmetic, 0.6 ms at 4 ranks on 2 cores at the fast pace and 1.3 at the slow one (six
- * calls of each 128 KiB allreduce: 30 and 70 µs, or 113 and 110; session 49), 1.3 % and 0.8 % of the time of 256 MiB
- * of 512 KiB allreduces. The first probe of a communicator runs untimed calls of each of its
- * calls first ({@link #WARM_UP_CALLS}, as the bench does before its first row, or {@link #COMPARISON_WARM_UP_CALLS},
- * or {@link #SHARED_CORES_WARM_UP_CALLS}), so that their copies are compiled (after 50, the bench's probe read 82-88
- * µs at the fast pace). That first probe costs more than its calls: blocks of 32 KiB allreduces around it took 94-116
- * ms more than later ones at 2 ranks and 205-253 ms at 4 ranks on 2 cores (3-23 and -22 to 12 ms without a probe;
- * PERFORMANCE.md, session 49), mostly compiling the paths it times, on cores the ranks share. Allocates nothing per
- * call or probe: its buffers (up to 1 MiB and a word, off-heap) come with the communicator.
+ * either pace; the comparison probe, by arithmetic, about 0.45 ms at the fast pace and 0.9 at the slow one (six calls
+ * of each allgather: at 32 KiB 2.8 and 3.4 µs, or 9.2 and 4.2; at 512 KiB 23 and 27, or 120 and 27; at the fast pace
+ * also at 128 KiB 10.5 and 7.6; 2026-12-04 and session 47), 0.5-0.8 ms between the paces (43 and 24 µs at 512 KiB,
+ * 2026-12-06; at slow verdicts there 0.45 ms more than the 32 KiB comparison alone, measured with a probe before every
+ * call, session 61), about 0.7 % of the time of 256 MiB of traffic at the slow pace (2 GB/s); while ranks outnumber
+ * cores, by arithmetic, 0.6 ms at 4 ranks on 2 cores at the fast pace and 1.3 at the slow one (six calls of each
+ * 128 KiB allreduce: 30 and 70 µs, or 113 and 110; session 49), 1.3 % and 0.8 % of the time of 256 MiB of 512 KiB
+ * allreduces. The first probe of a communicator runs untimed calls of each of its calls first ({@link #WARM_UP_CALLS},
+ * as the bench does before its first row, or {@link #COMPARISON_WARM_UP_CALLS}, or
+ * {@link #SHARED_CORES_WARM_UP_CALLS}), so that their copies are compiled (after 50, the bench's probe read 82-88 µs at
+ * the fast pace). That first probe costs more than its calls: blocks of 32 KiB allreduces around it took 94-116 ms more
+ * than later ones at 2 ranks and 205-253 ms at 4 ranks on 2 cores (3-23 and -22 to 12 ms without a probe;
+ * PERFORMANCE.md, session 49), mostly compiling the paths it times, on cores the ranks share;
+ * {@link ShmCommunicator#probePace} runs it where the application chooses (the bench, before its first row). Allocates
+ * nothing per call or probe: its buffers (up to 1 MiB and a word, off-heap) come with the communicator.
  */
 public final class PaceProbe
 {
@@ -472,6 +473,16 @@ public final class PaceProbe
             }
         }
         return paceFor(collective, bytes);
+    }
+
+    /**
+     * Probes now and starts the budget again ({@link ShmCommunicator#probePace}). Every rank must call it at the same
+     * point of its calls.
+     */
+    void probeNow()
+    {
+        traffic = 0;
+        probe();
     }
 
     /**

@@ -172,6 +172,32 @@ class PaceProbeTest
     }
 
     /**
+     * {@link io.jccl.engine.ShmCommunicator#probePace} probes at once, on every rank: the first calls already choose at
+     * the pace it read, and the next probe comes a full budget later.
+     */
+    @Test
+    void probePaceProbesBeforeTheFirstCall() throws IOException
+    {
+        assumeTrue(Runtime.version().feature() >= 22, "single copy needs Java 22");
+        final JobResult fast = launchShipped(2, 12, "1e9", BYTES, "probe-first");
+        final List<String> expected = new ArrayList<>();
+        for (int call = 0; call < 12; call++)
+        {
+            expected.add("RAN " + call + " shm_twoshot fast");
+        }
+        assertEquals(expected, ranEverywhere(fast, 2));
+        for (int rank = 0; rank < 2; rank++)
+        {
+            assertTrue(fast.output(rank).contains("PROBED true"), Jobs.allOutput(fast));
+        }
+        assertEquals(1 + 12 / PROBE_EVERY, fast.output(0).stream().filter(l -> l.startsWith("PROBE ")).count());
+        // one rank has no probe to run
+        final JobResult alone = launchShipped(1, 4, null, BYTES, "probe-first");
+        Jobs.assertSucceeded(alone);
+        assertTrue(alone.output(0).contains("PROBED false"), Jobs.allOutput(alone));
+    }
+
+    /**
      * Without a tuning file, allreduces of the band around {@link PaceProbe#BAND_BYTES} follow the probe's band
      * comparison at the fast pace: single copy where it read single copy faster there, two-shot where not, and single
      * copy at the slow pace, on every rank alike, whichever the probes read.

@@ -25,7 +25,8 @@ import java.util.Arrays;
  * copies for single copy a rank may decline; with {@code reduce}, they are reduces of direct buffers to rank 0
  * ({@link #runReduces}); with {@code broadcast}, broadcasts of direct buffers from rank 0 ({@link #runBroadcasts});
  * with {@code alltoall} or {@code allgather}, alltoalls or allgathers of direct buffers ({@link #runBlockCalls}),
- * with {@code heap-alltoall}, alltoalls of float[]. With a third argument {@code nonblocking}, the calls are non-blocking
+ * with {@code heap-alltoall}, alltoalls of float[]; with {@code probe-first}, the allreduces after
+ * {@link ShmCommunicator#probePace} ({@code PROBED} and what it returned). With a third argument {@code nonblocking}, the calls are non-blocking
  * allreduces, each awaited and checked (they run on the progress thread's duplicate, whose algorithm and probes the
  * rank cannot see: {@code NB n} after each).
  */
@@ -67,6 +68,10 @@ public final class PaceRank
                 runNonBlocking(world, calls, count);
                 System.out.println("OK rank " + world.rank());
                 return;
+            }
+            if (args.length > 2 && args[2].equals("probe-first"))
+            {
+                System.out.println("PROBED " + ((ShmCommunicator)world).probePace());
             }
             final StringBuilder probes = new StringBuilder();
             run(world, calls, count, "", probes, args.length > 2 && args[2].equals("direct"));
