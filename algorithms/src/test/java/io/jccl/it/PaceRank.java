@@ -16,19 +16,19 @@ import java.util.Arrays;
 
 /**
  * One rank of {@link PaceProbeTest}: {@code calls} float32 sum allreduces of {@code bytes} each (then, with a third
- * argument {@code dup}, as many on a duplicate of the world), each checked, printing after each {@code RAN n algorithm
- * pace}: the algorithm the communicator ran and the pace it chose by ({@code -} before the first probe), {@code band}
- * (or {@code large}) after a fast pace when the probe kept single copy for the band (or the large calls) the call lies
- * in, and {@code between} when the probe put the call between the paces ({@code between copies} where the transport
- * then sent the collectives' heap arrays out of a streaming copy, which it must not). Rank 0 ends with {@code PROBE us}
- * per probe it ran. With a third argument {@code direct}, the calls take direct buffers rather than float[], whose
- * copies for single copy a rank may decline; with {@code reduce}, they are reduces of direct buffers to rank 0
- * ({@link #runReduces}); with {@code broadcast}, broadcasts of direct buffers from rank 0 ({@link #runBroadcasts});
- * with {@code alltoall} or {@code allgather}, alltoalls or allgathers of direct buffers ({@link #runBlockCalls}),
- * with {@code heap-alltoall}, alltoalls of float[]; with {@code probe-first}, the allreduces after
- * {@link ShmCommunicator#probePace} ({@code PROBED} and what it returned). With a third argument {@code nonblocking}, the calls are non-blocking
- * allreduces, each awaited and checked (they run on the progress thread's duplicate, whose algorithm and probes the
- * rank cannot see: {@code NB n} after each).
+ * argument {@code dup}, as many on a duplicate of the world), each checked, printing after each
+ * {@code RAN n algorithm pace}: the algorithm the communicator ran and the pace it chose by ({@code -} before the first
+ * probe), {@code band} (or {@code large}) after a fast pace when the probe kept single copy for the band (or the large
+ * calls) the call lies in, and {@code between} when the probe put the call between the paces ({@code between copies}
+ * where the transport then sent the collectives' heap arrays out of a streaming copy, which it must not). Rank 0 ends
+ * with {@code PROBE us} per probe it ran. With a third argument {@code direct}, the calls take direct buffers rather
+ * than float[], whose copies for single copy a rank may decline; with {@code reduce}, they are reduces of direct
+ * buffers to rank 0 ({@link #runReduces}); with {@code broadcast}, broadcasts of direct buffers from rank 0
+ * ({@link #runBroadcasts}); with {@code alltoall} or {@code allgather}, alltoalls or allgathers of direct buffers
+ * ({@link #runBlockCalls}), with {@code heap-alltoall}, alltoalls of float[]; with {@code probe-first}, the allreduces
+ * after {@link ShmCommunicator#probePace} ({@code PROBED} and what it returned). With a third argument
+ * {@code nonblocking}, the calls are non-blocking allreduces, each awaited and checked (they run on the progress
+ * thread's duplicate, whose algorithm and probes the rank cannot see: {@code NB n} after each).
  */
 public final class PaceRank
 {
