@@ -546,7 +546,16 @@ public final class PaceProbe
      */
     private boolean sharedCoresCallBetweenPaces(final Collective collective, final long bytes)
     {
-        return sharedCoresBetweenPaces && (collective == Collective.ALLGATHER || collective == Collective.ALLTOALL) &&
+        return sharedCoresBetweenPaces && takesSingleCopyBetweenPacesWhileSharingCores(collective, bytes);
+    }
+
+    /**
+     * Whether a call of {@code bytes} of {@code collective} is one that a fast verdict between the paces sends to
+     * single copy while ranks are two a core ({@link #SHARED_CORES_BETWEEN_PACES_RATIO}).
+     */
+    static boolean takesSingleCopyBetweenPacesWhileSharingCores(final Collective collective, final long bytes)
+    {
+        return (collective == Collective.ALLGATHER || collective == Collective.ALLTOALL) &&
             bytes >= SHARED_CORES_BETWEEN_PACES_MIN_BYTES;
     }
 

@@ -1,16 +1,18 @@
 package io.jccl.engine;
 
+import io.jccl.Collective;
 import io.jccl.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The probe's settings, and the ratio a comparison probe's verdict takes while ranks outnumber cores: the median of the
- * last three.
+ * The probe's settings, the ratio a comparison probe's verdict takes while ranks outnumber cores (the median of the
+ * last three), and the calls a verdict between the paces sends to single copy while ranks are two a core.
  */
 @Timeout(10)
 class PaceProbeArithmeticTest
@@ -38,6 +40,25 @@ class PaceProbeArithmeticTest
     {
         assertTrue(PaceProbe.medianOfThree(1.0, 0.45, 0.46) <= PaceProbe.SHARED_CORES_FAST_RATIO);
         assertTrue(PaceProbe.medianOfThree(1.02, 1.0, 0.45) > PaceProbe.SHARED_CORES_FAST_RATIO);
+    }
+
+    @Test
+    void betweenThePacesWhileSharingCoresAllgathersAndAlltoallsFromHalfAMebibyteTakeSingleCopy()
+    {
+        final long from = PaceProbe.SHARED_CORES_BETWEEN_PACES_MIN_BYTES;
+        for (final Collective collective : new Collective[] {Collective.ALLGATHER, Collective.ALLTOALL})
+        {
+            assertTrue(PaceProbe.takesSingleCopyBetweenPacesWhileSharingCores(collective, from), collective.label());
+            assertTrue(PaceProbe.takesSingleCopyBetweenPacesWhileSharingCores(collective, 8L << 20),
+                collective.label());
+            assertFalse(PaceProbe.takesSingleCopyBetweenPacesWhileSharingCores(collective, from - 1),
+                collective.label());
+        }
+        for (final Collective collective : new Collective[] {Collective.ALLREDUCE, Collective.REDUCE_SCATTER,
+            Collective.BROADCAST, Collective.REDUCE})
+        {
+            assertFalse(PaceProbe.takesSingleCopyBetweenPacesWhileSharingCores(collective, from), collective.label());
+        }
     }
 
     @Test
