@@ -468,8 +468,7 @@ public final class PaceProbe
             traffic += bytes;
             if (traffic >= probeBytes)
             {
-                traffic = 0;
-                probe();
+                probeNow();
             }
         }
         return paceFor(collective, bytes);
@@ -567,8 +566,11 @@ public final class PaceProbe
             collective == Collective.BROADCAST) && bytes >= LARGE_MIN_BYTES;
     }
 
-    /** The collectives whose bytes are the same at every rank and which move them between the cores. */
-    private static boolean counts(final Collective collective)
+    /**
+     * The collectives whose bytes are the same at every rank and which move them between the cores: the calls that
+     * count toward a probe, and that it chooses for.
+     */
+    public static boolean counts(final Collective collective)
     {
         return collective == Collective.ALLREDUCE || collective == Collective.ALLGATHER ||
             collective == Collective.ALLTOALL || collective == Collective.REDUCE_SCATTER ||
