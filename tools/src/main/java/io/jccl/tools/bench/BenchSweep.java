@@ -171,7 +171,8 @@ public final class BenchSweep
         // the engine's first pace probe warms and compiles its own calls (0.2-0.25 s at 4 ranks on 2 cores); left to
         // fill its budget, it fell inside a timed loop, or inside the loop timed again because of its compiling (4
         // ranks, a first row of 32 KiB allgathers: 96-532 µs a call, against 9-13 µs with the probe off)
-        if (comm instanceof ShmCommunicator shm && blocks.stream().anyMatch(block -> block.algorithm() == null))
+        if (comm instanceof ShmCommunicator shm && blocks.stream().anyMatch(block -> block.algorithm() == null &&
+            block.op().collective() != null && PaceProbe.counts(block.op().collective())))
         {
             shm.probePace();
         }
