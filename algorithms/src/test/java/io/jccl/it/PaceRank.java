@@ -229,23 +229,22 @@ public final class PaceRank
             {
                 send[i] = blockValue(comm.rank(), allgather ? 0 : i / block, call, i % block);
             }
-            if (heap)
+            if (!heap)
             {
-                comm.alltoall(Buf.of(send), Buf.of(recv));
+                directSend.asFloatBuffer().put(0, send);
+            }
+            final Buf sendBuf = heap ? Buf.of(send) : Buf.of(directSend, DataType.FLOAT32);
+            final Buf recvBuf = heap ? Buf.of(recv) : Buf.of(directRecv, DataType.FLOAT32);
+            if (allgather)
+            {
+                comm.allgather(sendBuf, recvBuf);
             }
             else
             {
-                directSend.asFloatBuffer().put(0, send);
-                final Buf sendBuf = Buf.of(directSend, DataType.FLOAT32);
-                final Buf recvBuf = Buf.of(directRecv, DataType.FLOAT32);
-                if (allgather)
-                {
-                    comm.allgather(sendBuf, recvBuf);
-                }
-                else
-                {
-                    comm.alltoall(sendBuf, recvBuf);
-                }
+                comm.alltoall(sendBuf, recvBuf);
+            }
+            if (!heap)
+            {
                 directRecv.asFloatBuffer().get(0, recv);
             }
             for (int i = 0; i < block * p; i++)
