@@ -34,8 +34,8 @@ import java.util.concurrent.locks.LockSupport;
  * every rank skips the size); one untimed call, then the warm-up, each rank timing both and all agreeing on the
  * slowest rank's time per call to choose the same number of timed iterations ({@link Iterations}); a barrier; each
  * rank times its own loop (with --sync, a barrier before every call and the calls timed one by one), and times it
- * again when the JIT compiled meanwhile or, while every rank has a core, a fifth of the calls took far longer than
- * the others; with --check one more call on set 0 from seeded data, compared with the reference.
+ * again when the JIT compiled for a tenth of its time meanwhile or, while every rank has a core, a fifth of the calls
+ * took far longer than the others; with --check one more call on set 0 from seeded data, compared with the reference.
  * Rank 0 gathers every rank's mean time and wrong count. Bookkeeping uses the communicator's own algorithms, never
  * the forced one.
  */
@@ -54,6 +54,14 @@ public final class BenchSweep
     private static final int COMPILER_QUIET_POLLS = 3;
     /** Timings of one size repeated, at most, because the JIT compiled while they ran or something stalled them. */
     private static final int RETIMES = 2;
+    /**
+     * A timing during which some rank's JIT compiled for at least this share of the loop's wall time is timed again.
+     * Less compiling than that moves the timing less than the noise does: in eight sweeps of every collective to
+     * 8 MiB (2 and 4 ranks, 2 cores), timings with under a tenth timed again came out at 0.98-1.00x the first at the
+     * median and over 1.2x at 8 of 40 rows, where timings with a tenth to a fifth came out at 0.82x, and with more at
+     * 0.55-0.73x.
+     */
+    private static final double COMPILING_RETIMED = 0.1;
     /**
      * A timing whose slowest block ({@link TimingBlocks}) took more than this many times its median block's time per
      * call on some rank was stalled, and is timed again, while every rank has a core: then a stall comes from outside
@@ -326,7 +334,9 @@ public final class BenchSweep
         {
             // the JIT compiled during the timing (a path deoptimised and compiled again): on 2 cores its thread takes
             // a rank's core for milliseconds, and 1000 pingpongs of 32 KiB came out at 5-39 µs a call against 3
-            final boolean compiled = agreeMax(compilationMillis() - compiledAtStart) > 0;
+            final double loopMillis = agreeMax(seconds) * 1e3;
+            final double compiledMillis = agreeMax(compilationMillis() - compiledAtStart);
+            final boolean compiled = compiledMillis > 0 && compiledMillis >= COMPILING_RETIMED * loopMillis;
             // or a stall: one block of the loop far slower than the others
             final double disturbance =
                 agreeMax(stallsRetimed && call.participates() ? timingBlocks.disturbance() : 1.0);
