@@ -335,8 +335,7 @@ public final class BenchSweep
             // the JIT compiled during the timing (a path deoptimised and compiled again): on 2 cores its thread takes
             // a rank's core for milliseconds, and 1000 pingpongs of 32 KiB came out at 5-39 µs a call against 3
             final double loopMillis = agreeMax(seconds) * 1e3;
-            final double compiledMillis = agreeMax(compilationMillis() - compiledAtStart);
-            final boolean compiled = compiledMillis > 0 && compiledMillis >= COMPILING_RETIMED * loopMillis;
+            final boolean compiled = compiledEnough(agreeMax(compilationMillis() - compiledAtStart), loopMillis);
             // or a stall: one block of the loop far slower than the others
             final double disturbance =
                 agreeMax(stallsRetimed && call.participates() ? timingBlocks.disturbance() : 1.0);
@@ -627,6 +626,15 @@ public final class BenchSweep
             quietPolls = now == last ? quietPolls + 1 : 0;
             last = now;
         }
+    }
+
+    /**
+     * Whether {@code compiledMillis} of the JIT's work, the most any rank did during a timed loop of {@code loopMillis}
+     * (the slowest rank's), is enough to time the loop again: at least {@link #COMPILING_RETIMED} of it, and some.
+     */
+    static boolean compiledEnough(final double compiledMillis, final double loopMillis)
+    {
+        return compiledMillis > 0 && compiledMillis >= COMPILING_RETIMED * loopMillis;
     }
 
     /** Milliseconds this JVM has spent compiling so far, or 0 when the JVM does not say. */

@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @Timeout(10)
@@ -50,6 +51,17 @@ class TimingBlocksTest
         blocks.record(3, 42_000_000);
         assertEquals(42_000_000 / 2_000_000.0, blocks.disturbance(), 1e-9);
         assertTrue(blocks.disturbance() > BenchSweep.DISTURBED);
+    }
+
+    @Test
+    void aLoopIsTimedAgainOnlyWhenTheJitCompiledForATenthOfIt()
+    {
+        assertFalse(BenchSweep.compiledEnough(0, 0), "a loop of no calls (a rank left out) without compiling");
+        assertFalse(BenchSweep.compiledEnough(0, 5));
+        assertFalse(BenchSweep.compiledEnough(1, 200), "1 ms of compiling in a 200 ms loop stands");
+        assertFalse(BenchSweep.compiledEnough(19, 200));
+        assertTrue(BenchSweep.compiledEnough(20, 200));
+        assertTrue(BenchSweep.compiledEnough(1, 3), "1 ms in a 3 ms loop of small calls");
     }
 
     @Test
