@@ -56,7 +56,7 @@ class TimingBlocksTest
     @Test
     void aLoopIsTimedAgainOnlyWhenTheJitCompiledForATenthOfIt()
     {
-        assertFalse(BenchSweep.compiledEnough(0, 0), "a loop of no calls (a rank left out) without compiling");
+        assertFalse(BenchSweep.compiledEnough(0, 0), "no compiling during a loop too short to time");
         assertFalse(BenchSweep.compiledEnough(0, 5));
         assertFalse(BenchSweep.compiledEnough(1, 200), "1 ms of compiling in a 200 ms loop stands");
         assertFalse(BenchSweep.compiledEnough(19, 200));
