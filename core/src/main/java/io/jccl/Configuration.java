@@ -262,7 +262,8 @@ public final class Configuration
         catch (final NumberFormatException ex)
         {
             throw new IllegalArgumentException("setting " + propName + " (" + envName(propName) + ") = '" + value +
-                "' is not a number", ex);
+                (ex.getMessage().startsWith(SIZE_TOO_LARGE) ? "' is too large: at most " + Long.MAX_VALUE :
+                "' is not a number"), ex);
         }
     }
 
@@ -345,9 +346,12 @@ public final class Configuration
         return new Configuration(copy);
     }
 
+    /** How {@link #parseSize}'s message starts for a size beyond a long. */
+    private static final String SIZE_TOO_LARGE = "size too large";
+
     /**
      * Parses a size: "4096", "64k", "64KiB", "4M", "1g", "8b" (k, m, g are powers of 1024; a trailing "b" or "ib" is
-     * allowed). Throws {@link NumberFormatException} for anything else.
+     * allowed), up to {@link Long#MAX_VALUE}. Throws {@link NumberFormatException} for anything else.
      */
     public static long parseSize(final String text)
     {
@@ -373,11 +377,18 @@ public final class Configuration
             }
         }
         final String digits = s.substring(0, unit == 1 ? end : end - 1);
-        if (digits.isEmpty() || !digits.chars().allMatch(Character::isDigit) || digits.length() > 12)
+        if (digits.isEmpty() || !digits.chars().allMatch(Character::isDigit))
         {
             throw new NumberFormatException("not a size: '" + text + "'");
         }
-        return Long.parseLong(digits) * unit;
+        try
+        {
+            return Math.multiplyExact(Long.parseLong(digits), unit);
+        }
+        catch (final NumberFormatException | ArithmeticException ex)
+        {
+            throw new NumberFormatException(SIZE_TOO_LARGE + ": '" + text + "' is more than " + Long.MAX_VALUE);
+        }
     }
 
     private int requiredInt(final String propName)

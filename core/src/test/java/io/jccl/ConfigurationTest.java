@@ -38,6 +38,22 @@ class ConfigurationTest
     }
 
     @Test
+    void sizesUpToALong()
+    {
+        assertEquals(1L << 40, with(Configuration.PACE_PROBE_BYTES_PROP_NAME, "1099511627776")
+            .getLong(Configuration.PACE_PROBE_BYTES_PROP_NAME, 0));
+        assertEquals(Long.MAX_VALUE, Configuration.parseSize(Long.toString(Long.MAX_VALUE)));
+        assertEquals(8L << 50, Configuration.parseSize("8388608g"));
+        assertThrows(NumberFormatException.class, () -> Configuration.parseSize("9223372036854775808"));
+        assertThrows(NumberFormatException.class, () -> Configuration.parseSize("8589934592g"));
+        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
+            () -> with(Configuration.PACE_PROBE_BYTES_PROP_NAME, "99999999999999999999")
+                .getLong(Configuration.PACE_PROBE_BYTES_PROP_NAME, 0));
+        assertTrue(ex.getMessage().contains("(JCCL_PACE_PROBE_BYTES) = '99999999999999999999' is too large"),
+            ex.getMessage());
+    }
+
+    @Test
     void booleans()
     {
         assertTrue(with(Configuration.CHECK_PROP_NAME, "1").getBoolean(Configuration.CHECK_PROP_NAME, false));
