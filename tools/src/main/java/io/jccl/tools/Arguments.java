@@ -120,7 +120,7 @@ public final class Arguments
         {
             if (!Files.isRegularFile(file))
             {
-                throw new UsageException("no such file: " + file);
+                throw new UsageException((Files.exists(file) ? "not a regular file: " : "no such file: ") + file);
             }
         }
     }

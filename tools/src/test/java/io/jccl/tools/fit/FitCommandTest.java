@@ -227,7 +227,10 @@ class FitCommandTest
         assertThrows(UsageException.class, () -> command.run(new String[] {"a.csv", "b.csv"}));
         assertThrows(UsageException.class, () -> command.run(new String[] {"--plot", "x.gif", "a.csv"}));
         assertThrows(UsageException.class, () -> command.run(new String[] {"--format", "xml", "a.csv"}));
-        assertThrows(UsageException.class, () -> command.run(new String[] {directory.resolve("none.csv").toString()}));
+        assertEquals("no such file: " + directory.resolve("none.csv"), assertThrows(UsageException.class,
+            () -> command.run(new String[] {directory.resolve("none.csv").toString()})).getMessage());
+        assertEquals("not a regular file: " + directory, assertThrows(UsageException.class,
+            () -> command.run(new String[] {directory.toString()})).getMessage());
     }
 
     private static String text(final ByteArrayOutputStream bytes)
