@@ -202,6 +202,9 @@ public final class Configuration
     public static final String FLIGHT_RECORDS_PROP_NAME = "jccl.flight.records";
     public static final long FLIGHT_RECORDS_DEFAULT = 64;
 
+    /** How {@link #parseSize}'s message starts for a size beyond a long. */
+    private static final String SIZE_TOO_LARGE = "size too large";
+
     private final Map<String, String> values;
 
     private Configuration(final Map<String, String> values)
@@ -345,9 +348,6 @@ public final class Configuration
         copy.put(propName, value);
         return new Configuration(copy);
     }
-
-    /** How {@link #parseSize}'s message starts for a size beyond a long. */
-    private static final String SIZE_TOO_LARGE = "size too large";
 
     /**
      * Parses a size: "4096", "64k", "64KiB", "4M", "1g", "8b" (k, m, g are powers of 1024; a trailing "b" or "ib" is
