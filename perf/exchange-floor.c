@@ -54,7 +54,7 @@ int main(int argc, char **argv) {
         }
         if (r > 0) block[r - 1] = (now() - start) * 1e9 / ROUNDS / (mode == 0 ? 2 : 1);
     }
-    if (child == 0) _exit(sum == 0);
+    if (child == 0) _exit(sum == 0);  /* sum keeps the payload's reads in the loop */
     waitpid(child, 0, 0);
     printf("%s, %ld slots: ns per %s:", mode == 1 ? "exchange" : "ping-pong", slots,
         mode == 1 ? "round" : "one-way handoff");
