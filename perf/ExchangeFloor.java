@@ -30,6 +30,11 @@ public final class ExchangeFloor
 
     public static void main(final String[] args) throws IOException
     {
+        if (!"2".equals(System.getenv("JCCL_WORLD_SIZE")))
+        {
+            System.err.println("ExchangeFloor runs on 2 ranks: ./jccl run -n 2 --cp DIR ExchangeFloor");
+            System.exit(2);
+        }
         final int rank = Integer.parseInt(System.getenv("JCCL_RANK"));
         final Path file = Path.of("/dev/shm", "exchange-floor-" + System.getenv("JCCL_JOB_ID"));
         try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw"))
