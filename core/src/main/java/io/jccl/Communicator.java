@@ -26,26 +26,46 @@ public interface Communicator extends AutoCloseable
     int size();
 
     // ---------------------------------------------------------------------------------------------------------------
-    // Point-to-point. Messages from one source with one tag arrive in the order they were sent.
+    // Point-to-point. Messages from one source with one tag arrive in the order they were sent. A message goes to
+    // the receive posted first among those that match it (its source or ANY_SOURCE, and its tag).
     // ---------------------------------------------------------------------------------------------------------------
+
+    /**
+     * The source of a receive that takes a message with its tag from any rank (MPI_ANY_SOURCE): the first whose
+     * message it finds, this rank included. {@link #lastSource()} and {@link ReceiveRequest#source()} tell which.
+     */
+    int ANY_SOURCE = -1;
 
     /** Sends the whole view to {@code dest}; returns when the buffer may be reused. Tags are {@code >= 0}. */
     void send(Buf buf, int dest, int tag);
 
     /**
-     * Receives the next message from {@code source} with {@code tag} into {@code buf} and returns its length in
-     * bytes, which may be shorter than the view. A message longer than the view is an error (truncation).
+     * Receives the next message from {@code source} (or {@link #ANY_SOURCE}) with {@code tag} into {@code buf} and
+     * returns its length in bytes, which may be shorter than the view. A message longer than the view is an error
+     * (truncation).
      */
     long recv(Buf buf, int source, int tag);
 
-    /** Sends and receives at once; never deadlocks against a matching sendRecv on the peer. Returns bytes received. */
+    /**
+     * Sends and receives at once; never deadlocks against a matching sendRecv on the peer. Returns bytes received.
+     * {@code source} may be {@link #ANY_SOURCE}.
+     */
     long sendRecv(Buf sendBuf, int dest, int sendTag, Buf recvBuf, int source, int recvTag);
+
+    /**
+     * The rank whose message the last blocking receive ({@link #recv}, or the receive of {@link #sendRecv}) of this
+     * communicator took: with {@link #ANY_SOURCE}, the sender it matched. {@link #ANY_SOURCE} before the first.
+     */
+    int lastSource();
 
     /** Starts a send; the buffer must not be modified until the request completes. */
     Request isend(Buf buf, int dest, int tag);
 
-    /** Posts a receive; the buffer must not be read until the request completes. */
-    Request irecv(Buf buf, int source, int tag);
+    /**
+     * Posts a receive from {@code source} (or {@link #ANY_SOURCE}); the buffer must not be read until the request
+     * completes.
+     */
+    ReceiveRequest irecv(Buf buf, int source, int tag);
 
     // ---------------------------------------------------------------------------------------------------------------
     // Collectives. In place: for broadcast-like and reduce-like calls pass the same Buf as send and receive; for

@@ -6,6 +6,7 @@ import io.jccl.CollectiveRequest;
 import io.jccl.Communicator;
 import io.jccl.Configuration;
 import io.jccl.DataType;
+import io.jccl.ReceiveRequest;
 import io.jccl.ReduceOp;
 import io.jccl.Request;
 import io.jccl.algorithms.AlgorithmRegistry;
@@ -249,7 +250,13 @@ public final class ShmCommunicator implements Communicator
     }
 
     @Override
-    public Request irecv(final Buf buf, final int source, final int tag)
+    public int lastSource()
+    {
+        return transport.lastSource();
+    }
+
+    @Override
+    public ReceiveRequest irecv(final Buf buf, final int source, final int tag)
     {
         enter();
         try

@@ -593,7 +593,7 @@ public final class P2pRank
         final byte[] ok = new byte[16];
         expect(IllegalArgumentException.class, () -> comm.send(null, peer, 0), "null");
         expect(IllegalArgumentException.class, () -> comm.send(Buf.of(ok), comm.size(), 0), "outside");
-        expect(IllegalArgumentException.class, () -> comm.recv(Buf.of(ok), -1, 0), "outside");
+        expect(IllegalArgumentException.class, () -> comm.recv(Buf.of(ok), -2, 0), "outside");
         expect(IllegalArgumentException.class, () -> comm.send(Buf.of(ok), peer, -3), "negative");
         expect(IllegalArgumentException.class, () -> Buf.of(ok, 0, -1), "negative count");
         expect(IllegalArgumentException.class, () -> Buf.of(ok, 4, 16), "does not fit");

@@ -108,7 +108,7 @@ final class FlightRecorder
         }
     }
 
-    /** The current operation waits on {@code awaited} (a rank or -1) since {@code nowNs}. */
+    /** The current operation waits on {@code awaited} (a rank, -1 or {@link Waiter#ANY_SENDER}) since {@code nowNs}. */
     void waiting(final int awaited, final long nowNs)
     {
         if (recorded > 0)
@@ -183,7 +183,7 @@ final class FlightRecorder
                 sb.append(": FAILED");
                 if (waited)
                 {
-                    sb.append(" waiting on rank ").append(numbers[n + PEER]).append(", waiting since ")
+                    sb.append(" waiting on ").append(awaited(numbers[n + PEER])).append(", waiting since ")
                         .append(ago(now, numbers[n + WAIT_NS]));
                 }
             }
@@ -193,7 +193,7 @@ final class FlightRecorder
                     declinedTags[slot] == k ? ": declined, run again as the next operation" : ": done");
                 if (waited)
                 {
-                    sb.append(", last waited on rank ").append(numbers[n + PEER]).append(", ")
+                    sb.append(", last waited on ").append(awaited(numbers[n + PEER])).append(", ")
                         .append(ago(now, numbers[n + WAIT_NS]));
                 }
             }
@@ -234,6 +234,11 @@ final class FlightRecorder
         {
             sb.append(" root=").append(root);
         }
+    }
+
+    private static String awaited(final long peer)
+    {
+        return peer == Waiter.ANY_SENDER ? "any rank" : "rank " + peer;
     }
 
     private static String ago(final long now, final long then)

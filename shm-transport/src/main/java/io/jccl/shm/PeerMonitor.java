@@ -112,11 +112,13 @@ final class PeerMonitor implements AutoCloseable
 
     /**
      * Throws {@link PeerFailedException} when a peer is dead, failed or stuck, or when {@code awaited} (a rank, or
-     * -1 for any) has closed. Dead processes are reported before failures they caused elsewhere.
+     * -1 for every rank) has closed; a wait for a message from any rank ({@link Waiter#ANY_SENDER}) fails once every
+     * other rank has closed. Dead processes are reported before failures they caused elsewhere.
      */
     void check(final int awaited, final Waiter waiter)
     {
         final long now = System.nanoTime();
+        int closed = 0;
         // root causes first: a dead or stopped process, before the failures it caused on other ranks
         for (int r = 0; r < peers.length; r++)
         {
@@ -151,9 +153,14 @@ final class PeerMonitor implements AutoCloseable
                     "rank " + culprit + " (pid " + pid(culprit) + ") " + condition(culprit) + ", as reported by rank " +
                     r + ", " + waiter.describe());
             }
-            if (state == STATE_CLOSED && (awaited == r || awaited < 0) && strike(r) > 1)
+            if (state == STATE_CLOSED && (awaited == r || awaited == -1) && strike(r) > 1)
             {
                 throw new PeerFailedException(r, "rank " + r + " closed its communicator " + waiter.describe());
+            }
+            if (state == STATE_CLOSED && awaited == Waiter.ANY_SENDER && strike(r) > 1 && ++closed == peers.length - 1)
+            {
+                throw new PeerFailedException(r, "every other rank closed its communicator (the last: rank " + r +
+                    ") " + waiter.describe());
             }
             if (state == STATE_ATTACHED)
             {

@@ -1,7 +1,7 @@
 package io.jccl.shm;
 
 import io.jccl.JcclException;
-import io.jccl.Request;
+import io.jccl.ReceiveRequest;
 
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
@@ -10,9 +10,10 @@ import java.util.concurrent.TimeUnit;
  * A receive: posted by the application (a request), or created for a message that arrived before anybody asked
  * for it (unexpected: buffered on the heap until a receive matches it).
  */
-final class RecvOp implements Request
+final class RecvOp implements ReceiveRequest
 {
     private final ShmTransport transport;
+    /** The sending rank; {@link io.jccl.Communicator#ANY_SOURCE} until a receive from any rank matches a message. */
     int source;
     int tag;
     Object base;
@@ -34,7 +35,10 @@ final class RecvOp implements Request
     RecvOp pending;
     JcclException error;
     String operation;
+    /** The operation's number: receives posted earlier have lower ones, and match first. */
     long sequence;
+    /** An unexpected message's place in the order this rank buffered them (from every source). */
+    long arrival;
 
     RecvOp(final ShmTransport transport)
     {
@@ -94,5 +98,11 @@ final class RecvOp implements Request
     public long bytes()
     {
         return length;
+    }
+
+    @Override
+    public int source()
+    {
+        return source;
     }
 }

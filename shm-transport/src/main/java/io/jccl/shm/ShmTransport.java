@@ -7,6 +7,7 @@ import io.jccl.Configuration;
 import io.jccl.DataType;
 import io.jccl.JcclException;
 import io.jccl.PeerFailedException;
+import io.jccl.ReceiveRequest;
 import io.jccl.ReduceOp;
 import io.jccl.Request;
 import io.jccl.model.Pace;
@@ -38,11 +39,12 @@ import static io.jccl.spi.ArgumentChecks.*;
  * tags over the per-pair channels, and the {@link CollectiveContext} that algorithms run on (collective messages,
  * staging areas, flags, scratch).
  * <p>
- * Matching: a message from a source goes to the first posted receive with its tag, else it is buffered as
- * unexpected; a receive takes the first unexpected message with its tag before it posts. Messages on one channel
- * arrive in send order, so order per (source, tag) holds. Collective messages use {@link #COLLECTIVE_TAG}, which
- * user tags (>= 0) can never match. Progress happens inside the calls of this rank (MPI style): a request advances
- * when it, or any other operation of the transport, is tested or awaited.
+ * Matching: a message from a source goes to the receive posted first among those with its tag for that source or
+ * for {@link #ANY_SOURCE}, else it is buffered as unexpected; a receive takes the first unexpected message with its
+ * tag before it posts (from any source: the one buffered first). Messages on one channel arrive in send order, so
+ * order per (source, tag) holds. Collective messages use {@link #COLLECTIVE_TAG}, which user tags (>= 0) can never
+ * match. Progress happens inside the calls of this rank (MPI style): a request advances when it, or any other
+ * operation of the transport, is tested or awaited.
  * <p>
  * Not thread-safe: one thread at a time (the communicator checks).
  */
@@ -50,6 +52,8 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
 {
     /** Tag of collective traffic; user tags are >= 0. */
     public static final int COLLECTIVE_TAG = -1;
+    /** The source of a receive from any rank. */
+    public static final int ANY_SOURCE = io.jccl.Communicator.ANY_SOURCE;
 
     private final Log log;
     private final int rank;
@@ -66,7 +70,15 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
     private final ChannelReader[] readers;
     private final ArrayDeque<SendOp>[] sendQueues;
     private final ArrayList<RecvOp>[] posted;
+    /** Receives posted for {@link #ANY_SOURCE}, in the order they were posted. */
+    private final ArrayList<RecvOp> postedAny = new ArrayList<>();
     private final ArrayList<RecvOp>[] unexpected;
+    /** Unexpected messages buffered so far: each one's {@link RecvOp#arrival}. */
+    private long unexpectedArrivals;
+    /** The source whose channel a blocking receive from any rank polls first; moves on every poll, for fairness. */
+    private int anySourceStart;
+    /** {@link #lastSource()}. */
+    private int lastSource = ANY_SOURCE;
     private final RecvOp[] current;
     private final Configuration configuration;
     private final SendOp blockingSend;
@@ -465,12 +477,20 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
     public long recv(final Buf buf, final int source, final int tag)
     {
         checkUsable();
-        checkRank(source, size, "source rank");
+        checkSource(source);
         checkTag(tag);
         checkBuffer(buf, "receive buffer", true);
         beginPointToPoint("recv", FlightRecorder.RECV, buf);
-        waiter.target(source, tag, buf.bytes());
-        final long received = recvBlocking(source, tag, buf.base(), buf.offset(), buf.bytes());
+        waiter.target(awaited(source), tag, buf.bytes());
+        final long received;
+        try
+        {
+            received = recvBlocking(source, tag, buf.base(), buf.offset(), buf.bytes());
+        }
+        finally
+        {
+            lastSource = blockingRecv.source;
+        }
         recorder.done();
         return received;
     }
@@ -480,17 +500,46 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
     {
         checkUsable();
         checkRank(dest, size, "destination rank");
-        checkRank(source, size, "source rank");
+        checkSource(source);
         checkTag(sendTag);
         checkTag(recvTag);
         checkBuffer(sendBuf, "send buffer", false);
         checkBuffer(recvBuf, "receive buffer", true);
         beginPointToPoint("sendRecv", FlightRecorder.SEND_RECV, sendBuf);
-        waiter.target(source, recvTag, recvBuf.bytes());
-        final long received = exchange(dest, sendTag, sendBuf.base(), sendBuf.offset(), sendBuf.bytes(),
-            source, recvTag, recvBuf.base(), recvBuf.offset(), recvBuf.bytes());
+        waiter.target(awaited(source), recvTag, recvBuf.bytes());
+        final long received;
+        try
+        {
+            received = exchange(dest, sendTag, sendBuf.base(), sendBuf.offset(), sendBuf.bytes(),
+                source, recvTag, recvBuf.base(), recvBuf.offset(), recvBuf.bytes());
+        }
+        finally
+        {
+            lastSource = blockingRecv.source;
+        }
         recorder.done();
         return received;
+    }
+
+    /** The source of the message the last {@link #recv} or {@link #sendRecv} took ({@link #ANY_SOURCE}: none). */
+    public int lastSource()
+    {
+        return lastSource;
+    }
+
+    private void checkSource(final int source)
+    {
+        if (source != ANY_SOURCE && (source < 0 || source >= size))
+        {
+            throw new IllegalArgumentException("source rank " + source + " is outside 0.." + (size - 1) +
+                " and not ANY_SOURCE (" + ANY_SOURCE + ")");
+        }
+    }
+
+    /** The rank a wait for a message from {@code source} awaits: {@link Waiter#ANY_SENDER} for any. */
+    private static int awaited(final int source)
+    {
+        return source == ANY_SOURCE ? Waiter.ANY_SENDER : source;
     }
 
     public Request isend(final Buf buf, final int dest, final int tag)
@@ -507,10 +556,10 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         return op;
     }
 
-    public Request irecv(final Buf buf, final int source, final int tag)
+    public ReceiveRequest irecv(final Buf buf, final int source, final int tag)
     {
         checkUsable();
-        checkRank(source, size, "source rank");
+        checkSource(source);
         checkTag(tag);
         checkBuffer(buf, "receive buffer", true);
         final RecvOp op = new RecvOp(this).reset(source, tag, buf.base(), buf.offset(), buf.bytes());
@@ -520,15 +569,19 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         final RecvOp early = takeUnexpected(source, tag);
         if (early == null)
         {
-            posted[source].add(op);
-        }
-        else if (early.done)
-        {
-            completeFrom(op, early);
+            (source == ANY_SOURCE ? postedAny : posted[source]).add(op);
         }
         else
         {
-            op.pending = early;
+            op.source = early.source;
+            if (early.done)
+            {
+                completeFrom(op, early);
+            }
+            else
+            {
+                op.pending = early;
+            }
         }
         return op;
     }
@@ -872,9 +925,10 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
     int progress()
     {
         int work = activeSendQueues > 0 ? progressSends() : 0;
+        final boolean anyPosted = !postedAny.isEmpty();
         for (int r = 0; r < size; r++)
         {
-            if (current[r] != null || !posted[r].isEmpty())
+            if (anyPosted || current[r] != null || !posted[r].isEmpty())
             {
                 work += progressSource(r, null);
             }
@@ -886,8 +940,9 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         final long timeoutNs)
     {
         checkUsable();
+        final int awaited = awaited(peer);
         waiter.operation(operation, sequence, -1, null, true);
-        waiter.target(peer, Integer.MIN_VALUE, request.bytes());
+        waiter.target(awaited, Integer.MIN_VALUE, request.bytes());
         final long start = timeoutNs >= 0 ? System.nanoTime() : 0;
         while (!request.test())
         {
@@ -896,7 +951,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
                 waiter.done();
                 return false;
             }
-            idle(peer);
+            idle(awaited);
         }
         waiter.done();
         return true;
@@ -943,12 +998,12 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         final long capacity)
     {
         final RecvOp early = takeUnexpected(source, tag);
-        final RecvOp op = blockingRecv.reset(source, tag, base, offset, capacity);
+        final RecvOp op = blockingRecv.reset(early != null ? early.source : source, tag, base, offset, capacity);
         if (early != null)
         {
             while (!early.done)
             {
-                idleUnless(progressSource(source, null), source);
+                idleUnless(progressSource(early.source, null), early.source);
             }
             completeFrom(op, early);
         }
@@ -956,14 +1011,14 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         {
             while (!op.done)
             {
-                int work = progressSource(source, op);
+                int work = progressReceive(op);
                 if (activeSendQueues > 0)
                 {
                     work += progressSends();
                 }
                 if (!op.done)
                 {
-                    idleUnless(work, source);
+                    idleUnless(work, awaited(op.source));
                 }
             }
         }
@@ -981,7 +1036,8 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
     {
         final SendOp send = blockingSend.reset(dest, sendTag, sendBase, sendOffset, sendBytes);
         final RecvOp early = takeUnexpected(source, recvTag);
-        final RecvOp recv = blockingRecv.reset(source, recvTag, recvBase, recvOffset, recvBytes);
+        final RecvOp recv = blockingRecv.reset(early != null ? early.source : source, recvTag, recvBase, recvOffset,
+            recvBytes);
         startSend(send);
         while (true)
         {
@@ -994,11 +1050,11 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
             {
                 if (early == null)
                 {
-                    work += progressSource(source, recv);
+                    work += progressReceive(recv);
                 }
                 else
                 {
-                    work += progressSource(source, null);
+                    work += progressSource(early.source, null);
                     if (early.done)
                     {
                         completeFrom(recv, early);
@@ -1009,7 +1065,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
             {
                 break;
             }
-            idleUnless(work, send.done ? source : dest);
+            idleUnless(work, send.done ? awaited(recv.source) : dest);
         }
         waiter.done();
         if (recv.error != null)
@@ -1236,22 +1292,74 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         return work;
     }
 
-    /** The receive that a new message with {@code tag} from {@code source} goes to. */
+    /**
+     * Advances blocking receive {@code op}: from its source, or, until a message matches it, from every rank's
+     * channel in turn, starting one further on each time so that no rank's messages wait behind another's.
+     */
+    private int progressReceive(final RecvOp op)
+    {
+        if (op.source != ANY_SOURCE)
+        {
+            return progressSource(op.source, op);
+        }
+        int work = 0;
+        int r = anySourceStart;
+        anySourceStart = r + 1 == size ? 0 : r + 1;
+        for (int i = 0; i < size && op.source == ANY_SOURCE; i++)
+        {
+            work += progressSource(r, op);
+            r = r + 1 == size ? 0 : r + 1;
+        }
+        return work;
+    }
+
+    /**
+     * The receive that a new message with {@code tag} from {@code source} goes to: the one posted first for it,
+     * else {@code wanted} (a blocking receive from that source or from any), else a new unexpected one.
+     */
     private RecvOp match(final int source, final int tag, final RecvOp wanted)
     {
+        final RecvOp posted = takePosted(source, tag);
+        if (posted != null)
+        {
+            return posted;
+        }
+        if (wanted != null && wanted.tag == tag)
+        {
+            wanted.source = source;
+            return wanted;
+        }
+        return newUnexpected(source, tag, readers[source].messageLength(), readers[source].isRendezvous());
+    }
+
+    /**
+     * Removes and returns the receive posted first, for {@code source} or for any, that a message with {@code tag}
+     * from {@code source} matches; null when none does.
+     */
+    private RecvOp takePosted(final int source, final int tag)
+    {
         final ArrayList<RecvOp> list = posted[source];
+        final int i = firstWithTag(list, tag);
+        final int any = postedAny.isEmpty() ? -1 : firstWithTag(postedAny, tag);
+        if (any >= 0 && (i < 0 || postedAny.get(any).sequence < list.get(i).sequence))
+        {
+            final RecvOp op = postedAny.remove(any);
+            op.source = source;
+            return op;
+        }
+        return i >= 0 ? list.remove(i) : null;
+    }
+
+    private static int firstWithTag(final ArrayList<RecvOp> list, final int tag)
+    {
         for (int i = 0, n = list.size(); i < n; i++)
         {
             if (list.get(i).tag == tag)
             {
-                return list.remove(i);
+                return i;
             }
         }
-        if (wanted != null && wanted.tag == tag)
-        {
-            return wanted;
-        }
-        return newUnexpected(source, tag, readers[source].messageLength(), readers[source].isRendezvous());
+        return -1;
     }
 
     /**
@@ -1278,6 +1386,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
             final byte[] data = new byte[(int) length];
             op = new RecvOp(this).reset(source, tag, data, UnsafeApi.arrayBaseOffset(byte[].class), length);
         }
+        op.arrival = ++unexpectedArrivals;
         unexpected[source].add(op);
         if (log.enabled(Log.TRACE, Log.P2P))
         {
@@ -1287,31 +1396,34 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         return op;
     }
 
+    /**
+     * Removes and returns the first unexpected message with {@code tag} from {@code source}; from
+     * {@link #ANY_SOURCE}, the one of those of every source that was buffered first. Null when there is none.
+     */
     private RecvOp takeUnexpected(final int source, final int tag)
     {
-        final ArrayList<RecvOp> list = unexpected[source];
-        for (int i = 0, n = list.size(); i < n; i++)
+        if (source != ANY_SOURCE)
         {
-            if (list.get(i).tag == tag)
+            final int i = firstWithTag(unexpected[source], tag);
+            return i >= 0 ? unexpected[source].remove(i) : null;
+        }
+        int from = -1;
+        int index = -1;
+        for (int r = 0; r < size; r++)
+        {
+            final int i = firstWithTag(unexpected[r], tag);
+            if (i >= 0 && (from < 0 || unexpected[r].get(i).arrival < unexpected[from].get(index).arrival))
             {
-                return list.remove(i);
+                from = r;
+                index = i;
             }
         }
-        return null;
+        return from >= 0 ? unexpected[from].remove(index) : null;
     }
 
     private void sendToSelf(final SendOp op)
     {
-        final ArrayList<RecvOp> list = posted[rank];
-        RecvOp target = null;
-        for (int i = 0, n = list.size(); i < n; i++)
-        {
-            if (list.get(i).tag == op.tag)
-            {
-                target = list.remove(i);
-                break;
-            }
-        }
+        RecvOp target = takePosted(rank, op.tag);
         if (target == null)
         {
             target = newUnexpected(rank, op.tag, op.bytes, false);

@@ -20,6 +20,8 @@ final class Waiter
 {
     /** Idle calls of a wait before its clock starts: a few spins, well under a microsecond. */
     static final int CLOCK_START_IDLES = 16;
+    /** The awaited "rank" of a wait for a message from any rank (a receive from ANY_SOURCE). */
+    static final int ANY_SENDER = -2;
 
     private final int rank;
     private final PeerMonitor monitor;
@@ -43,6 +45,8 @@ final class Waiter
     private boolean pointToPoint;
     private long sequence;
     private int peer = -1;
+    /** Whether the current point-to-point step takes a message from any rank ({@link #ANY_SENDER}). */
+    private boolean anySender;
     private int tag = Integer.MIN_VALUE;
     private long bytes = -1;
     private long count = -1;
@@ -107,6 +111,7 @@ final class Waiter
         this.count = count;
         this.type = type;
         this.peer = -1;
+        this.anySender = false;
         this.tag = Integer.MIN_VALUE;
         this.bytes = -1;
     }
@@ -117,10 +122,11 @@ final class Waiter
         idle.onlyReads();
     }
 
-    /** Names the peer and message of the following waits (a point-to-point step). */
+    /** Names the peer ({@link #ANY_SENDER}: any) and message of the following waits (a point-to-point step). */
     void target(final int peer, final int tag, final long bytes)
     {
         this.peer = peer;
+        this.anySender = peer == ANY_SENDER;
         this.tag = tag;
         this.bytes = bytes;
     }
@@ -223,9 +229,9 @@ final class Waiter
             sb.append(next).append(type);
             next = ", ";
         }
-        if (peer >= 0)
+        if (peer >= 0 || anySender)
         {
-            sb.append(next).append("waiting on rank ").append(peer);
+            sb.append(next).append(anySender ? "waiting on any rank" : "waiting on rank " + peer);
             next = ", ";
         }
         if (tag != Integer.MIN_VALUE && tag >= 0)

@@ -1,0 +1,322 @@
+package io.jccl.it;
+
+import io.jccl.Buf;
+import io.jccl.Communicator;
+import io.jccl.DataType;
+import io.jccl.Jccl;
+import io.jccl.PeerFailedException;
+import io.jccl.ReceiveRequest;
+import io.jccl.Request;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+import static io.jccl.Communicator.ANY_SOURCE;
+
+/**
+ * One rank of {@link AnySourceTest}: receives from {@link Communicator#ANY_SOURCE}. Runs the scenario named by its
+ * first argument; prints "OK scenario rank R" when every check held, and throws (exit 1) otherwise.
+ */
+public final class AnySourceRank
+{
+    /** Message sizes of the workers' stream: one line, line-flagged, ring records, single copy, beyond the ring. */
+    private static final int[] SIZES = {16, 200, 4096, 100_000, 2_500_000};
+    private static final int WORK_TAG = 7;
+
+    private AnySourceRank()
+    {
+    }
+
+    public static void main(final String[] args)
+    {
+        final String scenario = args[0];
+        try (Communicator comm = Jccl.connect())
+        {
+            switch (scenario)
+            {
+                case "matching" -> matching(comm);
+                case "closed" -> closed(comm);
+                default -> throw new IllegalArgumentException("unknown scenario " + scenario);
+            }
+            System.out.println("OK " + scenario + " rank " + comm.rank());
+        }
+    }
+
+    private static void matching(final Communicator comm)
+    {
+        workers(comm);
+        comm.barrier();
+        postedOrder(comm);
+        comm.barrier();
+        unexpectedFirst(comm);
+        comm.barrier();
+        self(comm);
+        comm.barrier();
+        ringBySendRecv(comm);
+        comm.barrier();
+        badArguments(comm);
+    }
+
+    /**
+     * Every other rank sends rank 0 a stream of messages of every size, from heap arrays and direct buffers; rank 0
+     * takes them from any source as they come, and checks that each one's sender is the source it was told and that
+     * every sender's messages came in the order sent.
+     */
+    private static void workers(final Communicator comm)
+    {
+        final int perWorker = 3 * SIZES.length;
+        if (comm.rank() == 0)
+        {
+            final byte[] heap = new byte[SIZES[SIZES.length - 1]];
+            final ByteBuffer direct = ByteBuffer.allocateDirect(heap.length).order(ByteOrder.LITTLE_ENDIAN);
+            final int[] next = new int[comm.size()];
+            for (int m = 0; m < perWorker * (comm.size() - 1); m++)
+            {
+                final boolean toHeap = (m & 1) == 0;
+                final long length = toHeap ? comm.recv(Buf.of(heap), ANY_SOURCE, WORK_TAG) :
+                    comm.recv(Buf.of(direct.clear(), DataType.INT8), ANY_SOURCE, WORK_TAG);
+                final int source = comm.lastSource();
+                final byte[] got = toHeap ? heap : new byte[(int) length];
+                if (!toHeap)
+                {
+                    direct.get(0, got, 0, (int) length);
+                }
+                final ByteBuffer header = ByteBuffer.wrap(got).order(ByteOrder.LITTLE_ENDIAN);
+                check(source >= 1 && source < comm.size(), "lastSource() " + source + " after message " + m);
+                check(header.getInt(0) == source, "message " + m + " from rank " + header.getInt(0) +
+                    " reported as from rank " + source);
+                check(header.getInt(4) == next[source], "rank " + source + "'s message " + header.getInt(4) +
+                    " arrived where its message " + next[source] + " was due");
+                check(length == SIZES[next[source] % SIZES.length], "message " + m + " is " + length + " bytes");
+                checkPattern(got, (int) length, source, next[source]);
+                next[source]++;
+            }
+            System.out.println("workers: " + perWorker * (comm.size() - 1) + " messages from any source");
+        }
+        else
+        {
+            for (int i = 0; i < perWorker; i++)
+            {
+                final byte[] message = message(SIZES[i % SIZES.length], comm.rank(), i);
+                if (i % 3 == 1)
+                {
+                    final ByteBuffer direct = ByteBuffer.allocateDirect(message.length);
+                    direct.put(message).flip();
+                    comm.send(Buf.of(direct, DataType.INT8), 0, WORK_TAG);
+                }
+                else
+                {
+                    comm.send(Buf.of(message), 0, WORK_TAG);
+                }
+            }
+        }
+    }
+
+    /**
+     * A message goes to the receive posted first among those it matches, for its source or for any: rank 1's two
+     * messages fill rank 0's receives in the order they were posted, whichever way round.
+     */
+    private static void postedOrder(final Communicator comm)
+    {
+        for (int round = 0; round < 2; round++)
+        {
+            final int tag = 11 + round;
+            if (comm.rank() == 0)
+            {
+                final int[] a = new int[2];
+                final int[] b = new int[2];
+                final ReceiveRequest first;
+                final ReceiveRequest second;
+                if (round == 0)
+                {
+                    first = comm.irecv(Buf.of(a), ANY_SOURCE, tag);
+                    second = comm.irecv(Buf.of(b), 1, tag);
+                    check(first.source() == ANY_SOURCE, "an unmatched receive's source is " + first.source());
+                }
+                else
+                {
+                    first = comm.irecv(Buf.of(a), 1, tag);
+                    second = comm.irecv(Buf.of(b), ANY_SOURCE, tag);
+                }
+                comm.barrier();
+                first.await();
+                second.await();
+                check(a[1] == 0 && b[1] == 1, "round " + round + ": the receives took messages " + a[1] + " and " +
+                    b[1] + ", not in the order they were posted");
+                check(first.source() == 1 && second.source() == 1, "round " + round + ": sources " + first.source() +
+                    " and " + second.source());
+            }
+            else
+            {
+                comm.barrier();
+                if (comm.rank() == 1)
+                {
+                    comm.send(Buf.of(new int[] {1, 0}), 0, tag);
+                    comm.send(Buf.of(new int[] {1, 1}), 0, tag);
+                }
+            }
+        }
+    }
+
+    /**
+     * Messages rank 0 had to buffer before anyone asked for them are found by a receive from any source: rank 1's tag
+     * 21 message is read into the unexpected list by a receive of its later tag 22 one.
+     */
+    private static void unexpectedFirst(final Communicator comm)
+    {
+        if (comm.rank() == 1)
+        {
+            comm.send(Buf.of(new int[] {21}), 0, 21);
+            comm.send(Buf.of(new int[] {22}), 0, 22);
+        }
+        else if (comm.rank() == 0)
+        {
+            final int[] m = new int[1];
+            comm.recv(Buf.of(m), 1, 22);
+            check(m[0] == 22, "tag 22 got " + m[0]);
+            comm.recv(Buf.of(m), ANY_SOURCE, 21);
+            check(m[0] == 21 && comm.lastSource() == 1, "tag 21 got " + m[0] + " from " + comm.lastSource());
+        }
+    }
+
+    /** A rank's messages to itself match its receives from any source, blocking and posted. */
+    private static void self(final Communicator comm)
+    {
+        final int me = comm.rank();
+        final int[] m = new int[1];
+        final Request sent = comm.isend(Buf.of(new int[] {41}), me, 41);
+        check(comm.recv(Buf.of(m), ANY_SOURCE, 41) == 4 && m[0] == 41 && comm.lastSource() == me,
+            "a message to itself came back as " + m[0] + " from " + comm.lastSource());
+        sent.await();
+        final ReceiveRequest posted = comm.irecv(Buf.of(m), ANY_SOURCE, 42);
+        comm.isend(Buf.of(new int[] {42}), me, 42).await();
+        posted.await();
+        check(m[0] == 42 && posted.source() == me, "a posted receive got " + m[0] + " from " + posted.source());
+    }
+
+    /** sendRecv around the ring, receiving from any source: only the rank before sends to each. */
+    private static void ringBySendRecv(final Communicator comm)
+    {
+        final int me = comm.rank();
+        final int p = comm.size();
+        final int[] in = new int[1024];
+        for (int round = 0; round < 20; round++)
+        {
+            final int[] out = new int[1024];
+            java.util.Arrays.fill(out, me * 1000 + round);
+            final long got = comm.sendRecv(Buf.of(out), (me + 1) % p, 51, Buf.of(in), ANY_SOURCE, 51);
+            final int before = (me + p - 1) % p;
+            check(got == 4096 && comm.lastSource() == before && in[0] == before * 1000 + round &&
+                in[1023] == in[0], "round " + round + ": got " + in[0] + " from " + comm.lastSource());
+        }
+    }
+
+    private static void badArguments(final Communicator comm)
+    {
+        final byte[] b = new byte[8];
+        expect(() -> comm.recv(Buf.of(b), -2, 0), "not ANY_SOURCE");
+        expect(() -> comm.irecv(Buf.of(b), comm.size(), 0), "outside");
+        expect(() -> comm.send(Buf.of(b), ANY_SOURCE, 0), "outside");
+        expect(() -> comm.isend(Buf.of(b), ANY_SOURCE, 0), "outside");
+    }
+
+    /**
+     * Rank 0 waits for messages from any rank while the others close one by one: it takes rank 2's late message,
+     * though rank 1 closed long before, and fails, naming the ranks closed, once every other rank has closed.
+     */
+    private static void closed(final Communicator comm)
+    {
+        final int[] m = new int[1];
+        if (comm.rank() == 0)
+        {
+            comm.barrier();
+            comm.recv(Buf.of(m), ANY_SOURCE, 61);
+            check(m[0] == 61 && comm.lastSource() == comm.size() - 1, "got " + m[0] + " from " + comm.lastSource());
+            final long start = System.nanoTime();
+            try
+            {
+                comm.recv(Buf.of(m), ANY_SOURCE, 62);
+                throw new AssertionError("a receive from any source returned after every other rank closed");
+            }
+            catch (final PeerFailedException ex)
+            {
+                check(ex.getMessage().contains("every other rank closed"), ex.getMessage());
+                check(ex.getMessage().contains("waiting on any rank"), ex.getMessage());
+                System.out.println("CLOSED after " + (System.nanoTime() - start) / 1_000_000 + " ms: " +
+                    ex.getMessage());
+            }
+        }
+        else
+        {
+            comm.barrier();
+            if (comm.rank() == comm.size() - 1)
+            {
+                sleep(300);
+                comm.send(Buf.of(new int[] {61}), 0, 61);
+            }
+        }
+    }
+
+    private static byte[] message(final int length, final int rank, final int index)
+    {
+        final byte[] b = new byte[length];
+        final ByteBuffer header = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
+        header.putInt(0, rank).putInt(4, index);
+        for (int i = 8; i < length; i++)
+        {
+            b[i] = patternByte(i, rank, index);
+        }
+        return b;
+    }
+
+    private static void checkPattern(final byte[] b, final int length, final int rank, final int index)
+    {
+        for (int i = 8; i < length; i++)
+        {
+            if (b[i] != patternByte(i, rank, index))
+            {
+                throw new AssertionError("rank " + rank + "'s message " + index + " differs at byte " + i);
+            }
+        }
+    }
+
+    private static byte patternByte(final int i, final int rank, final int index)
+    {
+        return (byte) (i * 13 + rank * 31 + index * 7);
+    }
+
+    private static void sleep(final long ms)
+    {
+        try
+        {
+            Thread.sleep(ms);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void expect(final Runnable call, final String words)
+    {
+        try
+        {
+            call.run();
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            check(ex.getMessage().contains(words), "message '" + ex.getMessage() + "' does not mention '" + words +
+                "'");
+            return;
+        }
+        throw new AssertionError("expected IllegalArgumentException mentioning '" + words + "'");
+    }
+
+    private static void check(final boolean condition, final String what)
+    {
+        if (!condition)
+        {
+            throw new AssertionError(what);
+        }
+    }
+}
