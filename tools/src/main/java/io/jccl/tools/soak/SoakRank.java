@@ -5,6 +5,7 @@ import io.jccl.CollectiveRequest;
 import io.jccl.Communicator;
 import io.jccl.DataType;
 import io.jccl.Jccl;
+import io.jccl.ReceiveRequest;
 import io.jccl.ReduceOp;
 import io.jccl.Request;
 import io.jccl.algorithms.AlgorithmRegistry;
@@ -64,7 +65,10 @@ public final class SoakRank
     static final int MAX_PER_PAIR = 4;
     /** An exchange's tags: few, so that some messages share a tag (and must arrive in order) and others overtake. */
     static final int EXCHANGE_TAGS = 3;
-    /** One exchange in this many shifts its messages round the group with blocking sendRecvs. */
+    /**
+     * One exchange in this many shifts its messages round the group with blocking sendRecvs, and as many others take
+     * theirs from any source.
+     */
     static final int SEND_RECV_EVERY = 4;
     /** With in-place calls on, one call in this many of an op that has an in-place form is made in place. */
     static final int IN_PLACE_EVERY = 4;
@@ -110,6 +114,8 @@ public final class SoakRank
     private final long[] verdict = new long[2];
     /** Operations by kind, exchanges, by memory, by communicator, non-blocking: see {@link SoakReport#TALLY_LENGTH}. */
     private final long[] tally = new long[SoakReport.TALLY_LENGTH];
+    /** By {@link Group}: the exchanges from any source so far, which every rank of the group counts alike. */
+    private final long[] anySourceExchanges = new long[Group.values().length];
     private final int maxInFlight;
 
     private long ops;
@@ -284,9 +290,10 @@ public final class SoakRank
      * Point-to-point messages under load: every rank of a group sends each other rank one to {@link #MAX_PER_PAIR}
      * messages, of lengths from 0 to its share of the regions and tags among {@link #EXCHANGE_TAGS}, and checks every
      * length and byte it receives. One exchange in {@link #SEND_RECV_EVERY} shifts the messages round the group with
-     * blocking {@code sendRecv}s ({@link #exchangeBySendRecv}); the others use isend and irecv
-     * ({@link #exchangeNonBlocking}). Lengths, tags and contents follow from the seed, the step and the pair, not from
-     * the shared draws, which the two groups of a split must make alike.
+     * blocking {@code sendRecv}s ({@link #exchangeBySendRecv}), one receives them from any source
+     * ({@link #exchangeFromAnySource}); the others use isend and irecv ({@link #exchangeNonBlocking}). Lengths, tags
+     * and contents follow from the seed, the step and the pair, not from the shared draws, which the two groups of a
+     * split must make alike.
      */
     private void runExchange(final long step)
     {
@@ -295,7 +302,9 @@ public final class SoakRank
         final Communicator on = communicators[group.ordinal()];
         final Memory drawn = drawMemory();
         final boolean mixed = drawMixed(drawn);
-        final boolean bySendRecv = random.nextInt(SEND_RECV_EVERY) == 0;
+        final int mode = random.nextInt(SEND_RECV_EVERY);
+        final boolean bySendRecv = mode == 0;
+        final boolean fromAnySource = mode == 1;
         final Memory memory = mixed ? memoryOf(drawn, on.rank()) : drawn;
         final int size = on.size();
         final int me = on.rank();
@@ -306,7 +315,8 @@ public final class SoakRank
             return;
         }
         final Exchange x = new Exchange(options.seed(), step, group, on, perPair, slotBytes, regionsOf(memory, group));
-        final Received[] received = bySendRecv ? exchangeBySendRecv(x) : exchangeNonBlocking(x);
+        final Received[] received = bySendRecv ? exchangeBySendRecv(x) :
+            fromAnySource ? exchangeFromAnySource(x, anySourceExchanges[group.ordinal()]++) : exchangeNonBlocking(x);
         long bad = 0;
         for (final Received r : received)
         {
@@ -316,8 +326,8 @@ public final class SoakRank
             {
                 System.err.println(String.format(Locale.ROOT, "WRONG step %d: exchange%s, message %d of %d from " +
                     "rank %d, %d bytes expected, %d received, %s memory%s, %s communicator: %d wrong bytes on rank %d",
-                    step, bySendRecv ? " by sendRecv" : "", r.index, perPair, r.source, r.length, r.got,
-                    memory.label(), mixed ? " (mixed across ranks)" : "", group.label(), wrongHere, me));
+                    step, bySendRecv ? " by sendRecv" : fromAnySource ? " from any source" : "", r.index, perPair,
+                    r.source, r.length, r.got, memory.label(), mixed ? " (mixed across ranks)" : "", group.label(), wrongHere, me));
             }
             bad += wrongHere;
         }
@@ -325,6 +335,7 @@ public final class SoakRank
         ops++;
         tally[SoakReport.TALLY_EXCHANGE]++;
         tally[SoakReport.TALLY_SEND_RECV] += bySendRecv ? 1 : 0;
+        tally[SoakReport.TALLY_ANY_SOURCE] += fromAnySource ? 1 : 0;
         tally[SoakReport.TALLY_MEMORY + memory.ordinal()]++;
         tally[SoakReport.TALLY_MIXED] += mixed ? 1 : 0;
         tally[SoakReport.TALLY_GROUP + group.ordinal()]++;
@@ -388,6 +399,92 @@ public final class SoakRank
         for (final Received r : received)
         {
             r.got = r.request.bytes();
+        }
+        return received;
+    }
+
+    /**
+     * Isends to every peer, and receives from any source by tag: irecvs posted for the first tag before the sends,
+     * blocking receives for the others after them. A receive's source tells which message it got: one source's
+     * messages of one tag fill the receives that take them in the order these were posted (a blocking one counts as
+     * posted when it is called). The tags are of their own, and alternate from one such exchange of the group to the
+     * next: a peer that has finished this one may already send the next one's messages, never the one after.
+     */
+    private Received[] exchangeFromAnySource(final Exchange x, final long count)
+    {
+        final int me = x.on().rank();
+        final int size = x.on().size();
+        final int tagBase = EXCHANGE_TAGS * (1 + (int) (count & 1));
+        final Received[] slots = new Received[(size - 1) * x.perPair()];
+        final ReceiveRequest[] posted = new ReceiveRequest[slots.length];
+        final int[] sources = new int[slots.length];
+        final long[] got = new long[slots.length];
+        final Request[] sends = new Request[slots.length];
+        int receives = 0;
+        for (int tag = 0; tag < EXCHANGE_TAGS; tag++)
+        {
+            if (tag == 1)
+            {
+                int sent = 0;
+                for (int peer = 0; peer < size; peer++)
+                {
+                    for (int i = 0; peer != me && i < x.perPair(); i++)
+                    {
+                        sends[sent++] = x.on().isend(x.outgoing(peer, i), peer,
+                            tagBase + messageTag(x.key(me, peer, i)));
+                    }
+                }
+            }
+            for (int peer = 0; peer < size; peer++)
+            {
+                for (int i = 0; peer != me && i < x.perPair(); i++)
+                {
+                    if (messageTag(x.key(peer, me, i)) == tag)
+                    {
+                        // any slot holds any message: each takes one of a message it may get
+                        final Received slot = x.incoming(peer, i);
+                        slots[receives] = slot;
+                        if (tag == 0)
+                        {
+                            posted[receives] = x.on().irecv(slot.buf, Communicator.ANY_SOURCE, tagBase + tag);
+                        }
+                        else
+                        {
+                            got[receives] = x.on().recv(slot.buf, Communicator.ANY_SOURCE, tagBase + tag);
+                            sources[receives] = x.on().lastSource();
+                        }
+                        receives++;
+                    }
+                }
+            }
+        }
+        for (final Request send : sends)
+        {
+            send.await();
+        }
+        final int[] nextIndex = new int[size * EXCHANGE_TAGS];
+        final Received[] received = new Received[slots.length];
+        for (int k = 0; k < receives; k++)
+        {
+            if (posted[k] != null)
+            {
+                posted[k].await();
+                got[k] = posted[k].bytes();
+                sources[k] = posted[k].source();
+            }
+            final int tag = messageTag(x.key(slots[k].source, me, slots[k].index));
+            final int source = sources[k];
+            // the source's next message of this tag, in the order it sent them
+            int index = nextIndex[source * EXCHANGE_TAGS + tag];
+            while (index < x.perPair() && messageTag(x.key(source, me, index)) != tag)
+            {
+                index++;
+            }
+            nextIndex[source * EXCHANGE_TAGS + tag] = index + 1;
+            final long key = x.key(source, me, index);
+            received[k] = new Received(source, index, key, index < x.perPair() ? messageLength(key, x.slotBytes()) :
+                -1, slots[k].region, slots[k].buf);
+            received[k].got = got[k];
         }
         return received;
     }

@@ -23,14 +23,15 @@ final class SoakReport
     private static final int RSS = 3;
     private static final double KIB_PER_MIB = 1024.0;
     /**
-     * Rank 0's operations by {@link BenchOp}, then the exchanges of point-to-point messages and those of them by
-     * sendRecv, by {@link Memory} from
+     * Rank 0's operations by {@link BenchOp}, then the exchanges of point-to-point messages, those of them by
+     * sendRecv and those from any source, by {@link Memory} from
      * {@link #TALLY_MEMORY} (rank 0's memory), by {@link Group} from {@link #TALLY_GROUP}, then the ones whose ranks
      * mixed direct and heap memory, the ones in place and the non-blocking ones.
      */
     static final int TALLY_EXCHANGE = BenchOp.values().length;
     static final int TALLY_SEND_RECV = TALLY_EXCHANGE + 1;
-    static final int TALLY_MEMORY = TALLY_SEND_RECV + 1;
+    static final int TALLY_ANY_SOURCE = TALLY_SEND_RECV + 1;
+    static final int TALLY_MEMORY = TALLY_ANY_SOURCE + 1;
     static final int TALLY_GROUP = TALLY_MEMORY + Memory.values().length;
     static final int TALLY_MIXED = TALLY_GROUP + Group.values().length;
     static final int TALLY_IN_PLACE = TALLY_MIXED + 1;
@@ -145,7 +146,8 @@ final class SoakReport
             byKind.append(' ').append(op.label()).append(' ').append(tally[op.ordinal()]);
         }
         out.println(byKind.append(" p2p_exchange ").append(tally[TALLY_EXCHANGE]).append(" (by sendRecv ")
-            .append(tally[TALLY_SEND_RECV]).append(')'));
+            .append(tally[TALLY_SEND_RECV]).append(", from any source ").append(tally[TALLY_ANY_SOURCE])
+            .append(')'));
         final StringBuilder byMemory = new StringBuilder("ops by memory:");
         for (final Memory memory : Memory.values())
         {
