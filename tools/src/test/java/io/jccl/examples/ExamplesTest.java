@@ -29,6 +29,7 @@ class ExamplesTest
         "ShardedStep | 3 | --params 10007 --samples 8 --steps 10 | unsharded training on one process",
         "MoeDispatch | 4 | --tokens 1000 --dim 16 | every token came back transformed by its expert",
         "Bf16Gradients | 3 | --count 100003 | both within bfloat16's rounding bounds",
+        "WorkQueue | 4 | --width 200 --rows 60 --iterations 500 | every row matches the image computed on one rank",
         "OverlapBenchmark | 2 | --sizes 64k,1m --rounds 3 | hidden"})
     void runsAndPassesItsChecks(final String example, final int ranks, final String args, final String expected)
     {
