@@ -68,6 +68,7 @@ public final class AllocationRank
             calls.put("alltoall", () -> comm.alltoall(all, all2));
             calls.put("alltoallv", () -> comm.alltoallv(all, counts, null, all2, counts, null));
             calls.put("sendRecv", () -> comm.sendRecv(block, peer, 3, out, from, 3));
+            calls.put("sendRecv_any_source", () -> comm.sendRecv(block, peer, 5, out, Communicator.ANY_SOURCE, 5));
             final Buf largeSend = Buf.of(ByteBuffer.allocateDirect(LARGE_BYTES), DataType.FLOAT32);
             final Buf largeRecv = Buf.of(ByteBuffer.allocateDirect(LARGE_BYTES), DataType.FLOAT32);
             calls.put("sendRecv_256k", () -> comm.sendRecv(largeSend, peer, 4, largeRecv, from, 4));
