@@ -54,9 +54,20 @@ public interface Communicator extends AutoCloseable
 
     /**
      * The rank whose message the last blocking receive ({@link #recv}, or the receive of {@link #sendRecv}) of this
-     * communicator took: with {@link #ANY_SOURCE}, the sender it matched. {@link #ANY_SOURCE} before the first.
+     * communicator took, or the last {@link #probe} or {@link #iprobe} found: with {@link #ANY_SOURCE}, the sender
+     * it matched. {@link #ANY_SOURCE} before the first.
      */
     int lastSource();
+
+    /**
+     * Waits until a message with {@code tag} from {@code source} (or {@link #ANY_SOURCE}) has arrived and returns its
+     * length in bytes, without receiving it (MPI_Probe): a {@code recv} from {@link #lastSource()} with the tag then
+     * takes this message, into a buffer sized for it. Messages of other tags that arrived before it are buffered.
+     */
+    long probe(int source, int tag);
+
+    /** As {@link #probe}, but returns -1 at once when no such message has arrived yet (MPI_Iprobe). */
+    long iprobe(int source, int tag);
 
     /** Starts a send; the buffer must not be modified until the request completes. */
     Request isend(Buf buf, int dest, int tag);

@@ -256,6 +256,34 @@ public final class ShmCommunicator implements Communicator
     }
 
     @Override
+    public long probe(final int source, final int tag)
+    {
+        enter();
+        try
+        {
+            return transport.probe(source, tag);
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    @Override
+    public long iprobe(final int source, final int tag)
+    {
+        enter();
+        try
+        {
+            return transport.iprobe(source, tag);
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    @Override
     public ReceiveRequest irecv(final Buf buf, final int source, final int tag)
     {
         enter();

@@ -54,6 +54,8 @@ public final class AnySourceRank
         comm.barrier();
         ringBySendRecv(comm);
         comm.barrier();
+        probing(comm);
+        comm.barrier();
         badArguments(comm);
     }
 
@@ -211,10 +213,75 @@ public final class AnySourceRank
         }
     }
 
+    /**
+     * Probes: messages of lengths rank 0 does not know, received into buffers sized by probes from any source; a probe
+     * that looks past messages of other tags (a single-copy one among them), one that a posted receive's claim makes
+     * look further, and iprobe before and after its message is sent.
+     */
+    private static void probing(final Communicator comm)
+    {
+        final int me = comm.rank();
+        if (me == 0)
+        {
+            check(comm.iprobe(ANY_SOURCE, 74) == -1, "iprobe found a message nobody sent yet");
+            for (int m = 1; m < comm.size(); m++)
+            {
+                final long length = comm.probe(ANY_SOURCE, 71);
+                final int source = comm.lastSource();
+                check(length == unknownLength(source), "probe said " + length + " bytes from rank " + source);
+                final byte[] exact = new byte[(int) length];
+                check(comm.recv(Buf.of(exact), source, 71) == length && comm.lastSource() == source,
+                    "the probed message from rank " + source);
+                checkPattern(exact, exact.length, source, 71);
+            }
+            final ReceiveRequest claimed = comm.irecv(Buf.of(new byte[8]), 1, 75);
+            comm.barrier();
+            check(comm.probe(1, 73) == 50 && comm.lastSource() == 1, "probe past a 100 KB message of tag 72");
+            final byte[] large = new byte[100_000];
+            check(comm.recv(Buf.of(large), 1, 72) == large.length, "the tag 72 message after the probe");
+            checkPattern(large, large.length, 1, 72);
+            check(comm.recv(Buf.of(new byte[50]), 1, 73) == 50, "the probed tag 73 message");
+            check(comm.probe(1, 75) == 16, "a probe took the message a posted receive claimed");
+            claimed.await();
+            check(claimed.bytes() == 8, "the posted receive got " + claimed.bytes() + " bytes");
+            check(comm.recv(Buf.of(new byte[16]), 1, 75) == 16, "the second tag 75 message");
+            long seen = -1;
+            for (final long deadline = System.nanoTime() + 10_000_000_000L; seen < 0 && System.nanoTime() < deadline; )
+            {
+                seen = comm.iprobe(ANY_SOURCE, 74);
+            }
+            check(seen == 4 * comm.size(), "iprobe said " + seen);
+            comm.recv(Buf.of(new int[comm.size()]), comm.lastSource(), 74);
+        }
+        else
+        {
+            comm.send(Buf.of(message(unknownLength(me), me, 71)), 0, 71);
+            comm.barrier();
+            if (me == 1)
+            {
+                final ByteBuffer direct = ByteBuffer.allocateDirect(100_000);
+                direct.put(message(100_000, 1, 72)).flip();
+                comm.send(Buf.of(direct, DataType.INT8), 0, 72);
+                comm.send(Buf.of(new byte[50]), 0, 73);
+                comm.send(Buf.of(new byte[8]), 0, 75);
+                comm.send(Buf.of(new byte[16]), 0, 75);
+                comm.send(Buf.of(new int[comm.size()]), 0, 74);
+            }
+        }
+    }
+
+    /** A length rank 0 learns only by probing. */
+    private static int unknownLength(final int rank)
+    {
+        return 1000 * rank + 7 * rank * rank + 13;
+    }
+
     private static void badArguments(final Communicator comm)
     {
         final byte[] b = new byte[8];
         expect(() -> comm.recv(Buf.of(b), -2, 0), "not ANY_SOURCE");
+        expect(() -> comm.probe(comm.size(), 0), "outside");
+        expect(() -> comm.iprobe(0, -1), "negative");
         expect(() -> comm.irecv(Buf.of(b), comm.size(), 0), "outside");
         expect(() -> comm.send(Buf.of(b), ANY_SOURCE, 0), "outside");
         expect(() -> comm.isend(Buf.of(b), ANY_SOURCE, 0), "outside");

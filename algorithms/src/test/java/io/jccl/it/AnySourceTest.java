@@ -20,8 +20,8 @@ class AnySourceTest
 {
     /**
      * Workers' streams of every message size and buffer kind taken from any source, posted receives matched in
-     * the order posted, unexpected and self messages, sendRecv from any source, and the arguments refused; on 4 ranks
-     * the ranks outnumber the cores.
+     * the order posted, unexpected and self messages, sendRecv from any source, probes and iprobes, and the arguments
+     * refused; on 4 ranks the ranks outnumber the cores.
      */
     @ParameterizedTest(name = "{0} ranks")
     @ValueSource(ints = {2, 4})

@@ -26,8 +26,9 @@ final class FlightRecorder
     static final int SEND_RECV = 2;
     static final int ISEND = 3;
     static final int IRECV = 4;
+    static final int PROBE = 5;
     private static final int P2P_BASE = 100;
-    private static final String[] P2P_NAMES = {"send", "recv", "sendRecv", "isend", "irecv"};
+    private static final String[] P2P_NAMES = {"send", "recv", "sendRecv", "isend", "irecv", "probe"};
 
     // One record: eight longs, one cache line. WAIT_TAG and END_TAG hold the index of the record that wrote
     // WAIT_NS/PEER and END_NS, so that starting a record needs no reset of them.
@@ -79,10 +80,10 @@ final class FlightRecorder
         return mask + 1;
     }
 
-    /** The kind of a point-to-point operation ({@link #SEND} ...) on {@code type}. */
+    /** The kind of a point-to-point operation ({@link #SEND} ...) on {@code type} (null: none, as a probe's). */
     static long pointToPoint(final int operation, final DataType type)
     {
-        return P2P_BASE + operation | (type.ordinal() + 1L) << 8;
+        return P2P_BASE + operation | (type == null ? 0 : type.ordinal() + 1L) << 8;
     }
 
     /**

@@ -521,10 +521,87 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         return received;
     }
 
-    /** The source of the message the last {@link #recv} or {@link #sendRecv} took ({@link #ANY_SOURCE}: none). */
+    /**
+     * The source of the message the last {@link #recv} or {@link #sendRecv} took, or the last {@link #probe} or
+     * {@link #iprobe} found ({@link #ANY_SOURCE}: none).
+     */
     public int lastSource()
     {
         return lastSource;
+    }
+
+    /** Waits for a message with {@code tag} from {@code source} (or any) that a receive would take; its length. */
+    public long probe(final int source, final int tag)
+    {
+        checkUsable();
+        checkSource(source);
+        checkTag(tag);
+        final long sequence = ++operationSequence;
+        waiter.operation("probe", sequence, -1, null, true);
+        recorder.begin(sequence, FlightRecorder.pointToPoint(FlightRecorder.PROBE, null), -1, null);
+        waiter.target(awaited(source), tag, -1);
+        long length;
+        while ((length = findMessage(source, tag)) < 0)
+        {
+            idleUnless(progressFor(source), awaited(source));
+        }
+        waiter.done();
+        recorder.done();
+        return length;
+    }
+
+    /** As {@link #probe}, without waiting: -1 when no such message has arrived. */
+    public long iprobe(final int source, final int tag)
+    {
+        checkUsable();
+        checkSource(source);
+        checkTag(tag);
+        final long length = findMessage(source, tag);
+        if (length >= 0 || progressFor(source) == 0)
+        {
+            return length;
+        }
+        return findMessage(source, tag);
+    }
+
+    /**
+     * The length of the message with {@code tag} from {@code source} (or any) that a receive would take next, without
+     * taking it, and its sender into {@link #lastSource}: the first buffered as unexpected, else one at the head of its
+     * channel that no posted receive claims. -1 when there is none yet.
+     */
+    private long findMessage(final int source, final int tag)
+    {
+        final RecvOp early = peekUnexpected(source, tag);
+        if (early != null)
+        {
+            lastSource = early.source;
+            return early.length;
+        }
+        for (int r = firstOf(source), end = endOf(source); r < end; r++)
+        {
+            final ChannelReader reader = readers[r];
+            if (reader != null && current[r] == null && reader.poll() && reader.tag() == tag &&
+                firstWithTag(posted[r], tag) < 0 && firstWithTag(postedAny, tag) < 0)
+            {
+                lastSource = r;
+                return reader.messageLength();
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * Moves the messages that have arrived from {@code source} (or from every rank) to their receives, buffering the
+     * others as unexpected, as a probe must to look past them.
+     */
+    private int progressFor(final int source)
+    {
+        int work = activeSendQueues > 0 ? progressSends() : 0;
+        for (int r = firstOf(source), end = endOf(source); r < end; r++)
+        {
+            work += progressSource(r, null);
+        }
+        return work;
     }
 
     private void checkSource(final int source)
@@ -534,6 +611,18 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
             throw new IllegalArgumentException("source rank " + source + " is outside 0.." + (size - 1) +
                 " and not ANY_SOURCE (" + ANY_SOURCE + ")");
         }
+    }
+
+    /** The first of the ranks a receive from {@code source} reads: that one, or every rank for {@link #ANY_SOURCE}. */
+    private static int firstOf(final int source)
+    {
+        return source == ANY_SOURCE ? 0 : source;
+    }
+
+    /** One past the last of the ranks a receive from {@code source} reads. */
+    private int endOf(final int source)
+    {
+        return source == ANY_SOURCE ? size : source + 1;
     }
 
     /** The rank a wait for a message from {@code source} awaits: {@link Waiter#ANY_SENDER} for any. */
@@ -1396,29 +1485,33 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         return op;
     }
 
-    /**
-     * Removes and returns the first unexpected message with {@code tag} from {@code source}; from
-     * {@link #ANY_SOURCE}, the one of those of every source that was buffered first. Null when there is none.
-     */
+    /** Removes and returns {@link #peekUnexpected}'s message; null when there is none. */
     private RecvOp takeUnexpected(final int source, final int tag)
     {
-        if (source != ANY_SOURCE)
+        final RecvOp op = peekUnexpected(source, tag);
+        if (op != null)
         {
-            final int i = firstWithTag(unexpected[source], tag);
-            return i >= 0 ? unexpected[source].remove(i) : null;
+            unexpected[op.source].remove(op);
         }
-        int from = -1;
-        int index = -1;
-        for (int r = 0; r < size; r++)
+        return op;
+    }
+
+    /**
+     * The first unexpected message with {@code tag} from {@code source}; from {@link #ANY_SOURCE}, the one of those of
+     * every source that was buffered first. Null when there is none.
+     */
+    private RecvOp peekUnexpected(final int source, final int tag)
+    {
+        RecvOp first = null;
+        for (int r = firstOf(source), end = endOf(source); r < end; r++)
         {
             final int i = firstWithTag(unexpected[r], tag);
-            if (i >= 0 && (from < 0 || unexpected[r].get(i).arrival < unexpected[from].get(index).arrival))
+            if (i >= 0 && (first == null || unexpected[r].get(i).arrival < first.arrival))
             {
-                from = r;
-                index = i;
+                first = unexpected[r].get(i);
             }
         }
-        return from >= 0 ? unexpected[from].remove(index) : null;
+        return first;
     }
 
     private void sendToSelf(final SendOp op)
