@@ -327,7 +327,8 @@ public final class SoakRank
                 System.err.println(String.format(Locale.ROOT, "WRONG step %d: exchange%s, message %d of %d from " +
                     "rank %d, %d bytes expected, %d received, %s memory%s, %s communicator: %d wrong bytes on rank %d",
                     step, bySendRecv ? " by sendRecv" : fromAnySource ? " from any source" : "", r.index, perPair,
-                    r.source, r.length, r.got, memory.label(), mixed ? " (mixed across ranks)" : "", group.label(), wrongHere, me));
+                    r.source, r.length, r.got, memory.label(), mixed ? " (mixed across ranks)" : "", group.label(),
+                    wrongHere, me));
             }
             bad += wrongHere;
         }
@@ -405,7 +406,8 @@ public final class SoakRank
 
     /**
      * Isends to every peer, and receives from any source by tag: irecvs posted for the first tag before the sends,
-     * blocking receives for the others after them. A receive's source tells which message it got: one source's
+     * blocking receives for the second after them, and for the third a probe from any source, then a receive from the
+     * sender it found into a buffer of the length it said. A receive's source tells which message it got: one source's
      * messages of one tag fill the receives that take them in the order these were posted (a blocking one counts as
      * posted when it is called). The tags are of their own, and alternate from one such exchange of the group to the
      * next: a peer that has finished this one may already send the next one's messages, never the one after.
@@ -448,10 +450,18 @@ public final class SoakRank
                         {
                             posted[receives] = x.on().irecv(slot.buf, Communicator.ANY_SOURCE, tagBase + tag);
                         }
-                        else
+                        else if (tag == 1)
                         {
                             got[receives] = x.on().recv(slot.buf, Communicator.ANY_SOURCE, tagBase + tag);
                             sources[receives] = x.on().lastSource();
+                        }
+                        else
+                        {
+                            // probed first, then received from its sender into a buffer of its length
+                            final long length = x.on().probe(Communicator.ANY_SOURCE, tagBase + tag);
+                            sources[receives] = x.on().lastSource();
+                            got[receives] = x.on().recv(slot.buf.slice(0, Math.min(length, slot.buf.count())),
+                                sources[receives], tagBase + tag);
                         }
                         receives++;
                     }
