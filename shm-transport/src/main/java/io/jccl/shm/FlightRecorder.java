@@ -184,7 +184,7 @@ final class FlightRecorder
                 sb.append(": FAILED");
                 if (waited)
                 {
-                    sb.append(" waiting on ").append(awaited(numbers[n + PEER])).append(", waiting since ")
+                    sb.append(" waiting on ").append(Waiter.awaitedName(numbers[n + PEER])).append(", waiting since ")
                         .append(ago(now, numbers[n + WAIT_NS]));
                 }
             }
@@ -194,7 +194,7 @@ final class FlightRecorder
                     declinedTags[slot] == k ? ": declined, run again as the next operation" : ": done");
                 if (waited)
                 {
-                    sb.append(", last waited on ").append(awaited(numbers[n + PEER])).append(", ")
+                    sb.append(", last waited on ").append(Waiter.awaitedName(numbers[n + PEER])).append(", ")
                         .append(ago(now, numbers[n + WAIT_NS]));
                 }
             }
@@ -235,11 +235,6 @@ final class FlightRecorder
         {
             sb.append(" root=").append(root);
         }
-    }
-
-    private static String awaited(final long peer)
-    {
-        return peer == Waiter.ANY_SENDER ? "any rank" : "rank " + peer;
     }
 
     private static String ago(final long now, final long then)

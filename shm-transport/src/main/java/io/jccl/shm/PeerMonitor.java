@@ -153,14 +153,17 @@ final class PeerMonitor implements AutoCloseable
                     "rank " + culprit + " (pid " + pid(culprit) + ") " + condition(culprit) + ", as reported by rank " +
                     r + ", " + waiter.describe());
             }
-            if (state == STATE_CLOSED && (awaited == r || awaited == -1) && strike(r) > 1)
+            if (state == STATE_CLOSED && (awaited == r || awaited < 0) && strike(r) > 1)
             {
-                throw new PeerFailedException(r, "rank " + r + " closed its communicator " + waiter.describe());
-            }
-            if (state == STATE_CLOSED && awaited == Waiter.ANY_SENDER && strike(r) > 1 && ++closed == peers.length - 1)
-            {
-                throw new PeerFailedException(r, "every other rank closed its communicator (the last: rank " + r +
-                    ") " + waiter.describe());
+                if (awaited != Waiter.ANY_SENDER)
+                {
+                    throw new PeerFailedException(r, "rank " + r + " closed its communicator " + waiter.describe());
+                }
+                if (++closed == peers.length - 1)
+                {
+                    throw new PeerFailedException(r, "every other rank closed its communicator (the last: rank " + r +
+                        ") " + waiter.describe());
+                }
             }
             if (state == STATE_ATTACHED)
             {

@@ -537,13 +537,14 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         checkSource(source);
         checkTag(tag);
         final long sequence = ++operationSequence;
+        final int awaited = awaited(source);
         waiter.operation("probe", sequence, -1, null, true);
         recorder.begin(sequence, FlightRecorder.pointToPoint(FlightRecorder.PROBE, null), -1, null);
-        waiter.target(awaited(source), tag, -1);
+        waiter.target(awaited, tag, -1);
         long length;
         while ((length = findMessage(source, tag)) < 0)
         {
-            idleUnless(progressFor(source), awaited(source));
+            idleUnless(progressFor(source), awaited);
         }
         waiter.done();
         recorder.done();

@@ -45,8 +45,6 @@ final class Waiter
     private boolean pointToPoint;
     private long sequence;
     private int peer = -1;
-    /** Whether the current point-to-point step takes a message from any rank ({@link #ANY_SENDER}). */
-    private boolean anySender;
     private int tag = Integer.MIN_VALUE;
     private long bytes = -1;
     private long count = -1;
@@ -111,7 +109,6 @@ final class Waiter
         this.count = count;
         this.type = type;
         this.peer = -1;
-        this.anySender = false;
         this.tag = Integer.MIN_VALUE;
         this.bytes = -1;
     }
@@ -126,7 +123,6 @@ final class Waiter
     void target(final int peer, final int tag, final long bytes)
     {
         this.peer = peer;
-        this.anySender = peer == ANY_SENDER;
         this.tag = tag;
         this.bytes = bytes;
     }
@@ -229,9 +225,9 @@ final class Waiter
             sb.append(next).append(type);
             next = ", ";
         }
-        if (peer >= 0 || anySender)
+        if (peer >= 0 || peer == ANY_SENDER)
         {
-            sb.append(next).append(anySender ? "waiting on any rank" : "waiting on rank " + peer);
+            sb.append(next).append("waiting on ").append(awaitedName(peer));
             next = ", ";
         }
         if (tag != Integer.MIN_VALUE && tag >= 0)
@@ -249,6 +245,12 @@ final class Waiter
             sb.append(')');
         }
         return sb.toString();
+    }
+
+    /** "rank 3", or "any rank" for {@link #ANY_SENDER}: what a wait on {@code awaited} waits for. */
+    static String awaitedName(final long awaited)
+    {
+        return awaited == ANY_SENDER ? "any rank" : "rank " + awaited;
     }
 
     private JcclException timeout(final int awaited)
