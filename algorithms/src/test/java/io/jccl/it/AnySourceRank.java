@@ -12,6 +12,8 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 import static io.jccl.Communicator.ANY_SOURCE;
+import static io.jccl.it.P2pRank.check;
+import static io.jccl.it.P2pRank.expect;
 
 /**
  * One rank of {@link AnySourceTest}: receives from {@link Communicator#ANY_SOURCE}. Runs the scenario named by its
@@ -279,12 +281,12 @@ public final class AnySourceRank
     private static void badArguments(final Communicator comm)
     {
         final byte[] b = new byte[8];
-        expect(() -> comm.recv(Buf.of(b), -2, 0), "not ANY_SOURCE");
-        expect(() -> comm.probe(comm.size(), 0), "outside");
-        expect(() -> comm.iprobe(0, -1), "negative");
-        expect(() -> comm.irecv(Buf.of(b), comm.size(), 0), "outside");
-        expect(() -> comm.send(Buf.of(b), ANY_SOURCE, 0), "outside");
-        expect(() -> comm.isend(Buf.of(b), ANY_SOURCE, 0), "outside");
+        expect(IllegalArgumentException.class, () -> comm.recv(Buf.of(b), -2, 0), "not ANY_SOURCE");
+        expect(IllegalArgumentException.class, () -> comm.probe(comm.size(), 0), "outside");
+        expect(IllegalArgumentException.class, () -> comm.iprobe(0, -1), "negative");
+        expect(IllegalArgumentException.class, () -> comm.irecv(Buf.of(b), comm.size(), 0), "outside");
+        expect(IllegalArgumentException.class, () -> comm.send(Buf.of(b), ANY_SOURCE, 0), "outside");
+        expect(IllegalArgumentException.class, () -> comm.isend(Buf.of(b), ANY_SOURCE, 0), "outside");
     }
 
     /**
@@ -361,29 +363,6 @@ public final class AnySourceRank
         catch (final InterruptedException ex)
         {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    private static void expect(final Runnable call, final String words)
-    {
-        try
-        {
-            call.run();
-        }
-        catch (final IllegalArgumentException ex)
-        {
-            check(ex.getMessage().contains(words), "message '" + ex.getMessage() + "' does not mention '" + words +
-                "'");
-            return;
-        }
-        throw new AssertionError("expected IllegalArgumentException mentioning '" + words + "'");
-    }
-
-    private static void check(final boolean condition, final String what)
-    {
-        if (!condition)
-        {
-            throw new AssertionError(what);
         }
     }
 }

@@ -61,6 +61,21 @@ final class Jobs
             allOutput(result));
     }
 
+    /**
+     * The job succeeded and every rank printed "OK {@code scenario} rank R", which the rank programs print once all
+     * their checks held.
+     */
+    static void assertEveryRankFinished(final JobResult result, final String scenario)
+    {
+        assertSucceeded(result);
+        for (int r = 0; r < result.exits().size(); r++)
+        {
+            final int rank = r;
+            assertTrue(result.output(r).stream().anyMatch(l -> l.contains("OK " + scenario + " rank " + rank)),
+                () -> "rank " + rank + " did not finish: " + result.output(rank));
+        }
+    }
+
     static String allOutput(final JobResult result)
     {
         final StringBuilder sb = new StringBuilder();

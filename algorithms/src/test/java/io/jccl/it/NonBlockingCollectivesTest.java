@@ -31,13 +31,7 @@ class NonBlockingCollectivesTest
     {
         final JobResult result = Jobs.launch(ranks, NonBlockingRank.class, List.of(scenario), ENV,
             List.of("-Xmx512m", "-XX:+UseSerialGC"), java.time.Duration.ofSeconds(120));
-        Jobs.assertSucceeded(result);
-        for (int r = 0; r < ranks; r++)
-        {
-            final int rank = r;
-            assertTrue(result.output(r).stream().anyMatch(l -> l.contains("OK " + scenario + " rank " + rank)),
-                () -> "rank " + rank + " did not finish: " + result.output(rank));
-        }
+        Jobs.assertEveryRankFinished(result, scenario);
         assertNoSegmentLeft(result);
     }
 

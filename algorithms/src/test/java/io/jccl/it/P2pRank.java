@@ -663,7 +663,7 @@ public final class P2pRank
         }
     }
 
-    private static void expect(final Class<? extends Throwable> type, final Runnable call, final String words)
+    static void expect(final Class<? extends Throwable> type, final Runnable call, final String words)
     {
         try
         {
@@ -694,7 +694,7 @@ public final class P2pRank
         return i * 0x9E3779B97F4A7C15L + rank;
     }
 
-    private static void check(final boolean condition, final String what)
+    static void check(final boolean condition, final String what)
     {
         if (!condition)
         {

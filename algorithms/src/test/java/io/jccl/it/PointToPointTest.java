@@ -37,13 +37,7 @@ class PointToPointTest
     {
         final JobResult result = Jobs.launch(ranks, P2pRank.class, List.of(scenario),
             List.of("JCCL_RING_BYTES=1m"));
-        Jobs.assertSucceeded(result);
-        for (int r = 0; r < ranks; r++)
-        {
-            final int rank = r;
-            assertTrue(result.output(r).stream().anyMatch(l -> l.contains("OK " + scenario + " rank " + rank)),
-                () -> "rank " + rank + " did not finish: " + result.output(rank));
-        }
+        Jobs.assertEveryRankFinished(result, scenario);
         assertFalse(Files.exists(Jobs.segment(result)), "segment left behind");
     }
 
@@ -53,13 +47,7 @@ class PointToPointTest
     void streamOfSmallMessages(final int ranks)
     {
         final JobResult result = Jobs.launch(ranks, P2pRank.class, List.of("stream"), List.of("JCCL_RING_BYTES=4k"));
-        Jobs.assertSucceeded(result);
-        for (int r = 0; r < ranks; r++)
-        {
-            final int rank = r;
-            assertTrue(result.output(r).stream().anyMatch(l -> l.contains("OK stream rank " + rank)),
-                () -> "rank " + rank + " did not finish: " + result.output(rank));
-        }
+        Jobs.assertEveryRankFinished(result, "stream");
     }
 
     /**
@@ -107,13 +95,7 @@ class PointToPointTest
         assumeTrue(Runtime.version().feature() >= 22, "single copy needs Java 22");
         final JobResult result = Jobs.launch(4, P2pRank.class, List.of("idlepair"),
             List.of("JCCL_DEBUG=TRACE", "JCCL_DEBUG_SUBSYS=P2P"));
-        Jobs.assertSucceeded(result);
-        for (int r = 0; r < 4; r++)
-        {
-            final int rank = r;
-            assertTrue(result.output(r).stream().anyMatch(l -> l.contains("OK idlepair rank " + rank)),
-                () -> "rank " + rank + " did not finish: " + result.output(rank));
-        }
+        Jobs.assertEveryRankFinished(result, "idlepair");
         for (int r = 0; r < 2; r++)
         {
             final int rank = r;

@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** split and dup between real rank JVMs: numbering, isolation, groups at work at the same time, cleanup. */
 @Timeout(150)
@@ -24,13 +23,7 @@ class SubCommunicatorTest
     {
         final JobResult result = Jobs.launch(ranks, SubCommunicatorRank.class, List.of(scenario),
             List.of("JCCL_TIMEOUT_MS=60000", "JCCL_PEER_TIMEOUT_MS=15000"));
-        Jobs.assertSucceeded(result);
-        for (int r = 0; r < ranks; r++)
-        {
-            final int rank = r;
-            assertTrue(result.output(r).stream().anyMatch(l -> l.contains("OK " + scenario + " rank " + rank)),
-                () -> "rank " + rank + " did not finish: " + result.output(rank));
-        }
+        Jobs.assertEveryRankFinished(result, scenario);
         // neither the job's segment nor any group's is left in the directory
         final Path segment = Jobs.segment(result);
         final String prefix = segment.getFileName().toString().replace(".seg", "");
