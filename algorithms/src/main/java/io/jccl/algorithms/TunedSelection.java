@@ -108,12 +108,14 @@ public final class TunedSelection
     }
 
     /**
-     * The JSON of the table these choices come from ({@link TuningTable#toJson}; "" for none): the same on every rank
-     * of a job, or ranks would choose apart.
+     * The JSON of the tuning file these choices come from ({@link TuningTable#toJson}), which must be the same on every
+     * rank of a job, or ranks would choose apart; "" for the shipped table or none. The shipped table is part of the
+     * build, which ranks agree on anyway, and writing it as JSON cost a rank about 60 ms of its connect (2 ranks on 2
+     * cores, the JVM cold: the JSON's numbers are rounded through BigDecimal; PERFORMANCE.md, session 69).
      */
     public String tableJson()
     {
-        return table == null ? "" : table.toJson();
+        return table == null || !measured ? "" : table.toJson();
     }
 
     /**
