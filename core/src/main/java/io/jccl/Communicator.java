@@ -27,7 +27,7 @@ public interface Communicator extends AutoCloseable
 
     // ---------------------------------------------------------------------------------------------------------------
     // Point-to-point. Messages from one source with one tag arrive in the order they were sent. A message goes to
-    // the receive posted first among those that match it (its source or ANY_SOURCE, and its tag).
+    // the receive posted first among those that match it (its source or ANY_SOURCE, and its tag or ANY_TAG).
     // ---------------------------------------------------------------------------------------------------------------
 
     /**
@@ -36,19 +36,26 @@ public interface Communicator extends AutoCloseable
      */
     int ANY_SOURCE = -1;
 
+    /**
+     * The tag of a receive that takes a message with any tag (MPI_ANY_TAG): the first of its source's (or sources')
+     * messages, whatever their tags. {@link #lastTag()} and {@link ReceiveRequest#tag()} tell which. It matches user
+     * messages only, never the communicator's own collective traffic.
+     */
+    int ANY_TAG = -1;
+
     /** Sends the whole view to {@code dest}; returns when the buffer may be reused. Tags are {@code >= 0}. */
     void send(Buf buf, int dest, int tag);
 
     /**
-     * Receives the next message from {@code source} (or {@link #ANY_SOURCE}) with {@code tag} into {@code buf} and
-     * returns its length in bytes, which may be shorter than the view. A message longer than the view is an error
-     * (truncation).
+     * Receives the next message from {@code source} (or {@link #ANY_SOURCE}) with {@code tag} (or {@link #ANY_TAG})
+     * into {@code buf} and returns its length in bytes, which may be shorter than the view. A message longer than the
+     * view is an error (truncation).
      */
     long recv(Buf buf, int source, int tag);
 
     /**
      * Sends and receives at once; never deadlocks against a matching sendRecv on the peer. Returns bytes received.
-     * {@code source} may be {@link #ANY_SOURCE}.
+     * {@code source} may be {@link #ANY_SOURCE} and {@code recvTag} {@link #ANY_TAG}.
      */
     long sendRecv(Buf sendBuf, int dest, int sendTag, Buf recvBuf, int source, int recvTag);
 
@@ -60,9 +67,16 @@ public interface Communicator extends AutoCloseable
     int lastSource();
 
     /**
-     * Waits until a message with {@code tag} from {@code source} (or {@link #ANY_SOURCE}) has arrived and returns its
-     * length in bytes, without receiving it (MPI_Probe): a {@code recv} from {@link #lastSource()} with the tag then
-     * takes this message, into a buffer sized for it. Messages of other tags that arrived before it are buffered.
+     * The tag of the message the last blocking receive took or the last probe found, as {@link #lastSource()} tells
+     * its sender: with {@link #ANY_TAG}, the tag it matched. {@link #ANY_TAG} before the first.
+     */
+    int lastTag();
+
+    /**
+     * Waits until a message with {@code tag} (or {@link #ANY_TAG}) from {@code source} (or {@link #ANY_SOURCE}) has
+     * arrived and returns its length in bytes, without receiving it (MPI_Probe): a {@code recv} from
+     * {@link #lastSource()} with {@link #lastTag()} then takes this message, into a buffer sized for it. Messages of
+     * other tags that arrived before it are buffered.
      */
     long probe(int source, int tag);
 
@@ -73,8 +87,8 @@ public interface Communicator extends AutoCloseable
     Request isend(Buf buf, int dest, int tag);
 
     /**
-     * Posts a receive from {@code source} (or {@link #ANY_SOURCE}); the buffer must not be read until the request
-     * completes.
+     * Posts a receive from {@code source} (or {@link #ANY_SOURCE}) with {@code tag} (or {@link #ANY_TAG}); the buffer
+     * must not be read until the request completes.
      */
     ReceiveRequest irecv(Buf buf, int source, int tag);
 

@@ -1,6 +1,9 @@
 package io.jccl;
 
-/** A receive in flight ({@link Communicator#irecv}): a {@link Request} that also tells where its message came from. */
+/**
+ * A receive in flight ({@link Communicator#irecv}): a {@link Request} that also tells where its message came from and
+ * with which tag.
+ */
 public interface ReceiveRequest extends Request
 {
     /**
@@ -9,4 +12,10 @@ public interface ReceiveRequest extends Request
      * ({@link Communicator#ANY_SOURCE} until then). Valid after completion.
      */
     int source();
+
+    /**
+     * The tag of the message this receive took: the tag it was posted for, or, posted for {@link Communicator#ANY_TAG},
+     * the tag of the message it matched ({@link Communicator#ANY_TAG} until then). Valid after completion.
+     */
+    int tag();
 }

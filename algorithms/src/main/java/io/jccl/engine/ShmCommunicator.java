@@ -256,6 +256,12 @@ public final class ShmCommunicator implements Communicator
     }
 
     @Override
+    public int lastTag()
+    {
+        return transport.lastTag();
+    }
+
+    @Override
     public long probe(final int source, final int tag)
     {
         enter();

@@ -69,6 +69,7 @@ public final class AllocationRank
             calls.put("alltoallv", () -> comm.alltoallv(all, counts, null, all2, counts, null));
             calls.put("sendRecv", () -> comm.sendRecv(block, peer, 3, out, from, 3));
             calls.put("sendRecv_any_source", () -> comm.sendRecv(block, peer, 5, out, Communicator.ANY_SOURCE, 5));
+            calls.put("sendRecv_any_tag", () -> comm.sendRecv(block, peer, 6, out, from, Communicator.ANY_TAG));
             final Buf largeSend = Buf.of(ByteBuffer.allocateDirect(LARGE_BYTES), DataType.FLOAT32);
             final Buf largeRecv = Buf.of(ByteBuffer.allocateDirect(LARGE_BYTES), DataType.FLOAT32);
             calls.put("sendRecv_256k", () -> comm.sendRecv(largeSend, peer, 4, largeRecv, from, 4));

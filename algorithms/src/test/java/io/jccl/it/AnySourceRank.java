@@ -6,17 +6,20 @@ import io.jccl.DataType;
 import io.jccl.Jccl;
 import io.jccl.PeerFailedException;
 import io.jccl.ReceiveRequest;
+import io.jccl.ReduceOp;
 import io.jccl.Request;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 import static io.jccl.Communicator.ANY_SOURCE;
+import static io.jccl.Communicator.ANY_TAG;
 import static io.jccl.it.P2pRank.check;
 import static io.jccl.it.P2pRank.expect;
 
 /**
- * One rank of {@link AnySourceTest}: receives from {@link Communicator#ANY_SOURCE}. Runs the scenario named by its
+ * One rank of {@link AnySourceTest}: receives from {@link Communicator#ANY_SOURCE} and with
+ * {@link Communicator#ANY_TAG}. Runs the scenario named by its
  * first argument; prints "OK scenario rank R" when every check held, and throws (exit 1) otherwise.
  */
 public final class AnySourceRank
@@ -57,6 +60,8 @@ public final class AnySourceRank
         ringBySendRecv(comm);
         comm.barrier();
         probing(comm);
+        comm.barrier();
+        anyTag(comm);
         comm.barrier();
         badArguments(comm);
     }
@@ -278,12 +283,146 @@ public final class AnySourceRank
         return 1000 * rank + 7 * rank * rank + 13;
     }
 
+    /**
+     * Receives with {@link Communicator#ANY_TAG}: every other rank's messages of five tags reach rank 0, taken from any
+     * source with any tag, in the order each sender sent them and with their tags; a receive for any tag posted
+     * before a ring allreduce and a binomial broadcast (collectives of point-to-point messages) takes none of theirs;
+     * between receives for any tag and for a tag the one posted first wins, whichever way round; an unexpected
+     * message is found by its place, a probe for any tag names the tag, and sendRecv takes any tag round a ring.
+     */
+    private static void anyTag(final Communicator comm)
+    {
+        final int me = comm.rank();
+        final int p = comm.size();
+        final int perSender = 12;
+        final int[] m = new int[2];
+        if (me == 0)
+        {
+            final int[] next = new int[p];
+            for (int i = 0; i < (p - 1) * perSender; i++)
+            {
+                final long got = comm.recv(Buf.of(m), ANY_SOURCE, ANY_TAG);
+                final int from = comm.lastSource();
+                check(got == 8 && m[0] == from && m[1] == next[from] && comm.lastTag() == streamTag(from, m[1]),
+                    "message " + i + " from any tag: " + m[0] + "/" + m[1] + " (tag " + comm.lastTag() + ") from " +
+                    from + ", whose next was " + next[from]);
+                next[from]++;
+            }
+        }
+        else
+        {
+            for (int k = 0; k < perSender; k++)
+            {
+                comm.send(Buf.of(new int[] {me, k}), 0, streamTag(me, k));
+            }
+        }
+
+        final ReceiveRequest early = me == 0 ? comm.irecv(Buf.of(m), ANY_SOURCE, ANY_TAG) : null;
+        final int[] sum = {me + 1, 1};
+        comm.withAlgorithm("allreduce:ring").allreduce(Buf.of(sum), ReduceOp.SUM);
+        final int[] root = {me == p - 1 ? 99 : 0};
+        comm.withAlgorithm("broadcast:binomial").broadcast(Buf.of(root), p - 1);
+        check(sum[0] == p * (p + 1) / 2 && sum[1] == p && root[0] == 99, "the collectives beside a receive for any " +
+            "tag gave " + sum[0] + ", " + sum[1] + " and " + root[0]);
+        if (me == 1)
+        {
+            comm.send(Buf.of(new int[] {1, 77}), 0, 90);
+        }
+        if (me == 0)
+        {
+            early.await();
+            check(early.source() == 1 && early.tag() == 90 && m[1] == 77, "a receive for any tag posted before the " +
+                "collectives took " + m[0] + "/" + m[1] + " (tag " + early.tag() + ") from " + early.source());
+        }
+        comm.barrier();
+
+        for (int round = 0; round < 2; round++)
+        {
+            if (me == 0)
+            {
+                final int[] a = new int[2];
+                final int[] b = new int[2];
+                final ReceiveRequest any;
+                final ReceiveRequest tagged;
+                if (round == 0)
+                {
+                    any = comm.irecv(Buf.of(a), 1, ANY_TAG);
+                    tagged = comm.irecv(Buf.of(b), 1, 61);
+                    check(any.tag() == ANY_TAG, "an unmatched receive's tag is " + any.tag());
+                }
+                else
+                {
+                    tagged = comm.irecv(Buf.of(b), 1, 61);
+                    any = comm.irecv(Buf.of(a), 1, ANY_TAG);
+                }
+                comm.barrier();
+                any.await();
+                tagged.await();
+                final boolean anyFirst = round == 0;
+                check(a[1] == (anyFirst ? 0 : 1) && any.tag() == (anyFirst ? 61 : 62) && b[1] == (anyFirst ? 1 : 0) &&
+                    tagged.tag() == 61, "round " + round + ": the receive for any tag took message " + a[1] +
+                    " (tag " + any.tag() + "), the one for tag 61 message " + b[1]);
+            }
+            else
+            {
+                comm.barrier();
+                if (me == 1)
+                {
+                    comm.send(Buf.of(new int[] {1, 0}), 0, 61);
+                    comm.send(Buf.of(new int[] {1, 1}), 0, round == 0 ? 61 : 62);
+                }
+            }
+        }
+        comm.barrier();
+
+        if (me == 0)
+        {
+            check(comm.iprobe(ANY_SOURCE, ANY_TAG) == -1, "iprobe for any tag found a message nobody sent");
+        }
+        comm.barrier();
+        if (me == 1)
+        {
+            comm.send(Buf.of(new int[] {1, 64}), 0, 64);
+            comm.send(Buf.of(new int[] {1, 65}), 0, 65);
+            comm.send(Buf.of(new int[5]), 0, 66);
+        }
+        else if (me == 0)
+        {
+            comm.recv(Buf.of(m), 1, 65);
+            check(m[1] == 65, "tag 65 got " + m[1]);
+            comm.recv(Buf.of(m), ANY_SOURCE, ANY_TAG);
+            check(m[1] == 64 && comm.lastTag() == 64, "the unexpected message got " + m[1] + " (tag " +
+                comm.lastTag() + ")");
+            final long length = comm.probe(1, ANY_TAG);
+            check(length == 20 && comm.lastTag() == 66 && comm.lastSource() == 1, "probe for any tag: " + length +
+                " bytes, tag " + comm.lastTag() + " from " + comm.lastSource());
+            final int[] five = new int[5];
+            check(comm.recv(Buf.of(five), comm.lastSource(), comm.lastTag()) == 20, "the probed message");
+        }
+        comm.barrier();
+
+        final int[] in = new int[1];
+        comm.sendRecv(Buf.of(new int[] {me}), (me + 1) % p, 80 + me, Buf.of(in), ANY_SOURCE, ANY_TAG);
+        final int left = (me - 1 + p) % p;
+        check(in[0] == left && comm.lastSource() == left && comm.lastTag() == 80 + left, "sendRecv for any tag got " +
+            in[0] + " (tag " + comm.lastTag() + ") from " + comm.lastSource());
+    }
+
+    /** The tag of message {@code k} of rank {@code sender}'s stream: five tags, taken in turn. */
+    private static int streamTag(final int sender, final int k)
+    {
+        return 100 + 10 * sender + k % 5;
+    }
+
     private static void badArguments(final Communicator comm)
     {
         final byte[] b = new byte[8];
         expect(IllegalArgumentException.class, () -> comm.recv(Buf.of(b), -2, 0), "not ANY_SOURCE");
         expect(IllegalArgumentException.class, () -> comm.probe(comm.size(), 0), "outside");
-        expect(IllegalArgumentException.class, () -> comm.iprobe(0, -1), "negative");
+        expect(IllegalArgumentException.class, () -> comm.iprobe(0, -2), "not ANY_TAG");
+        expect(IllegalArgumentException.class, () -> comm.recv(Buf.of(b), 0, -3), "not ANY_TAG");
+        expect(IllegalArgumentException.class, () -> comm.send(Buf.of(b), 0, ANY_TAG), "negative");
+        expect(IllegalArgumentException.class, () -> comm.isend(Buf.of(b), 0, ANY_TAG), "negative");
         expect(IllegalArgumentException.class, () -> comm.irecv(Buf.of(b), comm.size(), 0), "outside");
         expect(IllegalArgumentException.class, () -> comm.send(Buf.of(b), ANY_SOURCE, 0), "outside");
         expect(IllegalArgumentException.class, () -> comm.isend(Buf.of(b), ANY_SOURCE, 0), "outside");

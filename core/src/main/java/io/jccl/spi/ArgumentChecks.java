@@ -1,6 +1,7 @@
 package io.jccl.spi;
 
 import io.jccl.Buf;
+import io.jccl.Communicator;
 import io.jccl.DataType;
 import io.jccl.ReduceOp;
 
@@ -42,6 +43,16 @@ public final class ArgumentChecks
         if (tag < 0)
         {
             throw new IllegalArgumentException("tag " + tag + " is negative: user tags are >= 0");
+        }
+    }
+
+    /** A receive's or probe's tag: a user tag or {@link Communicator#ANY_TAG}. */
+    public static void checkReceiveTag(final int tag)
+    {
+        if (tag < 0 && tag != Communicator.ANY_TAG)
+        {
+            throw new IllegalArgumentException("tag " + tag + " is negative and not ANY_TAG (" +
+                Communicator.ANY_TAG + "): user tags are >= 0");
         }
     }
 

@@ -15,6 +15,7 @@ final class RecvOp implements ReceiveRequest
     private final ShmTransport transport;
     /** The sending rank; {@link io.jccl.Communicator#ANY_SOURCE} until a receive from any rank matches a message. */
     int source;
+    /** The tag; {@link io.jccl.Communicator#ANY_TAG} until a receive for any tag matches a message. */
     int tag;
     Object base;
     long offset;
@@ -104,5 +105,11 @@ final class RecvOp implements ReceiveRequest
     public int source()
     {
         return source;
+    }
+
+    @Override
+    public int tag()
+    {
+        return tag;
     }
 }

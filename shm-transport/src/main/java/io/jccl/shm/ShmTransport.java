@@ -39,21 +39,23 @@ import static io.jccl.spi.ArgumentChecks.*;
  * tags over the per-pair channels, and the {@link CollectiveContext} that algorithms run on (collective messages,
  * staging areas, flags, scratch).
  * <p>
- * Matching: a message from a source goes to the receive posted first among those with its tag for that source or
- * for {@link #ANY_SOURCE}, else it is buffered as unexpected; a receive takes the first unexpected message with its
- * tag before it posts (from any source: the one buffered first). Messages on one channel arrive in send order, so
- * order per (source, tag) holds. Collective messages use {@link #COLLECTIVE_TAG}, which user tags (>= 0) can never
- * match. Progress happens inside the calls of this rank (MPI style): a request advances when it, or any other
- * operation of the transport, is tested or awaited.
+ * Matching: a message from a source goes to the receive posted first among those with its tag (or {@link #ANY_TAG})
+ * for that source or for {@link #ANY_SOURCE}, else it is buffered as unexpected; a receive takes the first unexpected
+ * message it matches before it posts (from any source: the one buffered first). Messages on one channel arrive in
+ * send order, so order per (source, tag) holds. Collective messages use {@link #COLLECTIVE_TAG}, which neither user
+ * tags (>= 0) nor {@link #ANY_TAG} can match. Progress happens inside the calls of this rank (MPI style): a request
+ * advances when it, or any other operation of the transport, is tested or awaited.
  * <p>
  * Not thread-safe: one thread at a time (the communicator checks).
  */
 public final class ShmTransport implements CollectiveContext, AutoCloseable
 {
-    /** Tag of collective traffic; user tags are >= 0. */
-    public static final int COLLECTIVE_TAG = -1;
+    /** Tag of collective traffic; user tags are >= 0, and {@link #ANY_TAG} matches those alone. */
+    public static final int COLLECTIVE_TAG = -2;
     /** The source of a receive from any rank. */
     public static final int ANY_SOURCE = io.jccl.Communicator.ANY_SOURCE;
+    /** The tag of a receive that takes any user tag. */
+    public static final int ANY_TAG = io.jccl.Communicator.ANY_TAG;
 
     private final Log log;
     private final int rank;
@@ -79,6 +81,8 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
     private int anySourceStart;
     /** {@link #lastSource()}. */
     private int lastSource = ANY_SOURCE;
+    /** {@link #lastTag()}. */
+    private int lastTag = ANY_TAG;
     private final RecvOp[] current;
     private final Configuration configuration;
     private final SendOp blockingSend;
@@ -478,7 +482,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
     {
         checkUsable();
         checkSource(source);
-        checkTag(tag);
+        checkReceiveTag(tag);
         checkBuffer(buf, "receive buffer", true);
         beginPointToPoint("recv", FlightRecorder.RECV, buf);
         waiter.target(awaited(source), tag, buf.bytes());
@@ -490,6 +494,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         finally
         {
             lastSource = blockingRecv.source;
+            lastTag = blockingRecv.tag;
         }
         recorder.done();
         return received;
@@ -502,7 +507,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         checkRank(dest, size, "destination rank");
         checkSource(source);
         checkTag(sendTag);
-        checkTag(recvTag);
+        checkReceiveTag(recvTag);
         checkBuffer(sendBuf, "send buffer", false);
         checkBuffer(recvBuf, "receive buffer", true);
         beginPointToPoint("sendRecv", FlightRecorder.SEND_RECV, sendBuf);
@@ -516,6 +521,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         finally
         {
             lastSource = blockingRecv.source;
+            lastTag = blockingRecv.tag;
         }
         recorder.done();
         return received;
@@ -530,12 +536,20 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         return lastSource;
     }
 
-    /** Waits for a message with {@code tag} from {@code source} (or any) that a receive would take; its length. */
+    /** The tag of the message {@link #lastSource()} tells the sender of ({@link #ANY_TAG}: none). */
+    public int lastTag()
+    {
+        return lastTag;
+    }
+
+    /**
+     * Waits for a message with {@code tag} (or any) from {@code source} (or any) that a receive would take; its length.
+     */
     public long probe(final int source, final int tag)
     {
         checkUsable();
         checkSource(source);
-        checkTag(tag);
+        checkReceiveTag(tag);
         final long sequence = ++operationSequence;
         final int awaited = awaited(source);
         waiter.operation("probe", sequence, -1, null, true);
@@ -556,7 +570,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
     {
         checkUsable();
         checkSource(source);
-        checkTag(tag);
+        checkReceiveTag(tag);
         final long length = findMessage(source, tag);
         if (length >= 0 || progressFor(source) == 0)
         {
@@ -566,9 +580,9 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
     }
 
     /**
-     * The length of the message with {@code tag} from {@code source} (or any) that a receive would take next, without
-     * taking it, and its sender into {@link #lastSource}: the first buffered as unexpected, else one at the head of its
-     * channel that no posted receive claims. -1 when there is none yet.
+     * The length of the message with {@code tag} (or any) from {@code source} (or any) that a receive would take next,
+     * without taking it, and its sender and tag into {@link #lastSource} and {@link #lastTag}: the first buffered as
+     * unexpected, else one at the head of its channel that no posted receive claims. -1 when there is none yet.
      */
     private long findMessage(final int source, final int tag)
     {
@@ -576,15 +590,17 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         if (early != null)
         {
             lastSource = early.source;
+            lastTag = early.tag;
             return early.length;
         }
         for (int r = firstOf(source), end = endOf(source); r < end; r++)
         {
             final ChannelReader reader = readers[r];
-            if (reader != null && current[r] == null && reader.poll() && reader.tag() == tag &&
-                firstWithTag(posted[r], tag) < 0 && firstWithTag(postedAny, tag) < 0)
+            if (reader != null && current[r] == null && reader.poll() && takes(tag, reader.tag()) &&
+                firstReceiveFor(posted[r], reader.tag()) < 0 && firstReceiveFor(postedAny, reader.tag()) < 0)
             {
                 lastSource = r;
+                lastTag = reader.tag();
                 return reader.messageLength();
             }
         }
@@ -650,7 +666,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
     {
         checkUsable();
         checkSource(source);
-        checkTag(tag);
+        checkReceiveTag(tag);
         checkBuffer(buf, "receive buffer", true);
         final RecvOp op = new RecvOp(this).reset(source, tag, buf.base(), buf.offset(), buf.bytes());
         op.operation = "irecv";
@@ -664,6 +680,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         else
         {
             op.source = early.source;
+            op.tag = early.tag;
             if (early.done)
             {
                 completeFrom(op, early);
@@ -1088,7 +1105,8 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         final long capacity)
     {
         final RecvOp early = takeUnexpected(source, tag);
-        final RecvOp op = blockingRecv.reset(early != null ? early.source : source, tag, base, offset, capacity);
+        final RecvOp op = early != null ? blockingRecv.reset(early.source, early.tag, base, offset, capacity) :
+            blockingRecv.reset(source, tag, base, offset, capacity);
         if (early != null)
         {
             while (!early.done)
@@ -1126,8 +1144,9 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
     {
         final SendOp send = blockingSend.reset(dest, sendTag, sendBase, sendOffset, sendBytes);
         final RecvOp early = takeUnexpected(source, recvTag);
-        final RecvOp recv = blockingRecv.reset(early != null ? early.source : source, recvTag, recvBase, recvOffset,
-            recvBytes);
+        final RecvOp recv = early != null ?
+            blockingRecv.reset(early.source, early.tag, recvBase, recvOffset, recvBytes) :
+            blockingRecv.reset(source, recvTag, recvBase, recvOffset, recvBytes);
         startSend(send);
         while (true)
         {
@@ -1414,9 +1433,10 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         {
             return posted;
         }
-        if (wanted != null && wanted.tag == tag)
+        if (wanted != null && takes(wanted.tag, tag))
         {
             wanted.source = source;
+            wanted.tag = tag;
             return wanted;
         }
         return newUnexpected(source, tag, readers[source].messageLength(), readers[source].isRendezvous());
@@ -1424,27 +1444,56 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
 
     /**
      * Removes and returns the receive posted first, for {@code source} or for any, that a message with {@code tag}
-     * from {@code source} matches; null when none does.
+     * from {@code source} matches, with the message's source and tag; null when none does.
      */
     private RecvOp takePosted(final int source, final int tag)
     {
         final ArrayList<RecvOp> list = posted[source];
-        final int i = firstWithTag(list, tag);
-        final int any = postedAny.isEmpty() ? -1 : firstWithTag(postedAny, tag);
+        final int i = firstReceiveFor(list, tag);
+        final int any = postedAny.isEmpty() ? -1 : firstReceiveFor(postedAny, tag);
+        final RecvOp op;
         if (any >= 0 && (i < 0 || postedAny.get(any).sequence < list.get(i).sequence))
         {
-            final RecvOp op = postedAny.remove(any);
+            op = postedAny.remove(any);
             op.source = source;
-            return op;
         }
-        return i >= 0 ? list.remove(i) : null;
+        else if (i >= 0)
+        {
+            op = list.remove(i);
+        }
+        else
+        {
+            return null;
+        }
+        op.tag = tag;
+        return op;
     }
 
-    private static int firstWithTag(final ArrayList<RecvOp> list, final int tag)
+    /** Whether a receive for {@code wanted} takes a message with {@code tag}: the same tag, or any user tag. */
+    private static boolean takes(final int wanted, final int tag)
     {
-        for (int i = 0, n = list.size(); i < n; i++)
+        return wanted == tag || wanted == ANY_TAG && tag >= 0;
+    }
+
+    /** The first of the posted {@code receives} that takes a message with {@code tag}; -1 when none does. */
+    private static int firstReceiveFor(final ArrayList<RecvOp> receives, final int tag)
+    {
+        for (int i = 0, n = receives.size(); i < n; i++)
         {
-            if (list.get(i).tag == tag)
+            if (takes(receives.get(i).tag, tag))
+            {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** The first of the unexpected {@code messages} that a receive for {@code wanted} takes; -1 when none. */
+    private static int firstMessageFor(final ArrayList<RecvOp> messages, final int wanted)
+    {
+        for (int i = 0, n = messages.size(); i < n; i++)
+        {
+            if (takes(wanted, messages.get(i).tag))
             {
                 return i;
             }
@@ -1498,15 +1547,15 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
     }
 
     /**
-     * The first unexpected message with {@code tag} from {@code source}; from {@link #ANY_SOURCE}, the one of those of
-     * every source that was buffered first. Null when there is none.
+     * The first unexpected message with {@code tag} (or any) from {@code source}; from {@link #ANY_SOURCE}, the one of
+     * those of every source that was buffered first. Null when there is none.
      */
     private RecvOp peekUnexpected(final int source, final int tag)
     {
         RecvOp first = null;
         for (int r = firstOf(source), end = endOf(source); r < end; r++)
         {
-            final int i = firstWithTag(unexpected[r], tag);
+            final int i = firstMessageFor(unexpected[r], tag);
             if (i >= 0 && (first == null || unexpected[r].get(i).arrival < first.arrival))
             {
                 first = unexpected[r].get(i);

@@ -230,9 +230,13 @@ final class Waiter
             sb.append(next).append("waiting on ").append(awaitedName(peer));
             next = ", ";
         }
-        if (tag != Integer.MIN_VALUE && tag >= 0)
+        if (tag >= 0 || tag == ShmTransport.ANY_TAG)
         {
-            sb.append(next).append("tag ").append(tag);
+            sb.append(next).append(tag >= 0 ? "tag " : "any tag");
+            if (tag >= 0)
+            {
+                sb.append(tag);
+            }
             next = ", ";
         }
         if (bytes >= 0)
