@@ -11,6 +11,8 @@ import java.util.Arrays;
  * takes each result from whichever worker finishes first ({@code recv} from any source, the sender told by
  * {@code lastSource()}) and gives that worker the next row, so that workers on cheap rows take more of them: the
  * rows' costs differ by a factor of a hundred and more, which a fixed split of the rows would leave unbalanced.
+ * Workers take their orders with {@link Communicator#ANY_TAG} and tell a row from the order to stop by its tag
+ * ({@code lastTag()}), as MPI's manager-worker programs do.
  * <pre>
  *   ./jccl run -n 4 -- io.jccl.examples.WorkQueue [--width 600] [--rows 400] [--iterations 2000]
  * </pre>
@@ -20,7 +22,7 @@ public final class WorkQueue
 {
     private static final int TASK_TAG = 1;
     private static final int RESULT_TAG = 2;
-    private static final int STOP = -1;
+    private static final int STOP_TAG = 3;
 
     private WorkQueue()
     {
@@ -60,8 +62,7 @@ public final class WorkQueue
         int next = 0;
         for (int worker = 1; worker <= workers; worker++)
         {
-            task[0] = next < rows ? next++ : STOP;
-            comm.send(Buf.of(task), worker, TASK_TAG);
+            next = order(comm, worker, task, next, rows);
         }
         for (int done = 0; done < rows; done++)
         {
@@ -69,8 +70,7 @@ public final class WorkQueue
             final int worker = comm.lastSource();
             image[result[0]] = Arrays.copyOfRange(result, 1, result.length);
             rowsDone[worker]++;
-            task[0] = next < rows ? next++ : STOP;
-            comm.send(Buf.of(task), worker, TASK_TAG);
+            next = order(comm, worker, task, next, rows);
         }
         final double seconds = (System.nanoTime() - start) / 1e9;
         int wrong = 0;
@@ -84,15 +84,29 @@ public final class WorkQueue
         return wrong == 0;
     }
 
-    /** A worker: rows until rank 0 says stop. */
+    /** Sends {@code worker} row {@code next}, or the order to stop when every row is out; the next row to hand out. */
+    private static int order(final Communicator comm, final int worker, final int[] task, final int next,
+        final int rows)
+    {
+        if (next == rows)
+        {
+            comm.send(Buf.of(task, 0, 0), worker, STOP_TAG);
+            return next;
+        }
+        task[0] = next;
+        comm.send(Buf.of(task), worker, TASK_TAG);
+        return next + 1;
+    }
+
+    /** A worker: rows until rank 0 says stop, each order told apart by its tag. */
     private static boolean work(final Communicator comm, final int width, final int rows, final int iterations)
     {
         final int[] task = new int[1];
         final int[] result = new int[1 + width];
         while (true)
         {
-            comm.recv(Buf.of(task), 0, TASK_TAG);
-            if (task[0] == STOP)
+            comm.recv(Buf.of(task), 0, Communicator.ANY_TAG);
+            if (comm.lastTag() == STOP_TAG)
             {
                 return true;
             }
