@@ -230,13 +230,14 @@ final class Waiter
             sb.append(next).append("waiting on ").append(awaitedName(peer));
             next = ", ";
         }
-        if (tag >= 0 || tag == ShmTransport.ANY_TAG)
+        if (tag >= 0)
         {
-            sb.append(next).append(tag >= 0 ? "tag " : "any tag");
-            if (tag >= 0)
-            {
-                sb.append(tag);
-            }
+            sb.append(next).append("tag ").append(tag);
+            next = ", ";
+        }
+        else if (tag == ShmTransport.ANY_TAG)
+        {
+            sb.append(next).append("any tag");
             next = ", ";
         }
         if (bytes >= 0)
