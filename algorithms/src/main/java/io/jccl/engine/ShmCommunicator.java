@@ -11,6 +11,7 @@ import io.jccl.ReduceOp;
 import io.jccl.Request;
 import io.jccl.algorithms.AlgorithmRegistry;
 import io.jccl.algorithms.AlgorithmSelector;
+import io.jccl.algorithms.LastSmallCallChoice;
 import io.jccl.algorithms.TunedSelection;
 import io.jccl.model.Pace;
 import io.jccl.model.TuningTable;
@@ -33,6 +34,8 @@ public final class ShmCommunicator implements Communicator
 {
     private final ShmTransport transport;
     private final AlgorithmSelector selector;
+    /** The selector, with the choice for the last small call remembered: what every collective call asks. */
+    private final LastSmallCallChoice smallCalls;
     private final CollectiveArgs args;
     private final Owner owner;
     private final boolean view;
@@ -65,6 +68,7 @@ public final class ShmCommunicator implements Communicator
         this.transport = transport;
         this.paceProbe = paceProbe;
         this.selector = selector;
+        this.smallCalls = new LastSmallCallChoice(selector);
         this.args = args;
         this.owner = owner;
         this.view = view;
@@ -1110,7 +1114,7 @@ public final class ShmCommunicator implements Communicator
         a.maxCopyBytes = splitBytes;
         a.declinedCopyMaxBytes = 0;
         a.betweenPaces = pace != null && paceProbe.betweenPaces(a.collective, bytes, pace);
-        runAs(selector.select(a, transport, bytes, pace), op, agreedCount);
+        runAs(smallCalls.select(a, transport, bytes, pace), op, agreedCount);
         if (a.declined)
         {
             // a rank would have copied its buffers for single copy at a cost the staged algorithms beat, and every
