@@ -76,6 +76,7 @@ public final class LastSmallCallChoice
             args.declinedCopyMinBytes = declinedCopyMinBytes;
             return algorithm;
         }
+        // a refusal (a forced algorithm that cannot serve the call) leaves nothing remembered
         algorithm = null;
         final long chunkBytesIn = args.chunkBytes;
         final CollectiveAlgorithm chosen = selector.select(args, context, bytes, pace);

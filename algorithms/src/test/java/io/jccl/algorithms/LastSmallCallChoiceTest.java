@@ -26,8 +26,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The remembered choice for small calls is the selector's own: long random streams of calls, drawn from groups of
  * shapes that differ in one thing each and repeated, through one {@link LastSmallCallChoice} and through the selector
  * alone, must choose the same algorithms and leave the same arguments, at 2, 4 and 8 ranks on 2 cores, with and
- * without single copy, at every pace. Dropping the count, the pace or the memory kind from what the remembered choice
- * compares fails them.
+ * without single copy, at every pace. Leaving the count or the pace out of what the remembered choice compares, or
+ * remembering calls on buffers in the shared segment, fails them.
  */
 @Timeout(60)
 class LastSmallCallChoiceTest
