@@ -19,8 +19,8 @@ import static io.jccl.it.P2pRank.expect;
 
 /**
  * One rank of {@link AnySourceTest}: receives from {@link Communicator#ANY_SOURCE} and with
- * {@link Communicator#ANY_TAG}. Runs the scenario named by its
- * first argument; prints "OK scenario rank R" when every check held, and throws (exit 1) otherwise.
+ * {@link Communicator#ANY_TAG}. Runs the scenario named by its first argument; prints "OK scenario rank R" when every
+ * check held, and throws (exit 1) otherwise.
  */
 public final class AnySourceRank
 {
