@@ -5,6 +5,7 @@ import io.jccl.CollectiveRequest;
 import io.jccl.Communicator;
 import io.jccl.Configuration;
 import io.jccl.ReduceOp;
+import io.jccl.Request;
 import io.jccl.engine.PendingCollective.Kind;
 import io.jccl.spi.ArgumentChecks;
 
@@ -177,6 +178,12 @@ final class NonBlockingCollectives implements AutoCloseable
         p.recvDispls = recvDispls;
         p.bytes = recv.bytes();
         return engine.submit(p);
+    }
+
+    /** Whether {@code request} is one of these collectives' requests. */
+    boolean owns(final Request request)
+    {
+        return engine != null && request instanceof PendingCollective pending && pending.startedOn(engine);
     }
 
     /** Finishes what was started, then stops the progress thread and closes its communicator. */

@@ -123,6 +123,12 @@ final class PendingCollective implements CollectiveRequest
         return state == DONE;
     }
 
+    /** Whether this request was started on {@code engine}. */
+    boolean startedOn(final ProgressEngine engine)
+    {
+        return this.engine == engine;
+    }
+
     /** Fails an operation that never ran (the progress engine is closing or broken). */
     void fail(final Throwable cause)
     {
@@ -151,6 +157,8 @@ final class PendingCollective implements CollectiveRequest
         final int s = checkInUse();
         if (s != DONE)
         {
+            // a caller that tests in a loop must not spin for good on a progress thread that has stopped
+            engine.checkAlive();
             return false;
         }
         release();

@@ -23,6 +23,8 @@ import io.jccl.spi.CollectiveArgs;
 import io.jccl.spi.Memory;
 import io.jccl.spi.Reductions;
 
+import java.util.Objects;
+
 import static io.jccl.spi.ArgumentChecks.*;
 
 /**
@@ -300,6 +302,41 @@ public final class ShmCommunicator implements Communicator
         try
         {
             return transport.irecv(buf, source, tag);
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    @Override
+    public int waitAny(final Request... requests)
+    {
+        return completeAny(requests, true);
+    }
+
+    @Override
+    public int testAny(final Request... requests)
+    {
+        return completeAny(requests, false);
+    }
+
+    private int completeAny(final Request[] requests, final boolean block)
+    {
+        enter();
+        try
+        {
+            Objects.requireNonNull(requests, "requests");
+            for (int i = 0; i < requests.length; i++)
+            {
+                final Request request = requests[i];
+                if (request != null && !transport.owns(request) && !nonBlocking.owns(request))
+                {
+                    throw new IllegalArgumentException("requests[" + i + "] is not this communicator's: waitAny " +
+                        "and testAny take the requests of its own isend, irecv and non-blocking collectives");
+                }
+            }
+            return transport.completeAny(requests, block);
         }
         finally
         {

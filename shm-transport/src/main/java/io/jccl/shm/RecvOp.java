@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class RecvOp implements ReceiveRequest
 {
-    private final ShmTransport transport;
+    final ShmTransport transport;
     /** The sending rank; {@link io.jccl.Communicator#ANY_SOURCE} until a receive from any rank matches a message. */
     int source;
     /** The tag; {@link io.jccl.Communicator#ANY_TAG} until a receive for any tag matches a message. */
@@ -71,10 +71,16 @@ final class RecvOp implements ReceiveRequest
         if (!done)
         {
             transport.progress();
-            if (pending != null && pending.done)
-            {
-                transport.completeFrom(this, pending);
-            }
+        }
+        return completed();
+    }
+
+    /** Whether the receive has completed, without progress: finishes it from an early message that has arrived. */
+    boolean completed()
+    {
+        if (!done && pending != null && pending.done)
+        {
+            transport.completeFrom(this, pending);
         }
         if (done && error != null)
         {

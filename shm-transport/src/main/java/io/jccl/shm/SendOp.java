@@ -7,7 +7,7 @@ import java.util.concurrent.TimeUnit;
 /** A send in progress: the bytes not yet written to the channel, and the request the caller holds. */
 final class SendOp implements Request
 {
-    private final ShmTransport transport;
+    final ShmTransport transport;
     int dest;
     int tag;
     Object base;

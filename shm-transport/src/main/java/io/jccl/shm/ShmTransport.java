@@ -56,6 +56,8 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
     public static final int ANY_SOURCE = io.jccl.Communicator.ANY_SOURCE;
     /** The tag of a receive that takes any user tag. */
     public static final int ANY_TAG = io.jccl.Communicator.ANY_TAG;
+    /** {@link #completeAny}'s awaited rank before it has found a request still pending. */
+    private static final int NO_REQUEST = Integer.MIN_VALUE;
 
     private final Log log;
     private final int rank;
@@ -1062,6 +1064,100 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         }
         waiter.done();
         return true;
+    }
+
+    /** Whether {@code request} is one of this transport's sends or receives ({@link #isend}, {@link #irecv}). */
+    public boolean owns(final Request request)
+    {
+        return request instanceof SendOp send ? send.transport == this :
+            request instanceof RecvOp recv && recv.transport == this;
+    }
+
+    /**
+     * The communicator's {@code waitAny} ({@code block}) and {@code testAny}: sets the entry of a request of
+     * {@code requests} that has completed to null and returns its index; -1 when no entry is left or, without
+     * {@code block}, none has completed. A failed request's entry is set to null before its failure is thrown. This
+     * transport's own requests are looked at after one {@link #progress()} a round; any other (the caller has checked
+     * that it is its communicator's non-blocking collective, which its progress thread completes) through its own
+     * {@code test()}. The wait goes through the waiter as every other: bounded by the operation timeout, watching the
+     * peers. It may spin with a core each only while it waits for messages alone: a collective's request is
+     * completed by a progress thread, which needs the core.
+     */
+    public int completeAny(final Request[] requests, final boolean block)
+    {
+        checkUsable();
+        boolean waiting = false;
+        while (true)
+        {
+            progress();
+            int awaited = NO_REQUEST;
+            long sequence = -1;
+            boolean collectives = false;
+            for (int i = 0; i < requests.length; i++)
+            {
+                final Request request = requests[i];
+                if (request == null)
+                {
+                    continue;
+                }
+                final boolean done;
+                try
+                {
+                    done = request instanceof SendOp send && send.transport == this ? send.done :
+                        request instanceof RecvOp recv && recv.transport == this ? recv.completed() : request.test();
+                }
+                catch (final RuntimeException ex)
+                {
+                    requests[i] = null;
+                    endWait(waiting);
+                    throw ex;
+                }
+                if (done)
+                {
+                    requests[i] = null;
+                    endWait(waiting);
+                    return i;
+                }
+                final int peer;
+                if (request instanceof SendOp send)
+                {
+                    peer = send.dest;
+                    sequence = sequence < 0 ? send.sequence : sequence;
+                }
+                else if (request instanceof RecvOp recv)
+                {
+                    peer = awaited(recv.source);
+                    sequence = sequence < 0 ? recv.sequence : sequence;
+                }
+                else
+                {
+                    peer = Waiter.ANY_SENDER;
+                    collectives = true;
+                }
+                awaited = awaited == NO_REQUEST || awaited == peer ? peer : Waiter.ANY_SENDER;
+            }
+            if (awaited == NO_REQUEST || !block)
+            {
+                endWait(waiting);
+                return -1;
+            }
+            if (!waiting)
+            {
+                waiting = true;
+                // named by its first message's number, or the rank's last operation's when it waits for collectives
+                waiter.operation("waitAny", sequence >= 0 ? sequence : operationSequence, -1, null, !collectives);
+            }
+            waiter.target(awaited, Integer.MIN_VALUE, -1);
+            idle(awaited);
+        }
+    }
+
+    private void endWait(final boolean waiting)
+    {
+        if (waiting)
+        {
+            waiter.done();
+        }
     }
 
     /** Finishes receive {@code op} from an unexpected message that has fully arrived. */
