@@ -25,6 +25,8 @@ final class RecvOp implements ReceiveRequest
     long received;
     boolean truncated;
     boolean done;
+    /** Withdrawn before any message matched it ({@link #cancel()}): done, and took nothing. */
+    boolean cancelled;
     /** Non-zero while the message arrives single-copy ({@link SingleCopy}) from {@link #remoteAddress}. */
     long rendezvousId;
     long remoteAddress;
@@ -57,6 +59,7 @@ final class RecvOp implements ReceiveRequest
         this.received = 0;
         this.truncated = false;
         this.done = false;
+        this.cancelled = false;
         this.rendezvousId = 0;
         this.remoteAddress = 0;
         this.unexpectedBuffer = null;
@@ -105,6 +108,18 @@ final class RecvOp implements ReceiveRequest
     public long bytes()
     {
         return length;
+    }
+
+    @Override
+    public boolean cancel()
+    {
+        return transport.cancel(this);
+    }
+
+    @Override
+    public boolean isCancelled()
+    {
+        return cancelled;
     }
 
     @Override

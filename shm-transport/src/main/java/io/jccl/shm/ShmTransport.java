@@ -1066,6 +1066,23 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         return true;
     }
 
+    /**
+     * Withdraws posted receive {@code op} while no message has matched it: it is then still in its source's list of
+     * posted receives, or the list of those from any source (a match takes it out of the list first). It does not
+     * make progress first: a message that has arrived but not been matched may go either way, as MPI allows.
+     */
+    boolean cancel(final RecvOp op)
+    {
+        checkUsable();
+        if (op.done || op.pending != null || !(op.source == ANY_SOURCE ? postedAny : posted[op.source]).remove(op))
+        {
+            return false;
+        }
+        op.cancelled = true;
+        op.done = true;
+        return true;
+    }
+
     /** Whether {@code request} is one of this transport's sends or receives ({@link #isend}, {@link #irecv}). */
     public boolean owns(final Request request)
     {

@@ -20,16 +20,16 @@ import static io.jccl.it.P2pRank.check;
 import static io.jccl.it.P2pRank.expect;
 
 /**
- * One rank of {@link WaitAnyTest}: {@code waitAny}, {@code testAny}, {@code waitAll} and {@code testAll} over
- * point-to-point requests and non-blocking collectives. Runs the scenario named by its first argument; prints
+ * One rank of {@link RequestsTest}: {@code waitAny}, {@code testAny}, {@code waitAll} and {@code testAll} over
+ * point-to-point requests and non-blocking collectives, and cancelled receives. Runs the scenario named by its first argument; prints
  * "OK scenario rank R" when every check held, and throws (exit 1) otherwise.
  */
-public final class WaitAnyRank
+public final class RequestsRank
 {
     private static final int GO_TAG = 6;
     private static final int VALUE_TAG = 5;
 
-    private WaitAnyRank()
+    private RequestsRank()
     {
     }
 
@@ -57,6 +57,8 @@ public final class WaitAnyRank
         overlappedWithTestAll(comm);
         comm.barrier();
         failures(comm);
+        comm.barrier();
+        cancelled(comm);
         comm.barrier();
         badArguments(comm);
     }
@@ -204,6 +206,46 @@ public final class WaitAnyRank
         final int[] value = {me};
         comm.allreduce(Buf.of(value), ReduceOp.MAX);
         check(value[0] == comm.size() - 1, "the communicator after the failures gave " + value[0]);
+    }
+
+    /**
+     * Receives that no message has matched are withdrawn (rank 1 sends only once told to): complete at once, no
+     * bytes, and the messages they would have taken go to the next receives; one that matches a message already
+     * waiting as unexpected cannot be, and completes with it.
+     */
+    private static void cancelled(final Communicator comm)
+    {
+        final int me = comm.rank();
+        if (me == 0)
+        {
+            final int[] got = new int[1];
+            final ReceiveRequest fromOne = comm.irecv(Buf.of(got), 1, 12);
+            final ReceiveRequest fromAny = comm.irecv(Buf.of(got), ANY_SOURCE, ANY_TAG);
+            final Request[] requests = {comm.irecv(Buf.of(got), 1, 13), fromAny};
+            check(fromOne.cancel() && fromAny.cancel(), "an unmatched receive was not withdrawn");
+            check(fromOne.isCancelled() && fromOne.test() && fromOne.bytes() == -1 && fromAny.source() == ANY_SOURCE,
+                "a withdrawn receive: test " + fromOne.test() + ", " + fromOne.bytes() + " bytes, source " +
+                fromAny.source());
+            check(!fromOne.cancel(), "a withdrawn receive was withdrawn again");
+            check(comm.waitAny(requests) == 1, "waitAny did not return the withdrawn receive");
+            comm.send(Buf.of(new int[] {1}), 1, 14);
+            check(comm.waitAny(requests) == 0 && got[0] == 113, "the receive beside the withdrawn ones got " + got[0]);
+            // taking rank 1's later message reads past its tag-12 one, which waits as unexpected, already matched
+            final int[] later = new int[1];
+            comm.recv(Buf.of(later), 1, 15);
+            check(later[0] == 115, "the tag-15 message arrived as " + later[0]);
+            final ReceiveRequest matched = comm.irecv(Buf.of(got), 1, 12);
+            check(!matched.cancel() && !matched.isCancelled(), "a receive that matched a message was withdrawn");
+            matched.await();
+            check(got[0] == 112 && matched.bytes() == 4, "the withdrawn receives' message went to " + got[0]);
+        }
+        else if (me == 1)
+        {
+            comm.recv(Buf.of(new int[1]), 0, 14);
+            comm.send(Buf.of(new int[] {113}), 0, 13);
+            comm.send(Buf.of(new int[] {112}), 0, 12);
+            comm.send(Buf.of(new int[] {115}), 0, 15);
+        }
     }
 
     /** A null array, and a request of another communicator, are refused; that communicator completes its own. */

@@ -16,20 +16,22 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@code waitAny}, {@code testAny}, {@code waitAll} and {@code testAll} between real rank JVMs ({@link WaitAnyRank}).
+ * {@code waitAny}, {@code testAny}, {@code waitAll} and {@code testAll}, and cancelled receives, between real rank JVMs
+ * ({@link RequestsRank}).
  */
 @Timeout(120)
-class WaitAnyTest
+class RequestsTest
 {
     /**
      * Completion in the order requests complete, point-to-point and collective requests in one array, polling while
-     * large messages move, failed requests and refused arguments; on 4 ranks the ranks outnumber the cores.
+     * large messages move, failed requests, withdrawn receives and refused arguments; on 4 ranks the ranks outnumber
+     * the cores.
      */
     @ParameterizedTest(name = "{0} ranks")
     @ValueSource(ints = {2, 4})
     void requestsCompleteAsMpiSays(final int ranks)
     {
-        final JobResult result = Jobs.launch(ranks, WaitAnyRank.class, List.of("completion"), List.of());
+        final JobResult result = Jobs.launch(ranks, RequestsRank.class, List.of("completion"), List.of());
         Jobs.assertEveryRankFinished(result, "completion");
         assertFalse(Files.exists(Jobs.segment(result)), "segment left behind");
     }
@@ -38,7 +40,7 @@ class WaitAnyTest
     @Test
     void killedPeerEndsTheWait()
     {
-        final JobResult result = Jobs.launch(2, WaitAnyRank.class, List.of("killed"), List.of());
+        final JobResult result = Jobs.launch(2, RequestsRank.class, List.of("killed"), List.of());
         assertFalse(result.succeeded());
         assertEquals(128 + 9, result.exitCode(1), () -> String.join("\n", result.summary()));
         assertEquals(3, result.exitCode(0), () -> String.join("\n", result.output(0)));
