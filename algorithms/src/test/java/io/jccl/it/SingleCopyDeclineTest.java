@@ -16,12 +16,12 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * At the slow pace, a rank whose buffers single copy would copy for its peers (a heap array, or an allreduce in place)
  * declines calls whose copy lies in the window where the staged algorithms beat it, and every rank then runs the call
- * staged; buffers that need no copy, and copies outside the window, keep single copy. The window starts at 512 KiB
- * (a reduce's at 128 KiB where ranks share cores) and ends where the JVM's copies stream past the caches (2.5 MB at 2
+ * staged; buffers that need no copy, and copies outside the window, keep single copy. The window starts at 512 KiB (a
+ * reduce's at 128 KiB where ranks share cores) and ends where the JVM's copies stream past the caches (2.5 MB at 2
  * ranks, 4 MiB where ranks share cores), and nowhere where they do not ({@code -XX:MaxVectorSize=32}, or a CPU without
  * AVX-512). Large reduces that take binomial where copies stream (rank 0's probe tells every rank whether they do) keep
- * single copy where they do not, and there a heap array's copy declines them. In 4 JVMs on 2 cores and in 2, with every probe reading the slow pace; every result checked, and every rank
- * must have run the same algorithm.
+ * single copy where they do not, and there a heap array's copy declines them. In 4 JVMs on 2 cores and in 2, with every
+ * probe reading the slow pace; every result checked, and every rank must have run the same algorithm.
  */
 @Timeout(240)
 class SingleCopyDeclineTest
