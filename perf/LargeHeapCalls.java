@@ -11,8 +11,9 @@
  *       -d /tmp/large-heap perf/LargeHeapCalls.java
  *   JCCL_PACE_THRESHOLD_US=0 JCCL_PACE_PROBE_BYTES=1 ./jccl run -n 2 --jvm-arg -Xmx8g --cp /tmp/large-heap \
  *       LargeHeapCalls 300000000 allreduce [CALLS]
- * Operations: allreduce (out of place), broadcast (root 0), reduce (root 0, out of place), alltoall. The JCCL_PACE_ settings make every call read
- * the slow pace, where single copy copies heap arrays for the peers; JCCL_SPLIT_BYTES=0 runs every call whole.
+ * Operations: allreduce (out of place), broadcast (root 0), reduce (root 0, out of place), alltoall. The JCCL_PACE_
+ * settings make every call read the slow pace, where single copy copies heap arrays for the peers; JCCL_SPLIT_BYTES=0
+ * runs every call whole.
  */
 import io.jccl.Buf;
 import io.jccl.Communicator;

@@ -156,7 +156,10 @@ public interface Communicator extends AutoCloseable
     /** Copies {@code buf} of rank {@code root} into {@code buf} of every other rank. */
     void broadcast(Buf buf, int root);
 
-    /** Reduces every rank's {@code send} element-wise into {@code recv} of {@code root} ({@code recv} may be null elsewhere). */
+    /**
+     * Reduces every rank's {@code send} element-wise into {@code recv} of {@code root} ({@code recv} may be null
+     * elsewhere).
+     */
     void reduce(Buf send, Buf recv, ReduceOp op, int root);
 
     /** Reduces every rank's {@code send} element-wise into every rank's {@code recv} (same count). */

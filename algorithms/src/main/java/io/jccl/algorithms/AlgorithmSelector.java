@@ -561,14 +561,14 @@ public final class AlgorithmSelector
     private static final long OVERSUBSCRIBED_ZERO_COPY_MIN_BYTES = 128 * 1024;
 
     /**
-     * 2-rank allreduces from this size up to {@link #PAIR_EXCHANGE_END_BYTES} (where the single-copy rule starts, at its
-     * default) take recursive doubling while both ranks have a core (without a tuning file, on private send buffers):
-     * one message each way through the channel's ring, which the receiver copies out and reduces record by record as
-     * the sender writes them, where one-shot waits for the peer's whole vector in its staging area before reading any
-     * of it. One call at a time (bench --sync), 2026-11-27, medians of 9 alternating runs: 2 KiB 1.42 µs against
-     * one-shot's 1.68 (0.85x), 4 KiB 1.94 against 2.56 (0.76x); back to back, where one-shot's calls overlap, 0.99x and
-     * 0.97x. At 1 KiB one-shot is as fast one call at a time (1.08 against 1.12) and faster back to back (0.89 against
-     * 1.00); at 8 KiB single copy is ahead (2.79 against 2.97).
+     * 2-rank allreduces from this size up to {@link #PAIR_EXCHANGE_END_BYTES} (where the single-copy rule starts, at
+     * its default) take recursive doubling while both ranks have a core (without a tuning file, on private send
+     * buffers): one message each way through the channel's ring, which the receiver copies out and reduces record by
+     * record as the sender writes them, where one-shot waits for the peer's whole vector in its staging area before
+     * reading any of it. One call at a time (bench --sync), 2026-11-27, medians of 9 alternating runs: 2 KiB 1.42 µs
+     * against one-shot's 1.68 (0.85x), 4 KiB 1.94 against 2.56 (0.76x); back to back, where one-shot's calls overlap,
+     * 0.99x and 0.97x. At 1 KiB one-shot is as fast one call at a time (1.08 against 1.12) and faster back to back
+     * (0.89 against 1.00); at 8 KiB single copy is ahead (2.79 against 2.97).
      */
     private static final long PAIR_EXCHANGE_MIN_BYTES = 2 * 1024;
     private static final long PAIR_EXCHANGE_END_BYTES = 8 * 1024;

@@ -20,16 +20,16 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 
 /**
- * The jccl code a rank runs, as a digest that every rank of a job must share ({@link io.jccl.shm.AgreedSettings#build}): ranks of
- * different builds may run different protocols, or choose algorithms by different rules, under call signatures that
- * agree, and then wait out the timeout or read each other's memory wrongly, as NCCL refuses ranks of different
- * versions. The digest covers the class files and resources of the runtime's packages (modules {@code core},
- * {@code shm-transport} and {@code algorithms}; not {@code io.jccl.tools}, {@code io.jccl.examples} or
- * {@code io.jccl.jmh}) wherever this rank loaded them from, jars or directories: each entry's name, size and CRC-32,
- * in name order. So two copies of one build agree wherever they lie, and a jar and its unpacked directory agree.
- * Computed once per JVM, at its first connect: a jar's entries are read from its central directory (7.5 ms the first
- * time, from the launcher's jars), a directory's files are read whole (185 files, 0.8 MB, in 28-37 ms; PERFORMANCE.md,
- * session 53).
+ * The jccl code a rank runs, as a digest that every rank of a job must share
+ * ({@link io.jccl.shm.AgreedSettings#build}): ranks of different builds may run different protocols, or choose
+ * algorithms by different rules, under call signatures that agree, and then wait out the timeout or read each other's
+ * memory wrongly, as NCCL refuses ranks of different versions. The digest covers the class files and resources of the
+ * runtime's packages (modules {@code core}, {@code shm-transport} and {@code algorithms}; not {@code io.jccl.tools},
+ * {@code io.jccl.examples} or {@code io.jccl.jmh}) wherever this rank loaded them from, jars or directories: each
+ * entry's name, size and CRC-32, in name order. So two copies of one build agree wherever they lie, and a jar and its
+ * unpacked directory agree. Computed once per JVM, at its first connect: a jar's entries are read from its central
+ * directory (7.5 ms the first time, from the launcher's jars), a directory's files are read whole (185 files, 0.8 MB,
+ * in 28-37 ms; PERFORMANCE.md, session 53).
  */
 public final class BuildDigest
 {

@@ -132,8 +132,9 @@ public final class PaceRank
     }
 
     /**
-     * {@code calls} float32 sum reduces to rank 0 of direct buffers, each checked there, printing after each {@code RAN n
-     * algorithm pace}, with {@code between} after a slow pace whose probe put the large calls between the paces.
+     * {@code calls} float32 sum reduces to rank 0 of direct buffers, each checked there, printing after each
+     * {@code RAN n algorithm pace}, with {@code between} after a slow pace whose probe put the large calls between the
+     * paces.
      */
     private static void runReduces(final Communicator comm, final int calls, final int count)
     {

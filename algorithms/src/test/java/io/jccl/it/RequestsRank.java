@@ -21,8 +21,8 @@ import static io.jccl.it.P2pRank.expect;
 
 /**
  * One rank of {@link RequestsTest}: {@code waitAny}, {@code testAny}, {@code waitAll} and {@code testAll} over
- * point-to-point requests and non-blocking collectives, and cancelled receives. Runs the scenario named by its first argument; prints
- * "OK scenario rank R" when every check held, and throws (exit 1) otherwise.
+ * point-to-point requests and non-blocking collectives, and cancelled receives. Runs the scenario named by its first
+ * argument; prints "OK scenario rank R" when every check held, and throws (exit 1) otherwise.
  */
 public final class RequestsRank
 {

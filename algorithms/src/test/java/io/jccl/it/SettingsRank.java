@@ -10,9 +10,9 @@ import io.jccl.ReduceOp;
 import java.util.Arrays;
 
 /**
- * One rank of {@link MismatchedSettingsTest}: connects with the settings its arguments give its rank ("RANK:NAME=VALUE",
- * over the environment's), then runs an allreduce and checks it. Prints "REFUSED message" when the connect fails,
- * "ALLREDUCE RIGHT" or "ALLREDUCE WRONG" otherwise.
+ * One rank of {@link MismatchedSettingsTest}: connects with the settings its arguments give its rank
+ * ("RANK:NAME=VALUE", over the environment's), then runs an allreduce and checks it. Prints "REFUSED message" when the
+ * connect fails, "ALLREDUCE RIGHT" or "ALLREDUCE WRONG" otherwise.
  */
 public final class SettingsRank
 {

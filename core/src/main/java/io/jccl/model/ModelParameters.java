@@ -341,7 +341,8 @@ public final class ModelParameters
 
     /**
      * Reads the form {@link #toJson()} writes. Files written before some parameters existed load with ν, γ_m, σ, σ_o
-     * and ω at 0, σ_f equal to σ_o, β_k derived from β ({@link Regime#kernelOf}) and α_k at {@link #KERNEL_CALL_DEFAULT}.
+     * and ω at 0, σ_f equal to σ_o, β_k derived from β ({@link Regime#kernelOf}) and α_k at
+     * {@link #KERNEL_CALL_DEFAULT}.
      */
     public static ModelParameters fromJson(final Map<String, Object> json)
     {

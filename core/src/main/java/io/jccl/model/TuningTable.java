@@ -25,8 +25,8 @@ import java.util.TreeSet;
  * ({@link #load(Configuration)}) and asks {@link #lookup} for every call; a call no rule covers falls back to the
  * engine's own choice, which can be the model's ({@link #withModelChoices}).
  * <p>
- * Location: the setting {@value #FILE_PROP_NAME} ({@code JCCL_TUNING_FILE}) when set ({@value #NONE}: no file),
- * else {@code ~/.jccl/tuning.json}. File format (JSON; sizes in bytes, {@code max_bytes} exclusive and absent on the last
+ * Location: the setting {@value #FILE_PROP_NAME} ({@code JCCL_TUNING_FILE}) when set ({@value #NONE}: no file), else
+ * {@code ~/.jccl/tuning.json}. File format (JSON; sizes in bytes, {@code max_bytes} exclusive and absent on the last
  * range, {@code chunk_bytes} 0 for the algorithm's default):
  * <pre>
  * {

@@ -26,8 +26,9 @@ import io.jccl.ReduceOp;
  * ALLTOALLV        sendCounts/sendDispls         recvCounts/recvDispls
  * </pre>
  * {@link #count} is n: the whole vector for BROADCAST/REDUCE/ALLREDUCE, one rank's block otherwise; for the v forms
- * it is informational only (this rank's count, or its total sent for ALLTOALLV), shown in diagnostics. In place: send and receive describe the same memory; algorithms copy send to recv first (a no-op
- * when they are the same) and then read only recv and scratch — except where the table says otherwise.
+ * it is informational only (this rank's count, or its total sent for ALLTOALLV), shown in diagnostics. In place: send
+ * and receive describe the same memory; algorithms copy send to recv first (a no-op when they are the same) and then
+ * read only recv and scratch — except where the table says otherwise.
  * Operator AVG reaches algorithms as SUM: the communicator divides afterwards.
  */
 public final class CollectiveArgs

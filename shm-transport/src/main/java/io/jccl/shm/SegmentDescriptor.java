@@ -60,8 +60,8 @@ public final class SegmentDescriptor
      * 2: rank records carry call signatures (mismatch detection), staging areas end in the LL region. 3: rank records
      * carry the segment address and single-copy capability, channel trailers the rendezvous words. 4: staging areas
      * end in the eager region and then an LL region of 64 slots (ranks of different builds would split a staging
-     * area differently). 5: the header's idle-ranks word. 6: rank records carry the rank's CPU and the wait it yields in.
-     * 7: the LL region has 256 slots, and an eager call takes as many of its slots as it fills. 8: the LL region
+     * area differently). 5: the header's idle-ranks word. 6: rank records carry the rank's CPU and the wait it yields
+     * in. 7: the LL region has 256 slots, and an eager call takes as many of its slots as it fills. 8: the LL region
      * starts with 256 one-line slots. 9: and then 256 slots of 4 lines. 10: and then 256 slots of 10 lines.
      * 11: rank records carry the settings every rank must share. 12: and the digest of the rank's jccl build.
      */

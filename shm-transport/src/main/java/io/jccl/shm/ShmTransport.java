@@ -342,8 +342,8 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
      * Sets how waits back off for a job on {@code cores} cores. While ranks outnumber them a waiting rank yields at
      * once and parks sooner, and long waits count themselves idle, so that the ranks left can wait and send as ranks
      * with a core each do when the idle ones leave them one. That needs the scheduler free to run the ranks left on
-     * cores of their own ({@code everyRankOnEveryCore}): ranks bound to one CPU share it whatever the others do, and
-     * a rank spinning there holds the CPU its partner needs (4 ranks bound two to a CPU: a pingpong up to 40x slower). A
+     * cores of their own ({@code everyRankOnEveryCore}): ranks bound to one CPU share it whatever the others do, and a
+     * rank spinning there holds the CPU its partner needs (4 ranks bound two to a CPU: a pingpong up to 40x slower). A
      * spin count set fixes how every wait spins, and nothing is counted.
      */
     private void waitFor(final int cores, final boolean everyRankOnEveryCore)

@@ -32,8 +32,8 @@ public final class OverlapBenchmark
 {
     private static final int KERNEL_FLOATS = 4096;
     /**
-     * Least time each size is warmed up for, in blocks of {@link #WARM_UP_BLOCK} calls: the first hundreds of calls of a
-     * size run its reduction kernels in the interpreter (a 64 KiB allreduce took 4-19 ms a call in its first 45 on 2
+     * Least time each size is warmed up for, in blocks of {@link #WARM_UP_BLOCK} calls: the first hundreds of calls of
+     * a size run its reduction kernels in the interpreter (a 64 KiB allreduce took 4-19 ms a call in its first 45 on 2
      * ranks, about 30 µs after 1000), and 30 calls measured them cold.
      */
     private static final long WARM_UP_NS = 2_000_000_000L;
@@ -152,8 +152,8 @@ public final class OverlapBenchmark
     }
 
     /**
-     * The first calls of a size run code (its algorithm, its kernels) that the JIT has not compiled yet: blocks of calls
-     * until every rank has warmed up for {@link #WARM_UP_NS} and its calls have stopped getting faster.
+     * The first calls of a size run code (its algorithm, its kernels) that the JIT has not compiled yet: blocks of
+     * calls until every rank has warmed up for {@link #WARM_UP_NS} and its calls have stopped getting faster.
      */
     private static void warmUp(final Communicator comm, final Buf buf)
     {

@@ -114,8 +114,8 @@ final class ShmProtocol
 
     /**
      * Bytes of one staging half, which is also the most one chunk carries: half the staging area without its
-     * low-latency and eager regions ({@link LowLatencyProtocol}, {@link EagerProtocol}), or the call's smaller chunk size
-     * ({@link CollectiveArgs#chunkBytes}), in whole cache lines.
+     * low-latency and eager regions ({@link LowLatencyProtocol}, {@link EagerProtocol}), or the call's smaller chunk
+     * size ({@link CollectiveArgs#chunkBytes}), in whole cache lines.
      */
     static long halfStagingBytes(final CollectiveContext context, final CollectiveArgs args)
     {

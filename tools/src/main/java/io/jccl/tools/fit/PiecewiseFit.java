@@ -6,17 +6,16 @@ import java.util.List;
 
 /**
  * Fits point-to-point time {@code T(m) = α_r + m·β_r}, piecewise over regimes r of message size, to measured points,
- * finding the breakpoints from the data. For every number of regimes K the best split is found by dynamic
- * programming over the candidate breakpoints (between consecutive measured sizes, each regime holding at least
- * {@link #MIN_SIZES} sizes), each regime fitted by least squares weighted by relative error ({@code w = 1/T²}).
- * β is kept at 0 or above, and so is the time where each regime starts (α of a regime far from 0 bytes may come out
- * negative: it is the intercept of a local line, not a latency; see {@link #fitRange}).
- * K is chosen by the Bayesian information criterion on the relative residuals (with the extra penalty change-point
- * searches need: a breakpoint is chosen among many candidates), with a noise floor of
- * {@link #NOISE_FLOOR} so that splitting stops once the fit is as good as the measurements, and lowered while two
- * neighbouring regimes do not differ significantly in α or β (noise alone can make such a split). A regime starts at the
- * power of two nearest the geometric middle of the two sizes around its breakpoint (protocol thresholds are powers
- * of two).
+ * finding the breakpoints from the data. For every number of regimes K the best split is found by dynamic programming
+ * over the candidate breakpoints (between consecutive measured sizes, each regime holding at least {@link #MIN_SIZES}
+ * sizes), each regime fitted by least squares weighted by relative error ({@code w = 1/T²}). β is kept at 0 or above,
+ * and so is the time where each regime starts (α of a regime far from 0 bytes may come out negative: it is the
+ * intercept of a local line, not a latency; see {@link #fitRange}). K is chosen by the Bayesian information criterion
+ * on the relative residuals (with the extra penalty change-point searches need: a breakpoint is chosen among many
+ * candidates), with a noise floor of {@link #NOISE_FLOOR} so that splitting stops once the fit is as good as the
+ * measurements, and lowered while two neighbouring regimes do not differ significantly in α or β (noise alone can make
+ * such a split). A regime starts at the power of two nearest the geometric middle of the two sizes around its
+ * breakpoint (protocol thresholds are powers of two).
  */
 public final class PiecewiseFit
 {

@@ -669,9 +669,9 @@ public final class TuneCommand implements Command
 
     /**
      * Runs the bench sweep over every algorithm, {@link Sweep#repeats} times per rank count, and returns the CSV of
-     * every run's rows: next to the tuning file ({@code tuning-bench.csv} beside {@code tuning.json}), or in a temporary
-     * file for a dry run. The runs' own CSVs, in a temporary directory, go into {@code kept} once all have run, for
-     * the caller to tune from (run by run) and delete; when a run fails they stay, and the error says where.
+     * every run's rows: next to the tuning file ({@code tuning-bench.csv} beside {@code tuning.json}), or in a
+     * temporary file for a dry run. The runs' own CSVs, in a temporary directory, go into {@code kept} once all have
+     * run, for the caller to tune from (run by run) and delete; when a run fails they stay, and the error says where.
      */
     private Path measure(final Sweep sweep, final Path target, final boolean dryRun, final List<Path> kept)
         throws IOException
