@@ -67,13 +67,13 @@ public final class SoakCommand implements Command
             whose calls run side by side; a call in four of allreduce, reduce, allgather, gather, reduce_scatter,
             scatter, gatherv and scatterv is made in place. One step in four starts one to three non-blocking
             collectives, makes a blocking call while they run, then waits for them; one in eight exchanges one to
-            four messages between every two ranks, in several tags and of every length from 0, by isend/irecv or,
-            one exchange in four, by blocking sendRecv round the group. Each call starts from fresh seeded inputs
-            and its result is checked against a reference every rank computes locally (as bench --check: integers
-            exactly, floating point within rounding). Rank 0 prints a line every --report with the operations done,
-            the wrong results and the resident memory (VmRSS) of each rank, then a summary comparing each rank's
-            resident memory after warm-up (the first tenth of the run) with the end. Exits with 1 when any result
-            was wrong.
+            four messages between every two ranks, in several tags and of every length from 0, by isend/irecv
+            (awaited one by one, by waitAny or by testAll) or, one exchange in four, by blocking sendRecv round the
+            group. Each call starts from fresh seeded inputs and its result is checked against a reference every
+            rank computes locally (as bench --check: integers exactly, floating point within rounding). Rank 0
+            prints a line every --report with the operations done, the wrong results and the resident memory
+            (VmRSS) of each rank, then a summary comparing each rank's resident memory after warm-up (the first
+            tenth of the run) with the end. Exits with 1 when any result was wrong.
 
               -n N             number of ranks (default 4)
               --duration D     how long to run: 10m, 30s, 1h, 500ms (default 60s)

@@ -345,7 +345,9 @@ public final class SoakRank
 
     /**
      * Isends to every peer, and irecvs for theirs posted by tag in reverse (so a message overtakes those of other tags,
-     * never one of its own), some before the sends and some after; then the wait for all requests in a shuffled order.
+     * never one of its own), some before the sends and some after; then the wait for all requests in a shuffled order:
+     * by the step, one {@code await()} each in that order, {@code waitAny} until none is left, or {@code testAll} until
+     * it says all have completed.
      */
     private Received[] exchangeNonBlocking(final Exchange x)
     {
@@ -393,9 +395,29 @@ public final class SoakRank
             requests[i] = requests[j];
             requests[j] = r;
         }
-        for (final Request request : requests)
+        switch ((int) (x.step() % 3))
         {
-            request.await();
+            case 0 ->
+            {
+                for (final Request request : requests)
+                {
+                    request.await();
+                }
+            }
+            case 1 ->
+            {
+                while (x.on().waitAny(requests) >= 0)
+                {
+                    // each completed request's entry is now null
+                }
+            }
+            default ->
+            {
+                while (!x.on().testAll(requests))
+                {
+                    Thread.onSpinWait();
+                }
+            }
         }
         for (final Received r : received)
         {
