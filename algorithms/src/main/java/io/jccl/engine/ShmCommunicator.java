@@ -327,6 +327,7 @@ public final class ShmCommunicator implements Communicator
         try
         {
             Objects.requireNonNull(requests, "requests");
+            boolean any = false;
             for (int i = 0; i < requests.length; i++)
             {
                 final Request request = requests[i];
@@ -335,8 +336,10 @@ public final class ShmCommunicator implements Communicator
                     throw new IllegalArgumentException("requests[" + i + "] is not this communicator's: waitAny " +
                         "and testAny take the requests of its own isend, irecv and non-blocking collectives");
                 }
+                any |= request != null;
             }
-            return transport.completeAny(requests, block);
+            // none left: the last call of a waitAll or testAll loop, which need not make progress
+            return any ? transport.completeAny(requests, block) : -1;
         }
         finally
         {
