@@ -30,6 +30,7 @@ class ExamplesTest
         "MoeDispatch | 4 | --tokens 1000 --dim 16 | every token came back transformed by its expert",
         "Bf16Gradients | 3 | --count 100003 | both within bfloat16's rounding bounds",
         "WorkQueue | 4 | --width 200 --rows 60 --iterations 500 | every row matches the image computed on one rank",
+        "HeatStencil | 4 | --rows 61 --cols 40 --steps 150 --report 50 | every cell matches the grid computed on one rank",
         "OverlapBenchmark | 2 | --sizes 64k,1m --rounds 3 | hidden"})
     void runsAndPassesItsChecks(final String example, final int ranks, final String args, final String expected)
     {
