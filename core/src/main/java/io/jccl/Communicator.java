@@ -93,55 +93,62 @@ public interface Communicator extends AutoCloseable
     ReceiveRequest irecv(Buf buf, int source, int tag);
 
     /**
+     * Sets up a send of {@code buf} to {@code dest} with {@code tag} that {@link PersistentRequest#start()} starts as
+     * often as wanted (MPI_Send_init): nothing is sent until the first start, and no start allocates.
+     */
+    PersistentRequest sendInit(Buf buf, int dest, int tag);
+
+    /**
+     * Sets up a receive into {@code buf} from {@code source} (or {@link #ANY_SOURCE}) with {@code tag} (or
+     * {@link #ANY_TAG}) that {@link PersistentRequest#start()} posts as often as wanted (MPI_Recv_init).
+     */
+    PersistentReceiveRequest recvInit(Buf buf, int source, int tag);
+
+    /** Starts every one of {@code requests} in turn (MPI_Startall); null entries are skipped. */
+    default void startAll(final PersistentRequest... requests)
+    {
+        for (final PersistentRequest request : requests)
+        {
+            if (request != null)
+            {
+                request.start();
+            }
+        }
+    }
+
+    /**
      * Waits until one of {@code requests} completes, sets its entry to null (as MPI_Waitany sets it to
-     * MPI_REQUEST_NULL) and returns its index, so that calling again with the same array waits for the next one.
-     * Null entries are skipped; with none left it returns -1 at once. The requests must be this communicator's: its
-     * {@link #isend}, {@link #irecv} and non-blocking collectives. A request that failed has its entry set to null
-     * too, and its failure is thrown here as its {@link Request#test()} would throw it. Keep a reference of your own
-     * to a request whose {@code bytes()}, {@code source()} or {@code tag()} you need afterwards. Bounded by the
-     * operation timeout, watching the peers' liveness, as every wait.
+     * MPI_REQUEST_NULL) and returns its index, so that calling again with the same array waits for the next one. A
+     * persistent request ({@link #sendInit}, {@link #recvInit}) keeps its entry, and is skipped from then on, until
+     * started again (MPI's inactive request). Null entries are skipped; with none left it returns -1 at once. The
+     * requests must be this communicator's: its {@link #isend}, {@link #irecv}, persistent and non-blocking
+     * collective requests. A request that failed goes the same way, and its failure is thrown here as its
+     * {@link Request#test()} would throw it. Keep a reference of your own to a request whose {@code bytes()},
+     * {@code source()} or {@code tag()} you need afterwards. Bounded by the operation timeout, watching the peers'
+     * liveness, as every wait.
      */
     int waitAny(Request... requests);
 
     /**
      * As {@link #waitAny}, but never waits (MPI_Testany): makes progress once and returns the index of a completed
-     * request, its entry set to null, or -1 when none has completed (or none is left).
+     * request, its entry set to null (a persistent request's left, inactive), or -1 when none has completed (or none
+     * is left).
      */
     int testAny(Request... requests);
 
     /**
-     * Waits until every one of {@code requests} has completed (MPI_Waitall), in whatever order they complete, setting
-     * each entry to null as {@link #waitAny} does. A failed request throws; the entries not yet completed stay.
+     * Waits until every one of {@code requests} has completed (MPI_Waitall), in whatever order they complete, each
+     * entry going as {@link #waitAny} says. A failed request throws; the entries not yet completed stay.
      */
-    default void waitAll(final Request... requests)
-    {
-        while (waitAny(requests) >= 0)
-        {
-            // each completed request's entry is now null
-        }
-    }
+    void waitAll(Request... requests);
 
     /**
      * Makes progress and returns whether every one of {@code requests} has completed (MPI_Testall). Unlike
-     * MPI_Testall, it sets the entry of each request that has completed to null at once, also when others have not,
-     * since a completed collective's request goes back to its pool: call it again with the same array until it
-     * returns true.
+     * MPI_Testall, it sets the entry of each request that has completed to null at once (a persistent request's stays,
+     * inactive), also when others have not, since a completed collective's request goes back to its pool: call it
+     * again with the same array until it returns true.
      */
-    default boolean testAll(final Request... requests)
-    {
-        while (testAny(requests) >= 0)
-        {
-            // each completed request's entry is now null
-        }
-        for (final Request request : requests)
-        {
-            if (request != null)
-            {
-                return false;
-            }
-        }
-        return true;
-    }
+    boolean testAll(Request... requests);
 
     // ---------------------------------------------------------------------------------------------------------------
     // Collectives. In place: for broadcast-like and reduce-like calls pass the same Buf as send and receive; for

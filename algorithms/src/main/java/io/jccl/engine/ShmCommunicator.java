@@ -6,6 +6,8 @@ import io.jccl.CollectiveRequest;
 import io.jccl.Communicator;
 import io.jccl.Configuration;
 import io.jccl.DataType;
+import io.jccl.PersistentReceiveRequest;
+import io.jccl.PersistentRequest;
 import io.jccl.ReceiveRequest;
 import io.jccl.ReduceOp;
 import io.jccl.Request;
@@ -310,36 +312,85 @@ public final class ShmCommunicator implements Communicator
     }
 
     @Override
+    public PersistentRequest sendInit(final Buf buf, final int dest, final int tag)
+    {
+        enter();
+        try
+        {
+            return transport.sendInit(buf, dest, tag);
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    @Override
+    public PersistentReceiveRequest recvInit(final Buf buf, final int source, final int tag)
+    {
+        enter();
+        try
+        {
+            return transport.recvInit(buf, source, tag);
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    @Override
     public int waitAny(final Request... requests)
     {
-        return completeAny(requests, true);
+        final int index = completeAny(requests, true);
+        return index == ShmTransport.NONE_LEFT ? -1 : index;
     }
 
     @Override
     public int testAny(final Request... requests)
     {
-        return completeAny(requests, false);
+        final int index = completeAny(requests, false);
+        return index == ShmTransport.NONE_LEFT ? -1 : index;
     }
 
+    @Override
+    public void waitAll(final Request... requests)
+    {
+        while (completeAny(requests, true) != ShmTransport.NONE_LEFT)
+        {
+            // each completed request's entry is now null, or the persistent request inactive
+        }
+    }
+
+    @Override
+    public boolean testAll(final Request... requests)
+    {
+        int index;
+        while ((index = completeAny(requests, false)) >= 0)
+        {
+            // as in waitAll
+        }
+        return index == ShmTransport.NONE_LEFT;
+    }
+
+    /** {@link ShmTransport#completeAny} for requests checked to be this communicator's. */
     private int completeAny(final Request[] requests, final boolean block)
     {
         enter();
         try
         {
             Objects.requireNonNull(requests, "requests");
-            boolean any = false;
             for (int i = 0; i < requests.length; i++)
             {
                 final Request request = requests[i];
                 if (request != null && !transport.owns(request) && !nonBlocking.owns(request))
                 {
                     throw new IllegalArgumentException("requests[" + i + "] is not this communicator's: waitAny " +
-                        "and testAny take the requests of its own isend, irecv and non-blocking collectives");
+                        "and the other completion calls take the requests of its own isend, irecv, sendInit, " +
+                        "recvInit and non-blocking collectives");
                 }
-                any |= request != null;
             }
-            // none left: the last call of a waitAll or testAll loop, which need not make progress
-            return any ? transport.completeAny(requests, block) : -1;
+            return transport.completeAny(requests, block);
         }
         finally
         {

@@ -4,6 +4,7 @@ import io.jccl.Buf;
 import io.jccl.Communicator;
 import io.jccl.DataType;
 import io.jccl.Jccl;
+import io.jccl.PersistentRequest;
 import io.jccl.ReduceOp;
 
 import java.lang.management.ManagementFactory;
@@ -14,9 +15,9 @@ import java.util.Map;
 
 /**
  * Blocking calls allocate nothing once warm: every collective (the v forms with null displacements, which the
- * communicator packs) and a point-to-point exchange, each called {@link #CALLS} times after {@link #WARM_UP} calls
- * (enough for C2 to compile the path), on 1 KiB of float32, in {@link #WINDOWS} windows. Prints one line per call:
- * {@code ALLOCATED name bytes of windows [...]}, bytes the least of the windows.
+ * communicator packs) and a point-to-point exchange (blocking, and by persistent requests), each called {@link #CALLS}
+ * times after {@link #WARM_UP} calls (enough for C2 to compile the path), on 1 KiB of float32, in {@link #WINDOWS}
+ * windows. Prints one line per call: {@code ALLOCATED name bytes of windows [...]}, bytes the least of the windows.
  */
 public final class AllocationRank
 {
@@ -70,6 +71,13 @@ public final class AllocationRank
             calls.put("sendRecv", () -> comm.sendRecv(block, peer, 3, out, from, 3));
             calls.put("sendRecv_any_source", () -> comm.sendRecv(block, peer, 5, out, Communicator.ANY_SOURCE, 5));
             calls.put("sendRecv_any_tag", () -> comm.sendRecv(block, peer, 6, out, from, Communicator.ANY_TAG));
+            // persistent requests, started again each call and completed by waitAll: no request allocated
+            final PersistentRequest[] persistent = {comm.recvInit(out, from, 7), comm.sendInit(block, peer, 7)};
+            calls.put("persistent_exchange", () ->
+            {
+                comm.startAll(persistent);
+                comm.waitAll(persistent);
+            });
             final Buf largeSend = Buf.of(ByteBuffer.allocateDirect(LARGE_BYTES), DataType.FLOAT32);
             final Buf largeRecv = Buf.of(ByteBuffer.allocateDirect(LARGE_BYTES), DataType.FLOAT32);
             calls.put("sendRecv_256k", () -> comm.sendRecv(largeSend, peer, 4, largeRecv, from, 4));

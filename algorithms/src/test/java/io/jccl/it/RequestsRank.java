@@ -7,6 +7,8 @@ import io.jccl.DataType;
 import io.jccl.Jccl;
 import io.jccl.JcclException;
 import io.jccl.PeerFailedException;
+import io.jccl.PersistentReceiveRequest;
+import io.jccl.PersistentRequest;
 import io.jccl.ReceiveRequest;
 import io.jccl.ReduceOp;
 import io.jccl.Request;
@@ -21,8 +23,8 @@ import static io.jccl.it.P2pRank.expect;
 
 /**
  * One rank of {@link RequestsTest}: {@code waitAny}, {@code testAny}, {@code waitAll} and {@code testAll} over
- * point-to-point requests and non-blocking collectives, and cancelled receives. Runs the scenario named by its first
- * argument; prints "OK scenario rank R" when every check held, and throws (exit 1) otherwise.
+ * point-to-point requests and non-blocking collectives, persistent requests, and cancelled receives. Runs the scenario
+ * named by its first argument; prints "OK scenario rank R" when every check held, and throws (exit 1) otherwise.
  */
 public final class RequestsRank
 {
@@ -59,6 +61,8 @@ public final class RequestsRank
         failures(comm);
         comm.barrier();
         cancelled(comm);
+        comm.barrier();
+        persistent(comm);
         comm.barrier();
         badArguments(comm);
     }
@@ -246,6 +250,56 @@ public final class RequestsRank
             comm.send(Buf.of(new int[] {112}), 0, 12);
             comm.send(Buf.of(new int[] {115}), 0, 15);
         }
+    }
+
+    /**
+     * A persistent send and receive round the ring (the receive from any source with any tag), started again for 200
+     * steps: every message right, the sender and tag told each time, and waitAll's entries left in place, inactive
+     * until started again. Before the first start they are complete and skipped; starting one whose last start has
+     * not completed is refused (a receive of a tag nobody sends), as is start() on an isend's request; a started
+     * persistent receive can be withdrawn, then started again.
+     */
+    private static void persistent(final Communicator comm)
+    {
+        final int me = comm.rank();
+        final int size = comm.size();
+        final int right = (me + 1) % size;
+        final int left = (me + size - 1) % size;
+        final long[] out = new long[3];
+        final long[] in = new long[3];
+        final PersistentReceiveRequest receive = comm.recvInit(Buf.of(in), ANY_SOURCE, ANY_TAG);
+        final PersistentRequest send = comm.sendInit(Buf.of(out), right, 21);
+        final PersistentRequest[] both = {receive, send};
+        check(receive.test() && send.test(), "a persistent request was not complete before its first start");
+        check(comm.testAll(both) && comm.waitAny(both) == -1, "inactive persistent requests were waited for");
+        for (int step = 0; step < 200; step++)
+        {
+            out[0] = me;
+            out[1] = step;
+            out[2] = 1000L * me + step;
+            comm.startAll(both);
+            comm.waitAll(both);
+            check(both[0] == receive && both[1] == send, "waitAll nulled a persistent request's entry");
+            check(in[0] == left && in[1] == step && in[2] == 1000L * left + step, "step " + step + " received " +
+                Arrays.toString(in));
+            check(receive.source() == left && receive.tag() == 21 && receive.bytes() == 24 && !receive.isCancelled(),
+                "step " + step + ": source " + receive.source() + ", tag " + receive.tag() + ", " + receive.bytes() +
+                " bytes");
+            check(comm.waitAny(both) == -1, "waitAny took a persistent request already seen complete");
+        }
+        // a receive no message matches (a tag nobody sends): started, refused a second start, withdrawn, twice
+        final PersistentReceiveRequest idle = comm.recvInit(Buf.of(in), left, 99);
+        for (int round = 0; round < 2; round++)
+        {
+            idle.start();
+            expect(IllegalStateException.class, idle::start, "whose last start has not completed");
+            check(idle.cancel() && idle.isCancelled() && idle.test() && idle.bytes() == -1, "round " + round +
+                ": the started receive was not withdrawn");
+        }
+        final Request once = comm.isend(Buf.of(new int[] {7}), me, 22);
+        expect(IllegalStateException.class, ((PersistentRequest) once)::start, "not persistent");
+        comm.recv(Buf.of(new int[1]), me, 22);
+        once.await();
     }
 
     /** A null array, and a request of another communicator, are refused; that communicator completes its own. */

@@ -16,16 +16,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@code waitAny}, {@code testAny}, {@code waitAll} and {@code testAll}, and cancelled receives, between real rank JVMs
- * ({@link RequestsRank}).
+ * {@code waitAny}, {@code testAny}, {@code waitAll} and {@code testAll}, persistent requests and cancelled receives,
+ * between real rank JVMs ({@link RequestsRank}).
  */
 @Timeout(120)
 class RequestsTest
 {
     /**
      * Completion in the order requests complete, point-to-point and collective requests in one array, polling while
-     * large messages move, failed requests, withdrawn receives and refused arguments; on 4 ranks the ranks outnumber
-     * the cores.
+     * large messages move, failed requests, withdrawn receives, persistent requests started 200 times, and refused
+     * arguments; on 4 ranks the ranks outnumber the cores.
      */
     @ParameterizedTest(name = "{0} ranks")
     @ValueSource(ints = {2, 4})

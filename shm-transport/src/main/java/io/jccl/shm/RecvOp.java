@@ -1,16 +1,18 @@
 package io.jccl.shm;
 
+import io.jccl.Buf;
 import io.jccl.JcclException;
-import io.jccl.ReceiveRequest;
+import io.jccl.PersistentReceiveRequest;
 
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A receive: posted by the application (a request), or created for a message that arrived before anybody asked
- * for it (unexpected: buffered on the heap until a receive matches it).
+ * A receive: posted by the application (a request; a persistent one, {@link ShmTransport#recvInit}, posted again at
+ * each start), or created for a message that arrived before anybody asked for it (unexpected: buffered on the heap
+ * until a receive matches it).
  */
-final class RecvOp implements ReceiveRequest
+final class RecvOp implements PersistentReceiveRequest
 {
     final ShmTransport transport;
     /** The sending rank; {@link io.jccl.Communicator#ANY_SOURCE} until a receive from any rank matches a message. */
@@ -34,6 +36,8 @@ final class RecvOp implements ReceiveRequest
     long remoteReady;
     /** The off-heap buffer of an unexpected single-copy message, kept reachable while its address is in use. */
     ByteBuffer unexpectedBuffer;
+    /** The array of an unexpected message buffered in the transport's pool, which its next use buffers into. */
+    byte[] pooledBytes;
     /** An unexpected message this receive matched while it was still arriving. */
     RecvOp pending;
     JcclException error;
@@ -42,6 +46,13 @@ final class RecvOp implements ReceiveRequest
     long sequence;
     /** An unexpected message's place in the order this rank buffered them (from every source). */
     long arrival;
+    /** The buffer of a persistent receive, which each start posts again; null for any other receive. */
+    Buf persistent;
+    /** The source and tag a persistent receive was set up for, which each start posts it for again. */
+    int postedSource;
+    int postedTag;
+    /** As {@link SendOp#active}. */
+    boolean active;
 
     RecvOp(final ShmTransport transport)
     {
@@ -85,11 +96,18 @@ final class RecvOp implements ReceiveRequest
         {
             transport.completeFrom(this, pending);
         }
+        active &= !done;
         if (done && error != null)
         {
             throw error;
         }
         return done;
+    }
+
+    @Override
+    public void start()
+    {
+        transport.start(this);
     }
 
     @Override

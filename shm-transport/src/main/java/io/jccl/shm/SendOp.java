@@ -1,11 +1,15 @@
 package io.jccl.shm;
 
-import io.jccl.Request;
+import io.jccl.Buf;
+import io.jccl.PersistentRequest;
 
 import java.util.concurrent.TimeUnit;
 
-/** A send in progress: the bytes not yet written to the channel, and the request the caller holds. */
-final class SendOp implements Request
+/**
+ * A send in progress: the bytes not yet written to the channel, and the request the caller holds; a persistent one
+ * ({@link ShmTransport#sendInit}) is started again and again, any other once.
+ */
+final class SendOp implements PersistentRequest
 {
     final ShmTransport transport;
     int dest;
@@ -29,6 +33,13 @@ final class SendOp implements Request
     boolean forReduction;
     String operation;
     long sequence;
+    /** The buffer of a persistent send, which each start sends; null for any other send. */
+    Buf persistent;
+    /**
+     * A persistent send started and not yet seen complete by {@link #test()}, {@link #await()} or the communicator's
+     * {@code waitAny}: until then {@code waitAny} takes it, after that it skips it (MPI's inactive request).
+     */
+    boolean active;
 
     SendOp(final ShmTransport transport)
     {
@@ -58,7 +69,14 @@ final class SendOp implements Request
         {
             transport.progress();
         }
+        active &= !done;
         return done;
+    }
+
+    @Override
+    public void start()
+    {
+        transport.start(this);
     }
 
     @Override

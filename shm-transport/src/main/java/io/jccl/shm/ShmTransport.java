@@ -7,6 +7,8 @@ import io.jccl.Configuration;
 import io.jccl.DataType;
 import io.jccl.JcclException;
 import io.jccl.PeerFailedException;
+import io.jccl.PersistentReceiveRequest;
+import io.jccl.PersistentRequest;
 import io.jccl.ReceiveRequest;
 import io.jccl.ReduceOp;
 import io.jccl.Request;
@@ -56,6 +58,12 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
     public static final int ANY_SOURCE = io.jccl.Communicator.ANY_SOURCE;
     /** The tag of a receive that takes any user tag. */
     public static final int ANY_TAG = io.jccl.Communicator.ANY_TAG;
+    /** What {@link #completeAny} returns when no request of its array is pending. */
+    public static final int NONE_LEFT = -2;
+    /** Largest unexpected message buffered in a pooled array ({@link #unexpectedPool}). */
+    private static final int POOLED_UNEXPECTED_BYTES = 4096;
+    /** Most buffers {@link #unexpectedPool} keeps: 256 KiB. */
+    private static final int POOLED_UNEXPECTED_MAX = 64;
     /** {@link #completeAny}'s awaited rank before it has found a request still pending. */
     private static final int NO_REQUEST = Integer.MIN_VALUE;
 
@@ -79,6 +87,12 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
     private final ArrayList<RecvOp>[] unexpected;
     /** Unexpected messages buffered so far: each one's {@link RecvOp#arrival}. */
     private long unexpectedArrivals;
+    /**
+     * Unexpected messages of at most {@link #POOLED_UNEXPECTED_BYTES} whose receive has taken them, for the next ones:
+     * a loop whose peer sends a step ahead of its receives (a halo exchange) buffers every message, and would
+     * otherwise allocate for each. At most {@link #POOLED_UNEXPECTED_MAX} kept.
+     */
+    private final ArrayDeque<RecvOp> unexpectedPool = new ArrayDeque<>();
     /** The source whose channel a blocking receive from any rank polls first; moves on every poll, for fairness. */
     private int anySourceStart;
     /** {@link #lastSource()}. */
@@ -672,12 +686,87 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         checkBuffer(buf, "receive buffer", true);
         final RecvOp op = new RecvOp(this).reset(source, tag, buf.base(), buf.offset(), buf.bytes());
         op.operation = "irecv";
+        post(op, buf);
+        return op;
+    }
+
+    /** A persistent send ({@link SendOp#start}): complete, and inactive, until its first start. */
+    public PersistentRequest sendInit(final Buf buf, final int dest, final int tag)
+    {
+        checkUsable();
+        checkRank(dest, size, "destination rank");
+        checkTag(tag);
+        checkBuffer(buf, "send buffer", false);
+        final SendOp op = new SendOp(this).reset(dest, tag, buf.base(), buf.offset(), buf.bytes());
+        op.operation = "isend";
+        op.persistent = buf;
+        op.done = true;
+        return op;
+    }
+
+    /** A persistent receive ({@link RecvOp#start}): complete, and inactive, until its first start. */
+    public PersistentReceiveRequest recvInit(final Buf buf, final int source, final int tag)
+    {
+        checkUsable();
+        checkSource(source);
+        checkReceiveTag(tag);
+        checkBuffer(buf, "receive buffer", true);
+        final RecvOp op = new RecvOp(this).reset(source, tag, buf.base(), buf.offset(), buf.bytes());
+        op.operation = "irecv";
+        op.persistent = buf;
+        op.postedSource = source;
+        op.postedTag = tag;
+        op.done = true;
+        return op;
+    }
+
+    /** Starts persistent send {@code op} again: as {@link #isend}, into the same object. */
+    void start(final SendOp op)
+    {
+        checkUsable();
+        checkStartable(op.persistent, op.done, "send");
+        final Buf buf = op.persistent;
+        op.reset(op.dest, op.tag, buf.base(), buf.offset(), buf.bytes());
+        op.active = true;
+        op.sequence = ++operationSequence;
+        recorder.begin(op.sequence, FlightRecorder.pointToPoint(FlightRecorder.ISEND, buf.type()), buf.count(), null);
+        startSend(op);
+    }
+
+    /** Posts persistent receive {@code op} again: as {@link #irecv}, into the same object. */
+    void start(final RecvOp op)
+    {
+        checkUsable();
+        checkStartable(op.persistent, op.done, "receive");
+        final Buf buf = op.persistent;
+        op.reset(op.postedSource, op.postedTag, buf.base(), buf.offset(), buf.bytes());
+        op.active = true;
+        post(op, buf);
+    }
+
+    private static void checkStartable(final Buf persistent, final boolean done, final String kind)
+    {
+        if (persistent == null)
+        {
+            throw new IllegalStateException("start() on a " + kind + " that is not persistent: sendInit and " +
+                "recvInit make requests to start again and again, isend and irecv ones that run once");
+        }
+        if (!done)
+        {
+            throw new IllegalStateException("start() on a persistent " + kind + " whose last start has not " +
+                "completed: complete it (test, await, waitAny, waitAll) before starting it again");
+        }
+    }
+
+    /** Numbers receive {@code op} and matches it to the first unexpected message it takes, or posts it. */
+    private void post(final RecvOp op, final Buf buf)
+    {
         op.sequence = ++operationSequence;
         recorder.begin(op.sequence, FlightRecorder.pointToPoint(FlightRecorder.IRECV, buf.type()), buf.count(), null);
-        final RecvOp early = takeUnexpected(source, tag);
+        final RecvOp early = takeUnexpected(op.source, op.tag);
         if (early == null)
         {
-            (source == ANY_SOURCE ? postedAny : posted[source]).add(op);
+            (op.source == ANY_SOURCE ? postedAny : posted[op.source]).add(op);
         }
         else
         {
@@ -692,7 +781,6 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
                 op.pending = early;
             }
         }
-        return op;
     }
 
     // ==================================================================================== collective context
@@ -1091,18 +1179,23 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
     }
 
     /**
-     * The communicator's {@code waitAny} ({@code block}) and {@code testAny}: sets the entry of a request of
-     * {@code requests} that has completed to null and returns its index; -1 when no entry is left or, without
-     * {@code block}, none has completed. A failed request's entry is set to null before its failure is thrown. This
-     * transport's own requests are looked at after one {@link #progress()} a round; any other (the caller has checked
-     * that it is its communicator's non-blocking collective, which its progress thread completes) through its own
-     * {@code test()}. The wait goes through the waiter as every other: bounded by the operation timeout, watching the
-     * peers. It may spin with a core each only while it waits for messages alone: a collective's request is
-     * completed by a progress thread, which needs the core.
+     * The communicator's {@code waitAny} ({@code block}) and {@code testAny}: the index of a request of
+     * {@code requests} that has completed, whose entry it sets to null, or, for a persistent request, leaves in place,
+     * the request inactive until started again; -1 when, without {@code block}, none has completed; {@link #NONE_LEFT}
+     * when no entry is pending (null or an inactive persistent request), without making progress. A failed request's
+     * entry goes the same way before its failure is thrown. This transport's own requests are looked at after one
+     * {@link #progress()} a round; any other (the caller has checked that it is its communicator's non-blocking
+     * collective, which its progress thread completes) through its own {@code test()}. The wait goes through the waiter
+     * as every other: bounded by the operation timeout, watching the peers. It may spin with a core each only while it
+     * waits for messages alone: a collective's request is completed by a progress thread, which needs the core.
      */
     public int completeAny(final Request[] requests, final boolean block)
     {
         checkUsable();
+        if (!anyPending(requests))
+        {
+            return NONE_LEFT;
+        }
         boolean waiting = false;
         while (true)
         {
@@ -1113,7 +1206,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
             for (int i = 0; i < requests.length; i++)
             {
                 final Request request = requests[i];
-                if (request == null)
+                if (!pending(request))
                 {
                     continue;
                 }
@@ -1125,13 +1218,13 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
                 }
                 catch (final RuntimeException ex)
                 {
-                    requests[i] = null;
+                    seen(requests, i);
                     endWait(waiting);
                     throw ex;
                 }
                 if (done)
                 {
-                    requests[i] = null;
+                    seen(requests, i);
                     endWait(waiting);
                     return i;
                 }
@@ -1153,7 +1246,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
                 }
                 awaited = awaited == NO_REQUEST || awaited == peer ? peer : Waiter.ANY_SENDER;
             }
-            if (awaited == NO_REQUEST || !block)
+            if (!block)
             {
                 endWait(waiting);
                 return -1;
@@ -1166,6 +1259,42 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
             }
             waiter.target(awaited, Integer.MIN_VALUE, -1);
             idle(awaited);
+        }
+    }
+
+    private static boolean anyPending(final Request[] requests)
+    {
+        for (final Request request : requests)
+        {
+            if (pending(request))
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether {@link #completeAny} looks at {@code request}: not null, nor an inactive persistent request. */
+    private static boolean pending(final Request request)
+    {
+        return request instanceof SendOp send ? send.persistent == null || send.active :
+            request instanceof RecvOp recv ? recv.persistent == null || recv.active : request != null;
+    }
+
+    /** The completion of {@code requests[i]} has been seen: a persistent request goes inactive, any other's entry null. */
+    private static void seen(final Request[] requests, final int i)
+    {
+        if (requests[i] instanceof SendOp send && send.persistent != null)
+        {
+            send.active = false;
+        }
+        else if (requests[i] instanceof RecvOp recv && recv.persistent != null)
+        {
+            recv.active = false;
+        }
+        else
+        {
+            requests[i] = null;
         }
     }
 
@@ -1192,6 +1321,10 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
             op.received = early.length;
         }
         op.done = true;
+        if (early.pooledBytes != null && unexpectedPool.size() < POOLED_UNEXPECTED_MAX)
+        {
+            unexpectedPool.add(early);
+        }
     }
 
     private void sendBlocking(final int dest, final int tag, final Object base, final long offset, final long bytes,
@@ -1632,6 +1765,16 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
             final ByteBuffer data = ByteBuffer.allocateDirect((int) Math.max(length, 1));
             op = new RecvOp(this).reset(source, tag, null, BufferUtil.address(data), length);
             op.unexpectedBuffer = data;
+        }
+        else if (length <= POOLED_UNEXPECTED_BYTES)
+        {
+            RecvOp pooled = unexpectedPool.poll();
+            if (pooled == null)
+            {
+                pooled = new RecvOp(this);
+                pooled.pooledBytes = new byte[POOLED_UNEXPECTED_BYTES];
+            }
+            op = pooled.reset(source, tag, pooled.pooledBytes, UnsafeApi.arrayBaseOffset(byte[].class), length);
         }
         else
         {
