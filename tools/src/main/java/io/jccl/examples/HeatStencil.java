@@ -3,17 +3,19 @@ package io.jccl.examples;
 import io.jccl.Buf;
 import io.jccl.Communicator;
 import io.jccl.Jccl;
+import io.jccl.PersistentRequest;
 import io.jccl.ReduceOp;
-import io.jccl.Request;
 
 import java.util.Arrays;
 
 /**
  * Heat diffusing through a plate, the classic MPI stencil program: a grid split into slabs of rows, one per rank,
  * each step a Jacobi update of every inner cell from its four neighbours. A rank's first and last rows need its
- * neighbours' edge rows (the halo): each step posts {@code irecv}s for them and {@code isend}s its own edges, updates
- * the rows that need no halo while the messages move, then {@code waitAll}s the four requests (null where a slab has
- * no neighbour) and updates its edge rows. Every {@code --report} steps an {@code allreduce} (MAX) of the largest
+ * neighbours' edge rows (the halo): each step starts receives of them and sends of its own edges, updates the rows
+ * that need no halo while the messages move, then {@code waitAll}s the four requests (null where a slab has no
+ * neighbour) and updates its edge rows. The requests are persistent ({@code recvInit}, {@code sendInit}), set up once
+ * for each of the two slabs a step reads from and writes to, and started with {@code startAll}: a step allocates
+ * nothing. Every {@code --report} steps an {@code allreduce} (MAX) of the largest
  * change of a cell in that step tells how far the plate is from settling.
  * <pre>
  *   ./jccl run -n 4 -- io.jccl.examples.HeatStencil [--rows 512] [--cols 512] [--steps 500] [--report 100]
@@ -65,29 +67,25 @@ public final class HeatStencil
         final int owned = firstRow(me + 1, size, rows) - first;
         final int up = me > 0 ? me - 1 : -1;
         final int down = me < size - 1 ? me + 1 : -1;
-        // the slab's rows 1..owned, with a halo row above (0) and below (owned + 1)
-        double[] cur = new double[(owned + 2) * cols];
-        double[] next = new double[(owned + 2) * cols];
+        // the slab's rows 1..owned, with a halo row above (0) and below (owned + 1), twice: a step reads one, writes
+        // the other
+        final double[][] slabs = {new double[(owned + 2) * cols], new double[(owned + 2) * cols]};
         if (first == 0)
         {
-            Arrays.fill(cur, cols, 2 * cols, HOT);
-            Arrays.fill(next, cols, 2 * cols, HOT);
+            Arrays.fill(slabs[0], cols, 2 * cols, HOT);
+            Arrays.fill(slabs[1], cols, 2 * cols, HOT);
         }
-        final Request[] halo = new Request[4];
+        // each slab's halo exchange, set up once and started every step it is read
+        final PersistentRequest[][] halos = {halo(comm, slabs[0], owned, cols, up, down),
+            halo(comm, slabs[1], owned, cols, up, down)};
         final double[] change = new double[1];
         final long start = System.nanoTime();
         for (int step = 1; step <= steps; step++)
         {
-            if (up >= 0)
-            {
-                halo[0] = comm.irecv(row(cur, 0, cols), up, DOWN_TAG);
-                halo[1] = comm.isend(row(cur, 1, cols), up, UP_TAG);
-            }
-            if (down >= 0)
-            {
-                halo[2] = comm.irecv(row(cur, owned + 1, cols), down, UP_TAG);
-                halo[3] = comm.isend(row(cur, owned, cols), down, DOWN_TAG);
-            }
+            final double[] cur = slabs[(step - 1) & 1];
+            final double[] next = slabs[step & 1];
+            final PersistentRequest[] halo = halos[(step - 1) & 1];
+            comm.startAll(halo);
             // the rows between the edges read no halo: update them while it arrives
             for (int r = 2; r < owned; r++)
             {
@@ -99,12 +97,9 @@ public final class HeatStencil
             {
                 update(cur, next, owned, first + owned - 1, rows, cols);
             }
-            final double[] swap = cur;
-            cur = next;
-            next = swap;
             if (step % report == 0 || step == steps)
             {
-                change[0] = largestChange(cur, next, owned, cols);
+                change[0] = largestChange(next, cur, owned, cols);
                 comm.allreduce(Buf.of(change), ReduceOp.MAX);
                 if (me == 0)
                 {
@@ -121,7 +116,7 @@ public final class HeatStencil
             counts[r] = firstRow(r + 1, size, rows) * cols - displs[r];
         }
         final double[] grid = me == 0 ? new double[rows * cols] : null;
-        comm.gatherv(Buf.of(cur, cols, owned * cols), me == 0 ? Buf.of(grid) : null, counts, displs, 0);
+        comm.gatherv(Buf.of(slabs[steps & 1], cols, owned * cols), me == 0 ? Buf.of(grid) : null, counts, displs, 0);
         if (me != 0)
         {
             return true;
@@ -131,6 +126,28 @@ public final class HeatStencil
             rows, cols, steps, seconds, seconds * 1e6 / steps, wrong == 0 ?
             "every cell matches the grid computed on one rank" : wrong + " cells WRONG");
         return wrong == 0;
+    }
+
+    /**
+     * The halo exchange of {@code slab}: receives of the rows above and below it from the neighbours ({@code up} and
+     * {@code down}, -1 where there is none), sends of its first and last rows to them; null where a neighbour is
+     * missing, which {@code startAll} and {@code waitAll} skip.
+     */
+    private static PersistentRequest[] halo(final Communicator comm, final double[] slab, final int owned,
+        final int cols, final int up, final int down)
+    {
+        final PersistentRequest[] halo = new PersistentRequest[4];
+        if (up >= 0)
+        {
+            halo[0] = comm.recvInit(row(slab, 0, cols), up, DOWN_TAG);
+            halo[1] = comm.sendInit(row(slab, 1, cols), up, UP_TAG);
+        }
+        if (down >= 0)
+        {
+            halo[2] = comm.recvInit(row(slab, owned + 1, cols), down, UP_TAG);
+            halo[3] = comm.sendInit(row(slab, owned, cols), down, DOWN_TAG);
+        }
+        return halo;
     }
 
     /** The first grid row of {@code rank}'s slab: the rows split as evenly as they go, the first slabs a row longer. */
