@@ -1171,7 +1171,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         return true;
     }
 
-    /** Whether {@code request} is one of this transport's sends or receives ({@link #isend}, {@link #irecv}). */
+    /** Whether {@code request} is one of this transport's sends or receives, persistent ones included. */
     public boolean owns(final Request request)
     {
         return request instanceof SendOp send ? send.transport == this :
