@@ -1,6 +1,7 @@
 import io.jccl.Buf;
 import io.jccl.Communicator;
 import io.jccl.Jccl;
+import io.jccl.PersistentRequest;
 import io.jccl.Request;
 
 import java.lang.management.ManagementFactory;
@@ -9,10 +10,11 @@ import java.util.Arrays;
 /**
  * What a non-blocking exchange costs between ranks 0 and 1 (an {@code irecv} and an {@code isend} of 8 bytes each
  * way), completed three ways: one {@code await()} each, {@code waitAll}, and {@code waitAny} until none is left; then
- * a blocking {@code sendRecv} for comparison. Rounds of 50,000 exchanges, the ways in turn within each round; rank 0
+ * the same exchange by persistent requests ({@code startAll}, {@code waitAll}), and a blocking {@code sendRecv} for
+ * comparison. Rounds of 50,000 exchanges, the ways in turn within each round; rank 0
  * prints each way's median and fastest round in µs an exchange, and the bytes its thread allocated an exchange:
  * <pre>
- *   awaits   median 0.364 min 0.228 us, 216.0 B
+ *   awaits     median 0.364 min 0.228 us, 216.0 B
  * </pre>
  * Build and run from the repository:
  * <pre>
@@ -26,7 +28,7 @@ public final class RequestCosts
 {
     private static final int ROUNDS = 15;
     private static final int EXCHANGES = 50_000;
-    private static final String[] WAYS = {"awaits", "waitAll", "waitAny", "sendRecv"};
+    private static final String[] WAYS = {"awaits", "waitAll", "waitAny", "persistent", "sendRecv"};
 
     private RequestCosts()
     {
@@ -45,6 +47,8 @@ public final class RequestCosts
             final Buf out = Buf.of(new float[2]);
             final Buf in = Buf.of(new float[2]);
             final Request[] requests = new Request[2];
+            final PersistentRequest[] persistent = exchanging ?
+                new PersistentRequest[] {comm.recvInit(in, peer, 4), comm.sendInit(out, peer, 4)} : null;
             final com.sun.management.ThreadMXBean threads =
                 (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
             final long thread = Thread.currentThread().threadId();
@@ -83,6 +87,11 @@ public final class RequestCosts
                                     // each completed request's entry is now null
                                 }
                             }
+                            case 3 ->
+                            {
+                                comm.startAll(persistent);
+                                comm.waitAll(persistent);
+                            }
                             default -> comm.sendRecv(out, peer, 3, in, peer, 3);
                         }
                     }
@@ -96,7 +105,7 @@ public final class RequestCosts
                 {
                     final double[] sorted = us[way].clone();
                     Arrays.sort(sorted);
-                    System.out.printf("%-8s median %.3f min %.3f us, %.1f B%n", WAYS[way], sorted[ROUNDS / 2], sorted[0],
+                    System.out.printf("%-10s median %.3f min %.3f us, %.1f B%n", WAYS[way], sorted[ROUNDS / 2], sorted[0],
                         allocated[way] / (double) ROUNDS / EXCHANGES);
                 }
             }

@@ -1,6 +1,5 @@
 package io.jccl.it;
 
-import io.jccl.launch.JobLauncher;
 import io.jccl.launch.JobResult;
 import io.jccl.shm.JobCores;
 import org.junit.jupiter.api.Test;
@@ -95,7 +94,7 @@ class BoundRanksTest
     /** P2pRank's "small" scenario on {@code ranks} ranks started by {@code java}, INIT logged at INFO; it must pass. */
     private static JobResult launch(final int ranks, final Path java)
     {
-        final JobResult result = JobLauncher.builder()
+        final JobResult result = Jobs.builder()
             .ranks(ranks)
             .mainClass(P2pRank.class.getName())
             .args("small")

@@ -128,7 +128,7 @@ class FaultInjectionTest
             args.add(algorithm);
             args.add(Integer.toString(elements));
         }
-        return JobLauncher.builder()
+        return Jobs.builder()
             .ranks(ranks)
             .mainClass(FaultRank.class.getName())
             .args(args)
