@@ -666,26 +666,14 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
 
     public Request isend(final Buf buf, final int dest, final int tag)
     {
-        checkUsable();
-        checkRank(dest, size, "destination rank");
-        checkTag(tag);
-        checkBuffer(buf, "send buffer", false);
-        final SendOp op = new SendOp(this).reset(dest, tag, buf.base(), buf.offset(), buf.bytes());
-        op.operation = "isend";
-        op.sequence = ++operationSequence;
-        recorder.begin(op.sequence, FlightRecorder.pointToPoint(FlightRecorder.ISEND, buf.type()), buf.count(), null);
-        startSend(op);
+        final SendOp op = newSend(buf, dest, tag);
+        issue(op, buf);
         return op;
     }
 
     public ReceiveRequest irecv(final Buf buf, final int source, final int tag)
     {
-        checkUsable();
-        checkSource(source);
-        checkReceiveTag(tag);
-        checkBuffer(buf, "receive buffer", true);
-        final RecvOp op = new RecvOp(this).reset(source, tag, buf.base(), buf.offset(), buf.bytes());
-        op.operation = "irecv";
+        final RecvOp op = newReceive(buf, source, tag);
         post(op, buf);
         return op;
     }
@@ -693,12 +681,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
     /** A persistent send ({@link SendOp#start}): complete, and inactive, until its first start. */
     public PersistentRequest sendInit(final Buf buf, final int dest, final int tag)
     {
-        checkUsable();
-        checkRank(dest, size, "destination rank");
-        checkTag(tag);
-        checkBuffer(buf, "send buffer", false);
-        final SendOp op = new SendOp(this).reset(dest, tag, buf.base(), buf.offset(), buf.bytes());
-        op.operation = "isend";
+        final SendOp op = newSend(buf, dest, tag);
         op.persistent = buf;
         op.done = true;
         return op;
@@ -707,16 +690,35 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
     /** A persistent receive ({@link RecvOp#start}): complete, and inactive, until its first start. */
     public PersistentReceiveRequest recvInit(final Buf buf, final int source, final int tag)
     {
+        final RecvOp op = newReceive(buf, source, tag);
+        op.persistent = buf;
+        op.postedSource = source;
+        op.postedTag = tag;
+        op.done = true;
+        return op;
+    }
+
+    /** The request of a send of {@code buf} to {@code dest}, its arguments checked. */
+    private SendOp newSend(final Buf buf, final int dest, final int tag)
+    {
+        checkUsable();
+        checkRank(dest, size, "destination rank");
+        checkTag(tag);
+        checkBuffer(buf, "send buffer", false);
+        final SendOp op = new SendOp(this).reset(dest, tag, buf.base(), buf.offset(), buf.bytes());
+        op.operation = "isend";
+        return op;
+    }
+
+    /** The request of a receive into {@code buf} from {@code source}, its arguments checked. */
+    private RecvOp newReceive(final Buf buf, final int source, final int tag)
+    {
         checkUsable();
         checkSource(source);
         checkReceiveTag(tag);
         checkBuffer(buf, "receive buffer", true);
         final RecvOp op = new RecvOp(this).reset(source, tag, buf.base(), buf.offset(), buf.bytes());
         op.operation = "irecv";
-        op.persistent = buf;
-        op.postedSource = source;
-        op.postedTag = tag;
-        op.done = true;
         return op;
     }
 
@@ -728,6 +730,12 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         final Buf buf = op.persistent;
         op.reset(op.dest, op.tag, buf.base(), buf.offset(), buf.bytes());
         op.active = true;
+        issue(op, buf);
+    }
+
+    /** Numbers send {@code op} and starts it. */
+    private void issue(final SendOp op, final Buf buf)
+    {
         op.sequence = ++operationSequence;
         recorder.begin(op.sequence, FlightRecorder.pointToPoint(FlightRecorder.ISEND, buf.type()), buf.count(), null);
         startSend(op);
