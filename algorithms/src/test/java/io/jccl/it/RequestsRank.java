@@ -113,8 +113,8 @@ public final class RequestsRank
 
     /**
      * One array of a receive from any source with any tag, a send, a non-blocking allreduce and a non-blocking
-     * barrier, completed by waitAll in whatever order they complete, twice: on heap arrays and on off-heap buffers,
-     * the second large enough for the single-copy path.
+     * barrier, completed by waitAll in whatever order they complete, twice: with messages of 16 bytes, and of 1.2 MB,
+     * more than the ring holds.
      */
     private static void mixedWithCollectives(final Communicator comm)
     {
