@@ -342,39 +342,34 @@ public final class ShmCommunicator implements Communicator
     @Override
     public int waitAny(final Request... requests)
     {
-        final int index = completeAny(requests, true);
+        final int index = complete(requests, true, false);
         return index == ShmTransport.NONE_LEFT ? -1 : index;
     }
 
     @Override
     public int testAny(final Request... requests)
     {
-        final int index = completeAny(requests, false);
+        final int index = complete(requests, false, false);
         return index == ShmTransport.NONE_LEFT ? -1 : index;
     }
 
     @Override
     public void waitAll(final Request... requests)
     {
-        while (completeAny(requests, true) != ShmTransport.NONE_LEFT)
-        {
-            // each completed request's entry is now null, or the persistent request inactive
-        }
+        complete(requests, true, true);
     }
 
     @Override
     public boolean testAll(final Request... requests)
     {
-        int index;
-        while ((index = completeAny(requests, false)) >= 0)
-        {
-            // as in waitAll
-        }
-        return index == ShmTransport.NONE_LEFT;
+        return complete(requests, false, true) == ShmTransport.NONE_LEFT;
     }
 
-    /** {@link ShmTransport#completeAny} for requests checked to be this communicator's. */
-    private int completeAny(final Request[] requests, final boolean block)
+    /**
+     * {@link ShmTransport#completeAny} for requests checked, once, to be this communicator's; with {@code all}, again
+     * until it finds none completed (-1, never when it waits) or none left ({@link ShmTransport#NONE_LEFT}).
+     */
+    private int complete(final Request[] requests, final boolean block, final boolean all)
     {
         enter();
         try
@@ -390,7 +385,13 @@ public final class ShmCommunicator implements Communicator
                         "recvInit and non-blocking collectives");
                 }
             }
-            return transport.completeAny(requests, block);
+            int index;
+            do
+            {
+                index = transport.completeAny(requests, block);
+            }
+            while (all && index >= 0);
+            return index;
         }
         finally
         {
