@@ -11,6 +11,7 @@ import org.agrona.UnsafeApi;
 import java.nio.ByteBuffer;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Buffers of the contract suite: views of any element type on Java arrays, direct ByteBuffers or symmetric memory,
@@ -27,8 +28,13 @@ final class ContractBuffers
     static final int GUARD = 64;
     /** Fill of unwritten bytes, by role. */
     static final byte[] SENTINELS = {0x5A, (byte)0xA5};
+    private static final long BYTES = UnsafeApi.arrayBaseOffset(byte[].class);
+    private static final long SHORTS = UnsafeApi.arrayBaseOffset(short[].class);
+    private static final long INTS = UnsafeApi.arrayBaseOffset(int[].class);
+    private static final long LONGS = UnsafeApi.arrayBaseOffset(long[].class);
 
     private final Buf[] pools = new Buf[2];
+    private final Bulk bulk = new Bulk();
     private final ByteBuffer[] direct = new ByteBuffer[2];
     @SuppressWarnings("unchecked")
     private final Map<DataType, Object>[] arrays = new Map[] {new EnumMap<>(DataType.class),
@@ -89,7 +95,7 @@ final class ContractBuffers
             case FLOAT32 -> Buf.of((float[])array, guard, n);
             case FLOAT64 -> Buf.of((double[])array, guard, n);
         };
-        return new Region(buf, SENTINELS[role]);
+        return new Region(buf, SENTINELS[role], bulk);
     }
 
     private Region directRegion(final int role, final DataType type, final long count, final long bytes)
@@ -110,7 +116,7 @@ final class ContractBuffers
         {
             throw new IllegalStateException("direct view of " + buf.count() + " elements, wanted " + count);
         }
-        return new Region(buf, SENTINELS[role]);
+        return new Region(buf, SENTINELS[role], bulk);
     }
 
     private Region sharedRegion(final int role, final DataType type, final long count, final long bytes)
@@ -121,7 +127,20 @@ final class ContractBuffers
             throw new IllegalStateException("symmetric pool of role " + role + " holds " +
                 (pool == null ? 0 : pool.bytes()) + " bytes, a case needs " + (bytes + 2 * GUARD));
         }
-        return new Region(pool.slice(GUARD, bytes).as(type), SENTINELS[role]);
+        return new Region(pool.slice(GUARD, bytes).as(type), SENTINELS[role], bulk);
+    }
+
+    /**
+     * The typed arrays a region's elements pass through on their way to and from the checks' {@code long[]} chunks.
+     * Each transfer is one {@code copyMemory} and a loop over plain arrays: a loop of Unsafe accesses on a base that is
+     * sometimes null is what {@link Elements} warns of, and {@link Elements}' access to one element at a time took a
+     * third of the ranks' time.
+     */
+    private static final class Bulk
+    {
+        final byte[] bytes = new byte[ContractValues.CHUNK];
+        final short[] shorts = new short[ContractValues.CHUNK];
+        final int[] ints = new int[ContractValues.CHUNK];
     }
 
     /** A view with its guards, and element access by index. */
@@ -134,9 +153,11 @@ final class ContractBuffers
         final DataType type;
         final int size;
         final byte sentinel;
+        private final Bulk bulk;
 
-        Region(final Buf buf, final byte sentinel)
+        Region(final Buf buf, final byte sentinel, final Bulk bulk)
         {
+            this.bulk = bulk;
             this.sentinel = sentinel;
             this.buf = buf;
             this.base = buf.base();
@@ -149,24 +170,75 @@ final class ContractBuffers
         /** {@code out[i]} := bits of element {@code at + i}, for {@code i < length}; integers sign-extended. */
         void get(final long at, final long[] out, final int length)
         {
-            for (int i = 0; i < length; i++)
+            final long from = offset + at * size;
+            switch (size)
             {
-                final long bits = Elements.getBits(type, base, offset, at + i);
-                out[i] = switch (type)
+                case 1 ->
                 {
-                    case INT8 -> (byte)bits;
-                    case INT32 -> (int)bits;
-                    default -> bits;
-                };
+                    final byte[] bytes = bulk.bytes;
+                    UnsafeApi.copyMemory(base, from, bytes, BYTES, checked(length, bytes.length, out));
+                    for (int i = 0; i < length; i++)
+                    {
+                        out[i] = bytes[i];
+                    }
+                }
+                case 2 ->
+                {
+                    final short[] shorts = bulk.shorts;
+                    UnsafeApi.copyMemory(base, from, shorts, SHORTS, 2L * checked(length, shorts.length, out));
+                    for (int i = 0; i < length; i++)
+                    {
+                        out[i] = shorts[i] & 0xFFFFL;
+                    }
+                }
+                case 4 ->
+                {
+                    final int[] ints = bulk.ints;
+                    UnsafeApi.copyMemory(base, from, ints, INTS, 4L * checked(length, ints.length, out));
+                    final long mask = type == DataType.INT32 ? -1L : 0xFFFF_FFFFL;
+                    for (int i = 0; i < length; i++)
+                    {
+                        out[i] = ints[i] & mask;
+                    }
+                }
+                default -> UnsafeApi.copyMemory(base, from, out, LONGS, 8L * checked(length, out.length, out));
             }
         }
 
         /** Element {@code at + i} := {@code bits[i]}, for {@code i < length}. */
         void put(final long at, final long[] bits, final int length)
         {
-            for (int i = 0; i < length; i++)
+            final long to = offset + at * size;
+            switch (size)
             {
-                Elements.putBits(type, base, offset, at + i, bits[i]);
+                case 1 ->
+                {
+                    final byte[] bytes = bulk.bytes;
+                    for (int i = 0, n = checked(length, bytes.length, bits); i < n; i++)
+                    {
+                        bytes[i] = (byte)bits[i];
+                    }
+                    UnsafeApi.copyMemory(bytes, BYTES, base, to, length);
+                }
+                case 2 ->
+                {
+                    final short[] shorts = bulk.shorts;
+                    for (int i = 0, n = checked(length, shorts.length, bits); i < n; i++)
+                    {
+                        shorts[i] = (short)bits[i];
+                    }
+                    UnsafeApi.copyMemory(shorts, SHORTS, base, to, 2L * length);
+                }
+                case 4 ->
+                {
+                    final int[] ints = bulk.ints;
+                    for (int i = 0, n = checked(length, ints.length, bits); i < n; i++)
+                    {
+                        ints[i] = (int)bits[i];
+                    }
+                    UnsafeApi.copyMemory(ints, INTS, base, to, 4L * length);
+                }
+                default -> UnsafeApi.copyMemory(bits, LONGS, base, to, 8L * checked(length, bits.length, bits));
             }
         }
 
@@ -183,14 +255,27 @@ final class ContractBuffers
 
         private boolean sentinelOnly(final long from, final long bytes)
         {
-            for (long i = 0; i < bytes; i++)
+            final byte[] chunk = bulk.bytes;
+            for (long done = 0; done < bytes; done += chunk.length)
             {
-                if (Elements.getBits(DataType.INT8, base, from, i) != (sentinel & 0xFFL))
+                final int length = (int)Math.min(chunk.length, bytes - done);
+                UnsafeApi.copyMemory(base, from + done, chunk, BYTES, length);
+                for (int i = 0; i < length; i++)
                 {
-                    return false;
+                    if (chunk[i] != sentinel)
+                    {
+                        return false;
+                    }
                 }
             }
             return true;
+        }
+
+        /** {@code length}, once it is known to fit both arrays: the copies above must never run past an array. */
+        private static int checked(final int length, final int scratch, final long[] bits)
+        {
+            Objects.checkFromIndexSize(0, length, Math.min(scratch, bits.length));
+            return length;
         }
     }
 }
