@@ -28,7 +28,8 @@ import static io.jccl.it.ContractValues.CHUNK;
  * case's algorithm, and checks its own result against a reference computed locally from every rank's seeded input:
  * the result where the collective writes, every other byte of the buffers (guards, gaps between v blocks, the send
  * input, a non-root's receive buffer) unchanged. Replicated results are hashed, and the hashes compared across ranks
- * at the end over point-to-point, so every rank must hold the same bits.
+ * at the end over point-to-point, so every rank must hold the same bits; the replicated results of broadcast,
+ * allreduce and allgather are checked against the reference in shares, each rank its own (see {@link #sliceStart}).
  * <p>
  * Output: one line per failing case, "FAIL collective algorithm dtype op count root inplace [...]: what", one per
  * algorithm that refused a case ("UNSUPPORTED ...", rank 0 only), and the summary
@@ -293,7 +294,8 @@ public final class ContractRank
         final Region buf = buffers.region(RECV, c.recvKind(), type, n);
         fillInput(buf, 0, n, rank, 0);
         view(c).broadcast(buf.buf, c.root());
-        expectInput(buf, 0, n, c.root(), 0, "buffer");
+        final long from = sliceStart(n);
+        expectInput(buf, from, sliceStart(n, rank + 1) - from, c.root(), from, "buffer");
         guards(buf, "buffer");
         hashes[position] = hash(buf);
     }
@@ -340,7 +342,8 @@ public final class ContractRank
         final Region send = c.inPlace() ? recv : buffers.region(SEND, c.sendKind(), type, n);
         fillInput(send, 0, n, rank, 0);
         view(c).allreduce(send.buf, recv.buf, op);
-        expectReduced(recv, 0, n, 0, "result");
+        final long from = sliceStart(n);
+        expectReduced(recv, from, sliceStart(n, rank + 1) - from, from, "result");
         if (send != recv)
         {
             expectInput(send, 0, n, rank, 0, "send buffer (must not change)");
@@ -508,9 +511,16 @@ public final class ContractRank
             sendBuf = send.buf;
         }
         view(c).allgather(sendBuf, recv.buf);
+        final long from = sliceStart(size * n);
+        final long to = sliceStart(size * n, rank + 1);
         for (int j = 0; j < size; j++)
         {
-            expectInput(recv, j * n, n, j, 0, "block of rank " + j);
+            final long start = Math.max(from, j * n);
+            final long end = Math.min(to, (j + 1) * n);
+            if (start < end)
+            {
+                expectInput(recv, start, end - start, j, start - j * n, "block of rank " + j);
+            }
         }
         if (send != null)
         {
@@ -733,6 +743,22 @@ public final class ContractRank
         {
             problem(what + " written outside its bounds (guard bytes changed)");
         }
+    }
+
+    /**
+     * Where this rank's share of a replicated result of {@code n} elements begins. Each rank checks its share against
+     * the reference and hashes the whole result ({@link #hash}); {@link #compareHashes} then holds every rank's
+     * result to rank 0's, so every element is checked, and the reference, which costs p times the result on every
+     * rank where it is a reduction or a gather, is computed once across the ranks.
+     */
+    private long sliceStart(final long n)
+    {
+        return sliceStart(n, rank);
+    }
+
+    private long sliceStart(final long n, final int share)
+    {
+        return n * share / size;
     }
 
     /** A checksum of the whole region, for comparing replicated results across ranks. */
