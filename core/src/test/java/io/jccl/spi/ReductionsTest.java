@@ -7,14 +7,21 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
 
 import static io.jccl.spi.TestMemory.Kind.BYTE_ARRAY;
 import static io.jccl.spi.TestMemory.Kind.OFF_HEAP;
 import static io.jccl.spi.TestMemory.Kind.TYPED_ARRAY;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Every type and operator against {@link ReferenceArithmetic}, bit for bit, in every arrangement of memory the
@@ -195,6 +202,48 @@ class ReductionsTest
         final boolean on = !"false".equals(System.getProperty(io.jccl.Configuration.VECTOR_KERNELS_PROP_NAME));
         assertEquals(on && Runtime.version().feature() >= 22, Reductions.vectorKernels(),
             String.valueOf(Reductions.vectorKernelsWhyNot()));
+    }
+
+    /** The modes {@code java.vm.info} reports on JDK 25, with the options that give them. */
+    @Test
+    void aJvmWithoutC2IsToldFromItsVmInfo()
+    {
+        assertFalse(OffHeapReductions.Holder.withoutC2("mixed mode, sharing"));
+        assertFalse(OffHeapReductions.Holder.withoutC2("mixed mode"));
+        assertTrue(OffHeapReductions.Holder.withoutC2("mixed mode, emulated-client, sharing"));
+        assertTrue(OffHeapReductions.Holder.withoutC2("interpreted mode, sharing"));
+    }
+
+    /**
+     * In a JVM that compiles with C1 alone the Vector API runs unintrinsified, tens of times slower than the array
+     * kernels: such a JVM takes the array kernels and says why; the same JVM with C2 takes the SIMD kernels.
+     */
+    @Test
+    void aJvmThatCompilesWithC1AloneTakesTheArrayKernels() throws IOException, InterruptedException
+    {
+        assumeTrue(Runtime.version().feature() >= 22 && ModuleLayer.boot().findModule("jdk.incubator.vector")
+            .isPresent(), "the SIMD kernels need Java 22 and jdk.incubator.vector");
+        assertEquals("true null", report());
+        final String c1 = report("-XX:TieredStopAtLevel=1");
+        assertTrue(c1.startsWith("false this JVM does not compile with C2"), c1);
+        assertTrue(report("-Xint").startsWith("false this JVM does not compile with C2"));
+    }
+
+    /** {@link VectorKernelsReport}'s line, from a JVM started as the launcher starts ranks, plus {@code options}. */
+    private static String report(final String... options) throws IOException, InterruptedException
+    {
+        final List<String> command = new ArrayList<>(List.of(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(), "--add-modules", "jdk.incubator.vector", "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
+            "--enable-native-access=ALL-UNNAMED"));
+        command.addAll(List.of(options));
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), VectorKernelsReport.class.getName()));
+        final ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().remove("JCCL_VECTOR_KERNELS");
+        final Process process = builder.start();
+        final List<String> lines = new String(process.getInputStream().readAllBytes()).lines()
+            .filter(l -> !l.contains("jdk.incubator.vector")).toList();
+        assertEquals(0, process.waitFor(), String.join("\n", lines));
+        return lines.getLast();
     }
 
     /** The same inputs give the same bits through the scalar path and the vector path. */
