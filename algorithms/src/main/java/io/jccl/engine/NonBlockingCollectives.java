@@ -4,6 +4,7 @@ import io.jccl.Buf;
 import io.jccl.CollectiveRequest;
 import io.jccl.Communicator;
 import io.jccl.Configuration;
+import io.jccl.DataType;
 import io.jccl.ReduceOp;
 import io.jccl.Request;
 import io.jccl.engine.PendingCollective.Kind;
@@ -52,7 +53,7 @@ final class NonBlockingCollectives implements AutoCloseable
         final PendingCollective p = engine().acquire(Kind.REDUCE);
         p.send = notNull(send, "send buffer");
         p.recv = parent.rank() == root ? notNull(recv, "receive buffer") : recv;
-        p.op = notNull(op);
+        p.op = reducing(op, send.type());
         p.root = root;
         p.bytes = parent.rank() == root ? send.bytes() : 0;
         return engine.submit(p);
@@ -63,7 +64,7 @@ final class NonBlockingCollectives implements AutoCloseable
         final PendingCollective p = engine().acquire(Kind.ALLREDUCE);
         p.send = notNull(send, "send buffer");
         p.recv = notNull(recv, "receive buffer");
-        p.op = notNull(op);
+        p.op = reducing(op, send.type());
         p.bytes = send.bytes();
         return engine.submit(p);
     }
@@ -141,7 +142,7 @@ final class NonBlockingCollectives implements AutoCloseable
         final PendingCollective p = engine().acquire(Kind.REDUCE_SCATTER);
         p.send = notNull(send, "send buffer");
         p.recv = notNull(recv, "receive buffer");
-        p.op = notNull(op);
+        p.op = reducing(op, send.type());
         p.bytes = recv.bytes();
         return engine.submit(p);
     }
@@ -152,7 +153,7 @@ final class NonBlockingCollectives implements AutoCloseable
         p.send = notNull(send, "send buffer");
         p.recv = notNull(recv, "receive buffer");
         p.counts = counts;
-        p.op = notNull(op);
+        p.op = reducing(op, send.type());
         p.bytes = recv.bytes();
         return engine.submit(p);
     }
@@ -238,9 +239,10 @@ final class NonBlockingCollectives implements AutoCloseable
         return buf;
     }
 
-    private static ReduceOp notNull(final ReduceOp op)
+    /** {@code op}, once known to reduce elements of {@code type}. */
+    private static ReduceOp reducing(final ReduceOp op, final DataType type)
     {
-        ArgumentChecks.checkOp(op);
+        ArgumentChecks.checkOp(op, type);
         return op;
     }
 }

@@ -445,8 +445,8 @@ public final class ShmCommunicator implements Communicator
         try
         {
             checkRank(root, size(), "root");
-            checkOp(op);
             checkBuffer(send, "send buffer", false);
+            checkOp(op, send.type());
             final boolean isRoot = rank() == root;
             if (isRoot)
             {
@@ -484,8 +484,8 @@ public final class ShmCommunicator implements Communicator
         enter();
         try
         {
-            checkOp(op);
             checkBuffer(send, "send buffer", false);
+            checkOp(op, send.type());
             checkBuffer(recv, "receive buffer", true);
             checkSameType(send, recv);
             checkAtLeast(recv, send.count(), "receive buffer");
@@ -721,8 +721,8 @@ public final class ShmCommunicator implements Communicator
         enter();
         try
         {
-            checkOp(op);
             checkBuffer(send, "send buffer", false);
+            checkOp(op, send.type());
             checkBuffer(recv, "receive buffer", true);
             checkSameType(send, recv);
             checkAtLeast(send, recv.count() * size(), "send buffer (size × receive count)");
@@ -752,8 +752,8 @@ public final class ShmCommunicator implements Communicator
         enter();
         try
         {
-            checkOp(op);
             checkBuffer(send, "send buffer", false);
+            checkOp(op, send.type());
             checkBuffer(recv, "receive buffer", true);
             checkSameType(send, recv);
             final int[] d = checkLayout(counts, null, size(), send.count(), "counts", "send buffer", packedDispls);

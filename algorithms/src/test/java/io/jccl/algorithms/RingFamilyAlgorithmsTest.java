@@ -328,6 +328,10 @@ class RingFamilyAlgorithmsTest
         {
             ops.add(ReduceOp.MIN);
         }
+        if (!type.isFloatingPoint())
+        {
+            ops.add(ReduceOp.BXOR);
+        }
         return ops;
     }
 
@@ -492,6 +496,9 @@ class RingFamilyAlgorithmsTest
                 case PROD -> result * x;
                 case MIN -> Math.min(result, x);
                 case MAX -> Math.max(result, x);
+                case BAND -> (long)result & (long)x;
+                case BOR -> (long)result | (long)x;
+                case BXOR -> (long)result ^ (long)x;
             };
         }
         return result;
@@ -516,7 +523,7 @@ class RingFamilyAlgorithmsTest
         {
             case SUM, AVG -> Math.floorMod(bits, 17) - 8;
             case PROD -> PROD_INPUTS[(int) (bits & 3)];
-            case MIN, MAX -> Math.floorMod(bits, 201) - 100;
+            case MIN, MAX, BAND, BOR, BXOR -> Math.floorMod(bits, 201) - 100;
         };
     }
 

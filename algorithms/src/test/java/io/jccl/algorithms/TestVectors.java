@@ -40,7 +40,7 @@ final class TestVectors
             {
                 case SUM, AVG -> SUM;
                 case PROD -> PROD;
-                case MIN, MAX -> MOVE;
+                case MIN, MAX, BAND, BOR, BXOR -> MOVE;
             };
         }
     }
@@ -92,6 +92,9 @@ final class TestVectors
                     case PROD -> result * v;
                     case MIN -> Math.min(result, v);
                     case MAX -> Math.max(result, v);
+                    case BAND -> (long)result & (long)v;
+                    case BOR -> (long)result | (long)v;
+                    case BXOR -> (long)result ^ (long)v;
                 };
             }
             put(type, bytes, i * type.size(), result);

@@ -151,6 +151,10 @@ class TreeFamilyAlgorithmsTest
                     {
                         for (final ReduceOp op : ops)
                         {
+                            if (op != null && !op.reduces(type))
+                            {
+                                continue;
+                            }
                             cases.add(new Case(collective, type, op, root, count, inPlace, cases.size() + 1));
                         }
                     }

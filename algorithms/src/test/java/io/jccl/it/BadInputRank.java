@@ -139,6 +139,10 @@ public final class BadInputRank
             m -> m.allreduce(ok, null, ReduceOp.SUM)));
         c.add(new Case("allreduce null op", Who.ALL, iae, "reduction op is null",
             m -> m.allreduce(ok, Buf.of(four), null)));
+        c.add(new Case("allreduce bitwise of floats", Who.ALL, iae, "bxor reduces integer types (int8, int32, " +
+            "int64), not float32", m -> m.allreduce(Buf.of(new float[4]), Buf.of(new float[4]), ReduceOp.BXOR)));
+        c.add(new Case("reduce bitwise of floats", Who.ALL, iae, "band reduces integer types",
+            m -> m.reduce(Buf.of(new double[4]), Buf.of(new double[4]), ReduceOp.BAND, 0)));
         c.add(new Case("allreduce receive too small", Who.ALL, iae, "receive buffer holds 3 elements, 4 are needed",
             m -> m.allreduce(ok, Buf.of(new int[3]), ReduceOp.SUM)));
         c.add(new Case("allreduce read-only receive", Who.ALL, iae, "receive buffer is read-only",
@@ -197,6 +201,10 @@ public final class BadInputRank
             m -> m.iallreduce(null, Buf.of(four), ReduceOp.SUM)));
         c.add(new Case("iallreduce null op", Who.ALL, iae, "reduction op is null",
             m -> m.iallreduce(ok, Buf.of(four), null)));
+        c.add(new Case("iallreduce bitwise of floats", Who.ALL, iae, "bor reduces integer types",
+            m -> m.iallreduce(Buf.of(new float[4]), Buf.of(new float[4]), ReduceOp.BOR)));
+        c.add(new Case("ireduceScatter bitwise of floats", Who.ALL, iae, "band reduces integer types",
+            m -> m.ireduceScatter(Buf.of(new float[4]), Buf.of(new float[2]), ReduceOp.BAND)));
         c.add(new Case("ibroadcast root out of range", Who.ALL, iae, "root 5 is outside 0..1",
             m -> m.ibroadcast(Buf.of(four), 5)));
         c.add(new Case("ireduce root -1", Who.ALL, iae, "root -1 is outside",

@@ -42,9 +42,19 @@ final class ContractCases
     private static final DataType[] TYPES = {INT8, INT32, INT64, FLOAT16, BFLOAT16, FLOAT32, FLOAT64};
     private static final DataType[] FLOAT_TYPES = {FLOAT16, BFLOAT16, FLOAT32, FLOAT64};
     private static final ReduceOp[] OPS = ReduceOp.values();
+    /** The operators that reduce every type, for the count sweep, whose types rotate. */
+    private static final ReduceOp[] ARITHMETIC_OPS = {ReduceOp.SUM, ReduceOp.PROD, ReduceOp.MIN, ReduceOp.MAX,
+        ReduceOp.AVG};
     private static final ReduceOp[] INEXACT_OPS = {ReduceOp.SUM, ReduceOp.AVG, ReduceOp.PROD};
     /** Small counts for the datatype × op grid. */
     private static final long[] GRID_COUNTS = {1, 7, 31, 97, 1009, 13, 257};
+    /**
+     * The bitwise operators' vector in the grid, 1000 int8, 250 int32 or 125 int64 elements: past every type's scalar
+     * limit ({@code Reductions.scalarLimit}: 384, 96 and 96), so that their SIMD and array loops run on every
+     * algorithm's path, not only the scalar one the smaller grid counts take, and within the 1 KiB a rank that the
+     * low-latency algorithms carry.
+     */
+    private static final int BITWISE_BYTES = 1000;
     /** The count sweep: empty, single, tiny, primes, around 1 MiB rings and the 512 KiB chunks of the classics. */
     private static final long[] SWEEP_COUNTS = {0, 1, 2, 3, 5, 13, 61, 127, 1000, 4099, 65_537, 300_007};
     /** Above this, block collectives divide the sweep count by the rank count to keep the totals alike. */
@@ -100,8 +110,14 @@ final class ContractCases
             {
                 for (int o = 0; o < OPS.length; o++)
                 {
+                    if (!OPS[o].reduces(TYPES[t]))
+                    {
+                        continue;
+                    }
                     final int k = t * OPS.length + o;
-                    add(collective, algorithm, TYPES[t], OPS[o], GRID_COUNTS[k % GRID_COUNTS.length], k, false);
+                    final long count = OPS[o].isBitwise() ? BITWISE_BYTES / TYPES[t].size() :
+                        GRID_COUNTS[k % GRID_COUNTS.length];
+                    add(collective, algorithm, TYPES[t], OPS[o], count, k, false);
                 }
             }
             else
@@ -115,7 +131,7 @@ final class ContractCases
         {
             final long n = blockCount(collective, SWEEP_COUNTS[i]);
             final DataType type = TYPES[(i + 5) % TYPES.length];
-            final ReduceOp op = reduction ? OPS[i % OPS.length] : null;
+            final ReduceOp op = reduction ? ARITHMETIC_OPS[i % ARITHMETIC_OPS.length] : null;
             add(collective, algorithm, type, op, n, 2, false);
             add(collective, algorithm, type, op, n, 1, false);
         }

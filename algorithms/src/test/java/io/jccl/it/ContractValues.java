@@ -23,7 +23,7 @@ final class ContractValues
     /** How inputs are drawn. */
     enum Mode
     {
-        /** Any bit pattern (floats: any finite value): data movement, MIN and MAX. */
+        /** Any bit pattern (floats: any finite value): data movement, MIN, MAX and the bitwise operators. */
         RAW,
         /** Integers: any value (sums wrap as Java does). Floats: integers small enough that every sum is exact. */
         EXACT_SUM,
@@ -36,7 +36,7 @@ final class ContractValues
 
         static Mode of(final ReduceOp op, final boolean inexact)
         {
-            if (op == null || op == ReduceOp.MIN || op == ReduceOp.MAX)
+            if (op == null || op == ReduceOp.MIN || op == ReduceOp.MAX || op.isBitwise())
             {
                 return RAW;
             }
@@ -230,7 +230,7 @@ final class ContractValues
             case SUM -> steps;
             case PROD -> steps * 1.01;
             case AVG -> steps / ranks + 2 * u * Math.abs(expected);
-            case MIN, MAX -> 0;
+            case MIN, MAX, BAND, BOR, BXOR -> 0;
         };
     }
 
@@ -456,6 +456,27 @@ final class ContractValues
                 for (int i = 0; i < length; i++)
                 {
                     acc[i] = Math.max(acc[i], values[i]);
+                }
+            }
+            case BAND ->
+            {
+                for (int i = 0; i < length; i++)
+                {
+                    acc[i] &= values[i];
+                }
+            }
+            case BOR ->
+            {
+                for (int i = 0; i < length; i++)
+                {
+                    acc[i] |= values[i];
+                }
+            }
+            case BXOR ->
+            {
+                for (int i = 0; i < length; i++)
+                {
+                    acc[i] ^= values[i];
                 }
             }
         }

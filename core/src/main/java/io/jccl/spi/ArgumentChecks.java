@@ -64,6 +64,17 @@ public final class ArgumentChecks
         }
     }
 
+    /** {@code op} reduces elements of {@code type}: bitwise operators take integer types only. */
+    public static void checkOp(final ReduceOp op, final DataType type)
+    {
+        checkOp(op);
+        if (!op.reduces(type))
+        {
+            throw new IllegalArgumentException(op.label() + " reduces integer types (int8, int32, int64), not " +
+                type.label());
+        }
+    }
+
     public static void checkType(final DataType type)
     {
         if (type == null)

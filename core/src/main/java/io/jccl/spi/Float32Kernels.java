@@ -197,6 +197,7 @@ final class Float32Kernels
             case PROD -> a * b;
             case MIN -> Math.min(a, b);
             case MAX -> Math.max(a, b);
+            case BAND, BOR, BXOR -> throw new IllegalArgumentException(op.label() + " reduces integer types only");
         };
     }
 

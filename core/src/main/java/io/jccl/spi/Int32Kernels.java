@@ -51,6 +51,27 @@ final class Int32Kernels
                     d[i] = Math.max(a[i], b[i]);
                 }
             }
+            case BAND ->
+            {
+                for (int i = from; i < to; i++)
+                {
+                    d[i] = a[i] & b[i];
+                }
+            }
+            case BOR ->
+            {
+                for (int i = from; i < to; i++)
+                {
+                    d[i] = a[i] | b[i];
+                }
+            }
+            case BXOR ->
+            {
+                for (int i = from; i < to; i++)
+                {
+                    d[i] = a[i] ^ b[i];
+                }
+            }
         }
     }
 
@@ -86,6 +107,27 @@ final class Int32Kernels
                 for (int i = 0; i < n; i++)
                 {
                     d[at + i] = Math.max(t[at + i], UnsafeApi.getInt(stage, STAGE_BASE + 4L * i));
+                }
+            }
+            case BAND ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    d[at + i] = t[at + i] & UnsafeApi.getInt(stage, STAGE_BASE + 4L * i);
+                }
+            }
+            case BOR ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    d[at + i] = t[at + i] | UnsafeApi.getInt(stage, STAGE_BASE + 4L * i);
+                }
+            }
+            case BXOR ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    d[at + i] = t[at + i] ^ UnsafeApi.getInt(stage, STAGE_BASE + 4L * i);
                 }
             }
         }
@@ -126,6 +168,30 @@ final class Int32Kernels
                 {
                     final long s = STAGE_BASE + 4L * i;
                     UnsafeApi.putInt(stage, s, Math.max(t[at + i], UnsafeApi.getInt(stage, s)));
+                }
+            }
+            case BAND ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    final long s = STAGE_BASE + 4L * i;
+                    UnsafeApi.putInt(stage, s, t[at + i] & UnsafeApi.getInt(stage, s));
+                }
+            }
+            case BOR ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    final long s = STAGE_BASE + 4L * i;
+                    UnsafeApi.putInt(stage, s, t[at + i] | UnsafeApi.getInt(stage, s));
+                }
+            }
+            case BXOR ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    final long s = STAGE_BASE + 4L * i;
+                    UnsafeApi.putInt(stage, s, t[at + i] ^ UnsafeApi.getInt(stage, s));
                 }
             }
         }
@@ -178,6 +244,36 @@ final class Int32Kernels
                     final int a = UnsafeApi.getInt(aBase, aOffset + at);
                     final int b = UnsafeApi.getInt(bBase, bOffset + at);
                     UnsafeApi.putInt(dBase, dOffset + at, Math.max(a, b));
+                }
+            }
+            case BAND ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    final long at = 4L * i;
+                    final int a = UnsafeApi.getInt(aBase, aOffset + at);
+                    final int b = UnsafeApi.getInt(bBase, bOffset + at);
+                    UnsafeApi.putInt(dBase, dOffset + at, a & b);
+                }
+            }
+            case BOR ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    final long at = 4L * i;
+                    final int a = UnsafeApi.getInt(aBase, aOffset + at);
+                    final int b = UnsafeApi.getInt(bBase, bOffset + at);
+                    UnsafeApi.putInt(dBase, dOffset + at, a | b);
+                }
+            }
+            case BXOR ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    final long at = 4L * i;
+                    final int a = UnsafeApi.getInt(aBase, aOffset + at);
+                    final int b = UnsafeApi.getInt(bBase, bOffset + at);
+                    UnsafeApi.putInt(dBase, dOffset + at, a ^ b);
                 }
             }
         }

@@ -51,6 +51,27 @@ final class Int64Kernels
                     d[i] = Math.max(a[i], b[i]);
                 }
             }
+            case BAND ->
+            {
+                for (int i = from; i < to; i++)
+                {
+                    d[i] = a[i] & b[i];
+                }
+            }
+            case BOR ->
+            {
+                for (int i = from; i < to; i++)
+                {
+                    d[i] = a[i] | b[i];
+                }
+            }
+            case BXOR ->
+            {
+                for (int i = from; i < to; i++)
+                {
+                    d[i] = a[i] ^ b[i];
+                }
+            }
         }
     }
 
@@ -86,6 +107,27 @@ final class Int64Kernels
                 for (int i = 0; i < n; i++)
                 {
                     d[at + i] = Math.max(t[at + i], UnsafeApi.getLong(stage, STAGE64_BASE + 8L * i));
+                }
+            }
+            case BAND ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    d[at + i] = t[at + i] & UnsafeApi.getLong(stage, STAGE64_BASE + 8L * i);
+                }
+            }
+            case BOR ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    d[at + i] = t[at + i] | UnsafeApi.getLong(stage, STAGE64_BASE + 8L * i);
+                }
+            }
+            case BXOR ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    d[at + i] = t[at + i] ^ UnsafeApi.getLong(stage, STAGE64_BASE + 8L * i);
                 }
             }
         }
@@ -126,6 +168,30 @@ final class Int64Kernels
                 {
                     final long s = STAGE64_BASE + 8L * i;
                     UnsafeApi.putLong(stage, s, Math.max(t[at + i], UnsafeApi.getLong(stage, s)));
+                }
+            }
+            case BAND ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    final long s = STAGE64_BASE + 8L * i;
+                    UnsafeApi.putLong(stage, s, t[at + i] & UnsafeApi.getLong(stage, s));
+                }
+            }
+            case BOR ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    final long s = STAGE64_BASE + 8L * i;
+                    UnsafeApi.putLong(stage, s, t[at + i] | UnsafeApi.getLong(stage, s));
+                }
+            }
+            case BXOR ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    final long s = STAGE64_BASE + 8L * i;
+                    UnsafeApi.putLong(stage, s, t[at + i] ^ UnsafeApi.getLong(stage, s));
                 }
             }
         }
@@ -178,6 +244,36 @@ final class Int64Kernels
                     final long a = UnsafeApi.getLong(aBase, aOffset + at);
                     final long b = UnsafeApi.getLong(bBase, bOffset + at);
                     UnsafeApi.putLong(dBase, dOffset + at, Math.max(a, b));
+                }
+            }
+            case BAND ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    final long at = 8L * i;
+                    final long a = UnsafeApi.getLong(aBase, aOffset + at);
+                    final long b = UnsafeApi.getLong(bBase, bOffset + at);
+                    UnsafeApi.putLong(dBase, dOffset + at, a & b);
+                }
+            }
+            case BOR ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    final long at = 8L * i;
+                    final long a = UnsafeApi.getLong(aBase, aOffset + at);
+                    final long b = UnsafeApi.getLong(bBase, bOffset + at);
+                    UnsafeApi.putLong(dBase, dOffset + at, a | b);
+                }
+            }
+            case BXOR ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    final long at = 8L * i;
+                    final long a = UnsafeApi.getLong(aBase, aOffset + at);
+                    final long b = UnsafeApi.getLong(bBase, bOffset + at);
+                    UnsafeApi.putLong(dBase, dOffset + at, a ^ b);
                 }
             }
         }

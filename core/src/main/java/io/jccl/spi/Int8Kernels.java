@@ -65,6 +65,27 @@ final class Int8Kernels
                     d[i] = (byte)Math.max(a[i], b[i]);
                 }
             }
+            case BAND ->
+            {
+                for (int i = from; i < to; i++)
+                {
+                    d[i] = (byte)(a[i] & b[i]);
+                }
+            }
+            case BOR ->
+            {
+                for (int i = from; i < to; i++)
+                {
+                    d[i] = (byte)(a[i] | b[i]);
+                }
+            }
+            case BXOR ->
+            {
+                for (int i = from; i < to; i++)
+                {
+                    d[i] = (byte)(a[i] ^ b[i]);
+                }
+            }
         }
     }
 
@@ -112,6 +133,27 @@ final class Int8Kernels
                 for (int i = words << 2; i < n; i++)
                 {
                     d[at + i] = (byte)Math.max(t[at + i], UnsafeApi.getByte(stage, STAGE_BASE + i));
+                }
+            }
+            case BAND ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    d[at + i] = (byte)(t[at + i] & UnsafeApi.getByte(stage, STAGE_BASE + i));
+                }
+            }
+            case BOR ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    d[at + i] = (byte)(t[at + i] | UnsafeApi.getByte(stage, STAGE_BASE + i));
+                }
+            }
+            case BXOR ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    d[at + i] = (byte)(t[at + i] ^ UnsafeApi.getByte(stage, STAGE_BASE + i));
                 }
             }
         }
@@ -166,6 +208,30 @@ final class Int8Kernels
                     UnsafeApi.putByte(stage, s, (byte)Math.max(t[at + i], UnsafeApi.getByte(stage, s)));
                 }
             }
+            case BAND ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    final long s = STAGE_BASE + i;
+                    UnsafeApi.putByte(stage, s, (byte)(t[at + i] & UnsafeApi.getByte(stage, s)));
+                }
+            }
+            case BOR ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    final long s = STAGE_BASE + i;
+                    UnsafeApi.putByte(stage, s, (byte)(t[at + i] | UnsafeApi.getByte(stage, s)));
+                }
+            }
+            case BXOR ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    final long s = STAGE_BASE + i;
+                    UnsafeApi.putByte(stage, s, (byte)(t[at + i] ^ UnsafeApi.getByte(stage, s)));
+                }
+            }
         }
     }
 
@@ -216,6 +282,36 @@ final class Int8Kernels
                     final byte a = UnsafeApi.getByte(aBase, aOffset + at);
                     final byte b = UnsafeApi.getByte(bBase, bOffset + at);
                     UnsafeApi.putByte(dBase, dOffset + at, (byte)Math.max(a, b));
+                }
+            }
+            case BAND ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    final long at = i;
+                    final byte a = UnsafeApi.getByte(aBase, aOffset + at);
+                    final byte b = UnsafeApi.getByte(bBase, bOffset + at);
+                    UnsafeApi.putByte(dBase, dOffset + at, (byte)(a & b));
+                }
+            }
+            case BOR ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    final long at = i;
+                    final byte a = UnsafeApi.getByte(aBase, aOffset + at);
+                    final byte b = UnsafeApi.getByte(bBase, bOffset + at);
+                    UnsafeApi.putByte(dBase, dOffset + at, (byte)(a | b));
+                }
+            }
+            case BXOR ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    final long at = i;
+                    final byte a = UnsafeApi.getByte(aBase, aOffset + at);
+                    final byte b = UnsafeApi.getByte(bBase, bOffset + at);
+                    UnsafeApi.putByte(dBase, dOffset + at, (byte)(a ^ b));
                 }
             }
         }

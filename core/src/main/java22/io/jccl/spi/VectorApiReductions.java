@@ -101,6 +101,33 @@ final class VectorApiReductions implements OffHeapReductions
                         .intoMemorySegment(ALL, d + at, ORDER);
                 }
             }
+            case BAND ->
+            {
+                for (long at = 0; at < end; at += step)
+                {
+                    ByteVector.fromMemorySegment(I8, ALL, a + at, ORDER)
+                        .and(ByteVector.fromMemorySegment(I8, ALL, b + at, ORDER))
+                        .intoMemorySegment(ALL, d + at, ORDER);
+                }
+            }
+            case BOR ->
+            {
+                for (long at = 0; at < end; at += step)
+                {
+                    ByteVector.fromMemorySegment(I8, ALL, a + at, ORDER)
+                        .or(ByteVector.fromMemorySegment(I8, ALL, b + at, ORDER))
+                        .intoMemorySegment(ALL, d + at, ORDER);
+                }
+            }
+            case BXOR ->
+            {
+                for (long at = 0; at < end; at += step)
+                {
+                    ByteVector.fromMemorySegment(I8, ALL, a + at, ORDER)
+                        .lanewise(VectorOperators.XOR, ByteVector.fromMemorySegment(I8, ALL, b + at, ORDER))
+                        .intoMemorySegment(ALL, d + at, ORDER);
+                }
+            }
         }
         return end;
     }
@@ -147,6 +174,33 @@ final class VectorApiReductions implements OffHeapReductions
                         .intoMemorySegment(ALL, d + at, ORDER);
                 }
             }
+            case BAND ->
+            {
+                for (long at = 0; at < end; at += step)
+                {
+                    IntVector.fromMemorySegment(I32, ALL, a + at, ORDER)
+                        .and(IntVector.fromMemorySegment(I32, ALL, b + at, ORDER))
+                        .intoMemorySegment(ALL, d + at, ORDER);
+                }
+            }
+            case BOR ->
+            {
+                for (long at = 0; at < end; at += step)
+                {
+                    IntVector.fromMemorySegment(I32, ALL, a + at, ORDER)
+                        .or(IntVector.fromMemorySegment(I32, ALL, b + at, ORDER))
+                        .intoMemorySegment(ALL, d + at, ORDER);
+                }
+            }
+            case BXOR ->
+            {
+                for (long at = 0; at < end; at += step)
+                {
+                    IntVector.fromMemorySegment(I32, ALL, a + at, ORDER)
+                        .lanewise(VectorOperators.XOR, IntVector.fromMemorySegment(I32, ALL, b + at, ORDER))
+                        .intoMemorySegment(ALL, d + at, ORDER);
+                }
+            }
         }
         return end >> 2;
     }
@@ -190,6 +244,33 @@ final class VectorApiReductions implements OffHeapReductions
                 {
                     LongVector.fromMemorySegment(I64, ALL, a + at, ORDER)
                         .max(LongVector.fromMemorySegment(I64, ALL, b + at, ORDER))
+                        .intoMemorySegment(ALL, d + at, ORDER);
+                }
+            }
+            case BAND ->
+            {
+                for (long at = 0; at < end; at += step)
+                {
+                    LongVector.fromMemorySegment(I64, ALL, a + at, ORDER)
+                        .and(LongVector.fromMemorySegment(I64, ALL, b + at, ORDER))
+                        .intoMemorySegment(ALL, d + at, ORDER);
+                }
+            }
+            case BOR ->
+            {
+                for (long at = 0; at < end; at += step)
+                {
+                    LongVector.fromMemorySegment(I64, ALL, a + at, ORDER)
+                        .or(LongVector.fromMemorySegment(I64, ALL, b + at, ORDER))
+                        .intoMemorySegment(ALL, d + at, ORDER);
+                }
+            }
+            case BXOR ->
+            {
+                for (long at = 0; at < end; at += step)
+                {
+                    LongVector.fromMemorySegment(I64, ALL, a + at, ORDER)
+                        .lanewise(VectorOperators.XOR, LongVector.fromMemorySegment(I64, ALL, b + at, ORDER))
                         .intoMemorySegment(ALL, d + at, ORDER);
                 }
             }

@@ -85,6 +85,10 @@ class ReductionsTest
     {
         for (final ReduceOp op : ReduceOp.values())
         {
+            if (!op.reduces(type))
+            {
+                continue;
+            }
             for (final Layout layout : Layout.values())
             {
                 for (final int count : counts(type))
@@ -151,6 +155,10 @@ class ReductionsTest
             final TestMemory d = new TestMemory(type, kind, count, 0);
             for (final ReduceOp op : ReduceOp.values())
             {
+                if (!op.reduces(type))
+                {
+                    continue;
+                }
                 for (final long partner : partners)
                 {
                     for (int i = 0; i < count; i++)
@@ -255,6 +263,10 @@ class ReductionsTest
         final int count = 4 * limit + 5;
         for (final ReduceOp op : ReduceOp.values())
         {
+            if (!op.reduces(type))
+            {
+                continue;
+            }
             final TestMemory a = new TestMemory(type, OFF_HEAP, count, 0);
             final TestMemory b = new TestMemory(type, TYPED_ARRAY, count, 0);
             a.fill(new Random(op.ordinal()), false);

@@ -85,6 +85,9 @@ final class ReferenceArithmetic
             case PROD -> a * b;
             case MIN -> Math.min(a, b);
             case MAX -> Math.max(a, b);
+            case BAND -> a & b;
+            case BOR -> a | b;
+            case BXOR -> a ^ b;
         };
     }
 
@@ -96,6 +99,7 @@ final class ReferenceArithmetic
             case PROD -> a * b;
             case MIN -> Math.min(a, b);
             case MAX -> Math.max(a, b);
+            case BAND, BOR, BXOR -> throw new IllegalArgumentException(op + " of floating point");
         };
     }
 
@@ -107,6 +111,7 @@ final class ReferenceArithmetic
             case PROD -> a * b;
             case MIN -> Math.min(a, b);
             case MAX -> Math.max(a, b);
+            case BAND, BOR, BXOR -> throw new IllegalArgumentException(op + " of floating point");
         };
     }
 

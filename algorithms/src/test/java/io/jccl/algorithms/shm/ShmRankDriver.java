@@ -332,6 +332,9 @@ final class ShmRankDriver
             case PROD -> a * b;
             case MIN -> Math.min(a, b);
             case MAX -> Math.max(a, b);
+            case BAND -> a & b;
+            case BOR -> a | b;
+            case BXOR -> a ^ b;
         };
     }
 
@@ -343,6 +346,7 @@ final class ShmRankDriver
             case PROD -> a * b;
             case MIN -> Math.min(a, b);
             case MAX -> Math.max(a, b);
+            case BAND, BOR, BXOR -> throw new IllegalArgumentException(op + " of floating point");
         };
     }
 
@@ -354,6 +358,7 @@ final class ShmRankDriver
             case PROD -> a * b;
             case MIN -> Math.min(a, b);
             case MAX -> Math.max(a, b);
+            case BAND, BOR, BXOR -> throw new IllegalArgumentException(op + " of floating point");
         };
     }
 

@@ -68,7 +68,7 @@ public final class BenchCommand implements Command
               --max-bytes B     largest size (default 64m)
               --step F          factor between sizes (default 4; 2 gives the model fit twice the points)
               --dtype T         int8, int32, int64, float16, bfloat16, float32 (default) or float64
-              --reduce-op OP    sum (default), prod, min, max or avg
+              --reduce-op OP    sum (default), prod, min, max, avg, or band, bor, bxor (integer types)
               --format F        table (default), osu (like osu_allreduce -f), nccl (like all_reduce_perf),
                                 csv (collective,algorithm,ranks,bytes,dtype,avg_us,min_us,max_us,iters,
                                 algbw_GBps,busbw_GBps,wrong,op,memory,timing) or json

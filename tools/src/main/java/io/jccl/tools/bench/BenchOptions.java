@@ -404,6 +404,11 @@ public final class BenchOptions
             }
             parseOps(opsText);
             checkSizes();
+            if (!reduceOp.reduces(dataType))
+            {
+                throw new UsageException("--reduce-op " + reduceOp.label() + " reduces integer types: use --dtype " +
+                    "int8, int32 or int64, not " + dataType.label());
+            }
             if (root >= ranks)
             {
                 throw new UsageException("--root " + root + " is not a rank of a " + ranks + "-rank job (0 to " +

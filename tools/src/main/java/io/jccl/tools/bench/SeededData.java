@@ -156,6 +156,7 @@ public final class SeededData
                 case PROD -> acc * v;
                 case MIN -> Math.min(acc, v);
                 case MAX -> Math.max(acc, v);
+                case BAND, BOR, BXOR -> throw new IllegalStateException(op.label() + " of floating point");
             };
         }
         if (op == ReduceOp.AVG)
@@ -167,7 +168,7 @@ public final class SeededData
         {
             case SUM, AVG -> (ranks + 1) * epsilon() * magnitude;
             case PROD -> (ranks + 1) * epsilon() * Math.abs(acc);
-            case MIN, MAX -> 0;
+            case MIN, MAX, BAND, BOR, BXOR -> 0;
         };
         return Math.abs(got - acc) <= tolerance;
     }
@@ -185,6 +186,9 @@ public final class SeededData
                 case PROD -> acc * v;
                 case MIN -> Math.min(acc, v);
                 case MAX -> Math.max(acc, v);
+                case BAND -> acc & v;
+                case BOR -> acc | v;
+                case BXOR -> acc ^ v;
             };
         }
         acc = wrap(acc);

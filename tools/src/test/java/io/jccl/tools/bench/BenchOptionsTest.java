@@ -133,8 +133,12 @@ class BenchOptionsTest
             "reduce_scatterv, alltoallv, gatherv, scatterv", error("-n", "2", "--op", "allreduc"));
         assertEquals("--dtype: unknown datatype 'float8': expected one of int8, int32, int64, float16, bfloat16, " +
             "float32, float64", error("-n", "2", "--op", "allreduce", "--dtype", "float8"));
-        assertEquals("--reduce-op: unknown reduction op 'mean': expected sum, prod, min, max or avg",
-            error("-n", "2", "--op", "allreduce", "--reduce-op", "mean"));
+        assertEquals("--reduce-op: unknown reduction op 'mean': expected sum, prod, min, max, avg, band, bor or " +
+            "bxor", error("-n", "2", "--op", "allreduce", "--reduce-op", "mean"));
+        assertEquals("--reduce-op bxor reduces integer types: use --dtype int8, int32 or int64, not float32",
+            error("-n", "2", "--op", "allreduce", "--reduce-op", "bxor"));
+        assertEquals(ReduceOp.BAND, BenchOptions.parse(new String[] {"-n", "2", "--op", "allreduce", "--dtype",
+            "int64", "--reduce-op", "band"}).reduceOp());
         assertEquals("unknown --format 'xml': expected table, osu, nccl, csv or json",
             error("-n", "2", "--op", "allreduce", "--format", "xml"));
         assertEquals("unknown option --bogus", error("-n", "2", "--op", "allreduce", "--bogus"));
