@@ -137,6 +137,20 @@ public interface Communicator extends AutoCloseable
     int testAny(Request... requests);
 
     /**
+     * Waits until at least one of {@code requests} completes, then completes every other one that has completed by
+     * then too (MPI_Waitsome): writes their indices into {@code indices}, in the order found, and returns how many,
+     * or -1 when no request is left. Each entry goes as {@link #waitAny} says (set to null; a persistent request's
+     * left, inactive). {@code indices} must have room for every request. A failed request throws its failure; the
+     * entries of requests completed before it in the same call are null, as they would be.
+     */
+    int waitSome(int[] indices, Request... requests);
+
+    /**
+     * As {@link #waitSome}, but never waits (MPI_Testsome): returns 0 when none has completed, -1 when none is left.
+     */
+    int testSome(int[] indices, Request... requests);
+
+    /**
      * Waits until every one of {@code requests} has completed (MPI_Waitall), in whatever order they complete, each
      * entry going as {@link #waitAny} says. A failed request throws; the entries not yet completed stay.
      */

@@ -365,6 +365,18 @@ public final class ShmCommunicator implements Communicator
         return complete(requests, false, true) == ShmTransport.NONE_LEFT;
     }
 
+    @Override
+    public int waitSome(final int[] indices, final Request... requests)
+    {
+        return completeSome(indices, requests, true);
+    }
+
+    @Override
+    public int testSome(final int[] indices, final Request... requests)
+    {
+        return completeSome(indices, requests, false);
+    }
+
     /**
      * {@link ShmTransport#completeAny} for requests checked, once, to be this communicator's; with {@code all}, again
      * until it finds none completed (-1, never when it waits) or none left ({@link ShmTransport#NONE_LEFT}).
@@ -374,17 +386,7 @@ public final class ShmCommunicator implements Communicator
         enter();
         try
         {
-            Objects.requireNonNull(requests, "requests");
-            for (int i = 0; i < requests.length; i++)
-            {
-                final Request request = requests[i];
-                if (request != null && !transport.owns(request) && !nonBlocking.owns(request))
-                {
-                    throw new IllegalArgumentException("requests[" + i + "] is not this communicator's: waitAny " +
-                        "and the other completion calls take the requests of its own isend, irecv, sendInit, " +
-                        "recvInit and non-blocking collectives");
-                }
-            }
+            checkOwned(requests);
             int index;
             do
             {
@@ -396,6 +398,53 @@ public final class ShmCommunicator implements Communicator
         finally
         {
             exit();
+        }
+    }
+
+    /** waitSome and testSome: the first {@link ShmTransport#completeAny} waits or not, those after it never. */
+    private int completeSome(final int[] indices, final Request[] requests, final boolean block)
+    {
+        enter();
+        try
+        {
+            checkOwned(requests);
+            Objects.requireNonNull(indices, "indices");
+            if (indices.length < requests.length)
+            {
+                throw new IllegalArgumentException("indices has room for " + indices.length + " of " +
+                    requests.length + " requests");
+            }
+            int index = transport.completeAny(requests, block);
+            if (index == ShmTransport.NONE_LEFT)
+            {
+                return -1;
+            }
+            int completed = 0;
+            while (index >= 0)
+            {
+                indices[completed++] = index;
+                index = transport.completeAny(requests, false);
+            }
+            return completed;
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    private void checkOwned(final Request[] requests)
+    {
+        Objects.requireNonNull(requests, "requests");
+        for (int i = 0; i < requests.length; i++)
+        {
+            final Request request = requests[i];
+            if (request != null && !transport.owns(request) && !nonBlocking.owns(request))
+            {
+                throw new IllegalArgumentException("requests[" + i + "] is not this communicator's: waitAny " +
+                    "and the other completion calls take the requests of its own isend, irecv, sendInit, " +
+                    "recvInit and non-blocking collectives");
+            }
         }
     }
 

@@ -64,6 +64,8 @@ public final class RequestsRank
         comm.barrier();
         persistent(comm);
         comm.barrier();
+        some(comm);
+        comm.barrier();
         badArguments(comm);
     }
 
@@ -300,6 +302,54 @@ public final class RequestsRank
         expect(IllegalStateException.class, ((PersistentRequest) once)::start, "not persistent");
         comm.recv(Buf.of(new int[1]), me, 22);
         once.await();
+    }
+
+    /**
+     * Rank 0 posts a receive from every worker, one of them persistent. testSome finds none complete before the
+     * workers send; once every worker has sent (a barrier after their sends), one waitSome completes all of them,
+     * each index once, nulls every entry but the persistent one's, and the next call finds none left. Too small an
+     * index array is refused.
+     */
+    private static void some(final Communicator comm)
+    {
+        final int workers = comm.size() - 1;
+        if (comm.rank() == 0)
+        {
+            final int[][] values = new int[workers][1];
+            final Request[] requests = new Request[workers];
+            for (int w = 1; w <= workers; w++)
+            {
+                requests[w - 1] = w == 1 ? comm.recvInit(Buf.of(values[0]), 1, VALUE_TAG) :
+                    comm.irecv(Buf.of(values[w - 1]), w, VALUE_TAG);
+            }
+            final PersistentRequest first = (PersistentRequest)requests[0];
+            first.start();
+            final int[] indices = new int[workers];
+            check(comm.testSome(indices, requests) == 0, "testSome found a receive complete before any worker sent");
+            expect(IllegalArgumentException.class, () -> comm.waitSome(new int[workers - 1], requests),
+                "indices has room for " + (workers - 1) + " of " + workers);
+            comm.barrier();
+            comm.barrier();
+            final int completed = comm.waitSome(indices, requests);
+            check(completed == workers, "waitSome after every send completed " + completed + " of " + workers);
+            final boolean[] seen = new boolean[workers];
+            for (int i = 0; i < completed; i++)
+            {
+                check(!seen[indices[i]], "waitSome returned index " + indices[i] + " twice");
+                seen[indices[i]] = true;
+                check(values[indices[i]][0] == 20 * (indices[i] + 1), "rank " + (indices[i] + 1) + "'s value " +
+                    "arrived as " + values[indices[i]][0]);
+                check((requests[indices[i]] == null) == (indices[i] != 0), "entry " + indices[i] + " after waitSome");
+            }
+            check(comm.waitSome(indices, requests) == -1 && comm.testSome(indices, requests) == -1,
+                "waitSome or testSome found a request left");
+        }
+        else
+        {
+            comm.barrier();
+            comm.send(Buf.of(new int[] {20 * comm.rank()}), 0, VALUE_TAG);
+            comm.barrier();
+        }
     }
 
     /** A null array, and a request of another communicator, are refused; that communicator completes its own. */

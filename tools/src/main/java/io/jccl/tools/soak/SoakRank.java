@@ -352,8 +352,8 @@ public final class SoakRank
     /**
      * Isends to every peer, and irecvs for theirs posted by tag in reverse (so a message overtakes those of other tags,
      * never one of its own), some before the sends and some after; then the wait for all requests in a shuffled order:
-     * by the step, one {@code await()} each in that order, {@code waitAny} until none is left, or {@code testAll} until
-     * it says all have completed.
+     * by the step, one {@code await()} each in that order, {@code waitAny} or {@code waitSome} until none is left, or
+     * {@code testAll} until it says all have completed.
      */
     private Received[] exchangeNonBlocking(final Exchange x)
     {
@@ -401,7 +401,7 @@ public final class SoakRank
             requests[i] = requests[j];
             requests[j] = r;
         }
-        switch ((int) (x.step() % 3))
+        switch ((int) (x.step() % 4))
         {
             case 0 ->
             {
@@ -415,6 +415,14 @@ public final class SoakRank
                 while (x.on().waitAny(requests) >= 0)
                 {
                     // each completed request's entry is now null
+                }
+            }
+            case 2 ->
+            {
+                final int[] indices = new int[requests.length];
+                while (x.on().waitSome(indices, requests) >= 0)
+                {
+                    // the completed requests' entries are now null
                 }
             }
             default ->
