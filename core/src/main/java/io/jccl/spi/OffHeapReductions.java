@@ -11,8 +11,8 @@ import io.jccl.ReduceOp;
  * The implementation needs the Vector API over memory segments and the final foreign-memory API of Java 22: it is
  * compiled only when the build runs on JDK 22 or newer ({@code src/main/java22}), and {@link #load()} returns it only
  * when the JVM is 22 or newer, was started with {@code --add-modules jdk.incubator.vector} (the launcher, tests and
- * benchmarks start every rank so), compiles with C2 (in C1 alone an 8 MiB allreduce of direct buffers took 260-410 ms
- * on them against 8 ms on the array kernels) and {@link io.jccl.Configuration#VECTOR_KERNELS_PROP_NAME} is not false.
+ * benchmarks start every rank so), compiles with C2 (in C1 alone an 8 MiB allreduce of direct buffers took 250-410 ms
+ * on them against 5-19 ms on the array kernels) and {@link io.jccl.Configuration#VECTOR_KERNELS_PROP_NAME} is not false.
  */
 interface OffHeapReductions
 {
