@@ -50,11 +50,19 @@ public final class Reductions
     {
     }
 
-    /** {@code dst[i] = a[i] op b[i]} for {@code i < count}. */
+    /**
+     * {@code dst[i] = a[i] op b[i]} for {@code i < count}. A bitwise operator on a floating-point type is refused
+     * here too, for an algorithm that reaches the kernels without the communicator's checks: the float kernels have
+     * no loop for it.
+     */
     public static void reduce(final DataType type, final ReduceOp op,
         final Object aBase, final long aOffset, final Object bBase, final long bOffset,
         final Object dstBase, final long dstOffset, final long count)
     {
+        if (!op.reduces(type))
+        {
+            throw new IllegalArgumentException(op.label() + " reduces integer types, not " + type.label());
+        }
         final boolean simd = OFF_HEAP != null && OFF_HEAP.handles(type);
         if (simd && aBase == null && bBase == null && dstBase == null && count * type.size() >= SIMD_MIN_BYTES)
         {

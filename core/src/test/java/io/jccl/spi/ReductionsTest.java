@@ -212,6 +212,17 @@ class ReductionsTest
             String.valueOf(Reductions.vectorKernelsWhyNot()));
     }
 
+    /** A bitwise operator on floats is refused by the kernels themselves, not left to a loop that does nothing. */
+    @Test
+    void bitwiseOperatorsOfFloatsAreRefused()
+    {
+        final float[] x = new float[8];
+        final long base = Reductions.arrayBase(DataType.FLOAT32);
+        final IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () ->
+            Reductions.reduce(DataType.FLOAT32, ReduceOp.BOR, x, base, x, base, x, base, 8));
+        assertEquals("bor reduces integer types, not float32", refused.getMessage());
+    }
+
     /** The modes {@code java.vm.info} reports on JDK 25, with the options that give them. */
     @Test
     void aJvmWithoutC2IsToldFromItsVmInfo()
