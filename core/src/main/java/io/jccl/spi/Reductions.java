@@ -59,10 +59,7 @@ public final class Reductions
         final Object aBase, final long aOffset, final Object bBase, final long bOffset,
         final Object dstBase, final long dstOffset, final long count)
     {
-        if (!op.reduces(type))
-        {
-            throw new IllegalArgumentException(op.label() + " reduces integer types, not " + type.label());
-        }
+        ArgumentChecks.checkOp(op, type);
         final boolean simd = OFF_HEAP != null && OFF_HEAP.handles(type);
         if (simd && aBase == null && bBase == null && dstBase == null && count * type.size() >= SIMD_MIN_BYTES)
         {
