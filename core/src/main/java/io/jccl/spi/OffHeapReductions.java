@@ -56,6 +56,7 @@ interface OffHeapReductions
         {
             OffHeapReductions instance = null;
             String whyNot = null;
+            final String vmInfo = System.getProperty("java.vm.info", "");
             if (!io.jccl.Configuration.fromEnvironment().getBoolean(io.jccl.Configuration.VECTOR_KERNELS_PROP_NAME,
                 io.jccl.Configuration.VECTOR_KERNELS_DEFAULT))
             {
@@ -70,11 +71,10 @@ interface OffHeapReductions
             {
                 whyNot = "the JVM was not started with --add-modules " + VECTOR_MODULE;
             }
-            else if (withoutC2(System.getProperty("java.vm.info", "")))
+            else if (withoutC2(vmInfo))
             {
-                whyNot = "this JVM does not compile with C2 (java.vm.info: " + System.getProperty("java.vm.info") +
-                    "), and without C2 the Vector API is not intrinsified: it runs tens of times slower than the " +
-                    "array kernels";
+                whyNot = "this JVM does not compile with C2 (java.vm.info: " + vmInfo + "), and without C2 the " +
+                    "Vector API is not intrinsified: it runs tens of times slower than the array kernels";
             }
             else
             {
