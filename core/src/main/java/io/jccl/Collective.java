@@ -16,7 +16,9 @@ public enum Collective
     REDUCE_SCATTER("reduce_scatter"),
     REDUCE_SCATTERV("reduce_scatterv"),
     ALLTOALL("alltoall"),
-    ALLTOALLV("alltoallv");
+    ALLTOALLV("alltoallv"),
+    SCAN("scan"),
+    EXSCAN("exscan");
 
     private static final Collective[] VALUES = values();
 

@@ -233,6 +233,32 @@ public interface Communicator extends AutoCloseable
     /** Alltoall with per-peer counts and displacements (in elements); null displacements mean packed blocks. */
     void alltoallv(Buf send, int[] sendCounts, int[] sendDispls, Buf recv, int[] recvCounts, int[] recvDispls);
 
+    /**
+     * Inclusive prefix reduction (MPI_Scan): {@code recv} of rank r := the element-wise reduction of {@code send} of
+     * ranks 0, 1, ..., r, in rank order (same count on every rank). AVG divides rank r's sum by r + 1. A running
+     * total: where each rank's items start in a global numbering is the exclusive form, {@link #exscan}.
+     */
+    void scan(Buf send, Buf recv, ReduceOp op);
+
+    /** In-place inclusive scan. */
+    default void scan(final Buf buf, final ReduceOp op)
+    {
+        scan(buf, buf, op);
+    }
+
+    /**
+     * Exclusive prefix reduction (MPI_Exscan): {@code recv} of rank r := the element-wise reduction of {@code send}
+     * of ranks 0, ..., r − 1, in rank order; rank 0's {@code recv} is left as it was (MPI leaves it undefined, and
+     * it is rank 0's input after an in-place call). AVG divides rank r's sum by r.
+     */
+    void exscan(Buf send, Buf recv, ReduceOp op);
+
+    /** In-place exclusive scan. */
+    default void exscan(final Buf buf, final ReduceOp op)
+    {
+        exscan(buf, buf, op);
+    }
+
     // ---------------------------------------------------------------------------------------------------------------
     // Non-blocking collectives: the same contracts as the blocking forms, run in the background by the communicator's
     // progress thread on a private duplicate of this communicator (so they never match blocking calls on this one),
@@ -288,6 +314,12 @@ public interface Communicator extends AutoCloseable
     /** Non-blocking {@link #alltoallv}; the arrays must not change until completion. */
     CollectiveRequest ialltoallv(Buf send, int[] sendCounts, int[] sendDispls, Buf recv, int[] recvCounts,
         int[] recvDispls);
+
+    /** Non-blocking {@link #scan(Buf, Buf, ReduceOp)}. */
+    CollectiveRequest iscan(Buf send, Buf recv, ReduceOp op);
+
+    /** Non-blocking {@link #exscan(Buf, Buf, ReduceOp)}. */
+    CollectiveRequest iexscan(Buf send, Buf recv, ReduceOp op);
 
     // ---------------------------------------------------------------------------------------------------------------
     // Sub-communicators (collective over this communicator; every rank must call them in the same order).

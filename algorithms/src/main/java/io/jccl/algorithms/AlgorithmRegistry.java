@@ -2,6 +2,8 @@ package io.jccl.algorithms;
 
 import io.jccl.Collective;
 import io.jccl.algorithms.broadcast.ChainBroadcast;
+import io.jccl.algorithms.pattern.Exchange;
+import io.jccl.algorithms.scan.ChainScan;
 import io.jccl.spi.CollectiveAlgorithm;
 
 import java.util.ArrayList;
@@ -90,7 +92,8 @@ public final class AlgorithmRegistry
     /**
      * A new instance of the algorithm {@code name} of {@code collective} cutting its messages into chunks of
      * {@code chunkBytes}, when its chunk size is fixed at construction (the ring-family algorithms and the chain
-     * broadcast); null for the others, which take a chunk size per call ({@code CollectiveArgs.chunkBytes}) or none.
+     * broadcast and scan); null for the others, which take a chunk size per call ({@code CollectiveArgs.chunkBytes})
+     * or none.
      *
      * @throws IllegalArgumentException when there is no such algorithm, or the chunk size is not one it can take.
      */
@@ -105,6 +108,10 @@ public final class AlgorithmRegistry
         if (matching(RingFamilyAlgorithms.all(), collective, name) != null)
         {
             return matching(RingFamilyAlgorithms.all((int)chunkBytes), collective, name);
+        }
+        if (matching(List.of(new ChainScan()), collective, name) != null)
+        {
+            return new ChainScan(Exchange.checkChunkBytes((int)chunkBytes));
         }
         return matching(List.of(new ChainBroadcast()), collective, name) != null ? new ChainBroadcast(chunkBytes) : null;
     }

@@ -105,7 +105,9 @@ public final class AlgorithmSelector
         Map.entry(Collective.REDUCE_SCATTER, List.of("shm_ll", "shm_direct", "ring", "recursive_halving")),
         Map.entry(Collective.REDUCE_SCATTERV, List.of("ring")),
         Map.entry(Collective.ALLTOALL, List.of("shm_ll", "shm_direct", "pairwise", "bruck")),
-        Map.entry(Collective.ALLTOALLV, List.of("pairwise"))));
+        Map.entry(Collective.ALLTOALLV, List.of("pairwise")),
+        Map.entry(Collective.SCAN, List.of("shm_ll", "recursive_doubling", "chain")),
+        Map.entry(Collective.EXSCAN, List.of("shm_ll", "recursive_doubling", "chain"))));
 
     /**
      * Large messages when every rank takes single-copy messages: algorithms that copy straight out of the peers' own

@@ -125,7 +125,8 @@ public final class LastSmallCallChoice
         return switch (collective)
         {
             case GATHERV, SCATTERV, ALLGATHERV, REDUCE_SCATTERV, ALLTOALLV -> true;
-            case BARRIER, BROADCAST, REDUCE, ALLREDUCE, GATHER, SCATTER, ALLGATHER, REDUCE_SCATTER, ALLTOALL -> false;
+            case BARRIER, BROADCAST, REDUCE, ALLREDUCE, GATHER, SCATTER, ALLGATHER, REDUCE_SCATTER, ALLTOALL, SCAN,
+                EXSCAN -> false;
         };
     }
 }

@@ -10,6 +10,7 @@ import io.jccl.algorithms.pattern.Exchange;
 import io.jccl.algorithms.reducescatter.RecursiveHalvingReduceScatter;
 import io.jccl.algorithms.reducescatter.RingReduceScatter;
 import io.jccl.algorithms.reducescatter.RingReduceScatterv;
+import io.jccl.algorithms.scan.RecursiveDoublingScan;
 import io.jccl.spi.CollectiveAlgorithm;
 
 import java.util.List;
@@ -39,6 +40,7 @@ public final class RingFamilyAlgorithms
             new RingAllgatherv(chunkBytes),
             new RingReduceScatter(chunkBytes),
             new RecursiveHalvingReduceScatter(chunkBytes),
-            new RingReduceScatterv(chunkBytes));
+            new RingReduceScatterv(chunkBytes),
+            new RecursiveDoublingScan(chunkBytes));
     }
 }

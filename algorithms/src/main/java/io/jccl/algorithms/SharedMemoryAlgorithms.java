@@ -12,6 +12,7 @@ import io.jccl.algorithms.shm.ShmLowLatencyAllreduce;
 import io.jccl.algorithms.shm.ShmLowLatencyAlltoall;
 import io.jccl.algorithms.shm.ShmLowLatencyBroadcast;
 import io.jccl.algorithms.shm.ShmLowLatencyReduceScatter;
+import io.jccl.algorithms.shm.ShmLowLatencyScan;
 import io.jccl.algorithms.shm.ShmOneShotAllreduce;
 import io.jccl.algorithms.shm.ShmSingleCopyAllgather;
 import io.jccl.algorithms.shm.ShmSingleCopyAllreduce;
@@ -56,6 +57,7 @@ public final class SharedMemoryAlgorithms
             new ShmSingleCopyReduceScatter(),
             new ShmLowLatencyAlltoall(),
             new ShmDirectAlltoall(),
-            new ShmSingleCopyAlltoall());
+            new ShmSingleCopyAlltoall(),
+            new ShmLowLatencyScan());
     }
 }

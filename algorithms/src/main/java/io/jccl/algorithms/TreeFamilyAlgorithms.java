@@ -14,6 +14,7 @@ import io.jccl.algorithms.gather.LinearGatherv;
 import io.jccl.algorithms.reduce.BinomialReduce;
 import io.jccl.algorithms.scatter.BinomialScatter;
 import io.jccl.algorithms.scatter.LinearScatter;
+import io.jccl.algorithms.scan.ChainScan;
 import io.jccl.algorithms.scatter.LinearScatterv;
 import io.jccl.spi.CollectiveAlgorithm;
 
@@ -21,8 +22,8 @@ import java.util.List;
 
 /**
  * The message-passing algorithms built on trees, chains, Bruck and pairwise patterns: binomial and k-nomial trees,
- * pipelined chain, van de Geijn scatter-allgather, Bruck, pairwise exchange, linear gather and scatter (and their
- * v forms), dissemination.
+ * pipelined chains (broadcast, scan), van de Geijn scatter-allgather, Bruck, pairwise exchange, linear gather and
+ * scatter (and their v forms), dissemination.
  */
 public final class TreeFamilyAlgorithms
 {
@@ -41,7 +42,8 @@ public final class TreeFamilyAlgorithms
         new LinearScatter(),
         new LinearScatterv(),
         new BinomialScatter(),
-        new DisseminationBarrier());
+        new DisseminationBarrier(),
+        new ChainScan());
 
     private TreeFamilyAlgorithms()
     {

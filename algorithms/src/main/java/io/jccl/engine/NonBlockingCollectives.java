@@ -69,6 +69,26 @@ final class NonBlockingCollectives implements AutoCloseable
         return engine.submit(p);
     }
 
+    CollectiveRequest scan(final Buf send, final Buf recv, final ReduceOp op)
+    {
+        return prefix(Kind.SCAN, send, recv, op);
+    }
+
+    CollectiveRequest exscan(final Buf send, final Buf recv, final ReduceOp op)
+    {
+        return prefix(Kind.EXSCAN, send, recv, op);
+    }
+
+    private CollectiveRequest prefix(final Kind kind, final Buf send, final Buf recv, final ReduceOp op)
+    {
+        final PendingCollective p = engine().acquire(kind);
+        p.send = notNull(send, "send buffer");
+        p.recv = notNull(recv, "receive buffer");
+        p.op = reducing(op, send.type());
+        p.bytes = send.bytes();
+        return engine.submit(p);
+    }
+
     CollectiveRequest gather(final Buf send, final Buf recv, final int root)
     {
         checkRoot(root);

@@ -40,7 +40,7 @@ final class PendingCollective implements CollectiveRequest
     enum Kind
     {
         BARRIER, BROADCAST, REDUCE, ALLREDUCE, GATHER, GATHERV, SCATTER, SCATTERV, ALLGATHER, ALLGATHERV,
-        REDUCE_SCATTER, REDUCE_SCATTERV, ALLTOALL, ALLTOALLV
+        REDUCE_SCATTER, REDUCE_SCATTERV, ALLTOALL, ALLTOALLV, SCAN, EXSCAN
     }
 
     private final ProgressEngine engine;
@@ -109,6 +109,8 @@ final class PendingCollective implements CollectiveRequest
                 case REDUCE_SCATTERV -> comm.reduceScatterv(send, recv, counts, op);
                 case ALLTOALL -> comm.alltoall(send, recv);
                 case ALLTOALLV -> comm.alltoallv(send, counts, displs, recv, recvCounts, recvDispls);
+                case SCAN -> comm.scan(send, recv, op);
+                case EXSCAN -> comm.exscan(send, recv, op);
             }
         }
         catch (final Throwable ex)

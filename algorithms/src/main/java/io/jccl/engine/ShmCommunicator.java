@@ -530,6 +530,27 @@ public final class ShmCommunicator implements Communicator
     @Override
     public void allreduce(final Buf send, final Buf recv, final ReduceOp op)
     {
+        reduceElementwise(Collective.ALLREDUCE, send, recv, op);
+    }
+
+    @Override
+    public void scan(final Buf send, final Buf recv, final ReduceOp op)
+    {
+        reduceElementwise(Collective.SCAN, send, recv, op);
+    }
+
+    @Override
+    public void exscan(final Buf send, final Buf recv, final ReduceOp op)
+    {
+        reduceElementwise(Collective.EXSCAN, send, recv, op);
+    }
+
+    /**
+     * Allreduce, scan or exscan: the same arguments and checks, every rank's result in its own recv, the reduction of
+     * every rank's input or of a prefix of the ranks'.
+     */
+    private void reduceElementwise(final Collective collective, final Buf send, final Buf recv, final ReduceOp op)
+    {
         enter();
         try
         {
@@ -540,7 +561,7 @@ public final class ShmCommunicator implements Communicator
             checkAtLeast(recv, send.count(), "receive buffer");
             checkNoPartialOverlap(send, recv);
             final CollectiveArgs a = args.clear();
-            a.collective = Collective.ALLREDUCE;
+            a.collective = collective;
             a.type = send.type();
             a.op = op == ReduceOp.AVG ? ReduceOp.SUM : op;
             a.count = send.count();
@@ -549,7 +570,18 @@ public final class ShmCommunicator implements Communicator
             run(send.bytes(), op, a.count);
             if (op == ReduceOp.AVG)
             {
-                Reductions.divide(a.type, recv.base(), recv.offset(), a.count, size());
+                // the average of the inputs reduced: every rank's, or r + 1 on rank r for a scan and r for an exscan
+                // (rank 0's has none)
+                final int reduced = switch (collective)
+                {
+                    case SCAN -> rank() + 1;
+                    case EXSCAN -> rank();
+                    default -> size();
+                };
+                if (reduced > 0)
+                {
+                    Reductions.divide(a.type, recv.base(), recv.offset(), a.count, reduced);
+                }
             }
         }
         finally
@@ -956,6 +988,36 @@ public final class ShmCommunicator implements Communicator
     }
 
     @Override
+    public CollectiveRequest iscan(final Buf send, final Buf recv, final ReduceOp op)
+    {
+        nonBlocking.start();
+        enter();
+        try
+        {
+            return nonBlocking.scan(send, recv, op);
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    @Override
+    public CollectiveRequest iexscan(final Buf send, final Buf recv, final ReduceOp op)
+    {
+        nonBlocking.start();
+        enter();
+        try
+        {
+            return nonBlocking.exscan(send, recv, op);
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    @Override
     public CollectiveRequest igather(final Buf send, final Buf recv, final int root)
     {
         nonBlocking.start();
@@ -1343,8 +1405,8 @@ public final class ShmCommunicator implements Communicator
         return switch (collective)
         {
             case BROADCAST, REDUCE, GATHER, GATHERV, SCATTER, SCATTERV -> true;
-            case BARRIER, ALLREDUCE, ALLGATHER, ALLGATHERV, REDUCE_SCATTER, REDUCE_SCATTERV, ALLTOALL, ALLTOALLV ->
-                false;
+            case BARRIER, ALLREDUCE, ALLGATHER, ALLGATHERV, REDUCE_SCATTER, REDUCE_SCATTERV, ALLTOALL, ALLTOALLV, SCAN,
+                EXSCAN -> false;
         };
     }
 

@@ -98,15 +98,14 @@ class RingFamilyAlgorithmsTest
 
     static Stream<Arguments> allreduceAndRanks()
     {
-        return algorithmsAndRanks().filter(a -> ((CollectiveAlgorithm) a.get()[1]).collectives()
-            .contains(Collective.ALLREDUCE));
+        return algorithmsAndRanks().filter(a -> a.get()[2] == Collective.ALLREDUCE);
     }
 
-    @ParameterizedTest(name = "{0} on {2} ranks")
+    @ParameterizedTest(name = "{0} on {3} ranks")
     @MethodSource("algorithmsAndRanks")
-    void exactResultsOutOfPlaceAndInPlace(final String label, final CollectiveAlgorithm algorithm, final int ranks)
+    void exactResultsOutOfPlaceAndInPlace(final String label, final CollectiveAlgorithm algorithm,
+        final Collective collective, final int ranks)
     {
-        final Collective collective = collectiveOf(algorithm);
         final List<Case> cases = new ArrayList<>();
         final boolean reduces = reduces(collective);
         for (final long count : COUNTS)
@@ -131,14 +130,14 @@ class RingFamilyAlgorithmsTest
                 }
             }
         }
-        runCases(algorithm, ranks, cases);
+        runCases(algorithm, collective, ranks, cases);
     }
 
-    @ParameterizedTest(name = "{0} on {2} ranks, 40-byte chunks")
+    @ParameterizedTest(name = "{0} on {3} ranks, 40-byte chunks")
     @MethodSource("smallChunkAlgorithmsAndRanks")
-    void exactResultsInSmallChunks(final String label, final CollectiveAlgorithm algorithm, final int ranks)
+    void exactResultsInSmallChunks(final String label, final CollectiveAlgorithm algorithm,
+        final Collective collective, final int ranks)
     {
-        final Collective collective = collectiveOf(algorithm);
         final boolean reduces = reduces(collective);
         final List<Case> cases = new ArrayList<>();
         for (final long count : new long[]{7, 13, 1000, 4099})
@@ -158,13 +157,13 @@ class RingFamilyAlgorithmsTest
                 }
             }
         }
-        runCases(algorithm, ranks, cases);
+        runCases(algorithm, collective, ranks, cases);
     }
 
-    @ParameterizedTest(name = "{0} on {2} ranks")
+    @ParameterizedTest(name = "{0} on {3} ranks")
     @MethodSource("allreduceAndRanks")
     void randomFloatsGiveTheSameBitsOnEveryRank(final String label, final CollectiveAlgorithm algorithm,
-        final int ranks)
+        final Collective collective, final int ranks)
     {
         final List<Case> cases = new ArrayList<>();
         for (final long count : new long[]{1000, 4099})
@@ -178,14 +177,14 @@ class RingFamilyAlgorithmsTest
                 }
             }
         }
-        runCases(algorithm, ranks, cases);
+        runCases(algorithm, collective, ranks, cases);
     }
 
     @Test
     void catalogHasOneUniqueNamePerCollective()
     {
         final List<CollectiveAlgorithm> all = RingFamilyAlgorithms.all();
-        assertEquals(9, all.size());
+        assertEquals(10, all.size());
         final Set<String> keys = new HashSet<>();
         for (final CollectiveAlgorithm algorithm : all)
         {
@@ -197,16 +196,17 @@ class RingFamilyAlgorithmsTest
         }
         assertEquals(Set.of("allreduce/ring", "allreduce/recursive_doubling", "allreduce/rabenseifner",
             "allgather/ring", "allgather/recursive_doubling", "allgatherv/ring", "reduce_scatter/ring",
-            "reduce_scatter/recursive_halving", "reduce_scatterv/ring"), keys);
+            "reduce_scatter/recursive_halving", "reduce_scatterv/ring", "scan/recursive_doubling",
+            "exscan/recursive_doubling"), keys);
         assertThrows(IllegalArgumentException.class, () -> RingFamilyAlgorithms.all(12));
         assertThrows(IllegalArgumentException.class, () -> RingFamilyAlgorithms.all(0));
     }
 
     // ---------------------------------------------------------------------------------------------------- running
 
-    private static void runCases(final CollectiveAlgorithm algorithm, final int ranks, final List<Case> cases)
+    private static void runCases(final CollectiveAlgorithm algorithm, final Collective collective, final int ranks,
+        final List<Case> cases)
     {
-        final Collective collective = collectiveOf(algorithm);
         final LocalJob job = new LocalJob(ranks);
         final long[][] digests = new long[ranks][cases.size()];
         final List<String> failures = Collections.synchronizedList(new ArrayList<>());
@@ -280,20 +280,19 @@ class RingFamilyAlgorithmsTest
         cases.add(new Case(count, type, op, layout, inputs, (index & 1) == 1, 0x9E3779B97F4A7C15L * (index + 1)));
     }
 
-    private static Collective collectiveOf(final CollectiveAlgorithm algorithm)
-    {
-        return algorithm.collectives().iterator().next();
-    }
-
+    /** Every algorithm on every collective it serves (the scan serves scan and exscan), on every rank count. */
     private static Stream<Arguments> withRanks(final List<CollectiveAlgorithm> algorithms)
     {
         final List<Arguments> arguments = new ArrayList<>();
         for (final CollectiveAlgorithm algorithm : algorithms)
         {
-            for (final int ranks : RANKS)
+            for (final Collective collective : algorithm.collectives().stream().sorted().toList())
             {
-                arguments.add(Arguments.of(collectiveOf(algorithm).label() + "/" + algorithm.name(), algorithm,
-                    ranks));
+                for (final int ranks : RANKS)
+                {
+                    arguments.add(Arguments.of(collective.label() + "/" + algorithm.name(), algorithm, collective,
+                        ranks));
+                }
             }
         }
         return arguments.stream();
@@ -302,7 +301,12 @@ class RingFamilyAlgorithmsTest
     private static boolean reduces(final Collective collective)
     {
         return collective == Collective.ALLREDUCE || collective == Collective.REDUCE_SCATTER ||
-            collective == Collective.REDUCE_SCATTERV;
+            collective == Collective.REDUCE_SCATTERV || isScan(collective);
+    }
+
+    private static boolean isScan(final Collective collective)
+    {
+        return collective == Collective.SCAN || collective == Collective.EXSCAN;
     }
 
     private static boolean replicated(final Collective collective)
@@ -313,7 +317,7 @@ class RingFamilyAlgorithmsTest
 
     private static List<Layout> inPlaceLayouts(final Collective collective)
     {
-        return collective == Collective.ALLREDUCE ? List.of(Layout.SAME_START) :
+        return collective == Collective.ALLREDUCE || isScan(collective) ? List.of(Layout.SAME_START) :
             List.of(Layout.SAME_START, Layout.OWN_BLOCK);
     }
 
@@ -347,6 +351,8 @@ class RingFamilyAlgorithmsTest
         final int[] displs;
         /** Element index in the reduction input where recv element 0's inputs sit (reduce forms). */
         final long inputStart;
+        /** Ranks whose inputs the result reduces, from rank 0: all, or a prefix (scan: rank + 1; exscan: rank). */
+        final int reducedRanks;
         final long sendElements;
         final long recvElements;
         final long sendAt;
@@ -380,9 +386,10 @@ class RingFamilyAlgorithmsTest
                 displs = null;
             }
             final long vectorElements = vector ? displs[0] + counts[0] + 1 : 0;
+            reducedRanks = collective == Collective.SCAN ? rank + 1 : collective == Collective.EXSCAN ? rank : size;
             switch (collective)
             {
-                case ALLREDUCE ->
+                case ALLREDUCE, SCAN, EXSCAN ->
                 {
                     sendElements = n;
                     recvElements = n;
@@ -424,7 +431,7 @@ class RingFamilyAlgorithmsTest
                 return;
             }
             final boolean recvContains = collective == Collective.ALLREDUCE || collective == Collective.ALLGATHER ||
-                collective == Collective.ALLGATHERV;
+                collective == Collective.ALLGATHERV || isScan(collective);
             final long ownBlock = switch (collective)
             {
                 case ALLGATHER -> rank * n * e;
@@ -477,9 +484,10 @@ class RingFamilyAlgorithmsTest
             }
             return;
         }
-        for (long i = 0; i < g.recvElements; i++)
+        // an exclusive scan's rank 0 reduces nothing: its receive buffer keeps what it held
+        for (long i = 0; i < g.recvElements && g.reducedRanks > 0; i++)
         {
-            Elements.put(c.type, expected, recvAt + i * e, 0, reference(c, size, g.inputStart + i));
+            Elements.put(c.type, expected, recvAt + i * e, 0, reference(c, g.reducedRanks, g.inputStart + i));
         }
     }
 

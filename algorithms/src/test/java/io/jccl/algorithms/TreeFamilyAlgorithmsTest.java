@@ -10,6 +10,7 @@ import io.jccl.algorithms.allreduce.ReduceBroadcastAllreduce;
 import io.jccl.algorithms.barrier.DisseminationBarrier;
 import io.jccl.algorithms.broadcast.BinomialBroadcast;
 import io.jccl.algorithms.broadcast.ChainBroadcast;
+import io.jccl.algorithms.scan.ChainScan;
 import io.jccl.algorithms.broadcast.ScatterAllgatherBroadcast;
 import io.jccl.spi.CollectiveAlgorithm;
 import io.jccl.spi.CollectiveArgs;
@@ -64,8 +65,9 @@ class TreeFamilyAlgorithmsTest
     static Stream<Arguments> algorithmsAndSizes()
     {
         final List<CollectiveAlgorithm> algorithms = new ArrayList<>(TreeFamilyAlgorithms.all());
-        // the default 256 KiB chunk never splits these counts: also run a chain that cuts them into many chunks
+        // the default 256 KiB chunk never splits these counts: also run chains that cut them into many chunks
         algorithms.add(new ChainBroadcast(SMALL_CHUNK_BYTES));
+        algorithms.add(new ChainScan(SMALL_CHUNK_BYTES));
         final List<Arguments> arguments = new ArrayList<>();
         for (final CollectiveAlgorithm algorithm : algorithms)
         {
@@ -76,7 +78,8 @@ class TreeFamilyAlgorithmsTest
                     continue;
                 }
                 final String label = collective.label() + "/" + algorithm.name() +
-                    (algorithm instanceof ChainBroadcast chain && chain.chunkBytes() == SMALL_CHUNK_BYTES ?
+                    (algorithm instanceof ChainBroadcast chain && chain.chunkBytes() == SMALL_CHUNK_BYTES ||
+                    algorithm instanceof ChainScan scan && scan.chunkBytes() == SMALL_CHUNK_BYTES ?
                     "(" + SMALL_CHUNK_BYTES + " B chunks)" : "");
                 for (final int size : SIZES)
                 {
@@ -112,7 +115,7 @@ class TreeFamilyAlgorithmsTest
                 switch (collective)
                 {
                     case BROADCAST -> broadcast(c, rank, args, call, label, failures);
-                    case REDUCE, ALLREDUCE -> reduce(c, rank, size, args, call, label, failures);
+                    case REDUCE, ALLREDUCE, SCAN, EXSCAN -> reduce(c, rank, size, args, call, label, failures);
                     case ALLGATHER -> allgather(c, rank, size, args, call, label, failures);
                     case GATHER -> gather(c, rank, size, args, call, label, failures);
                     case GATHERV -> gatherv(c, rank, size, args, call, label, failures);
@@ -133,7 +136,8 @@ class TreeFamilyAlgorithmsTest
         final boolean rooted = collective == Collective.BROADCAST || collective == Collective.REDUCE ||
             collective == Collective.GATHER || collective == Collective.GATHERV || collective == Collective.SCATTER ||
             collective == Collective.SCATTERV;
-        final boolean reduction = collective == Collective.REDUCE || collective == Collective.ALLREDUCE;
+        final boolean reduction = collective == Collective.REDUCE || collective == Collective.ALLREDUCE ||
+            collective == Collective.SCAN || collective == Collective.EXSCAN;
         final int[] roots = !rooted || size == 1 ? new int[]{0} : new int[]{0, size - 1};
         final boolean[] placements = collective == Collective.BROADCAST ? new boolean[]{false} :
             new boolean[]{false, true};
@@ -180,15 +184,25 @@ class TreeFamilyAlgorithmsTest
         failures.expect(label, "recv", expected, buffer, 0);
     }
 
-    /** REDUCE and ALLREDUCE; in place means send is recv (on the root only for REDUCE). */
+    /**
+     * REDUCE, ALLREDUCE, SCAN and EXSCAN; in place means send is recv (on the root only for REDUCE). A scan's result
+     * reduces the inputs of ranks 0 to rank (to rank - 1 for EXSCAN, whose rank 0 has none and keeps its recv).
+     */
     private static void reduce(final Case c, final int rank, final int size, final CollectiveArgs args,
         final Runnable call, final Supplier<String> label, final Failures failures)
     {
-        final boolean all = c.collective == Collective.ALLREDUCE;
-        final boolean hasResult = all || rank == c.root;
+        final int reducedRanks = switch (c.collective)
+        {
+            case SCAN -> rank + 1;
+            case EXSCAN -> rank;
+            case REDUCE -> rank == c.root ? size : 0;
+            default -> size;
+        };
+        final boolean hasResult = reducedRanks > 0;
         final byte[] input = encode(c.type, c.seed, rank, 0, c.count, Kind.of(c.op));
         final Guarded send = new Guarded(input.length).put(0, input);
-        final Guarded recv = c.inPlace && hasResult ? send : new Guarded(input.length);
+        final Guarded recv = c.inPlace && (hasResult || c.collective == Collective.EXSCAN) ? send :
+            new Guarded(input.length);
         fill(args, c);
         args.sendBase = send.array;
         args.sendOffset = send.offset(0);
@@ -197,13 +211,13 @@ class TreeFamilyAlgorithmsTest
         call.run();
         if (hasResult)
         {
-            failures.expect(label, "result", reduced(c.type, c.op, c.seed, size, c.count), recv, 0);
+            failures.expect(label, "result", reduced(c.type, c.op, c.seed, reducedRanks, c.count), recv, 0);
         }
-        else
+        else if (recv != send)
         {
-            failures.expectUntouched(label, "recv of a non-root", recv);
+            failures.expectUntouched(label, "recv of a rank without a result", recv);
         }
-        if (recv != send)
+        if (recv != send || !hasResult)
         {
             failures.expect(label, "send", input, send, 0);
         }
@@ -653,11 +667,12 @@ class TreeFamilyAlgorithmsTest
         }
         assertEquals(EnumSet.of(Collective.BARRIER, Collective.BROADCAST, Collective.REDUCE, Collective.ALLREDUCE,
             Collective.ALLGATHER, Collective.ALLTOALL, Collective.ALLTOALLV, Collective.GATHER, Collective.GATHERV,
-            Collective.SCATTER, Collective.SCATTERV), covered);
+            Collective.SCATTER, Collective.SCATTERV, Collective.SCAN, Collective.EXSCAN), covered);
         assertEquals(Set.of("broadcast/binomial", "broadcast/chain", "broadcast/scatter_allgather",
             "reduce/binomial", "allreduce/reduce_broadcast", "allgather/bruck", "alltoall/pairwise",
             "alltoall/bruck", "alltoallv/pairwise", "gather/linear", "gatherv/linear", "gather/binomial",
-            "scatter/linear", "scatterv/linear", "scatter/binomial", "barrier/dissemination"), seen);
+            "scatter/linear", "scatterv/linear", "scatter/binomial", "barrier/dissemination", "scan/chain",
+            "exscan/chain"), seen);
         final Set<Class<?>> classes = new HashSet<>();
         for (final CollectiveAlgorithm algorithm : TreeFamilyAlgorithms.all())
         {

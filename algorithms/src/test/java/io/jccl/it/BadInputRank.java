@@ -37,8 +37,8 @@ public final class BadInputRank
         "closed: sendRecv", "closed: isend", "closed: irecv", "closed: barrier", "closed: broadcast", "closed: reduce",
         "closed: allreduce", "closed: gather", "closed: gatherv", "closed: scatter", "closed: scatterv",
         "closed: allgather", "closed: allgatherv",
-        "closed: reduceScatter", "closed: reduceScatterv", "closed: alltoall", "closed: alltoallv",
-        "closed: allocateShared", "closed: iallreduce", "closed: ibarrier", "closed: split");
+        "closed: reduceScatter", "closed: reduceScatterv", "closed: alltoall", "closed: alltoallv", "closed: scan",
+        "closed: exscan", "closed: allocateShared", "closed: iallreduce", "closed: ibarrier", "closed: split");
 
     private BadInputRank()
     {
@@ -196,6 +196,18 @@ public final class BadInputRank
             m -> m.alltoallv(ok, null, null, Buf.of(new int[4]), new int[] {2, 2}, null)));
         c.add(new Case("alltoallv receive displacement out of range", Who.ALL, iae, "receive buffer holds 4 elements",
             m -> m.alltoallv(ok, new int[] {2, 2}, null, Buf.of(new int[4]), new int[] {2, 2}, new int[] {0, 3})));
+        c.add(new Case("scan null send", Who.ALL, iae, "send buffer is null",
+            m -> m.scan(null, Buf.of(four), ReduceOp.SUM)));
+        c.add(new Case("scan receive too small", Who.ALL, iae, "receive buffer holds 3 elements, 4 are needed",
+            m -> m.scan(ok, Buf.of(new int[3]), ReduceOp.SUM)));
+        c.add(new Case("scan bitwise of floats", Who.ALL, iae, "band reduces integer types",
+            m -> m.scan(Buf.of(new float[4]), Buf.of(new float[4]), ReduceOp.BAND)));
+        c.add(new Case("exscan null op", Who.ALL, iae, "reduction op is null",
+            m -> m.exscan(ok, Buf.of(four), null)));
+        c.add(new Case("exscan types differ", Who.ALL, iae, "send buffer holds int32, receive buffer int64",
+            m -> m.exscan(ok, Buf.of(new long[4]), ReduceOp.SUM)));
+        c.add(new Case("exscan read-only receive", Who.ALL, iae, "receive buffer is read-only",
+            m -> m.exscan(ok, readOnlyBuffer, ReduceOp.MAX)));
         // non-blocking collectives: what the call alone shows is refused at once, the rest fails the request
         c.add(new Case("iallreduce null send", Who.ALL, iae, "send buffer is null",
             m -> m.iallreduce(null, Buf.of(four), ReduceOp.SUM)));
@@ -205,6 +217,11 @@ public final class BadInputRank
             m -> m.iallreduce(Buf.of(new float[4]), Buf.of(new float[4]), ReduceOp.BOR)));
         c.add(new Case("ireduceScatter bitwise of floats", Who.ALL, iae, "band reduces integer types",
             m -> m.ireduceScatter(Buf.of(new float[4]), Buf.of(new float[2]), ReduceOp.BAND)));
+        c.add(new Case("iscan bitwise of floats", Who.ALL, iae, "bxor reduces integer types",
+            m -> m.iscan(Buf.of(new float[4]), Buf.of(new float[4]), ReduceOp.BXOR)));
+        c.add(new Case("iexscan receive too small, at await", Who.ALL, iae,
+            "receive buffer holds 3 elements, 4 are needed",
+            m -> m.iexscan(ok, Buf.of(new int[3]), ReduceOp.SUM).await()));
         c.add(new Case("ibroadcast root out of range", Who.ALL, iae, "root 5 is outside 0..1",
             m -> m.ibroadcast(Buf.of(four), 5)));
         c.add(new Case("ireduce root -1", Who.ALL, iae, "root -1 is outside",
@@ -258,6 +275,7 @@ public final class BadInputRank
             () -> comm.reduceScatter(big, ok, ReduceOp.SUM),
             () -> comm.reduceScatterv(big, ok, new int[] {4, 4}, ReduceOp.SUM), () -> comm.alltoall(ok, ok),
             () -> comm.alltoallv(ok, new int[] {2, 2}, null, big, new int[] {2, 2}, null),
+            () -> comm.scan(ok, ReduceOp.SUM), () -> comm.exscan(ok, ReduceOp.SUM),
             () -> comm.allocateShared(4, DataType.INT32), () -> comm.iallreduce(ok, ReduceOp.SUM), comm::ibarrier,
             () -> comm.split(0, 0));
         for (int i = 0; i < afterClose.size(); i++)

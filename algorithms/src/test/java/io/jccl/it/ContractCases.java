@@ -187,7 +187,7 @@ final class ContractCases
     static boolean isReduction(final Collective c)
     {
         return c == Collective.REDUCE || c == Collective.ALLREDUCE || c == Collective.REDUCE_SCATTER ||
-            c == Collective.REDUCE_SCATTERV;
+            c == Collective.REDUCE_SCATTERV || c == Collective.SCAN || c == Collective.EXSCAN;
     }
 
     static boolean hasRoot(final Collective c)
@@ -201,7 +201,8 @@ final class ContractCases
     {
         return c == Collective.REDUCE || c == Collective.ALLREDUCE || c == Collective.GATHER ||
             c == Collective.GATHERV || c == Collective.SCATTER || c == Collective.SCATTERV ||
-            c == Collective.ALLGATHER || c == Collective.ALLGATHERV || c == Collective.REDUCE_SCATTER;
+            c == Collective.ALLGATHER || c == Collective.ALLGATHERV || c == Collective.REDUCE_SCATTER ||
+            c == Collective.SCAN || c == Collective.EXSCAN;
     }
 
     /** Collectives whose count is one rank's block (reduce_scatterv's count is the total). */
@@ -317,7 +318,7 @@ final class ContractCases
         return switch (c.collective())
         {
             case BARRIER, BROADCAST -> 0;
-            case REDUCE, ALLREDUCE, GATHER, ALLGATHER -> n;
+            case REDUCE, ALLREDUCE, GATHER, ALLGATHER, SCAN, EXSCAN -> n;
             case SCATTER, REDUCE_SCATTER, ALLTOALL -> ranks * n;
             case GATHERV, ALLGATHERV -> allgathervCounts(c, ranks)[rank];
             case SCATTERV ->
@@ -341,7 +342,7 @@ final class ContractCases
         return switch (c.collective())
         {
             case BARRIER -> 0;
-            case BROADCAST, REDUCE, ALLREDUCE, SCATTER, REDUCE_SCATTER -> n;
+            case BROADCAST, REDUCE, ALLREDUCE, SCATTER, REDUCE_SCATTER, SCAN, EXSCAN -> n;
             case GATHER, ALLGATHER, ALLTOALL -> ranks * n;
             case SCATTERV -> allgathervCounts(c, ranks)[rank];
             case GATHERV, ALLGATHERV ->

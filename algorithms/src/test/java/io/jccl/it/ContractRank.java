@@ -1,6 +1,7 @@
 package io.jccl.it;
 
 import io.jccl.Buf;
+import io.jccl.Collective;
 import io.jccl.Communicator;
 import io.jccl.DataType;
 import io.jccl.Jccl;
@@ -251,6 +252,7 @@ public final class ContractRank
             case REDUCE_SCATTERV -> reduceScatterv(c);
             case ALLTOALL -> alltoall(c);
             case ALLTOALLV -> alltoallv(c);
+            case SCAN, EXSCAN -> scan(c);
         }
     }
 
@@ -351,6 +353,43 @@ public final class ContractRank
         guards(send, "send buffer");
         guards(recv, "receive buffer");
         hashes[position] = hash(recv);
+    }
+
+    /**
+     * Scan and exscan: rank r's result is the reduction of ranks 0..r (0..r-1, exclusive); rank 0's exclusive result
+     * is none, so its receive buffer stays as it was (its input, in place).
+     */
+    private void scan(final ContractCase c)
+    {
+        final long n = c.count();
+        final Region recv = buffers.region(RECV, c.recvKind(), type, n);
+        final Region send = c.inPlace() ? recv : buffers.region(SEND, c.sendKind(), type, n);
+        fillInput(send, 0, n, rank, 0);
+        final boolean inclusive = c.collective() == Collective.SCAN;
+        if (inclusive)
+        {
+            view(c).scan(send.buf, recv.buf, op);
+        }
+        else
+        {
+            view(c).exscan(send.buf, recv.buf, op);
+        }
+        final int reduced = inclusive ? rank + 1 : rank;
+        if (reduced > 0)
+        {
+            expectReduced(recv, 0, n, 0, reduced, "prefix of ranks 0.." + (reduced - 1));
+        }
+        else if (send != recv)
+        {
+            expectUntouched(recv, 0, n, "receive buffer of rank 0 (exscan leaves it)");
+        }
+        if (send != recv || reduced == 0)
+        {
+            expectInput(send, 0, n, rank, 0, send != recv ? "send buffer (must not change)" :
+                "buffer of rank 0 (exscan leaves it)");
+        }
+        guards(send, "send buffer");
+        guards(recv, "receive buffer");
     }
 
     private void gather(final ContractCase c)
@@ -674,17 +713,24 @@ public final class ContractRank
     private void expectReduced(final Region region, final long at, final long n, final long index,
         final String what)
     {
+        expectReduced(region, at, n, index, size, what);
+    }
+
+    /** Elements [at, at + n) hold the reduction of the inputs of ranks 0 to {@code ranks} - 1 from {@code index}. */
+    private void expectReduced(final Region region, final long at, final long n, final long index, final int ranks,
+        final String what)
+    {
         for (long done = 0; done < n; done += CHUNK)
         {
             final int length = (int)Math.min(CHUNK, n - done);
             region.get(at + done, got, length);
             if (!current.inexact())
             {
-                ContractValues.reduced(type, op, mode, seed, size, index + done, expected, length, scratch);
+                ContractValues.reduced(type, op, mode, seed, ranks, index + done, expected, length, scratch);
                 compare(what, at + done, length);
                 continue;
             }
-            ContractValues.reducedApproximately(type, op, mode, seed, size, index + done, approximate, tolerance,
+            ContractValues.reducedApproximately(type, op, mode, seed, ranks, index + done, approximate, tolerance,
                 length, scratch);
             ContractValues.decode(type, got, gotValues, length);
             for (int i = 0; i < length; i++)

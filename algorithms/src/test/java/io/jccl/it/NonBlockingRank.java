@@ -184,6 +184,21 @@ public final class NonBlockingRank
             check(x == (long) p * (p + 1) / 2, "ireduceScatterv element " + x);
         }
 
+        // scan and exscan of rank + 1: the sums of 1..me + 1 and of 1..me; exscan leaves rank 0's buffer
+        final long[] prefixIn = new long[n];
+        Arrays.setAll(prefixIn, i -> me + 1 + i);
+        final long[] scanOut = new long[n];
+        final long[] exscanOut = new long[n];
+        Arrays.fill(exscanOut, -7);
+        final CollectiveRequest scan = comm.iscan(Buf.of(prefixIn), Buf.of(scanOut), ReduceOp.SUM);
+        final CollectiveRequest exscan = comm.iexscan(Buf.of(prefixIn), Buf.of(exscanOut), ReduceOp.SUM);
+        comm.waitAll(scan, exscan);
+        for (int i = 0; i < n; i++)
+        {
+            check(scanOut[i] == (long) (me + 1) * (me + 2) / 2 + (long) (me + 1) * i, "iscan element " + i);
+            check(exscanOut[i] == (me == 0 ? -7 : (long) me * (me + 1) / 2 + (long) me * i), "iexscan element " + i);
+        }
+
         final int[] a2aOut = new int[2 * p];
         final int[] a2aIn = new int[2 * p];
         for (int r = 0; r < p; r++)

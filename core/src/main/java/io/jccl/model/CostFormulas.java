@@ -36,6 +36,9 @@ public final class CostFormulas
     /** Chunk of the chain broadcast (io.jccl.algorithms.broadcast.ChainBroadcast.CHUNK_BYTES_DEFAULT). */
     public static final long CHAIN_CHUNK_BYTES = 256 * 1024;
 
+    /** Chunk of the chain scan (io.jccl.algorithms.scan.ChainScan.CHUNK_BYTES_DEFAULT). */
+    public static final long CHAIN_SCAN_CHUNK_BYTES = 256 * 1024;
+
     private static final long CACHE_LINE = 64;
     /** Bytes moved per payload byte by the low-latency protocol: 64-byte lines carry 56 payload bytes. */
     private static final double LL_LINE_FACTOR = 64.0 / 56.0;
@@ -141,6 +144,7 @@ public final class CostFormulas
             case "allreduce", "allgather", "reduce_scatter", "allgatherv", "reduce_scatterv" -> "ring";
             case "alltoall", "alltoallv" -> "pairwise";
             case "gather", "scatter", "gatherv", "scatterv" -> "linear";
+            case "scan", "exscan" -> "recursive_doubling";
             case "reduction" -> "kernel";
             default -> "binomial";
         };
@@ -186,6 +190,7 @@ public final class CostFormulas
         addGatherAndScatter(list);
         addAllgatherAndReduceScatter(list);
         addAlltoall(list);
+        addScan(list);
         addLowLatency(list);
         addVectorForms(list);
         return byKey(list);
@@ -506,6 +511,34 @@ public final class CostFormulas
      * model kept LL where the staged algorithms are faster at 2 ranks). Each serves at most
      * {@link #LL_MAX_BYTES} per rank: the model never chooses one beyond.
      */
+    /**
+     * The message-passing scans, inclusive and exclusive alike: the last rank's time, which ends last (an exclusive
+     * scan's last rank reduces once less, within γ's share of the error).
+     */
+    private static void addScan(final List<CostFormula> list)
+    {
+        for (final String collective : new String[] {"scan", "exscan"})
+        {
+            list.add(new CostFormula(collective, "chain", "(p − 2 + C)·(α + (n/C)(β + γ)), C = ⌈n/s⌉ chunks of s bytes",
+                CHAIN_SCAN_CHUNK_BYTES, t ->
+                {
+                    // as the chain broadcast's, each link's chunk reduced before it goes on
+                    final double chunks = Math.max(1.0, Math.ceil((double)t.bytes() / t.chunkBytes()));
+                    final double steps = t.ranks() - 2 + chunks;
+                    t.messages(steps, t.bytes() / chunks, t.ranks() - 1);
+                    t.reduce(steps * t.bytes() / chunks);
+                }));
+            list.add(new CostFormula(collective, "recursive_doubling", "lg p·(α + nβ) + (2 lg p − 1)·nγ",
+                EXCHANGE_CHUNK_BYTES, t ->
+                {
+                    // a swap of partials each step; the upper rank folds the partner's into its partial and result
+                    final int steps = lg(t.ranks());
+                    t.messages(steps, t.bytes());
+                    t.reduce((2.0 * steps - 1) * t.bytes());
+                }));
+        }
+    }
+
     private static void addLowLatency(final List<CostFormula> list)
     {
         final CostFormula.Capacity perRank = ranks -> LL_MAX_BYTES;
@@ -515,15 +548,19 @@ public final class CostFormulas
             t.copy(LL_LINE_FACTOR * t.bytes());
             t.carried(LL_LINE_FACTOR * t.bytes());
         }));
-        list.add(new CostFormula("allreduce", "shm_ll",
-            "α_f + (1 + λ)nβ_c + λ(p − 1)nβ + (p − 1)nγ, λ = 8/7, n ≤ 1 KiB", 0, perRank, t ->
-            {
-                // publish, copy the own input aside (recv may be send), read the p − 1 peers', reduce in rank order
-                t.flags(1);
-                t.copy((1 + LL_LINE_FACTOR) * t.bytes());
-                t.carried(LL_LINE_FACTOR * (t.ranks() - 1) * t.bytes());
-                t.reduce((double)t.bytes() * (t.ranks() - 1));
-            }));
+        final CostFormula.Terms oneShot = t ->
+        {
+            // publish, copy the own input aside (recv may be send), read the p − 1 peers', reduce in rank order
+            t.flags(1);
+            t.copy((1 + LL_LINE_FACTOR) * t.bytes());
+            t.carried(LL_LINE_FACTOR * (t.ranks() - 1) * t.bytes());
+            t.reduce((double)t.bytes() * (t.ranks() - 1));
+        };
+        final String oneShotText = "α_f + (1 + λ)nβ_c + λ(p − 1)nβ + (p − 1)nγ, λ = 8/7, n ≤ 1 KiB";
+        list.add(new CostFormula("allreduce", "shm_ll", oneShotText, 0, perRank, oneShot));
+        // a scan's last rank, which ends last, does what every rank of the allreduce does
+        list.add(new CostFormula("scan", "shm_ll", oneShotText, 0, perRank, oneShot));
+        list.add(new CostFormula("exscan", "shm_ll", oneShotText, 0, perRank, oneShot));
         list.add(new CostFormula("allgather", "shm_ll", "α_f + (1 + λ)(n/p)β_c + λn(p − 1)/p·β, λ = 8/7, n/p ≤ 1 KiB",
             0, ranks -> LL_MAX_BYTES * ranks, t ->
             {

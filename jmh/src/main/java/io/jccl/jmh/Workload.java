@@ -139,7 +139,7 @@ public final class Workload
             case ALLREDUCE -> 2.0 * (p - 1) / p;
             case ALLGATHER, ALLGATHERV, REDUCE_SCATTER, REDUCE_SCATTERV, ALLTOALL, ALLTOALLV, GATHER, GATHERV, SCATTER,
                 SCATTERV -> (p - 1) / p;
-            case BROADCAST, REDUCE -> 1.0;
+            case BROADCAST, REDUCE, SCAN, EXSCAN -> 1.0;
             case BARRIER -> 0.0;
         };
     }
@@ -335,6 +335,13 @@ public final class Workload
                 final Buf send = buffer(communicator, count);
                 final Buf recv = buffer(communicator, count);
                 yield () -> c.alltoallv(send, blockCounts, null, recv, blockCounts, null);
+            }
+            case SCAN, EXSCAN ->
+            {
+                final Buf send = buffer(communicator, count);
+                final Buf recv = buffer(communicator, count);
+                yield collective == Collective.SCAN ? () -> c.scan(send, recv, ReduceOp.SUM) :
+                    () -> c.exscan(send, recv, ReduceOp.SUM);
             }
         };
     }

@@ -30,6 +30,8 @@ class ParamListsTest
         Map.entry(Collective.SCATTERV, ScattervBenchmark.class),
         Map.entry(Collective.REDUCE_SCATTER, ReduceScatterBenchmark.class),
         Map.entry(Collective.REDUCE_SCATTERV, ReduceScattervBenchmark.class),
+        Map.entry(Collective.SCAN, ScanBenchmark.class),
+        Map.entry(Collective.EXSCAN, ExscanBenchmark.class),
         Map.entry(Collective.ALLTOALL, AlltoallBenchmark.class),
         Map.entry(Collective.ALLTOALLV, AlltoallvBenchmark.class)));
 

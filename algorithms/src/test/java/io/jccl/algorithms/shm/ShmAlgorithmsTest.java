@@ -68,8 +68,10 @@ class ShmAlgorithmsTest
         .filter(ShmAlgorithmsTest::isSingleCopy).toList();
     /** Single-copy reads from 64 KiB up, as a transport whose ranks all passed the probe would report. */
     private static final long SINGLE_COPY_BYTES = 64 * 1024;
-    private static final List<CollectiveAlgorithm> LOW_LATENCY = SharedMemoryAlgorithms.all().stream()
-        .filter(ShmAlgorithmsTest::isLowLatency).toList();
+    /** Every collective of every low-latency algorithm (the scan serves scan and exscan). */
+    private static final List<Served> LOW_LATENCY = SharedMemoryAlgorithms.all().stream()
+        .filter(ShmAlgorithmsTest::isLowLatency)
+        .flatMap(algorithm -> algorithm.collectives().stream().sorted().map(c -> new Served(algorithm, c))).toList();
     /** Large enough for the low-latency region ({@link LowLatencyProtocol#MIN_STAGING_BYTES}). */
     private static final long LL_STAGING_BYTES = LowLatencyProtocol.MIN_STAGING_BYTES;
     /** Large enough for the eager and low-latency regions ({@link EagerProtocol#MIN_STAGING_BYTES}). */
@@ -306,28 +308,43 @@ class ShmAlgorithmsTest
         runJob(ranks, STAGING_BYTES, calls);
     }
 
+    /** One algorithm for one of its collectives. */
+    record Served(CollectiveAlgorithm algorithm, Collective collective)
+    {
+        @Override
+        public String toString()
+        {
+            return collective.label() + ":" + algorithm.name();
+        }
+    }
+
+    /** Every algorithm serves one collective but the scan, which serves scan and exscan, each under a unique name. */
     @Test
-    void everyAlgorithmServesOneCollectiveUnderAUniqueName()
+    void everyAlgorithmServesItsCollectivesUnderAUniqueName()
     {
         final Set<String> seen = new HashSet<>();
         for (final CollectiveAlgorithm algorithm : SharedMemoryAlgorithms.all())
         {
             assertTrue(algorithm.name().startsWith("shm_"), algorithm.name());
-            assertEquals(1, algorithm.collectives().size(), algorithm.name());
-            assertTrue(seen.add(algorithm.collectives().iterator().next() + ":" + algorithm.name()));
+            assertEquals(algorithm instanceof ShmLowLatencyScan ? 2 : 1, algorithm.collectives().size(),
+                algorithm.name());
+            for (final Collective collective : algorithm.collectives())
+            {
+                assertTrue(seen.add(collective + ":" + algorithm.name()));
+            }
             assertTrue(algorithm.description().length() > 20, algorithm.name());
         }
-        assertEquals(21, seen.size());
+        assertEquals(23, seen.size());
     }
 
     static Stream<Arguments> lowLatencyAlgorithmsAndRanks()
     {
         final List<Arguments> arguments = new ArrayList<>();
-        for (final CollectiveAlgorithm algorithm : LOW_LATENCY)
+        for (final Served served : LOW_LATENCY)
         {
             for (final int ranks : RANKS)
             {
-                arguments.add(Arguments.of(algorithm, ranks));
+                arguments.add(Arguments.of(served, ranks));
             }
         }
         return arguments.stream();
@@ -335,7 +352,7 @@ class ShmAlgorithmsTest
 
     @ParameterizedTest(name = "{0} on {1} ranks")
     @MethodSource("lowLatencyAlgorithmsAndRanks")
-    void lowLatencyComputesExactResultsOverConsecutiveOperations(final CollectiveAlgorithm algorithm, final int ranks)
+    void lowLatencyComputesExactResultsOverConsecutiveOperations(final Served algorithm, final int ranks)
     {
         final List<Call> calls = new ArrayList<>();
         int i = 0;
@@ -374,7 +391,7 @@ class ShmAlgorithmsTest
         int i = 0;
         for (int round = 0; round < 4 * LowLatencyProtocol.SLOTS; round++)
         {
-            final CollectiveAlgorithm low = LOW_LATENCY.get(round % LOW_LATENCY.size());
+            final Served low = LOW_LATENCY.get(round % LOW_LATENCY.size());
             final CollectiveAlgorithm staged = STAGED.get(round % STAGED.size());
             final DataType type = TYPES[i % TYPES.length];
             calls.add(call(low, type, OPS[i % OPS.length], 1 + round % 5, i % ranks, LAYOUTS[i % LAYOUTS.length]));
@@ -409,8 +426,8 @@ class ShmAlgorithmsTest
     @ValueSource(ints = {2, 3, 8})
     void lowLatencyBroadcastRootRunningAheadAfterAnExchangeWaitsForItsReaders(final int ranks)
     {
-        final CollectiveAlgorithm broadcast = lowLatency(Collective.BROADCAST);
-        final CollectiveAlgorithm allreduce = lowLatency(Collective.ALLREDUCE);
+        final Served broadcast = lowLatency(Collective.BROADCAST);
+        final Served allreduce = lowLatency(Collective.ALLREDUCE);
         final List<Call> calls = new ArrayList<>();
         int i = 0;
         for (int round = 0; round < 3; round++)
@@ -427,10 +444,9 @@ class ShmAlgorithmsTest
         runJob(ranks, LL_STAGING_BYTES, calls);
     }
 
-    private static CollectiveAlgorithm lowLatency(final Collective collective)
+    private static Served lowLatency(final Collective collective)
     {
-        return LOW_LATENCY.stream().filter(algorithm -> algorithm.collectives().contains(collective)).findFirst()
-            .orElseThrow();
+        return LOW_LATENCY.stream().filter(served -> served.collective() == collective).findFirst().orElseThrow();
     }
 
     @Test
@@ -438,13 +454,14 @@ class ShmAlgorithmsTest
     {
         final LocalJob job = new LocalJob(4, LL_STAGING_BYTES, 4096);
         final LocalJob small = new LocalJob(4, STAGING_BYTES, 4096);
-        for (final CollectiveAlgorithm algorithm : LOW_LATENCY)
+        for (final Served served : LOW_LATENCY)
         {
+            final CollectiveAlgorithm algorithm = served.algorithm();
             final CollectiveArgs args = new CollectiveArgs();
-            args.collective = algorithm.collectives().iterator().next();
+            args.collective = served.collective();
             args.type = DataType.INT32;
             args.op = ReduceOp.SUM;
-            args.count = largestLowLatencyCount(algorithm, DataType.INT32, 4);
+            args.count = largestLowLatencyCount(served, DataType.INT32, 4);
             assertNull(algorithm.unsupportedReason(args, 4, job.context(0)), algorithm.name());
             final String tooSmall = algorithm.unsupportedReason(args, 4, small.context(0));
             assertNotNull(tooSmall, algorithm.name());
@@ -466,7 +483,7 @@ class ShmAlgorithmsTest
     void eagerBroadcastComputesExactResultsOverConsecutiveOperations(final int ranks)
     {
         final CollectiveAlgorithm eager = new ShmEagerBroadcast();
-        final CollectiveAlgorithm low = lowLatency(Collective.ALLREDUCE);
+        final Served low = lowLatency(Collective.ALLREDUCE);
         final List<Call> calls = new ArrayList<>();
         int i = 0;
         for (final DataType type : TYPES)
@@ -520,7 +537,7 @@ class ShmAlgorithmsTest
     void eagerBroadcastRootRunningAheadWaitsForItsReaders(final int ranks)
     {
         final CollectiveAlgorithm eager = new ShmEagerBroadcast();
-        final CollectiveAlgorithm allreduce = lowLatency(Collective.ALLREDUCE);
+        final Served allreduce = lowLatency(Collective.ALLREDUCE);
         final List<Call> calls = new ArrayList<>();
         int i = 0;
         for (int round = 0; round < 3; round++)
@@ -612,17 +629,15 @@ class ShmAlgorithmsTest
     }
 
     /** The largest count (elements per block where the collective has blocks) that fits one LL slot. */
-    private static long largestLowLatencyCount(final CollectiveAlgorithm algorithm, final DataType type,
-        final int ranks)
+    private static long largestLowLatencyCount(final Served served, final DataType type, final int ranks)
     {
-        return lowLatencyCount(algorithm, type, ranks, LowLatencyProtocol.MAX_BYTES);
+        return lowLatencyCount(served, type, ranks, LowLatencyProtocol.MAX_BYTES);
     }
 
     /** The largest count (elements per block where the collective has blocks) whose LL publish fits in bytes. */
-    private static long lowLatencyCount(final CollectiveAlgorithm algorithm, final DataType type, final int ranks,
-        final long bytes)
+    private static long lowLatencyCount(final Served served, final DataType type, final int ranks, final long bytes)
     {
-        final Collective collective = algorithm.collectives().iterator().next();
+        final Collective collective = served.collective();
         final int blocks = collective == Collective.ALLTOALL || collective == Collective.REDUCE_SCATTER ? ranks : 1;
         return bytes / type.size() / blocks;
     }
@@ -700,10 +715,17 @@ class ShmAlgorithmsTest
         final CollectiveAlgorithm algorithm, final DataType type, final ReduceOp op, final long count, final int root,
         final Layout layout)
     {
-        final Collective collective = algorithm.collectives().iterator().next();
+        return call(new Served(algorithm, algorithm.collectives().iterator().next()), type, op, count, root, layout);
+    }
+
+    private static Call call(
+        final Served served, final DataType type, final ReduceOp op, final long count, final int root,
+        final Layout layout)
+    {
+        final Collective collective = served.collective();
         final boolean reduces = collective == Collective.REDUCE || collective == Collective.ALLREDUCE ||
-            collective == Collective.REDUCE_SCATTER;
-        return new Call(algorithm, collective, type, reduces ? op : null,
+            collective == Collective.REDUCE_SCATTER || collective == Collective.SCAN || collective == Collective.EXSCAN;
+        return new Call(served.algorithm(), collective, type, reduces ? op : null,
             collective == Collective.BARRIER ? 0 : count, root, layout);
     }
 

@@ -80,6 +80,8 @@ final class ShmRankDriver
     /** Bytes by which {@link Layout#SYMMETRIC_STAGGERED} moves each rank's views past the previous rank's. */
     static final int STAGGER = 64;
     private static final byte POISON = (byte) 0x5A;
+    /** An element of {@link #POISON} bytes (8 of them; the comparison masks it to the element's size). */
+    private static final long POISON_BITS = 0x5A5A_5A5A_5A5A_5A5AL;
     private static final byte GUARD_BYTE = (byte) 0xC3;
     private static final long GUARD_BITS = GUARD_BYTE & 0xFFL;
     private static final long BYTE_BASE = UnsafeApi.arrayBaseOffset(byte[].class);
@@ -220,7 +222,7 @@ final class ShmRankDriver
 
         if (hasRecv)
         {
-            checkResult(call, index, recvBase, recvOffset);
+            checkResult(call, index, recvBase, recvOffset, aliased);
             resultHashes.set(index * size + rank, hash(recvBase, recvOffset, recvBytes));
         }
         final long regionBytes = aliased ? Math.max(sendOffset + sendBytes, recvOffset + recvBytes) -
@@ -249,7 +251,8 @@ final class ShmRankDriver
         assertEquals(size, barrierArrivals.get(index), () -> "rank " + rank + " left " + call + " early");
     }
 
-    private void checkResult(final Call call, final int index, final Object base, final long offset)
+    private void checkResult(final Call call, final int index, final Object base, final long offset,
+        final boolean inPlace)
     {
         final long mask = call.type.size() == 8 ? -1L : (1L << 8 * call.type.size()) - 1;
         final long n = call.count;
@@ -264,6 +267,10 @@ final class ShmRankDriver
                 case REDUCE_SCATTER -> reference(call, index, rank * n + j);
                 case ALLGATHER -> input(call.type, index, (int) (j / n), j % n);
                 case ALLTOALL -> input(call.type, index, (int) (j / n), rank * n + j % n);
+                case SCAN -> reference(call, index, j, rank + 1);
+                // rank 0's exclusive result is none: its receive buffer keeps its poison, or its input in place
+                case EXSCAN -> rank > 0 ? reference(call, index, j, rank) :
+                    inPlace ? input(call.type, index, 0, j) : POISON_BITS;
                 default -> throw new AssertionError(call.collective);
             };
             final long actual = Elements.getBits(call.type, base, offset, j);
@@ -279,8 +286,14 @@ final class ShmRankDriver
     /** x_0 op x_1 op ... op x_(p-1) for element {@code j} of the send buffers, folded in rank order. */
     private long reference(final Call call, final int index, final long j)
     {
+        return reference(call, index, j, size);
+    }
+
+    /** x_0 op ... op x_(ranks-1) for element {@code j}: a prefix's reduction. */
+    private static long reference(final Call call, final int index, final long j, final int ranks)
+    {
         long acc = input(call.type, index, 0, j);
-        for (int r = 1; r < size; r++)
+        for (int r = 1; r < ranks; r++)
         {
             acc = combine(call.type, call.op, acc, input(call.type, index, r, j));
         }
