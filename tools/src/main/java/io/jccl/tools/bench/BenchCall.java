@@ -88,18 +88,19 @@ public abstract class BenchCall
             case ALLTOALLV -> new Alltoallv(comm, regions, count, sets, strideElements);
             case GATHERV -> new Gatherv(comm, regions, count, sets, strideElements, root);
             case SCATTERV -> new Scatterv(comm, regions, count, sets, strideElements, root);
+            case SCAN, EXSCAN -> new Prefix(op, comm, regions, count, sets, strideElements, reduceOp);
         };
     }
 
     /**
-     * Whether {@code op} has an in-place form: allreduce, reduce, allgather, gather, gatherv, reduce-scatter, scatter
-     * and scatterv.
+     * Whether {@code op} has an in-place form: allreduce, reduce, allgather, gather, gatherv, reduce-scatter, scatter,
+     * scatterv, scan and exscan.
      */
     public static boolean hasInPlace(final BenchOp op)
     {
         return switch (op)
         {
-            case ALLREDUCE, REDUCE, ALLGATHER, GATHER, GATHERV, REDUCE_SCATTER, SCATTER, SCATTERV -> true;
+            case ALLREDUCE, REDUCE, ALLGATHER, GATHER, GATHERV, REDUCE_SCATTER, SCATTER, SCATTERV, SCAN, EXSCAN -> true;
             default -> false;
         };
     }
@@ -121,7 +122,7 @@ public abstract class BenchCall
         {
             switch (op)
             {
-                case ALLREDUCE, REDUCE -> send[set] = recv[set];
+                case ALLREDUCE, REDUCE, SCAN, EXSCAN -> send[set] = recv[set];
                 case ALLGATHER -> send[set] = recv[set].slice(rank * block, block);
                 case GATHER, GATHERV -> send[set] = rank == root ? recv[set].slice(root * block, block) : send[set];
                 case REDUCE_SCATTER -> recv[set] = send[set].slice(rank * block, block);
@@ -158,7 +159,7 @@ public abstract class BenchCall
         {
             switch (op)
             {
-                case ALLREDUCE, REDUCE -> data.fill(recvRegion, rank, count);
+                case ALLREDUCE, REDUCE, SCAN, EXSCAN -> data.fill(recvRegion, rank, count);
                 case ALLGATHER, GATHER, GATHERV ->
                 {
                     if (op == BenchOp.ALLGATHER || rank == root)
@@ -226,6 +227,10 @@ public abstract class BenchCall
             case ALLGATHER, ALLGATHERV -> wrongBlocks(data, recvRegion, 0);
             case REDUCE_SCATTER, REDUCE_SCATTERV -> data.wrongReductions(recvRegion, 0, block, rank * block);
             case ALLTOALL, ALLTOALLV -> wrongBlocks(data, recvRegion, rank * block);
+            case SCAN -> data.ofRanksBelow(rank + 1).wrongReductions(recvRegion, 0, count, 0);
+            // rank 0's exclusive result is none: its receive buffer keeps what it held (its input, in place)
+            case EXSCAN -> rank > 0 ? data.ofRanksBelow(rank).wrongReductions(recvRegion, 0, count, 0) :
+                inPlace ? data.wrongCopies(recvRegion, 0, count, 0, 0) : data.wrongPoison(recvRegion, 0, count);
         };
     }
 
@@ -305,7 +310,7 @@ public abstract class BenchCall
                 a.recvDispls = packedDisplacements();
                 setRecv(setSend(a, s), r);
             }
-            default -> setRecv(setSend(withCount(a, op == BenchOp.ALLREDUCE ? count : block), s), r);
+            default -> setRecv(setSend(withCount(a, op.blocked() ? block : count), s), r);
         }
         return a;
     }
@@ -481,6 +486,36 @@ public abstract class BenchCall
         public CollectiveRequest start(final int set)
         {
             return comm.iallreduce(send[set], recv[set], reduceOp);
+        }
+    }
+
+    /** Scan or exscan. */
+    private static final class Prefix extends BenchCall
+    {
+        Prefix(final BenchOp op, final Communicator comm, final Regions regions, final long count, final int sets,
+            final long stride, final ReduceOp reduceOp)
+        {
+            super(op, comm, regions, count, sets, stride, 0, reduceOp);
+        }
+
+        @Override
+        public void run(final int set)
+        {
+            if (op == BenchOp.SCAN)
+            {
+                comm.scan(send[set], recv[set], reduceOp);
+            }
+            else
+            {
+                comm.exscan(send[set], recv[set], reduceOp);
+            }
+        }
+
+        @Override
+        public CollectiveRequest start(final int set)
+        {
+            return op == BenchOp.SCAN ? comm.iscan(send[set], recv[set], reduceOp) :
+                comm.iexscan(send[set], recv[set], reduceOp);
         }
     }
 

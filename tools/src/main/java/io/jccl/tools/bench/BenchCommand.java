@@ -59,8 +59,8 @@ public final class BenchCommand implements Command
 
               -n N              number of ranks (required)
               --op OPS          comma list of pingpong, barrier, broadcast, reduce, allreduce, gather, scatter,
-                                allgather, reduce_scatter, alltoall, allgatherv, reduce_scatterv, alltoallv
-                                (the v forms with equal counts), or all
+                                allgather, reduce_scatter, alltoall, allgatherv, reduce_scatterv, alltoallv,
+                                gatherv, scatterv (the v forms with equal counts), scan, exscan, or all
               --algo A          all: every algorithm of each collective; NAME: that algorithm wherever the
                                 collective has it; COLLECTIVE:NAME,...: per collective. Default: jccl chooses
                                 per call, and the algorithm column says what it chose

@@ -7,9 +7,9 @@ import java.util.Locale;
 
 /**
  * An operation {@code jccl bench} measures: point-to-point ping-pong or one collective. {@code bytes} follows
- * nccl-tests (DESIGN.md section 7): the whole vector for broadcast, reduce and allreduce; the gathered output for
- * gather and allgather; the input for scatter and reduce_scatter; one rank's send buffer for alltoall. The v forms
- * count as their plain forms, with equal counts. Operations whose vector is cut into one block per rank are
+ * nccl-tests (DESIGN.md section 7): the whole vector for broadcast, reduce, allreduce, scan and exscan; the gathered
+ * output for gather and allgather; the input for scatter and reduce_scatter; one rank's send buffer for alltoall. The
+ * v forms count as their plain forms, with equal counts. Operations whose vector is cut into one block per rank are
  * {@link #blocked()}.
  */
 public enum BenchOp
@@ -32,7 +32,9 @@ public enum BenchOp
     ALLTOALLV("alltoallv", Collective.ALLTOALLV, true, false, false,
         "OSU MPI%s All-to-Allv Personalized Exchange Latency Test"),
     GATHERV("gatherv", Collective.GATHERV, true, true, false, "OSU MPI%s Gatherv Latency Test"),
-    SCATTERV("scatterv", Collective.SCATTERV, true, true, false, "OSU MPI%s Scatterv Latency Test");
+    SCATTERV("scatterv", Collective.SCATTERV, true, true, false, "OSU MPI%s Scatterv Latency Test"),
+    SCAN("scan", Collective.SCAN, false, false, true, "OSU MPI%s Scan Latency Test"),
+    EXSCAN("exscan", Collective.EXSCAN, false, false, true, "OSU MPI%s Exscan Latency Test");
 
     /** The algorithm column of ping-pong rows: it runs on send/recv, not on a collective algorithm. */
     public static final String P2P_ALGORITHM = "p2p";
@@ -94,7 +96,8 @@ public enum BenchOp
 
     /**
      * The name OSU micro-benchmarks 7.4 gives its matching benchmark ({@code BENCHMARK} in osu_latency.c and in the
-     * collective benchmarks), with {@code %s} where OSU puts "-CUDA" and the like.
+     * collective benchmarks), with {@code %s} where OSU puts "-CUDA" and the like; for scan and exscan, which OSU does
+     * not measure, a name in its style.
      */
     public String osuBenchmark()
     {
@@ -103,14 +106,15 @@ public enum BenchOp
 
     /**
      * nccl-tests' bus bandwidth factor (DESIGN.md section 4): 2(p-1)/p for allreduce, (p-1)/p for the gathers,
-     * scatters, reduce-scatters and alltoalls, 1 for broadcast, reduce and ping-pong.
+     * scatters, reduce-scatters and alltoalls, 1 for broadcast, reduce and ping-pong; 1 for scan and exscan, which
+     * nccl-tests does not have: a chain moves the whole vector over every link once.
      */
     public double busBandwidthFactor(final int ranks)
     {
         return switch (this)
         {
             case ALLREDUCE -> 2.0 * (ranks - 1) / ranks;
-            case PINGPONG, BROADCAST, REDUCE -> 1.0;
+            case PINGPONG, BROADCAST, REDUCE, SCAN, EXSCAN -> 1.0;
             case BARRIER -> 0.0;
             default -> (double)(ranks - 1) / ranks;
         };

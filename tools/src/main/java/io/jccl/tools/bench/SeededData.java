@@ -22,6 +22,9 @@ public final class SeededData
 {
     private static final long GOLDEN = 0x9E3779B97F4A7C15L;
 
+    /** What a receive buffer holds before a checked call, in every byte. */
+    private static final byte POISON = (byte)0xA5;
+
     private final DataType type;
     private final ReduceOp op;
     private final boolean forProduct;
@@ -50,6 +53,12 @@ public final class SeededData
     public DataType type()
     {
         return type;
+    }
+
+    /** The same inputs, with references reducing those of ranks 0 to {@code ranks} - 1 only: a prefix's (scan). */
+    public SeededData ofRanksBelow(final int ranks)
+    {
+        return new SeededData(type, op, forProduct, ranks, seed);
     }
 
     /** True when the values are drawn for a PROD reduction. */
@@ -95,8 +104,27 @@ public final class SeededData
         final int to = Math.toIntExact((elementOffset + count) * size);
         for (int at = from; at < to; at++)
         {
-            buffer.putByte(at, (byte)0xA5);
+            buffer.putByte(at, POISON);
         }
+    }
+
+    /** Elements [0, count) of {@code buffer} from {@code elementOffset} that are no longer {@link #poison}'s bytes. */
+    public long wrongPoison(final MutableDirectBuffer buffer, final long elementOffset, final long count)
+    {
+        long wrong = 0;
+        for (long i = 0; i < count; i++)
+        {
+            final int at = Math.toIntExact((elementOffset + i) * size);
+            for (int b = 0; b < size; b++)
+            {
+                if (buffer.getByte(at + b) != POISON)
+                {
+                    wrong++;
+                    break;
+                }
+            }
+        }
+        return wrong;
     }
 
     /**

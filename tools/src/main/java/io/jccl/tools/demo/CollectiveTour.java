@@ -50,6 +50,8 @@ final class CollectiveTour
         gatherv();
         scatterv();
         alltoallv();
+        scan();
+        exscan();
         allreduceFloat16();
     }
 
@@ -157,6 +159,55 @@ final class CollectiveTour
         report.table("allreduce (sum): every rank gets the element-wise sum",
             cells(befores, Style.INTEGER, null, null), cells(afters, Style.INTEGER, null, null));
         report.expect("allreduce", afters, expected);
+    }
+
+    /** Running sums, in place: rank r gets the element-wise sum over ranks 0..r. */
+    private void scan()
+    {
+        final int[] buf = seedVector(rank);
+        final double[] before = doubles(buf);
+        comm.scan(Buf.of(buf), ReduceOp.SUM);
+
+        final double[][] befores = report.gather(before);
+        final double[][] afters = report.gather(doubles(buf));
+        if (!report.isRoot())
+        {
+            return;
+        }
+        final double[][] expected = new double[size][];
+        for (int r = 0; r < size; r++)
+        {
+            expected[r] = seedSum(r + 1);
+        }
+        report.println("");
+        report.table("scan (sum): rank r gets the element-wise sum over ranks 0..r",
+            cells(befores, Style.INTEGER, null, null), cells(afters, Style.INTEGER, null, null));
+        report.expect("scan", afters, expected);
+    }
+
+    /** Exclusive running sums, in place: rank r gets the sum over ranks 0..r-1; rank 0's buffer stays. */
+    private void exscan()
+    {
+        final int[] buf = seedVector(rank);
+        final double[] before = doubles(buf);
+        comm.exscan(Buf.of(buf), ReduceOp.SUM);
+
+        final double[][] befores = report.gather(before);
+        final double[][] afters = report.gather(doubles(buf));
+        if (!report.isRoot())
+        {
+            return;
+        }
+        final double[][] expected = new double[size][];
+        expected[0] = doubles(seedVector(0));
+        for (int r = 1; r < size; r++)
+        {
+            expected[r] = seedSum(r);
+        }
+        report.println("");
+        report.table("exscan (sum): rank r gets the element-wise sum over ranks 0..r-1; rank 0 keeps its buffer",
+            cells(befores, Style.INTEGER, null, null), cells(afters, Style.INTEGER, "  (unchanged)", null));
+        report.expect("exscan", afters, expected);
     }
 
     /** Every rank's two elements concatenated, in rank order, at rank 0. */
@@ -513,8 +564,14 @@ final class CollectiveTour
 
     private double[] seedSum()
     {
+        return seedSum(size);
+    }
+
+    /** The element-wise sum of the seed vectors of ranks 0 to {@code ranks} - 1. */
+    private static double[] seedSum(final int ranks)
+    {
         final double[] sum = new double[3];
-        for (int r = 0; r < size; r++)
+        for (int r = 0; r < ranks; r++)
         {
             final int[] v = seedVector(r);
             for (int i = 0; i < sum.length; i++)

@@ -52,10 +52,10 @@ import java.util.stream.Collectors;
  * Every measurement with a formula is then predicted with the fitted parameters. The rooted collectives (broadcast,
  * reduce, gather, scatter) are predicted but not fitted when other collectives were measured, except their zero-copy
  * paths on shared buffers and rows timed one call at a time (bench --sync): timed back to back, as the bench and the
- * peers' benchmarks time them by default, a root that does not
- * wait for its leaves starts the next call while they finish the last, so their rows measure a pipelined stream's
- * rate, not the latency of one call, which is what the formulas price (fitted with them, σ_o and ω came out at 0 and
- * the 4-rank collectives missed by 20-90 %).
+ * peers' benchmarks time them by default, a root that does not wait for its leaves starts the next call while they
+ * finish the last, so their rows measure a pipelined stream's rate, not the latency of one call, which is what the
+ * formulas price (fitted with them, σ_o and ω came out at 0 and the 4-rank collectives missed by 20-90 %). Scan and
+ * exscan run ahead the same way, rank r waiting only for the ranks below it, and are predicted but not fitted too.
  */
 public final class ModelFitter
 {
@@ -74,8 +74,12 @@ public final class ModelFitter
     /** How many of the next larger sizes a row is compared with ({@link #disturbed}). */
     static final int DISTURBED_NEIGHBOURS = 3;
 
-    /** The collectives with a root, predicted but not fitted when others were measured (see the class comment). */
-    private static final Set<String> ROOTED = BenchOp.all().stream().filter(BenchOp::rooted).map(BenchOp::label)
+    /**
+     * The collectives whose ranks run ahead from call to call, predicted but not fitted when others were measured (see
+     * the class comment): those with a root, scan and exscan.
+     */
+    private static final Set<String> RUN_AHEAD = BenchOp.all().stream()
+        .filter(op -> op.rooted() || op == BenchOp.SCAN || op == BenchOp.EXSCAN).map(BenchOp::label)
         .collect(Collectors.toUnmodifiableSet());
 
     private final ModelParameters start;
@@ -555,13 +559,13 @@ public final class ModelFitter
     }
 
     /**
-     * True for a row of a rooted collective that can run ahead of its leaves from call to call (see the class
-     * comment); not rows timed one call at a time (bench --sync), nor the zero-copy paths on shared buffers, where the
-     * root waits for the leaves, or they for it, before the buffers read in place may change.
+     * True for a row of a collective whose ranks can run ahead from call to call (see the class comment); not rows
+     * timed one call at a time (bench --sync), nor the zero-copy paths on shared buffers, where the root waits for the
+     * leaves, or they for it, before the buffers read in place may change.
      */
     private static boolean pipelines(final Measurement m)
     {
-        return ROOTED.contains(m.collective()) && !m.sync() && !(m.shared() &&
+        return RUN_AHEAD.contains(m.collective()) && !m.sync() && !(m.shared() &&
             CostFormulas.hasZeroCopyPath(m.collective(), m.algorithm()));
     }
 

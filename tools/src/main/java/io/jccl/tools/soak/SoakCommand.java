@@ -58,22 +58,22 @@ public final class SoakCommand implements Command
             usage: ./jccl soak [-n N] [--duration D] [--max-bytes B] [--seed S] [--report D] [--memory M]
                                [--groups G] [--blocking-only] [--out-of-place-only] [--ops OPS]
 
-            Starts N ranks that run random operations until the time is up: every bench operation (pingpong,
-            barrier, broadcast, reduce, allreduce, gather, scatter, allgather, reduce_scatter, alltoall and the v
-            forms), every datatype and reduction, every algorithm of the collective or jccl's own choice, sizes
+            Starts N ranks that run random operations until the time is up: every bench operation (pingpong, barrier,
+            broadcast, reduce, allreduce, gather, scatter, allgather, reduce_scatter, alltoall, the v forms, scan and
+            exscan), every datatype and reduction, every algorithm of the collective or jccl's own choice, sizes
             log-uniform from one element to --max-bytes, a random root, buffers in direct, heap or shared memory
             (direct and heap mixed across the ranks in a call of four that draws one of them), on the job's
             communicator, a dup() of it or the two groups of a split (even and odd ranks, each numbered backwards),
             whose calls run side by side; a call in four of allreduce, reduce, allgather, gather, reduce_scatter,
-            scatter, gatherv and scatterv is made in place. One step in four starts one to three non-blocking
-            collectives, makes a blocking call while they run, then waits for them; one in eight exchanges one to
-            four messages between every two ranks, in several tags and of every length from 0, by isend/irecv
-            (awaited one by one, by waitAny or by testAll) or, one exchange in four, by blocking sendRecv round the
-            group. Each call starts from fresh seeded inputs and its result is checked against a reference every
-            rank computes locally (as bench --check: integers exactly, floating point within rounding). Rank 0
-            prints a line every --report with the operations done, the wrong results and the resident memory
-            (VmRSS) of each rank, then a summary comparing each rank's resident memory after warm-up (the first
-            tenth of the run) with the end. Exits with 1 when any result was wrong.
+            scatter, gatherv, scatterv, scan and exscan is made in place. One step in four starts one to three
+            non-blocking collectives, makes a blocking call while they run, then waits for them; one in eight
+            exchanges one to four messages between every two ranks, in several tags and of every length from 0, by
+            isend/irecv (awaited one by one, by waitAny or by testAll) or, one exchange in four, by blocking sendRecv
+            round the group. Each call starts from fresh seeded inputs and its result is checked against a reference
+            every rank computes locally (as bench --check: integers exactly, floating point within rounding). Rank 0
+            prints a line every --report with the operations done, the wrong results and the resident memory (VmRSS)
+            of each rank, then a summary comparing each rank's resident memory after warm-up (the first tenth of the
+            run) with the end. Exits with 1 when any result was wrong.
 
               -n N             number of ranks (default 4)
               --duration D     how long to run: 10m, 30s, 1h, 500ms (default 60s)

@@ -35,9 +35,9 @@ class BenchCallInPlaceTest
         Buf.of(send, DataType.FLOAT32), Buf.of(recv, DataType.FLOAT32));
 
     @Test
-    void reductionsSendTheirReceiveBuffer()
+    void reductionsAndScansSendTheirReceiveBuffer()
     {
-        for (final BenchOp op : List.of(BenchOp.ALLREDUCE, BenchOp.REDUCE))
+        for (final BenchOp op : List.of(BenchOp.ALLREDUCE, BenchOp.REDUCE, BenchOp.SCAN, BenchOp.EXSCAN))
         {
             final List<Object> args = run(op, 1);
             final Buf s = (Buf) args.get(0);
@@ -78,7 +78,7 @@ class BenchCallInPlaceTest
         {
             final boolean has = switch (op)
             {
-                case ALLREDUCE, REDUCE, ALLGATHER, GATHER, GATHERV, REDUCE_SCATTER, SCATTER, SCATTERV -> true;
+                case ALLREDUCE, REDUCE, ALLGATHER, GATHER, GATHERV, REDUCE_SCATTER, SCATTER, SCATTERV, SCAN, EXSCAN -> true;
                 default -> false;
             };
             assertEquals(has, BenchCall.hasInPlace(op), op.label());

@@ -130,7 +130,7 @@ class BenchOptionsTest
     {
         assertEquals("unknown operation 'allreduc' in --op: expected all or one or more of pingpong, barrier, " +
             "broadcast, reduce, allreduce, gather, scatter, allgather, reduce_scatter, alltoall, allgatherv, " +
-            "reduce_scatterv, alltoallv, gatherv, scatterv", error("-n", "2", "--op", "allreduc"));
+            "reduce_scatterv, alltoallv, gatherv, scatterv, scan, exscan", error("-n", "2", "--op", "allreduc"));
         assertEquals("--dtype: unknown datatype 'float8': expected one of int8, int32, int64, float16, bfloat16, " +
             "float32, float64", error("-n", "2", "--op", "allreduce", "--dtype", "float8"));
         assertEquals("--reduce-op: unknown reduction op 'mean': expected sum, prod, min, max, avg, band, bor or " +

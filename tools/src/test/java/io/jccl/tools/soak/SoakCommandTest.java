@@ -39,8 +39,8 @@ class SoakCommandTest
         assertTrue(text.matches("(?s).*soak done: 3 ranks, [\\d.]+ s, [1-9]\\d* ops, 0 wrong.*"), all);
         assertTrue(text.contains("rss MiB after warm-up") && text.contains("anonymous (heap, native) MiB") &&
             text.contains("shared (segment pages touched) MiB"), all);
-        assertTrue(text.matches("(?s).*alltoallv [1-9]\\d* gatherv [1-9]\\d* scatterv [1-9]\\d* " +
-            "p2p_exchange [1-9]\\d* \\(by sendRecv [1-9]\\d*, from any source [1-9]\\d*\\)\n.*"), all);
+        assertTrue(text.matches("(?s).*alltoallv [1-9]\\d* gatherv [1-9]\\d* scatterv [1-9]\\d* scan [1-9]\\d* " +
+            "exscan [1-9]\\d* p2p_exchange [1-9]\\d* \\(by sendRecv [1-9]\\d*, from any source [1-9]\\d*\\)\n.*"), all);
         assertTrue(text.matches("(?s).*ops by memory: direct [1-9]\\d* heap [1-9]\\d* shared [1-9]\\d* " +
             "\\(direct and heap mixed across ranks [1-9]\\d*\\); by communicator: world [1-9]\\d* dup [1-9]\\d* " +
             "split [1-9]\\d*; in place [1-9]\\d*; non-blocking [1-9]\\d*\n.*"), all);
