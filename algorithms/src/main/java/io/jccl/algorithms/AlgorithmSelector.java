@@ -69,6 +69,8 @@ import java.util.Map;
  *       the paces), where a probe reads the pace, for broadcasts below
  *       {@link #PAIR_SLOW_PACE_EAGER_BROADCAST_END_BYTES}, which take {@code shm_eager}
  *       ({@link #pairSlowPaceBroadcast});</li>
+ *   <li>without a tuning file, while ranks outnumber cores, the chain for scans and exscans beyond what the
+ *       low-latency scan serves ({@link #OVERSUBSCRIBED_SCAN});</li>
  *   <li>without a tuning file, at 2 ranks with a core each, recursive doubling for allreduces of private send buffers
  *       from {@link #PAIR_EXCHANGE_MIN_BYTES} to below {@link #PAIR_EXCHANGE_END_BYTES}: one message each way; and
  *       {@code shm_direct} for allgathers, alltoalls and reduce-scatters from {@link #PAIR_SMALL_STAGED_MIN_BYTES} to
@@ -473,6 +475,17 @@ public final class AlgorithmSelector
     private static final String OVERSUBSCRIBED_ROOTED_BLOCKS = "linear";
 
     /**
+     * Scans and exscans that the low-latency scan does not serve (beyond 1 KiB a rank) take this while ranks outnumber
+     * cores (without a tuning file), where the shipped model, which prices one call's latency, chose recursive doubling
+     * up to 128 KiB. A chain's rank waits only for the rank below it, so a stream of calls flows through the ranks
+     * while each waits for its core, where recursive doubling's partners wait for each other at every step.
+     * 2026-12-07 (PERFORMANCE.md, session 73), {@code bench --algo all}, the chain's time over recursive doubling's,
+     * 1.5 KiB-8 MiB: 3 ranks on 2 cores (one run) 0.12-1.05x, 4 ranks (medians of three) 0.11-0.69x, 8 ranks (one
+     * run) 0.04-0.62x.
+     */
+    private static final String OVERSUBSCRIBED_SCAN = "chain";
+
+    /**
      * Broadcasts up to this size take binomial when ranks outnumber cores (see
      * {@link #OVERSUBSCRIBED_REDUCE_MAX_BYTES}). Beyond, the eager slots (shm_eager, which the model chooses up to its
      * 2 MiB) also let the root run ahead, with one copy in and one out instead of a message per tree edge: 4 ranks on
@@ -622,6 +635,10 @@ public final class AlgorithmSelector
     private final CollectiveAlgorithm stagedReduce;
     /** Per collective (by ordinal): gather and scatter while ranks outnumber cores; see OVERSUBSCRIBED_ROOTED_BLOCKS. */
     private final CollectiveAlgorithm[] oversubscribedLinear;
+    /** {@link #OVERSUBSCRIBED_SCAN} of scan and exscan, by collective. */
+    private final CollectiveAlgorithm[] oversubscribedScan;
+    /** The low-latency scan, which the oversubscribed rule leaves the calls it serves. */
+    private final CollectiveAlgorithm[] lowLatencyScan;
     /** Recursive doubling allreduce, for 2 ranks from {@link #PAIR_EXCHANGE_MIN_BYTES}; null when not registered. */
     private final CollectiveAlgorithm pairExchange;
     /** Per collective (by ordinal): shm_direct where {@link #readsSymmetricInPlace} can hold, else null. */
@@ -671,6 +688,13 @@ public final class AlgorithmSelector
         for (final Collective collective : new Collective[] {Collective.GATHER, Collective.SCATTER})
         {
             oversubscribedLinear[collective.ordinal()] = registry.of(collective).get(OVERSUBSCRIBED_ROOTED_BLOCKS);
+        }
+        this.oversubscribedScan = new CollectiveAlgorithm[Collective.values().length];
+        this.lowLatencyScan = new CollectiveAlgorithm[Collective.values().length];
+        for (final Collective collective : new Collective[] {Collective.SCAN, Collective.EXSCAN})
+        {
+            oversubscribedScan[collective.ordinal()] = registry.of(collective).get(OVERSUBSCRIBED_SCAN);
+            lowLatencyScan[collective.ordinal()] = registry.of(collective).get("shm_ll");
         }
         this.cores = cores;
         this.zeroCopy = new CollectiveAlgorithm[Collective.values().length];
@@ -934,6 +958,13 @@ public final class AlgorithmSelector
         {
             return linear;
         }
+        final CollectiveAlgorithm chain = oversubscribedScan[args.collective.ordinal()];
+        if (chain != null && size > cores && !tuned.measured() &&
+            lowLatencyScan[args.collective.ordinal()].unsupportedReason(args, size, context) != null &&
+            chain.unsupportedReason(args, size, context) == null)
+        {
+            return chain;
+        }
         if (args.collective == Collective.ALLREDUCE && pairExchangeApplies(size) && args.sendSegmentOffset < 0 &&
             bytes >= PAIR_EXCHANGE_MIN_BYTES && bytes < PAIR_EXCHANGE_END_BYTES &&
             pairExchange.unsupportedReason(args, size, context) == null)
@@ -1141,6 +1172,12 @@ public final class AlgorithmSelector
             {
                 text.append(text.isEmpty() ? "" : "; ").append(collective.label()).append(' ').append(linear.name())
                     .append(" at every size");
+            }
+            final CollectiveAlgorithm chain = oversubscribedScan[collective.ordinal()];
+            if (chain != null && size > cores && forced.get(collective) == null)
+            {
+                text.append(text.isEmpty() ? "" : "; ").append(collective.label()).append(' ').append(chain.name())
+                    .append(" beyond what ").append(lowLatencyScan[collective.ordinal()].name()).append(" serves");
             }
         }
         if (pairExchangeApplies(size) && forced.get(Collective.ALLREDUCE) == null)

@@ -532,8 +532,8 @@ class TunedSelectionTest
 
     /**
      * Without a tuning file, when ranks outnumber cores, broadcasts from 1 KiB to 8 KiB take binomial (below,
-     * shm_ll) and reduces up to 128 KiB, larger reduces shm_direct, gathers and scatters linear (with a core per rank:
-     * the shipped model); a measured tuning file decides for itself. Needs at most 3 cores, as every machine this
+     * shm_ll) and reduces up to 128 KiB, larger reduces shm_direct, gathers and scatters linear, scans and exscans the
+     * chain beyond 1 KiB (with a core per rank: the shipped model); a measured tuning file decides for itself. Needs at most 3 cores, as every machine this
      * project runs on has, so 4 ranks share cores.
      */
     @Test
@@ -571,13 +571,39 @@ class TunedSelectionTest
                     rooted.label() + " of " + bytes + " B");
             }
         }
+        // scans and exscans: the chain beyond the low-latency scan's 1 KiB, where the shipped model takes recursive
+        // doubling up to 128 KiB
+        for (final Collective prefix : new Collective[] {Collective.SCAN, Collective.EXSCAN})
+        {
+            assertEquals("shm_ll", atFour.select(prefix(prefix, 256), four.context(0), 1024).name());
+            for (final long bytes : new long[] {1028, 32768, 131072, 8L << 20})
+            {
+                assertEquals("chain", atFour.select(prefix(prefix, bytes / 4), four.context(0), bytes).name(),
+                    prefix.label() + " of " + bytes + " B");
+            }
+        }
         assertEquals("broadcast binomial from 1024 B up to 8192 B; reduce binomial up to 131072 B, shm_direct beyond; " +
-            "gather linear at every size; scatter linear at every size", atFour.describeRankRules(4));
+            "gather linear at every size; scatter linear at every size; scan chain beyond what shm_ll serves; " +
+            "exscan chain beyond what shm_ll serves", atFour.describeRankRules(4));
         final AlgorithmSelector measured = measuredSelector(Collective.BROADCAST, 4, "shm_direct");
         assertEquals("shm_direct",
             measured.select(args(Collective.BROADCAST, 2048 / 4), four.context(0), 2048).name());
         assertNotEquals("linear", measured.select(args(Collective.GATHER, (64 << 20) / 16), four.context(0),
             64L << 20).name(), "a measured file at 4 ranks without gather rules: the model it carries");
+        assertNotEquals("chain", measured.select(prefix(Collective.SCAN, 2048 / 4), four.context(0), 2048).name(),
+            "a measured file at 4 ranks without scan rules: the model it carries");
+        // with a core each, the model's choice: recursive doubling beyond shm_ll at 2 ranks
+        final AlgorithmSelector atTwo = shippedSelector(2);
+        final LocalJob two = new LocalJob(2, STAGING, 1 << 20);
+        assertEquals("recursive_doubling", atTwo.select(prefix(Collective.SCAN, 2048 / 4), two.context(0), 2048)
+            .name());
+    }
+
+    private static CollectiveArgs prefix(final Collective collective, final long count)
+    {
+        final CollectiveArgs args = allreduce(count);
+        args.collective = collective;
+        return args;
     }
 
     /**
