@@ -50,8 +50,8 @@ final class CollectiveTour
         gatherv();
         scatterv();
         alltoallv();
-        scan();
-        exscan();
+        scan(false);
+        scan(true);
         allreduceFloat16();
     }
 
@@ -161,12 +161,22 @@ final class CollectiveTour
         report.expect("allreduce", afters, expected);
     }
 
-    /** Running sums, in place: rank r gets the element-wise sum over ranks 0..r. */
-    private void scan()
+    /**
+     * Running sums, in place: rank r gets the element-wise sum over ranks 0..r (scan), or over ranks 0..r-1 (exscan,
+     * where rank 0 has none and keeps its buffer).
+     */
+    private void scan(final boolean exclusive)
     {
         final int[] buf = seedVector(rank);
         final double[] before = doubles(buf);
-        comm.scan(Buf.of(buf), ReduceOp.SUM);
+        if (exclusive)
+        {
+            comm.exscan(Buf.of(buf), ReduceOp.SUM);
+        }
+        else
+        {
+            comm.scan(Buf.of(buf), ReduceOp.SUM);
+        }
 
         final double[][] befores = report.gather(before);
         final double[][] afters = report.gather(doubles(buf));
@@ -177,37 +187,15 @@ final class CollectiveTour
         final double[][] expected = new double[size][];
         for (int r = 0; r < size; r++)
         {
-            expected[r] = seedSum(r + 1);
+            expected[r] = exclusive && r == 0 ? doubles(seedVector(0)) : seedSum(exclusive ? r : r + 1);
         }
         report.println("");
-        report.table("scan (sum): rank r gets the element-wise sum over ranks 0..r",
-            cells(befores, Style.INTEGER, null, null), cells(afters, Style.INTEGER, null, null));
-        report.expect("scan", afters, expected);
-    }
-
-    /** Exclusive running sums, in place: rank r gets the sum over ranks 0..r-1; rank 0's buffer stays. */
-    private void exscan()
-    {
-        final int[] buf = seedVector(rank);
-        final double[] before = doubles(buf);
-        comm.exscan(Buf.of(buf), ReduceOp.SUM);
-
-        final double[][] befores = report.gather(before);
-        final double[][] afters = report.gather(doubles(buf));
-        if (!report.isRoot())
-        {
-            return;
-        }
-        final double[][] expected = new double[size][];
-        expected[0] = doubles(seedVector(0));
-        for (int r = 1; r < size; r++)
-        {
-            expected[r] = seedSum(r);
-        }
-        report.println("");
-        report.table("exscan (sum): rank r gets the element-wise sum over ranks 0..r-1; rank 0 keeps its buffer",
-            cells(befores, Style.INTEGER, null, null), cells(afters, Style.INTEGER, "  (unchanged)", null));
-        report.expect("exscan", afters, expected);
+        report.table(exclusive ?
+            "exscan (sum): rank r gets the element-wise sum over ranks 0..r-1; rank 0 keeps its buffer" :
+            "scan (sum): rank r gets the element-wise sum over ranks 0..r",
+            cells(befores, Style.INTEGER, null, null),
+            cells(afters, Style.INTEGER, exclusive ? "  (unchanged)" : null, null));
+        report.expect(exclusive ? "exscan" : "scan", afters, expected);
     }
 
     /** Every rank's two elements concatenated, in rank order, at rank 0. */
