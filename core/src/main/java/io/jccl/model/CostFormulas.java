@@ -512,31 +512,44 @@ public final class CostFormulas
      * {@link #LL_MAX_BYTES} per rank: the model never chooses one beyond.
      */
     /**
-     * The message-passing scans, inclusive and exclusive alike: the last rank's time, which ends last (an exclusive
-     * scan's last rank reduces once less, within γ's share of the error).
+     * The message-passing scans: the last rank's time, which ends last. The exclusive forms reduce less there: the
+     * chain's last rank only receives, and recursive doubling's copies the first partial it receives.
      */
     private static void addScan(final List<CostFormula> list)
     {
-        for (final String collective : new String[] {"scan", "exscan"})
-        {
-            list.add(new CostFormula(collective, "chain", "(p − 2 + C)·(α + (n/C)(β + γ)), C = ⌈n/s⌉ chunks of s bytes",
-                CHAIN_SCAN_CHUNK_BYTES, t ->
-                {
-                    // as the chain broadcast's, each link's chunk reduced before it goes on
-                    final double chunks = Math.max(1.0, Math.ceil((double)t.bytes() / t.chunkBytes()));
-                    final double steps = t.ranks() - 2 + chunks;
-                    t.messages(steps, t.bytes() / chunks, t.ranks() - 1);
-                    t.reduce(steps * t.bytes() / chunks);
-                }));
-            list.add(new CostFormula(collective, "recursive_doubling", "lg p·(α + nβ) + (2 lg p − 1)·nγ",
-                EXCHANGE_CHUNK_BYTES, t ->
-                {
-                    // a swap of partials each step; the upper rank folds the partner's into its partial and result
-                    final int steps = lg(t.ranks());
-                    t.messages(steps, t.bytes());
-                    t.reduce((2.0 * steps - 1) * t.bytes());
-                }));
-        }
+        list.add(new CostFormula("scan", "chain", "(p − 2 + C)·(α + (n/C)(β + γ)), C = ⌈n/s⌉ chunks of s bytes",
+            CHAIN_SCAN_CHUNK_BYTES, t -> chainScan(t, true)));
+        list.add(new CostFormula("exscan", "chain",
+            "(p − 2 + C)·(α + (n/C)β) + (p − 3 + C)·(n/C)γ, C = ⌈n/s⌉ chunks of s bytes; no γ at 2 ranks",
+            CHAIN_SCAN_CHUNK_BYTES, t -> chainScan(t, false)));
+        list.add(new CostFormula("scan", "recursive_doubling", "lg p·(α + nβ) + (2 lg p − 1)·nγ",
+            EXCHANGE_CHUNK_BYTES, t -> recursiveDoublingScan(t, 1)));
+        list.add(new CostFormula("exscan", "recursive_doubling", "lg p·(α + nβ) + (2 lg p − 2)·nγ",
+            EXCHANGE_CHUNK_BYTES, t -> recursiveDoublingScan(t, 2)));
+    }
+
+    /** The chain's chunks pass p − 1 links, pipelined as the chain broadcast's; each link reduces before it sends. */
+    private static void chainScan(final CostTerms t, final boolean inclusive)
+    {
+        final double chunks = Math.max(1.0, Math.ceil((double)t.bytes() / t.chunkBytes()));
+        final double steps = t.ranks() - 2 + chunks;
+        t.messages(steps, t.bytes() / chunks, t.ranks() - 1);
+        // an exclusive chain's last rank passes nothing on: one stage less reduces, and none at 2 ranks
+        final double reducingSteps = inclusive ? steps : t.ranks() > 2 ? steps - 1 : 0;
+        t.reduce(reducingSteps * t.bytes() / chunks);
+    }
+
+    /**
+     * A swap of partials each step but the last, where the lower half of the ranks send one way; the upper rank folds
+     * the partner's partial into its own and into its result, but for the folds it skips: {@code skipped} is 1 (the
+     * last step's partial), 2 for the exclusive form, whose first result is a copy.
+     */
+    private static void recursiveDoublingScan(final CostTerms t, final int skipped)
+    {
+        final int steps = lg(t.ranks());
+        t.messages(steps - 1, t.bytes());
+        t.messages(1, t.bytes(), t.ranks() / 2.0);
+        t.reduce(Math.max(0, 2.0 * steps - skipped) * t.bytes());
     }
 
     private static void addLowLatency(final List<CostFormula> list)
@@ -558,9 +571,16 @@ public final class CostFormulas
         };
         final String oneShotText = "α_f + (1 + λ)nβ_c + λ(p − 1)nβ + (p − 1)nγ, λ = 8/7, n ≤ 1 KiB";
         list.add(new CostFormula("allreduce", "shm_ll", oneShotText, 0, perRank, oneShot));
-        // a scan's last rank, which ends last, does what every rank of the allreduce does
+        // a scan's last rank, which ends last, does what every rank of the allreduce does; an exscan's reduces once less
         list.add(new CostFormula("scan", "shm_ll", oneShotText, 0, perRank, oneShot));
-        list.add(new CostFormula("exscan", "shm_ll", oneShotText, 0, perRank, oneShot));
+        list.add(new CostFormula("exscan", "shm_ll", "α_f + (1 + λ)nβ_c + λ(p − 1)nβ + (p − 2)nγ, λ = 8/7, n ≤ 1 KiB",
+            0, perRank, t ->
+            {
+                t.flags(1);
+                t.copy((1 + LL_LINE_FACTOR) * t.bytes());
+                t.carried(LL_LINE_FACTOR * (t.ranks() - 1) * t.bytes());
+                t.reduce((double)t.bytes() * (t.ranks() - 2));
+            }));
         list.add(new CostFormula("allgather", "shm_ll", "α_f + (1 + λ)(n/p)β_c + λn(p − 1)/p·β, λ = 8/7, n/p ≤ 1 KiB",
             0, ranks -> LL_MAX_BYTES * ranks, t ->
             {

@@ -37,10 +37,10 @@ public final class FitReport
         printSharedMemory(out, result);
         if (!result.predictedOnly().isEmpty())
         {
-            out.println("predicted, not fitted: " + String.join(", ", result.predictedOnly()) + " (rooted: timed back " +
-                "to back, a root that does not wait for its leaves pipelines its calls, so the rows measure a stream's " +
-                "rate, not the latency of one call the formulas price; zero-copy paths on shared buffers and " +
-                "bench --sync rows are fitted)");
+            out.println("predicted, not fitted: " + String.join(", ", result.predictedOnly()) + " (timed back to " +
+                "back, a root that does not wait for its leaves, or a scan's rank that waits only for the ranks below " +
+                "it, pipelines its calls, so the rows measure a stream's rate, not the latency of one call the " +
+                "formulas price; zero-copy paths on shared buffers and bench --sync rows are fitted)");
             out.println();
         }
         for (final ModelFitter.Series series : result.series())

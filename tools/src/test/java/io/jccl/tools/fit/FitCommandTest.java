@@ -47,7 +47,8 @@ class FitCommandTest
         assertTrue(text.contains("summary: R² of log T"), text);
         assertTrue(text.contains("+ gamma_m "), text);
         assertTrue(text.contains("sigma_f  per flag step × p/c"), text);
-        assertTrue(text.contains("predicted, not fitted: broadcast (rooted:"), text);
+        assertTrue(text.contains("predicted, not fitted: broadcast (timed back to back, a root that does not wait"),
+            text);
     }
 
     @Test
