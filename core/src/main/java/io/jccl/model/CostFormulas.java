@@ -547,9 +547,13 @@ public final class CostFormulas
     private static void recursiveDoublingScan(final CostTerms t, final int skipped)
     {
         final int steps = lg(t.ranks());
+        if (steps == 0)
+        {
+            return;
+        }
         t.messages(steps - 1, t.bytes());
         t.messages(1, t.bytes(), t.ranks() / 2.0);
-        t.reduce(Math.max(0, 2.0 * steps - skipped) * t.bytes());
+        t.reduce((2.0 * steps - skipped) * t.bytes());
     }
 
     private static void addLowLatency(final List<CostFormula> list)

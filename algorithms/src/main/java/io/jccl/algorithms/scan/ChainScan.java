@@ -19,7 +19,9 @@ import java.util.Set;
  * own chunk k and passes the result on while its predecessor already sends chunk k + 1. Operands in rank order.
  * <p>
  * Cost, C = ⌈n/s⌉ chunks: (p − 2 + C)·(α + (n/C)·β + (n/C)·γ), about n(β + γ) + (p − 2)·s(β + γ) for long vectors:
- * every byte crosses each link once, the fewest bytes any scan moves, but p − 1 steps of latency.
+ * every byte crosses each link once, but p − 1 steps of latency. The exclusive form's last rank only receives: one
+ * stage of reductions less, (p − 3 + C)·(n/C)·γ, and none at 2 ranks. Each rank waits only for the one below it, so
+ * back-to-back calls flow through the chain, which the selector takes while ranks outnumber cores.
  */
 public final class ChainScan implements CollectiveAlgorithm
 {

@@ -23,7 +23,7 @@ import java.util.Set;
  * chunk, each chunk a scan of its own, so that scratch stays within two chunks.
  * <p>
  * Cost, n bytes, C = ⌈n/s⌉ chunks: lg p·(Cα + nβ) + (2 lg p − 1)·nγ on the last rank, which reduces twice a step but
- * the last: fewest steps, for small vectors.
+ * the last (2 lg p − 2 for the exclusive form, whose first result is a copy): fewest steps, for small vectors.
  */
 public final class RecursiveDoublingScan implements CollectiveAlgorithm
 {

@@ -17,7 +17,8 @@ import java.util.Set;
  * below it. An input that fits one line is reduced straight from the peers' lines. Small vectors only.
  * <p>
  * Cost on the last rank, λ = 8/7 (a 64-byte line carries 56 payload bytes): α_f + (1 + λ)n·β_c + λ(p − 1)n·β +
- * (p − 1)n·γ, for n ≤ {@link LowLatencyProtocol#MAX_BYTES} bytes; rank r reads r inputs.
+ * (p − 1)n·γ, (p − 2)n·γ for the exclusive form, for n ≤ {@link LowLatencyProtocol#MAX_BYTES} bytes; rank r reads r
+ * inputs.
  */
 public final class ShmLowLatencyScan implements CollectiveAlgorithm
 {
