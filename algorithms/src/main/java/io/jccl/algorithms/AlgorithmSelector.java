@@ -481,7 +481,8 @@ public final class AlgorithmSelector
      * while each waits for its core, where recursive doubling's partners wait for each other at every step.
      * 2026-12-07 (PERFORMANCE.md, session 73), {@code bench --algo all}, the chain's time over recursive doubling's,
      * 1.5 KiB-8 MiB: 3 ranks on 2 cores (one run) 0.12-1.05x, 4 ranks (medians of three) 0.11-0.69x, 8 ranks (one
-     * run) 0.04-0.62x.
+     * run) 0.04-0.62x. One call at a time ({@code bench --sync}, the latency OSU reports), 4 ranks, 2 KiB-2 MiB:
+     * 0.37-0.95x, so the rule does not rest on the stream alone.
      */
     private static final String OVERSUBSCRIBED_SCAN = "chain";
 
