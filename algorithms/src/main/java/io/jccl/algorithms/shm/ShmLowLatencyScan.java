@@ -100,32 +100,26 @@ public final class ShmLowLatencyScan implements CollectiveAlgorithm
         final long first = inLines ? 0 : context.scratch(1, bytes);
         final long other = inLines ? 0 : context.scratch(2, bytes);
         final long x0 = input(context, 0, bytes, inLines, first);
-        if (rank == 1 && !inclusive)
+        // the operands: ranks 0 to r - 1's inputs, then (inclusive) the own one
+        final int operands = inclusive ? rank + 1 : rank;
+        if (operands == 1)
         {
             Memory.copy(null, x0, args.recvBase, args.recvOffset, bytes);
         }
-        else
+        for (int q = 1; q < operands; q++)
         {
-            // the second operand: rank 1's input, or the own one on rank 1
-            if (rank == 1)
+            final boolean own = q == rank;
+            final Object base = own ? ownBase : null;
+            final long offset = own ? ownOffset : input(context, q, bytes, inLines, other);
+            if (q == 1)
             {
-                Reductions.reduce(args.type, args.op, null, x0, ownBase, ownOffset, args.recvBase, args.recvOffset,
+                Reductions.reduce(args.type, args.op, null, x0, base, offset, args.recvBase, args.recvOffset,
                     args.count);
             }
             else
             {
-                Reductions.reduce(args.type, args.op, null, x0, null, input(context, 1, bytes, inLines, other),
-                    args.recvBase, args.recvOffset, args.count);
-            }
-            for (int r = 2; r < rank; r++)
-            {
-                Reductions.reduce(args.type, args.op, args.recvBase, args.recvOffset, null,
-                    input(context, r, bytes, inLines, other), args.recvBase, args.recvOffset, args.count);
-            }
-            if (inclusive && rank > 1)
-            {
-                Reductions.reduce(args.type, args.op, args.recvBase, args.recvOffset, ownBase, ownOffset,
-                    args.recvBase, args.recvOffset, args.count);
+                Reductions.reduce(args.type, args.op, args.recvBase, args.recvOffset, base, offset, args.recvBase,
+                    args.recvOffset, args.count);
             }
         }
         // the lower ranks' lines have been read: they may be reused
