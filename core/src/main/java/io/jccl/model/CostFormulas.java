@@ -565,26 +565,12 @@ public final class CostFormulas
             t.copy(LL_LINE_FACTOR * t.bytes());
             t.carried(LL_LINE_FACTOR * t.bytes());
         }));
-        final CostFormula.Terms oneShot = t ->
-        {
-            // publish, copy the own input aside (recv may be send), read the p − 1 peers', reduce in rank order
-            t.flags(1);
-            t.copy((1 + LL_LINE_FACTOR) * t.bytes());
-            t.carried(LL_LINE_FACTOR * (t.ranks() - 1) * t.bytes());
-            t.reduce((double)t.bytes() * (t.ranks() - 1));
-        };
         final String oneShotText = "α_f + (1 + λ)nβ_c + λ(p − 1)nβ + (p − 1)nγ, λ = 8/7, n ≤ 1 KiB";
-        list.add(new CostFormula("allreduce", "shm_ll", oneShotText, 0, perRank, oneShot));
+        list.add(new CostFormula("allreduce", "shm_ll", oneShotText, 0, perRank, t -> lowLatencyOneShot(t, 1)));
         // a scan's last rank, which ends last, does what every rank of the allreduce does; an exscan's reduces once less
-        list.add(new CostFormula("scan", "shm_ll", oneShotText, 0, perRank, oneShot));
+        list.add(new CostFormula("scan", "shm_ll", oneShotText, 0, perRank, t -> lowLatencyOneShot(t, 1)));
         list.add(new CostFormula("exscan", "shm_ll", "α_f + (1 + λ)nβ_c + λ(p − 1)nβ + (p − 2)nγ, λ = 8/7, n ≤ 1 KiB",
-            0, perRank, t ->
-            {
-                t.flags(1);
-                t.copy((1 + LL_LINE_FACTOR) * t.bytes());
-                t.carried(LL_LINE_FACTOR * (t.ranks() - 1) * t.bytes());
-                t.reduce((double)t.bytes() * (t.ranks() - 2));
-            }));
+            0, perRank, t -> lowLatencyOneShot(t, 2)));
         list.add(new CostFormula("allgather", "shm_ll", "α_f + (1 + λ)(n/p)β_c + λn(p − 1)/p·β, λ = 8/7, n/p ≤ 1 KiB",
             0, ranks -> LL_MAX_BYTES * ranks, t ->
             {
@@ -610,6 +596,18 @@ public final class CostFormulas
                 t.copy(LL_LINE_FACTOR * t.bytes() + (double)t.bytes() / p);
                 t.carried(LL_LINE_FACTOR * t.bytes() * (p - 1) / p);
             }));
+    }
+
+    /**
+     * Publish, copy the own input aside (recv may be send), read the p − 1 peers' LL lines and reduce p − {@code fewer}
+     * of the inputs in rank order.
+     */
+    private static void lowLatencyOneShot(final CostTerms t, final int fewer)
+    {
+        t.flags(1);
+        t.copy((1 + LL_LINE_FACTOR) * t.bytes());
+        t.carried(LL_LINE_FACTOR * (t.ranks() - 1) * t.bytes());
+        t.reduce((double)t.bytes() * (t.ranks() - fewer));
     }
 
     /**
