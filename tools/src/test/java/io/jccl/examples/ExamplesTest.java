@@ -31,6 +31,7 @@ class ExamplesTest
         "Bf16Gradients | 3 | --count 100003 | both within bfloat16's rounding bounds",
         "WorkQueue | 4 | --width 200 --rows 60 --iterations 500 | every row matches the image computed on one rank",
         "HeatStencil | 4 | --rows 61 --cols 40 --steps 150 --report 50 | every cell matches the grid computed on one rank",
+        "WordCount | 3 | --words 30000 --vocabulary 4000 --top 3 | every count matches the count on one rank",
         "OverlapBenchmark | 2 | --sizes 64k,1m --rounds 3 | hidden"})
     void runsAndPassesItsChecks(final String example, final int ranks, final String args, final String expected)
     {
