@@ -140,7 +140,7 @@ public final class BadInputRank
         c.add(new Case("allreduce null op", Who.ALL, iae, "reduction op is null",
             m -> m.allreduce(ok, Buf.of(four), null)));
         c.add(new Case("allreduce bitwise of floats", Who.ALL, iae, "bxor reduces integer types (int8, int32, " +
-            "int64), not float32", m -> m.allreduce(Buf.of(new float[4]), Buf.of(new float[4]), ReduceOp.BXOR)));
+            "int64, uint8, uint32, uint64), not float32", m -> m.allreduce(Buf.of(new float[4]), Buf.of(new float[4]), ReduceOp.BXOR)));
         c.add(new Case("reduce bitwise of floats", Who.ALL, iae, "band reduces integer types",
             m -> m.reduce(Buf.of(new double[4]), Buf.of(new double[4]), ReduceOp.BAND, 0)));
         c.add(new Case("allreduce receive too small", Who.ALL, iae, "receive buffer holds 3 elements, 4 are needed",

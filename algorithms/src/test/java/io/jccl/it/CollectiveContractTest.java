@@ -192,6 +192,10 @@ class CollectiveContractTest
                                         what + " " + type + " " + op + ": a call jccl refuses");
                                     continue;
                                 }
+                                if (type.isUnsigned() && !ContractCases.UNSIGNED_OPS.contains(op))
+                                {
+                                    continue; // the signed type's bits: ReductionsTest checks the kernels give them
+                                }
                                 assertTrue(mine.stream().anyMatch(c -> c.type() == type && c.op() == op &&
                                     !c.inexact()), what + " " + type + " " + op);
                             }

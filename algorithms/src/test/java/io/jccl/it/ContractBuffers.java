@@ -76,10 +76,10 @@ final class ContractBuffers
         {
             array = switch (type)
             {
-                case INT8 -> new byte[length];
+                case INT8, UINT8 -> new byte[length];
                 case FLOAT16, BFLOAT16 -> new short[length];
-                case INT32 -> new int[length];
-                case INT64 -> new long[length];
+                case INT32, UINT32 -> new int[length];
+                case INT64, UINT64 -> new long[length];
                 case FLOAT32 -> new float[length];
                 case FLOAT64 -> new double[length];
             };
@@ -88,10 +88,10 @@ final class ContractBuffers
         final int n = Math.toIntExact(count);
         final Buf buf = switch (type)
         {
-            case INT8 -> Buf.of((byte[])array, guard, n);
+            case INT8, UINT8 -> Buf.of((byte[])array, guard, n).as(type);
             case FLOAT16, BFLOAT16 -> Buf.of((short[])array, guard, n, type);
-            case INT32 -> Buf.of((int[])array, guard, n);
-            case INT64 -> Buf.of((long[])array, guard, n);
+            case INT32, UINT32 -> Buf.of((int[])array, guard, n).as(type);
+            case INT64, UINT64 -> Buf.of((long[])array, guard, n).as(type);
             case FLOAT32 -> Buf.of((float[])array, guard, n);
             case FLOAT64 -> Buf.of((double[])array, guard, n);
         };
@@ -195,7 +195,7 @@ final class ContractBuffers
                 {
                     final int[] ints = bulk.ints;
                     UnsafeApi.copyMemory(base, from, ints, INTS, 4L * checked(length, ints.length, out));
-                    final long mask = type == DataType.INT32 ? -1L : 0xFFFF_FFFFL;
+                    final long mask = type.isFloatingPoint() ? 0xFFFF_FFFFL : -1L;
                     for (int i = 0; i < length; i++)
                     {
                         out[i] = ints[i] & mask;

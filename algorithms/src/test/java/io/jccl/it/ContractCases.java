@@ -18,6 +18,9 @@ import static io.jccl.DataType.FLOAT64;
 import static io.jccl.DataType.INT32;
 import static io.jccl.DataType.INT64;
 import static io.jccl.DataType.INT8;
+import static io.jccl.DataType.UINT32;
+import static io.jccl.DataType.UINT64;
+import static io.jccl.DataType.UINT8;
 
 /**
  * The case list of the contract suite for one rank count, the same on every rank, and the block layouts of the v
@@ -39,12 +42,16 @@ final class ContractCases
     /** The "16 MiB" size: bytes of the whole vector as nccl-tests counts them (DESIGN.md section 7). */
     static final long BIG_BYTES = 16L << 20;
 
-    private static final DataType[] TYPES = {INT8, INT32, INT64, FLOAT16, BFLOAT16, FLOAT32, FLOAT64};
+    private static final DataType[] TYPES = {INT8, INT32, INT64, FLOAT16, BFLOAT16, FLOAT32, FLOAT64, UINT8, UINT32,
+        UINT64};
     private static final DataType[] FLOAT_TYPES = {FLOAT16, BFLOAT16, FLOAT32, FLOAT64};
     private static final ReduceOp[] OPS = ReduceOp.values();
     /** The operators that reduce every type, for the count sweep, whose types rotate. */
     private static final ReduceOp[] ARITHMETIC_OPS = {ReduceOp.SUM, ReduceOp.PROD, ReduceOp.MIN, ReduceOp.MAX,
         ReduceOp.AVG};
+    /** The ops of unsigned types in the grid: those whose results differ from the signed type's, and SUM. */
+    static final java.util.Set<ReduceOp> UNSIGNED_OPS =
+        java.util.EnumSet.of(ReduceOp.MIN, ReduceOp.MAX, ReduceOp.AVG, ReduceOp.SUM);
     private static final ReduceOp[] INEXACT_OPS = {ReduceOp.SUM, ReduceOp.AVG, ReduceOp.PROD};
     /** Small counts for the datatype × op grid. */
     private static final long[] GRID_COUNTS = {1, 7, 31, 97, 1009, 13, 257};
@@ -103,14 +110,20 @@ final class ContractCases
             return;
         }
         final boolean reduction = isReduction(collective);
-        // every datatype × op (data movement: every datatype, at two counts)
+        // every datatype × op (data movement: every datatype, at two counts). Unsigned types differ from the signed
+        // ones only where order or division enters, and move as bytes: the grid gives them those ops and SUM alone;
+        // the count sweep below gives them the others' cases too.
         for (int t = 0; t < TYPES.length; t++)
         {
+            if (TYPES[t].isUnsigned() && !reduction)
+            {
+                continue;
+            }
             if (reduction)
             {
                 for (int o = 0; o < OPS.length; o++)
                 {
-                    if (!OPS[o].reduces(TYPES[t]))
+                    if (!OPS[o].reduces(TYPES[t]) || TYPES[t].isUnsigned() && !UNSIGNED_OPS.contains(OPS[o]))
                     {
                         continue;
                     }

@@ -140,12 +140,18 @@ final class ContractValues
     /**
      * {@code out[i]} := bits of the exact reduction of every rank's element {@code index + i}, as {@code op} over
      * {@code type} defines it: integer arithmetic wraps, AVG divides the (wrapped) sum by the rank count and
-     * truncates toward zero; float16 and bfloat16 divide in float32 and round once. Exact modes only.
+     * truncates toward zero; unsigned types compare and divide unsigned; float16 and bfloat16 divide in float32 and
+     * round once. Exact modes only.
      */
     static void reduced(final DataType type, final ReduceOp op, final Mode mode, final long seed, final int ranks,
         final long index, final long[] out, final int length, final Scratch scratch)
     {
         final long[] bits = scratch.bits;
+        if (type.isUnsigned())
+        {
+            reducedUnsigned(type, op, mode, seed, ranks, index, out, length, scratch);
+            return;
+        }
         if (!type.isFloatingPoint())
         {
             inputs(type, mode, seed, 0, index, out, length, scratch);
@@ -182,6 +188,45 @@ final class ContractValues
             }
         }
         encode(type, acc, out, length);
+    }
+
+    /** {@link #reduced} of an unsigned type: on the elements' unsigned values, then as bits sign-extended. */
+    private static void reducedUnsigned(final DataType type, final ReduceOp op, final Mode mode, final long seed,
+        final int ranks, final long index, final long[] out, final int length, final Scratch scratch)
+    {
+        final long[] bits = scratch.bits;
+        final long mask = type.size() == 8 ? -1L : (1L << 8 * type.size()) - 1;
+        inputs(type, mode, seed, 0, index, out, length, scratch);
+        for (int i = 0; i < length; i++)
+        {
+            out[i] &= mask;
+        }
+        for (int r = 1; r < ranks; r++)
+        {
+            inputs(type, mode, seed, r, index, bits, length, scratch);
+            for (int i = 0; i < length; i++)
+            {
+                final long value = bits[i] & mask;
+                out[i] = switch (op)
+                {
+                    case MIN -> Long.compareUnsigned(out[i], value) <= 0 ? out[i] : value;
+                    case MAX -> Long.compareUnsigned(out[i], value) >= 0 ? out[i] : value;
+                    case SUM, AVG -> (out[i] + value) & mask;
+                    case PROD -> out[i] * value & mask;
+                    case BAND -> out[i] & value;
+                    case BOR -> out[i] | value;
+                    case BXOR -> out[i] ^ value;
+                };
+            }
+        }
+        if (op == ReduceOp.AVG)
+        {
+            for (int i = 0; i < length; i++)
+            {
+                out[i] = Long.divideUnsigned(out[i], ranks);
+            }
+        }
+        signExtend(type, out, length);
     }
 
     /**
@@ -258,6 +303,15 @@ final class ContractValues
                     out[i] = bits[i];
                 }
             }
+            case UINT8, UINT32, UINT64 ->
+            {
+                final long mask = type.size() == 8 ? -1L : (1L << 8 * type.size()) - 1;
+                for (int i = 0; i < length; i++)
+                {
+                    final long value = bits[i] & mask;
+                    out[i] = value >= 0 ? value : 0x1p64 + value;
+                }
+            }
             case FLOAT16 ->
             {
                 for (int i = 0; i < length; i++)
@@ -294,7 +348,7 @@ final class ContractValues
     {
         switch (type)
         {
-            case INT8, INT32, INT64 ->
+            case INT8, INT32, INT64, UINT8, UINT32, UINT64 ->
             {
                 for (int i = 0; i < length; i++)
                 {
@@ -344,6 +398,7 @@ final class ContractValues
     static String show(final DataType type, final long bits)
     {
         return type.isFloatingPoint() ? toDouble(type, bits) + " (0x" + Long.toHexString(bits) + ")" :
+            type.isUnsigned() ? Long.toUnsignedString(bits & (type.size() == 8 ? -1L : (1L << 8 * type.size()) - 1)) :
             Long.toString(bits);
     }
 

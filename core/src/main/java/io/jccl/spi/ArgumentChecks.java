@@ -70,8 +70,8 @@ public final class ArgumentChecks
         checkOp(op);
         if (!op.reduces(type))
         {
-            throw new IllegalArgumentException(op.label() + " reduces integer types (int8, int32, int64), not " +
-                type.label());
+            throw new IllegalArgumentException(op.label() + " reduces integer types (int8, int32, int64, uint8, " +
+                "uint32, uint64), not " + type.label());
         }
     }
 

@@ -24,7 +24,7 @@ public final class Elements
     {
     }
 
-    /** The element's value as a double: exact for every type except int64 beyond 2^53. */
+    /** The element's value as a double: exact for every type except int64 and uint64 beyond 2^53. */
     public static double get(final DataType type, final Object base, final long offset, final long index)
     {
         final long bits = getBits(type, base, offset, index);
@@ -33,6 +33,8 @@ public final class Elements
             case INT8 -> (byte)bits;
             case INT32 -> (int)bits;
             case INT64 -> bits;
+            case UINT8, UINT32 -> bits; // zero-extended by getBits
+            case UINT64 -> bits >= 0 ? bits : 0x1p64 + bits;
             case FLOAT16 -> Float.float16ToFloat((short)bits);
             case BFLOAT16 -> Reductions.bfloat16ToFloat((short)bits);
             case FLOAT32 -> Float.intBitsToFloat((int)bits);
@@ -42,7 +44,7 @@ public final class Elements
 
     /**
      * Stores {@code value} converted to the type: integers as by the Java casts {@code (long)} then {@code (int)} or
-     * {@code (byte)} (truncate toward zero, then wrap); float16 and bfloat16 by rounding to float32 first, then to
+     * {@code (byte)} (truncate toward zero, then wrap; uint64 values from 2^63 as their unsigned bits); float16 and bfloat16 by rounding to float32 first, then to
      * nearest even (two roundings; use {@link #putBits} for exact patterns).
      */
     public static void put(final DataType type, final Object base, final long offset, final long index,
@@ -53,6 +55,9 @@ public final class Elements
             case INT8 -> (byte)(long)value;
             case INT32 -> (int)(long)value;
             case INT64 -> (long)value;
+            case UINT8 -> (byte)(long)value;
+            case UINT32 -> (int)(long)value;
+            case UINT64 -> value >= 0x1p63 ? (long)(value - 0x1p64) : (long)value;
             case FLOAT16 -> Float.floatToFloat16((float)value);
             case BFLOAT16 -> Reductions.floatToBfloat16((float)value);
             case FLOAT32 -> Float.floatToRawIntBits((float)value);

@@ -304,4 +304,25 @@ final class Int32Kernels
             UnsafeApi.putInt(base, at, UnsafeApi.getInt(base, at) / divisor);
         }
     }
+
+    /** {@code x[i] /= divisor}, {@code x[i]} unsigned: below 2^32, exact in a double, as {@link #divide} argues. */
+    static void divideUnsigned(final int[] x, final int at, final int n, final int divisor)
+    {
+        final double d = divisor;
+        final int to = at + n;
+        for (int i = at; i < to; i++)
+        {
+            x[i] = (int)(long)((x[i] & 0xFFFF_FFFFL) / d);
+        }
+    }
+
+    /** {@code x[i] /= divisor}, unsigned, on any memory. */
+    static void scalarDivideUnsigned(final Object base, final long offset, final int n, final int divisor)
+    {
+        for (int i = 0; i < n; i++)
+        {
+            final long at = offset + 4L * i;
+            UnsafeApi.putInt(base, at, Integer.divideUnsigned(UnsafeApi.getInt(base, at), divisor));
+        }
+    }
 }

@@ -298,4 +298,24 @@ final class Int64Kernels
             UnsafeApi.putLong(base, at, UnsafeApi.getLong(base, at) / divisor);
         }
     }
+
+    /** {@code x[i] /= divisor}, {@code x[i]} unsigned. */
+    static void divideUnsigned(final long[] x, final int at, final int n, final int divisor)
+    {
+        final int to = at + n;
+        for (int i = at; i < to; i++)
+        {
+            x[i] = Long.divideUnsigned(x[i], divisor);
+        }
+    }
+
+    /** {@code x[i] /= divisor}, unsigned, on any memory. */
+    static void scalarDivideUnsigned(final Object base, final long offset, final int n, final int divisor)
+    {
+        for (int i = 0; i < n; i++)
+        {
+            final long at = offset + 8L * i;
+            UnsafeApi.putLong(base, at, Long.divideUnsigned(UnsafeApi.getLong(base, at), divisor));
+        }
+    }
 }

@@ -341,6 +341,26 @@ final class Int8Kernels
         }
     }
 
+    /** {@code x[i] /= divisor}, {@code x[i]} unsigned: below 256, exact in a float, as {@link #divide} is. */
+    static void divideUnsigned(final byte[] x, final int at, final int n, final int divisor)
+    {
+        final float d = divisor;
+        final int to = at + n;
+        for (int i = at; i < to; i++)
+        {
+            x[i] = (byte)(int)((x[i] & 0xFF) / d);
+        }
+    }
+
+    /** {@code x[i] /= divisor}, unsigned, on any memory. */
+    static void scalarDivideUnsigned(final Object base, final long offset, final int n, final int divisor)
+    {
+        for (int i = 0; i < n; i++)
+        {
+            UnsafeApi.putByte(base, offset + i, (byte)((UnsafeApi.getByte(base, offset + i) & 0xFF) / divisor));
+        }
+    }
+
     /** Signed minimum of each of the four bytes packed in {@code a} and {@code b}. */
     static int min4(final int a, final int b)
     {

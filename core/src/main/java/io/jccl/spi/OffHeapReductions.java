@@ -32,7 +32,10 @@ interface OffHeapReductions
      */
     long reduce(DataType type, ReduceOp op, long a, long b, long d, long count);
 
-    /** Whether {@link #reduce} reduces elements of {@code type}: every type but float16. */
+    /**
+     * Whether {@link #reduce} reduces elements of {@code type}: every type but float16; of the unsigned types, MIN
+     * and MAX (their other operators are the signed types' and {@link Reductions} passes them as such).
+     */
     boolean handles(DataType type);
 
     /** The kernels, or null when this JVM, this build or the configuration has none ({@link #whyNot()} says). */

@@ -42,6 +42,14 @@ final class ReductionScratch
     final float[] float32 = new float[BLOCK_BYTES / 4];
     final double[] float64 = new double[BLOCK_BYTES / 8];
 
+    /** The two operands of a block of unsigned MIN or MAX (see {@link UnsignedOrder}); the result lands in A. */
+    final byte[] unsignedA8 = new byte[BLOCK_BYTES];
+    final byte[] unsignedB8 = new byte[BLOCK_BYTES];
+    final int[] unsignedA32 = new int[BLOCK_BYTES / 4];
+    final int[] unsignedB32 = new int[BLOCK_BYTES / 4];
+    final long[] unsignedA64 = new long[BLOCK_BYTES / 8];
+    final long[] unsignedB64 = new long[BLOCK_BYTES / 8];
+
     /** float16 results of a block, before they are copied where they belong (see {@link Float16Kernels}). */
     final char[] float16Result = new char[BLOCK_BYTES / 2];
 

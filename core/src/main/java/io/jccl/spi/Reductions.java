@@ -12,10 +12,10 @@ import static io.jccl.spi.ReductionScratch.STAGE_BASE;
  * Element-wise reduction kernels over memory addressed as (base, offset). {@code dst} may alias {@code a} or
  * {@code b} exactly (same start), never partially. AVG reduces as SUM; {@link #divide} finishes it.
  * <p>
- * Integers wrap like Java arithmetic. float16 and bfloat16 are widened to float32, combined, and rounded to nearest
- * even once. MIN and MAX follow {@link Math#min(float, float)}: NaN wins and -0.0 is below 0.0. Every NaN result is
- * the canonical quiet NaN of its type, so identical inputs give identical bits on every rank, whichever JIT tier or
- * memory kind computed them.
+ * Integers wrap like Java arithmetic; unsigned ones compare and divide unsigned ({@link UnsignedOrder}). float16 and
+ * bfloat16 are widened to float32, combined, and rounded to nearest even once. MIN and MAX follow {@link
+ * Math#min(float, float)}: NaN wins and -0.0 is below 0.0. Every NaN result is the canonical quiet NaN of its type, so
+ * identical inputs give identical bits on every rank, whichever JIT tier or memory kind computed them.
  * <p>
  * How it runs at memory speed: when any operand is off-heap, {@link OffHeapReductions} (the Vector API's SIMD loops)
  * when the JVM has them, for every type but float16, heap operands passing through per-thread off-heap blocks.
@@ -60,6 +60,13 @@ public final class Reductions
         final Object dstBase, final long dstOffset, final long count)
     {
         ArgumentChecks.checkOp(op, type);
+        final boolean unsigned = type.isUnsigned();
+        if (unsigned && op != ReduceOp.MIN && op != ReduceOp.MAX)
+        {
+            // SUM, PROD (hence AVG's sum) and the bitwise operators: the same bits as on the signed type
+            reduce(type.signed(), op, aBase, aOffset, bBase, bOffset, dstBase, dstOffset, count);
+            return;
+        }
         final boolean simd = OFF_HEAP != null && OFF_HEAP.handles(type);
         if (simd && aBase == null && bBase == null && dstBase == null && count * type.size() >= SIMD_MIN_BYTES)
         {
@@ -77,6 +84,11 @@ public final class Reductions
         if (simd && (aBase == null || bBase == null || dstBase == null))
         {
             throughOffHeap(type, op, aBase, aOffset, bBase, bOffset, dstBase, dstOffset, count);
+            return;
+        }
+        if (unsigned)
+        {
+            UnsignedOrder.reduce(type, op, aBase, aOffset, bBase, bOffset, dstBase, dstOffset, count);
             return;
         }
 
@@ -239,7 +251,8 @@ public final class Reductions
         {
             throw new IllegalArgumentException("divisor must be at least 1: " + divisor);
         }
-        if (count < scalarLimit(type))
+        final DataType lanes = type.signed(); // the element array of an unsigned type is the signed one's
+        if (count < scalarLimit(lanes))
         {
             if (count > 0)
             {
@@ -251,7 +264,7 @@ public final class Reductions
         final int size = type.size();
         final int block = BLOCK_BYTES / size;
         final ReductionScratch scratch = ReductionScratch.get();
-        final int index = typedIndex(type, base, offset);
+        final int index = typedIndex(lanes, base, offset);
         if (index >= 0)
         {
             for (long done = 0; done < count; done += block)
@@ -262,8 +275,8 @@ public final class Reductions
         }
 
         // step per block: copy into a typed scratch array, divide there, copy back
-        final Object typed = typedScratch(type, scratch);
-        final long typedBase = arrayBase(type);
+        final Object typed = typedScratch(lanes, scratch);
+        final long typedBase = arrayBase(lanes);
         for (long done = 0; done < count; done += block)
         {
             final int n = (int)Math.min(block, count - done);
@@ -307,9 +320,9 @@ public final class Reductions
     {
         return switch (type)
         {
-            case INT8 -> 384;
+            case INT8, UINT8 -> 384;
             case FLOAT16, BFLOAT16 -> 192;
-            case INT32, FLOAT32, INT64, FLOAT64 -> 96;
+            case INT32, FLOAT32, INT64, FLOAT64, UINT32, UINT64 -> 96;
         };
     }
 
@@ -329,9 +342,9 @@ public final class Reductions
     {
         return switch (type)
         {
-            case INT8 -> byte[].class;
-            case INT32 -> int[].class;
-            case INT64 -> long[].class;
+            case INT8, UINT8 -> byte[].class;
+            case INT32, UINT32 -> int[].class;
+            case INT64, UINT64 -> long[].class;
             case FLOAT16, BFLOAT16 -> short[].class;
             case FLOAT32 -> float[].class;
             case FLOAT64 -> double[].class;
@@ -342,9 +355,9 @@ public final class Reductions
     {
         return switch (type)
         {
-            case INT8 -> Int8Kernels.ARRAY_BASE;
-            case INT32 -> Int32Kernels.ARRAY_BASE;
-            case INT64 -> Int64Kernels.ARRAY_BASE;
+            case INT8, UINT8 -> Int8Kernels.ARRAY_BASE;
+            case INT32, UINT32 -> Int32Kernels.ARRAY_BASE;
+            case INT64, UINT64 -> Int64Kernels.ARRAY_BASE;
             case FLOAT16, BFLOAT16 -> Float16Kernels.ARRAY_BASE;
             case FLOAT32 -> Float32Kernels.ARRAY_BASE;
             case FLOAT64 -> Float64Kernels.ARRAY_BASE;
@@ -355,9 +368,9 @@ public final class Reductions
     {
         return switch (type)
         {
-            case INT8 -> scratch.int8;
-            case INT32 -> scratch.int32;
-            case INT64 -> scratch.int64;
+            case INT8, UINT8 -> scratch.int8;
+            case INT32, UINT32 -> scratch.int32;
+            case INT64, UINT64 -> scratch.int64;
             case FLOAT16, BFLOAT16 -> scratch.int16;
             case FLOAT32 -> scratch.float32;
             case FLOAT64 -> scratch.float64;
@@ -447,6 +460,8 @@ public final class Reductions
             case BFLOAT16 -> Bfloat16Kernels.scalar(op, aBase, aOffset, bBase, bOffset, dBase, dOffset, n);
             case FLOAT32 -> Float32Kernels.scalar(op, aBase, aOffset, bBase, bOffset, dBase, dOffset, n);
             case FLOAT64 -> Float64Kernels.scalar(op, aBase, aOffset, bBase, bOffset, dBase, dOffset, n);
+            case UINT8, UINT32, UINT64 -> UnsignedOrder.scalar(type, op, aBase, aOffset, bBase, bOffset, dBase, dOffset,
+                n);
         }
     }
 
@@ -462,6 +477,9 @@ public final class Reductions
             case BFLOAT16 -> Bfloat16Kernels.divide((short[])x, at, n, divisor, scratch);
             case FLOAT32 -> Float32Kernels.divide((float[])x, at, n, divisor);
             case FLOAT64 -> Float64Kernels.divide((double[])x, at, n, divisor);
+            case UINT8 -> Int8Kernels.divideUnsigned((byte[])x, at, n, divisor);
+            case UINT32 -> Int32Kernels.divideUnsigned((int[])x, at, n, divisor);
+            case UINT64 -> Int64Kernels.divideUnsigned((long[])x, at, n, divisor);
         }
     }
 
@@ -477,6 +495,9 @@ public final class Reductions
             case BFLOAT16 -> Bfloat16Kernels.scalarDivide(base, offset, n, divisor);
             case FLOAT32 -> Float32Kernels.scalarDivide(base, offset, n, divisor);
             case FLOAT64 -> Float64Kernels.scalarDivide(base, offset, n, divisor);
+            case UINT8 -> Int8Kernels.scalarDivideUnsigned(base, offset, n, divisor);
+            case UINT32 -> Int32Kernels.scalarDivideUnsigned(base, offset, n, divisor);
+            case UINT64 -> Int64Kernels.scalarDivideUnsigned(base, offset, n, divisor);
         }
     }
 }

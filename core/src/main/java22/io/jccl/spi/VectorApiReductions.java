@@ -55,8 +55,65 @@ final class VectorApiReductions implements OffHeapReductions
             case FLOAT32 -> float32(op, a, b, d, count);
             case FLOAT64 -> float64(op, a, b, d, count);
             case BFLOAT16 -> bfloat16(op, a, b, d, count);
+            case UINT8 -> uint8(op == ReduceOp.MAX, a, b, d, count);
+            case UINT32 -> uint32(op == ReduceOp.MAX, a, b, d, count);
+            case UINT64 -> uint64(op == ReduceOp.MAX, a, b, d, count);
             case FLOAT16 -> 0;
         };
+    }
+
+    /*
+     * MIN and MAX of unsigned integers (Reductions passes them no other operator: the others give the signed types'
+     * bits): with the sign bit flipped, unsigned order is signed order, so each lane is flipped, compared and flipped
+     * back (VectorOperators.UMIN and UMAX came in Java 24; this source is Java 22's).
+     */
+
+    private static long uint8(final boolean max, final long a, final long b, final long d, final long count)
+    {
+        final long end = count - count % I8.length();
+        final long step = I8.vectorByteSize();
+        final ByteVector flip = ByteVector.broadcast(I8, (byte)0x80);
+        for (long at = 0; at < end; at += step)
+        {
+            final ByteVector x = ByteVector.fromMemorySegment(I8, ALL, a + at, ORDER)
+                .lanewise(VectorOperators.XOR, flip);
+            final ByteVector y = ByteVector.fromMemorySegment(I8, ALL, b + at, ORDER)
+                .lanewise(VectorOperators.XOR, flip);
+            (max ? x.max(y) : x.min(y)).lanewise(VectorOperators.XOR, flip).intoMemorySegment(ALL, d + at, ORDER);
+        }
+        return end;
+    }
+
+    private static long uint32(final boolean max, final long a, final long b, final long d, final long count)
+    {
+        final long end = (count - count % I32.length()) << 2;
+        final long step = I32.vectorByteSize();
+        final IntVector flip = IntVector.broadcast(I32, Integer.MIN_VALUE);
+        for (long at = 0; at < end; at += step)
+        {
+            final IntVector x = IntVector.fromMemorySegment(I32, ALL, a + at, ORDER)
+                .lanewise(VectorOperators.XOR, flip);
+            final IntVector y = IntVector.fromMemorySegment(I32, ALL, b + at, ORDER)
+                .lanewise(VectorOperators.XOR, flip);
+            (max ? x.max(y) : x.min(y)).lanewise(VectorOperators.XOR, flip).intoMemorySegment(ALL, d + at, ORDER);
+        }
+        return end >> 2;
+    }
+
+    private static long uint64(final boolean max, final long a, final long b, final long d, final long count)
+    {
+        final long end = (count - count % I64.length()) << 3;
+        final long step = I64.vectorByteSize();
+        final LongVector flip = LongVector.broadcast(I64, Long.MIN_VALUE);
+        for (long at = 0; at < end; at += step)
+        {
+            final LongVector x = LongVector.fromMemorySegment(I64, ALL, a + at, ORDER)
+                .lanewise(VectorOperators.XOR, flip);
+            final LongVector y = LongVector.fromMemorySegment(I64, ALL, b + at, ORDER)
+                .lanewise(VectorOperators.XOR, flip);
+            (max ? x.max(y) : x.min(y)).lanewise(VectorOperators.XOR, flip).intoMemorySegment(ALL, d + at, ORDER);
+        }
+        return end >> 3;
     }
 
     private static long int8(final ReduceOp op, final long a, final long b, final long d, final long count)

@@ -40,13 +40,14 @@ class ElementsTest
     void smallIntegersRoundTripAsValues(final DataType type)
     {
         final TestMemory memory = new TestMemory(type, TestMemory.Kind.OFF_HEAP, 200, 0);
+        final int shift = type.isUnsigned() ? 0 : 100;
         for (int i = 0; i < 200; i++)
         {
-            Elements.put(type, memory.base, memory.offset, i, i - 100);
+            Elements.put(type, memory.base, memory.offset, i, i - shift);
         }
         for (int i = 0; i < 200; i++)
         {
-            assertEquals(i - 100, Elements.get(type, memory.base, memory.offset, i), type.label());
+            assertEquals(i - shift, Elements.get(type, memory.base, memory.offset, i), type.label());
         }
     }
 
@@ -73,5 +74,22 @@ class ElementsTest
         assertEquals(-56.0, Elements.get(DataType.INT8, bytes, base, 0));
         assertEquals(-1.0, Elements.get(DataType.INT8, bytes, base, 1));
         assertEquals(0xC8, Elements.getBits(DataType.INT8, bytes, base, 0));
+    }
+
+    @Test
+    void unsignedIntegersReadAsTheirUnsignedValues()
+    {
+        final byte[] bytes = {(byte)200};
+        assertEquals(200.0, Elements.get(DataType.UINT8, bytes, Reductions.arrayBase(DataType.UINT8), 0));
+        final int[] ints = new int[1];
+        final long intBase = Reductions.arrayBase(DataType.UINT32);
+        Elements.put(DataType.UINT32, ints, intBase, 0, 3e9);
+        assertEquals((int)3_000_000_000L, ints[0]);
+        assertEquals(3e9, Elements.get(DataType.UINT32, ints, intBase, 0));
+        final long[] longs = new long[1];
+        final long longBase = Reductions.arrayBase(DataType.UINT64);
+        Elements.put(DataType.UINT64, longs, longBase, 0, 0x1.8p63);
+        assertEquals(0xC000_0000_0000_0000L, longs[0]);
+        assertEquals(0x1.8p63, Elements.get(DataType.UINT64, longs, longBase, 0));
     }
 }

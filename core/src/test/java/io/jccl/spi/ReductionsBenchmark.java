@@ -121,9 +121,9 @@ public final class ReductionsBenchmark
         final int n = (int)count;
         return switch (type)
         {
-            case INT8 -> new byte[n];
-            case INT32 -> new int[n];
-            case INT64 -> new long[n];
+            case INT8, UINT8 -> new byte[n];
+            case INT32, UINT32 -> new int[n];
+            case INT64, UINT64 -> new long[n];
             case FLOAT16, BFLOAT16 -> new short[n];
             case FLOAT32 -> new float[n];
             case FLOAT64 -> new double[n];

@@ -220,7 +220,8 @@ class ReductionsTest
         final long base = Reductions.arrayBase(DataType.FLOAT32);
         final IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () ->
             Reductions.reduce(DataType.FLOAT32, ReduceOp.BOR, x, base, x, base, x, base, 8));
-        assertEquals("bor reduces integer types (int8, int32, int64), not float32", refused.getMessage());
+        assertEquals("bor reduces integer types (int8, int32, int64, uint8, uint32, uint64), not float32",
+            refused.getMessage());
     }
 
     /** The modes {@code java.vm.info} reports on JDK 25, with the options that give them. */

@@ -33,6 +33,9 @@ final class ReferenceArithmetic
             case INT8 -> (byte)combineLong(op, (byte)a, (byte)b) & 0xFFL;
             case INT32 -> (int)combineLong(op, (int)a, (int)b) & 0xFFFF_FFFFL;
             case INT64 -> combineLong(op, a, b);
+            case UINT8 -> combineUnsigned(op, a & 0xFFL, b & 0xFFL) & 0xFFL;
+            case UINT32 -> combineUnsigned(op, a & 0xFFFF_FFFFL, b & 0xFFFF_FFFFL) & 0xFFFF_FFFFL;
+            case UINT64 -> combineUnsigned(op, a, b);
             case FLOAT16 -> roundHalf(combineFloat(op, halfValue(a), halfValue(b)));
             case BFLOAT16 -> roundBrain(combineFloat(op, brainValue(a), brainValue(b)));
             case FLOAT32 -> float32Bits(combineFloat(op, Float.intBitsToFloat((int)a), Float.intBitsToFloat((int)b)));
@@ -48,6 +51,9 @@ final class ReferenceArithmetic
             case INT8 -> (byte)((byte)x / divisor) & 0xFFL;
             case INT32 -> ((int)x / divisor) & 0xFFFF_FFFFL;
             case INT64 -> x / divisor;
+            case UINT8 -> (x & 0xFFL) / divisor;
+            case UINT32 -> (x & 0xFFFF_FFFFL) / divisor;
+            case UINT64 -> Long.divideUnsigned(x, divisor);
             case FLOAT16 -> roundHalf(halfValue(x) / (float)divisor);
             case BFLOAT16 -> roundBrain(brainValue(x) / (float)divisor);
             case FLOAT32 -> float32Bits(Float.intBitsToFloat((int)x) / (float)divisor);
@@ -88,6 +94,17 @@ final class ReferenceArithmetic
             case BAND -> a & b;
             case BOR -> a | b;
             case BXOR -> a ^ b;
+        };
+    }
+
+    /** Unsigned values as longs: MIN and MAX by unsigned order, the rest as signed arithmetic (the same bits). */
+    private static long combineUnsigned(final ReduceOp op, final long a, final long b)
+    {
+        return switch (op)
+        {
+            case MIN -> Long.compareUnsigned(a, b) <= 0 ? a : b;
+            case MAX -> Long.compareUnsigned(a, b) >= 0 ? a : b;
+            default -> combineLong(op, a, b);
         };
     }
 

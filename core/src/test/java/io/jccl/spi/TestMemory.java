@@ -46,9 +46,9 @@ final class TestMemory
             {
                 base = switch (type)
                 {
-                    case INT8 -> new byte[total];
-                    case INT32 -> new int[total];
-                    case INT64 -> new long[total];
+                    case INT8, UINT8 -> new byte[total];
+                    case INT32, UINT32 -> new int[total];
+                    case INT64, UINT64 -> new long[total];
                     case FLOAT16, BFLOAT16 -> new short[total];
                     case FLOAT32 -> new float[total];
                     case FLOAT64 -> new double[total];

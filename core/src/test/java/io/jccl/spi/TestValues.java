@@ -42,9 +42,9 @@ final class TestValues
         final boolean ordinary = ordinaryOnly || pick > 4;
         return switch (type)
         {
-            case INT8 -> random.nextInt(256);
-            case INT32 -> random.nextInt() & 0xFFFF_FFFFL;
-            case INT64 -> random.nextLong();
+            case INT8, UINT8 -> random.nextInt(256);
+            case INT32, UINT32 -> random.nextInt() & 0xFFFF_FFFFL;
+            case INT64, UINT64 -> random.nextLong();
             case FLOAT16 -> ordinary ?
                 Float.floatToFloat16(ordinaryFloat(random, 8)) & 0xFFFFL : random.nextInt(0x1_0000);
             case BFLOAT16 -> ordinary ?
@@ -61,9 +61,9 @@ final class TestValues
     {
         return switch (type)
         {
-            case INT8 -> INT8;
-            case INT32 -> INT32;
-            case INT64 -> INT64;
+            case INT8, UINT8 -> INT8;
+            case INT32, UINT32 -> INT32;
+            case INT64, UINT64 -> INT64;
             case FLOAT16 -> FLOAT16;
             case BFLOAT16 -> BFLOAT16;
             case FLOAT32 -> FLOAT32;

@@ -309,9 +309,9 @@ final class ShmRankDriver
         final double unit = (h >>> 11) * 0x1.0p-53;
         return switch (type)
         {
-            case INT8 -> (byte) h;
-            case INT32 -> (int) h;
-            case INT64 -> h;
+            case INT8, UINT8 -> (byte) h;
+            case INT32, UINT32 -> (int) h;
+            case INT64, UINT64 -> h;
             case FLOAT32 -> Float.floatToRawIntBits((float) (4 * unit - 2));
             case FLOAT64 -> Double.doubleToRawLongBits(4 * unit - 2);
             case FLOAT16 -> Float.floatToFloat16((float) (4 * unit - 2));
@@ -327,6 +327,9 @@ final class ShmRankDriver
             case INT8 -> (byte) combineLong(op, a, b);
             case INT32 -> (int) combineLong(op, a, b);
             case INT64 -> combineLong(op, a, b);
+            case UINT8 -> (byte) combineUnsigned(op, a & 0xFFL, b & 0xFFL);
+            case UINT32 -> (int) combineUnsigned(op, a & 0xFFFF_FFFFL, b & 0xFFFF_FFFFL);
+            case UINT64 -> combineUnsigned(op, a, b);
             case FLOAT32 -> Float.floatToRawIntBits(
                 combineFloat(op, Float.intBitsToFloat((int) a), Float.intBitsToFloat((int) b)));
             case FLOAT64 -> Double.doubleToRawLongBits(
@@ -348,6 +351,17 @@ final class ShmRankDriver
             case BAND -> a & b;
             case BOR -> a | b;
             case BXOR -> a ^ b;
+        };
+    }
+
+    /** MIN and MAX by unsigned order; the rest as signed arithmetic, which gives the same bits. */
+    private static long combineUnsigned(final ReduceOp op, final long a, final long b)
+    {
+        return switch (op)
+        {
+            case MIN -> Long.compareUnsigned(a, b) <= 0 ? a : b;
+            case MAX -> Long.compareUnsigned(a, b) >= 0 ? a : b;
+            default -> combineLong(op, a, b);
         };
     }
 
