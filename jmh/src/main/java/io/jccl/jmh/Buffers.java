@@ -33,23 +33,23 @@ final class Buffers
     {
         return switch (type)
         {
-            case INT8 ->
+            case INT8, UINT8 ->
             {
                 final byte[] a = new byte[count];
                 Arrays.fill(a, (byte)1);
-                yield Buf.of(a);
+                yield Buf.of(a).as(type);
             }
-            case INT32 ->
+            case INT32, UINT32 ->
             {
                 final int[] a = new int[count];
                 Arrays.fill(a, 1);
-                yield Buf.of(a);
+                yield Buf.of(a).as(type);
             }
-            case INT64 ->
+            case INT64, UINT64 ->
             {
                 final long[] a = new long[count];
                 Arrays.fill(a, 1L);
-                yield Buf.of(a);
+                yield Buf.of(a).as(type);
             }
             case FLOAT16, BFLOAT16 ->
             {

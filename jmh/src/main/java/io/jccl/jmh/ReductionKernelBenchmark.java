@@ -42,7 +42,7 @@ public class ReductionKernelBenchmark
     @Param({"262144", "67108864"})
     public long bytes;
 
-    /** int8, int32, int64, float16, bfloat16, float32, float64. */
+    /** int8, int32, int64, float16, bfloat16, float32, float64, uint8, uint32, uint64. */
     @Param({"float32"})
     public String dtype;
 

@@ -12,7 +12,7 @@ public abstract class SizedBenchmark extends JobBenchmark
         "67108864"})
     public long bytes;
 
-    /** Element type: int8, int32, int64, float16, bfloat16, float32, float64. */
+    /** Element type: int8, int32, int64, float16, bfloat16, float32, float64, uint8, uint32, uint64. */
     @Param({"float32"})
     public String dtype;
 

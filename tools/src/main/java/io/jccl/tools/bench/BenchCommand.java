@@ -67,7 +67,8 @@ public final class BenchCommand implements Command
               --min-bytes B     smallest size (default 8); suffixes k, m, g
               --max-bytes B     largest size (default 64m)
               --step F          factor between sizes (default 4; 2 gives the model fit twice the points)
-              --dtype T         int8, int32, int64, float16, bfloat16, float32 (default) or float64
+              --dtype T         int8, int32, int64, float16, bfloat16, float32 (default), float64, uint8,
+                                uint32 or uint64
               --reduce-op OP    sum (default), prod, min, max, avg, or band, bor, bxor (integer types)
               --format F        table (default), osu (like osu_allreduce -f), nccl (like all_reduce_perf),
                                 csv (collective,algorithm,ranks,bytes,dtype,avg_us,min_us,max_us,iters,

@@ -407,7 +407,7 @@ public final class BenchOptions
             if (!reduceOp.reduces(dataType))
             {
                 throw new UsageException("--reduce-op " + reduceOp.label() + " reduces integer types: use --dtype " +
-                    "int8, int32 or int64, not " + dataType.label());
+                    "int8, int32, int64, uint8, uint32 or uint64, not " + dataType.label());
             }
             if (root >= ranks)
             {

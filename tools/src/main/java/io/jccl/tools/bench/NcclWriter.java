@@ -62,6 +62,9 @@ public final class NcclWriter implements ResultWriter
             case BFLOAT16 -> "bfloat16";
             case FLOAT32 -> "float";
             case FLOAT64 -> "double";
+            case UINT8 -> "uint8";
+            case UINT32 -> "uint32";
+            case UINT64 -> "uint64";
         };
     }
 

@@ -84,6 +84,9 @@ public final class OsuWriter implements ResultWriter
             case BFLOAT16 -> "MPIX_BFLOAT16";
             case FLOAT32 -> "MPI_FLOAT";
             case FLOAT64 -> "MPI_DOUBLE";
+            case UINT8 -> "MPI_UINT8_T";
+            case UINT32 -> "MPI_UINT32_T";
+            case UINT64 -> "MPI_UINT64_T";
         };
     }
 

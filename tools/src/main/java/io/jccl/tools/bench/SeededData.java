@@ -16,7 +16,8 @@ import org.agrona.MutableDirectBuffer;
  * magnitudes (the product, for PROD), because algorithms add in different orders. MIN and MAX are exact.
  * Values: for SUM, AVG, MIN, MAX and for copies, multiples of 1/64 in [-8, 8) (integers in [-64, 64)); for PROD,
  * ±[0.75, 1.25) in steps of 1/2048 (integers in [-3, 3]), so that products of many ranks neither overflow nor
- * vanish.
+ * vanish. Unsigned types draw the same bits as the signed ones, so that the negative draws lie above the signed range
+ * (-64 is 192 in uint8): MIN, MAX and AVG are checked in unsigned order and division.
  */
 public final class SeededData
 {
@@ -67,7 +68,10 @@ public final class SeededData
         return forProduct;
     }
 
-    /** Input element {@code index} of {@code rank}, exactly as stored in the type, widened to double. */
+    /**
+     * Input element {@code index} of {@code rank}, exactly as stored in the type, widened to double; for unsigned
+     * types, the value of the same bits read signed.
+     */
     public double value(final int rank, final long index)
     {
         final long h = mix(seed + GOLDEN * (rank + 1) + 0xBF58476D1CE4E5B9L * index);
@@ -201,9 +205,16 @@ public final class SeededData
         return Math.abs(got - acc) <= tolerance;
     }
 
-    /** The integer reduction over every rank of input element {@code index}, wrapped to the type as jccl does. */
+    /**
+     * The integer reduction over every rank of input element {@code index}, wrapped to the type as jccl does and
+     * sign-extended, as {@link #readLong} reads it.
+     */
     public long reducedInteger(final long index)
     {
+        if (type.isUnsigned())
+        {
+            return reducedUnsigned(index);
+        }
         long acc = (long)value(0, index);
         for (int r = 1; r < ranks; r++)
         {
@@ -223,14 +234,36 @@ public final class SeededData
         return op == ReduceOp.AVG ? acc / ranks : acc;
     }
 
+    /** {@link #reducedInteger} of an unsigned type: on the unsigned values of the bits, returned sign-extended. */
+    private long reducedUnsigned(final long index)
+    {
+        final long mask = size == 8 ? -1L : (1L << 8 * size) - 1;
+        long acc = (long)value(0, index) & mask;
+        for (int r = 1; r < ranks; r++)
+        {
+            final long v = (long)value(r, index) & mask;
+            acc = switch (op)
+            {
+                case SUM, AVG -> acc + v & mask;
+                case PROD -> acc * v & mask;
+                case MIN -> Long.compareUnsigned(acc, v) <= 0 ? acc : v;
+                case MAX -> Long.compareUnsigned(acc, v) >= 0 ? acc : v;
+                case BAND -> acc & v;
+                case BOR -> acc | v;
+                case BXOR -> acc ^ v;
+            };
+        }
+        return wrap(op == ReduceOp.AVG ? Long.divideUnsigned(acc, ranks) : acc);
+    }
+
     /** Integer element {@code index} of {@code buffer}, sign-extended. */
     public long readLong(final MutableDirectBuffer buffer, final long index)
     {
         final int at = Math.toIntExact(index * size);
         return switch (type)
         {
-            case INT8 -> buffer.getByte(at);
-            case INT32 -> buffer.getInt(at);
+            case INT8, UINT8 -> buffer.getByte(at);
+            case INT32, UINT32 -> buffer.getInt(at);
             default -> buffer.getLong(at);
         };
     }
@@ -244,6 +277,9 @@ public final class SeededData
             case INT8 -> buffer.getByte(at);
             case INT32 -> buffer.getInt(at);
             case INT64 -> buffer.getLong(at);
+            case UINT8 -> buffer.getByte(at) & 0xFF;
+            case UINT32 -> buffer.getInt(at) & 0xFFFF_FFFFL;
+            case UINT64 -> buffer.getLong(at) >= 0 ? buffer.getLong(at) : 0x1p64 + buffer.getLong(at);
             case FLOAT16 -> Float.float16ToFloat(buffer.getShort(at));
             case BFLOAT16 -> Reductions.bfloat16ToFloat(buffer.getShort(at));
             case FLOAT32 -> buffer.getFloat(at);
@@ -257,9 +293,9 @@ public final class SeededData
         final int at = Math.toIntExact(index * size);
         switch (type)
         {
-            case INT8 -> buffer.putByte(at, (byte)value);
-            case INT32 -> buffer.putInt(at, (int)value);
-            case INT64 -> buffer.putLong(at, (long)value);
+            case INT8, UINT8 -> buffer.putByte(at, (byte)value);
+            case INT32, UINT32 -> buffer.putInt(at, (int)value);
+            case INT64, UINT64 -> buffer.putLong(at, (long)value);
             case FLOAT16 -> buffer.putShort(at, Float.floatToFloat16((float)value));
             case BFLOAT16 -> buffer.putShort(at, Reductions.floatToBfloat16((float)value));
             case FLOAT32 -> buffer.putFloat(at, (float)value);
@@ -294,8 +330,8 @@ public final class SeededData
     {
         return switch (type)
         {
-            case INT8 -> (byte)value;
-            case INT32 -> (int)value;
+            case INT8, UINT8 -> (byte)value;
+            case INT32, UINT32 -> (int)value;
             default -> value;
         };
     }
@@ -318,9 +354,9 @@ public final class SeededData
     {
         return switch (type)
         {
-            case INT8 -> (byte)value & 0xFFL;
-            case INT32 -> (int)value & 0xFFFF_FFFFL;
-            case INT64 -> (long)value;
+            case INT8, UINT8 -> (byte)value & 0xFFL;
+            case INT32, UINT32 -> (int)value & 0xFFFF_FFFFL;
+            case INT64, UINT64 -> (long)value;
             case FLOAT16 -> Float.floatToFloat16((float)value) & 0xFFFFL;
             case BFLOAT16 -> Reductions.floatToBfloat16((float)value) & 0xFFFFL;
             case FLOAT32 -> Float.floatToRawIntBits((float)value) & 0xFFFF_FFFFL;

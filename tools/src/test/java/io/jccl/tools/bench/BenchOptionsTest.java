@@ -132,10 +132,11 @@ class BenchOptionsTest
             "broadcast, reduce, allreduce, gather, scatter, allgather, reduce_scatter, alltoall, allgatherv, " +
             "reduce_scatterv, alltoallv, gatherv, scatterv, scan, exscan", error("-n", "2", "--op", "allreduc"));
         assertEquals("--dtype: unknown datatype 'float8': expected one of int8, int32, int64, float16, bfloat16, " +
-            "float32, float64", error("-n", "2", "--op", "allreduce", "--dtype", "float8"));
+            "float32, float64, uint8, uint32, uint64", error("-n", "2", "--op", "allreduce", "--dtype", "float8"));
         assertEquals("--reduce-op: unknown reduction op 'mean': expected sum, prod, min, max, avg, band, bor or " +
             "bxor", error("-n", "2", "--op", "allreduce", "--reduce-op", "mean"));
-        assertEquals("--reduce-op bxor reduces integer types: use --dtype int8, int32 or int64, not float32",
+        assertEquals("--reduce-op bxor reduces integer types: use --dtype int8, int32, int64, uint8, uint32 or " +
+            "uint64, not float32",
             error("-n", "2", "--op", "allreduce", "--reduce-op", "bxor"));
         assertEquals(ReduceOp.BAND, BenchOptions.parse(new String[] {"-n", "2", "--op", "allreduce", "--dtype",
             "int64", "--reduce-op", "band"}).reduceOp());
