@@ -44,8 +44,9 @@ public final class Elements
 
     /**
      * Stores {@code value} converted to the type: integers as by the Java casts {@code (long)} then {@code (int)} or
-     * {@code (byte)} (truncate toward zero, then wrap; uint64 values from 2^63 as their unsigned bits); float16 and bfloat16 by rounding to float32 first, then to
-     * nearest even (two roundings; use {@link #putBits} for exact patterns).
+     * {@code (byte)} (truncate toward zero, then wrap; uint64 values from 2^63 as their unsigned bits); float16 and
+     * bfloat16 by rounding to float32 first, then to nearest even (two roundings; use {@link #putBits} for exact
+     * patterns).
      */
     public static void put(final DataType type, final Object base, final long offset, final long index,
         final double value)

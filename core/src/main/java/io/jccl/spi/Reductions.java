@@ -13,9 +13,9 @@ import static io.jccl.spi.ReductionScratch.STAGE_BASE;
  * {@code b} exactly (same start), never partially. AVG reduces as SUM; {@link #divide} finishes it.
  * <p>
  * Integers wrap like Java arithmetic; unsigned ones compare and divide unsigned ({@link UnsignedOrder}). float16 and
- * bfloat16 are widened to float32, combined, and rounded to nearest even once. MIN and MAX follow {@link
- * Math#min(float, float)}: NaN wins and -0.0 is below 0.0. Every NaN result is the canonical quiet NaN of its type, so
- * identical inputs give identical bits on every rank, whichever JIT tier or memory kind computed them.
+ * bfloat16 are widened to float32, combined, and rounded to nearest even once. MIN and MAX of floating point follow
+ * {@link Math#min(float, float)}: NaN wins and -0.0 is below 0.0. Every NaN result is the canonical quiet NaN of its
+ * type, so identical inputs give identical bits on every rank, whichever JIT tier or memory kind computed them.
  * <p>
  * How it runs at memory speed: when any operand is off-heap, {@link OffHeapReductions} (the Vector API's SIMD loops)
  * when the JVM has them, for every type but float16, heap operands passing through per-thread off-heap blocks.
@@ -251,8 +251,7 @@ public final class Reductions
         {
             throw new IllegalArgumentException("divisor must be at least 1: " + divisor);
         }
-        final DataType lanes = type.signed(); // the element array of an unsigned type is the signed one's
-        if (count < scalarLimit(lanes))
+        if (count < scalarLimit(type))
         {
             if (count > 0)
             {
@@ -264,7 +263,7 @@ public final class Reductions
         final int size = type.size();
         final int block = BLOCK_BYTES / size;
         final ReductionScratch scratch = ReductionScratch.get();
-        final int index = typedIndex(lanes, base, offset);
+        final int index = typedIndex(type, base, offset);
         if (index >= 0)
         {
             for (long done = 0; done < count; done += block)
@@ -275,8 +274,8 @@ public final class Reductions
         }
 
         // step per block: copy into a typed scratch array, divide there, copy back
-        final Object typed = typedScratch(lanes, scratch);
-        final long typedBase = arrayBase(lanes);
+        final Object typed = typedScratch(type, scratch);
+        final long typedBase = arrayBase(type);
         for (long done = 0; done < count; done += block)
         {
             final int n = (int)Math.min(block, count - done);
