@@ -3,17 +3,20 @@ package io.jccl;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.BinaryOperator;
 
 /**
  * Collectives and messages of Java objects, as torch.distributed's {@code broadcast_object_list},
  * {@code all_gather_object}, {@code gather_object}, {@code scatter_object_list} and {@code send_object_list} carry
- * Python's: configuration from rank 0, each rank's metrics or results, a shuffle's partitions. Each object is encoded
- * by an {@link ObjectCodec} (Java serialization unless told otherwise), its length exchanged, then its bytes, by the
- * communicator's own collectives and messages:
+ * Python's, and mpi4py's lower-case {@code reduce}, {@code allreduce}, {@code scan} and {@code exscan} fold them with
+ * a function: configuration from rank 0, each rank's metrics or results merged, a shuffle's partitions. Each object
+ * is encoded by an {@link ObjectCodec} (Java serialization unless told otherwise), its length exchanged, then its
+ * bytes, by the communicator's own collectives and messages:
  * <pre>
  *   ObjectCollectives objects = ObjectCollectives.of(comm);
  *   Settings settings = objects.broadcast(comm.rank() == 0 ? Settings.load() : null, 0);
  *   List&lt;Stats&gt; all = objects.allgather(localStats);      // rank order, on every rank
+ *   Stats total = objects.allreduce(localStats, Stats::plus); // every rank's, folded in rank order
  * </pre>
  * Each call allocates (the encoded bytes, the decoded objects): it is for the control plane and for data whose shape
  * only objects express. Vectors of numbers belong in {@link Buf}s, whose collectives allocate nothing.
@@ -23,7 +26,7 @@ import java.util.List;
  * wrong size) throws {@link IllegalArgumentException} on that rank and a {@link JcclException} naming it on the others;
  * bytes that do not decode throw {@link JcclException} on the rank decoding them, after the call has completed
  * everywhere. The communicator stays usable after either. A rank's own object is returned as it was passed, not
- * encoded and decoded. A result's static type is the caller's word: an object of another class shows as a
+ * encoded and decoded, but for the folds, which work on decoded copies. A result's static type is the caller's word: an object of another class shows as a
  * {@link ClassCastException} where it is used, as with any unchecked generic call.
  * <p>
  * These calls run the communicator's collectives, one after another, so all ranks must make them in the same order,
@@ -37,6 +40,9 @@ public final class ObjectCollectives
 
     /** A length that says its rank could not encode what it was to send. */
     private static final long FAILED = -1;
+
+    /** In place of a rank's own object: decode it from its bytes too (a copy, for a fold to work on). */
+    private static final Object DECODE_OWN = new Object();
 
     private final Communicator comm;
     private final ObjectCodec codec;
@@ -86,15 +92,7 @@ public final class ObjectCollectives
     /** Every rank's object, in rank order, on every rank. The list is fixed-size and may hold nulls. */
     public <T> List<T> allgather(final T object)
     {
-        final Encoded encoded = encode(object);
-        final long[] lengths = exchangeLengths(new long[] {encoded.length()});
-        throwFailures("allgather", lengths, 1, encoded, -1);
-        final int[] counts = column(lengths, 1, 0);
-        throwIfTooMany("allgather", counts, -1);
-        final byte[] all = new byte[sum(counts)];
-        final int[] displs = displacements(counts);
-        comm.allgatherv(Buf.of(encoded.bytes), Buf.of(all), counts, displs);
-        return decodeAll("allgather", object, all, counts, displs);
+        return decodeAll("allgather", object, gatherBytes("allgather", object, -1), comm.size());
     }
 
     /**
@@ -104,16 +102,51 @@ public final class ObjectCollectives
     public <T> List<T> gather(final T object, final int root)
     {
         checkRoot(root);
-        final Encoded encoded = encode(object);
-        final long[] lengths = exchangeLengths(new long[] {encoded.length()});
-        throwFailures("gather", lengths, 1, encoded, -1);
-        final int[] counts = column(lengths, 1, 0);
-        throwIfTooMany("gather", counts, root);
-        final boolean isRoot = comm.rank() == root;
-        final int[] displs = displacements(counts);
-        final byte[] all = isRoot ? new byte[sum(counts)] : null;
-        comm.gatherv(Buf.of(encoded.bytes), isRoot ? Buf.of(all) : null, counts, displs, root);
-        return isRoot ? decodeAll("gather", object, all, counts, displs) : null;
+        final Gathered gathered = gatherBytes("gather", object, root);
+        return gathered == null ? null : decodeAll("gather", object, gathered, comm.size());
+    }
+
+    /**
+     * Every rank's object folded by {@code op} in rank order, {@code op(...op(op(x0, x1), x2)..., xp-1)}, on
+     * {@code root}; null on the other ranks (mpi4py's {@code comm.reduce} of objects). The root gathers every rank's
+     * object and applies {@code op} p - 1 times; {@code op} need not be associative or commutative, and receives
+     * decoded copies, the root's own object included, so an {@code op} that merges into its first argument modifies
+     * none of the caller's objects. An exception of {@code op} is thrown on the root alone, after the call has
+     * completed everywhere.
+     */
+    public <T> T reduce(final T object, final BinaryOperator<T> op, final int root)
+    {
+        checkRoot(root);
+        java.util.Objects.requireNonNull(op, "op");
+        final Gathered gathered = gatherBytes("reduce", object, root);
+        return gathered == null ? null : fold(decodeAll("reduce", DECODE_OWN, gathered, comm.size()), op);
+    }
+
+    /**
+     * {@link #reduce}'s fold on every rank: each rank gathers every rank's object and folds them itself, so a
+     * deterministic {@code op} gives every rank an equal result.
+     */
+    public <T> T allreduce(final T object, final BinaryOperator<T> op)
+    {
+        java.util.Objects.requireNonNull(op, "op");
+        return fold(decodeAll("allreduce", DECODE_OWN, gatherBytes("allreduce", object, -1), comm.size()), op);
+    }
+
+    /**
+     * On rank r, the fold of ranks 0 to r's objects in rank order (MPI_Scan): rank 0 gets a decoded copy of its own.
+     * Every rank receives every rank's bytes and decodes those it folds.
+     */
+    public <T> T scan(final T object, final BinaryOperator<T> op)
+    {
+        java.util.Objects.requireNonNull(op, "op");
+        return fold(decodeAll("scan", DECODE_OWN, gatherBytes("scan", object, -1), comm.rank() + 1), op);
+    }
+
+    /** On rank r, the fold of ranks 0 to r - 1's objects in rank order (MPI_Exscan); null on rank 0. */
+    public <T> T exscan(final T object, final BinaryOperator<T> op)
+    {
+        java.util.Objects.requireNonNull(op, "op");
+        return fold(decodeAll("exscan", DECODE_OWN, gatherBytes("exscan", object, -1), comm.rank()), op);
     }
 
     /**
@@ -165,7 +198,7 @@ public final class ObjectCollectives
         final int[] recvDispls = displacements(recvCounts);
         comm.alltoallv(Buf.of(encoded.bytes), sendCounts, displacements(sendCounts), Buf.of(all), recvCounts,
             recvDispls);
-        return decodeAll("alltoall", objects.get(me), all, recvCounts, recvDispls);
+        return decodeAll("alltoall", objects.get(me), all, recvCounts, recvDispls, ranks);
     }
 
     /**
@@ -208,6 +241,30 @@ public final class ObjectCollectives
             throw new IllegalArgumentException("root " + root + " is not a rank of this communicator (size " +
                 comm.size() + ")");
         }
+    }
+
+    /**
+     * Every rank's encoded object, on every rank ({@code root} -1) or on {@code root} (null elsewhere): the lengths
+     * first, on every rank, then the bytes.
+     */
+    private Gathered gatherBytes(final String call, final Object object, final int root)
+    {
+        final Encoded encoded = encode(object);
+        final long[] lengths = exchangeLengths(new long[] {encoded.length()});
+        throwFailures(call, lengths, 1, encoded, -1);
+        final int[] counts = column(lengths, 1, 0);
+        throwIfTooMany(call, counts, root);
+        final int[] displs = displacements(counts);
+        if (root < 0)
+        {
+            final byte[] all = new byte[sum(counts)];
+            comm.allgatherv(Buf.of(encoded.bytes), Buf.of(all), counts, displs);
+            return new Gathered(all, counts, displs);
+        }
+        final boolean isRoot = comm.rank() == root;
+        final byte[] all = isRoot ? new byte[sum(counts)] : null;
+        comm.gatherv(Buf.of(encoded.bytes), isRoot ? Buf.of(all) : null, counts, displs, root);
+        return isRoot ? new Gathered(all, counts, displs) : null;
     }
 
     /** Every rank's {@code mine} (the same length on every rank), concatenated in rank order. */
@@ -384,18 +441,26 @@ public final class ObjectCollectives
         }
     }
 
-    /** Each rank's object decoded from its block of {@code all}; the own rank's is {@code own}, as passed. */
+    /**
+     * The objects of ranks 0 to {@code ranks} - 1 decoded from their blocks; the own rank's is {@code own}, as
+     * passed, unless that is {@link #DECODE_OWN}.
+     */
+    private <T> List<T> decodeAll(final String call, final Object own, final Gathered gathered, final int ranks)
+    {
+        return decodeAll(call, own, gathered.all(), gathered.counts(), gathered.displs(), ranks);
+    }
+
     @SuppressWarnings("unchecked")
     private <T> List<T> decodeAll(final String call, final Object own, final byte[] all, final int[] counts,
-        final int[] displs)
+        final int[] displs, final int ranks)
     {
-        final Object[] objects = new Object[counts.length];
+        final Object[] objects = new Object[ranks];
         JcclException failure = null;
-        for (int r = 0; r < counts.length; r++)
+        for (int r = 0; r < ranks; r++)
         {
             try
             {
-                objects[r] = r == comm.rank() ? own : decode(call, r, all, displs[r], counts[r]);
+                objects[r] = r == comm.rank() && own != DECODE_OWN ? own : decode(call, r, all, displs[r], counts[r]);
             }
             catch (final JcclException e)
             {
@@ -416,9 +481,29 @@ public final class ObjectCollectives
         return (List<T>)Arrays.asList(objects);
     }
 
+    /** {@code op} folded over {@code objects} from the first; null for none. */
+    private static <T> T fold(final List<T> objects, final BinaryOperator<T> op)
+    {
+        if (objects.isEmpty())
+        {
+            return null;
+        }
+        T result = objects.get(0);
+        for (int i = 1; i < objects.size(); i++)
+        {
+            result = op.apply(result, objects.get(i));
+        }
+        return result;
+    }
+
     private static String describe(final Object object)
     {
         return object == null ? "null" : "an object of " + object.getClass().getName();
+    }
+
+    /** The bytes of every rank's object, concatenated in rank order, and each one's length and place. */
+    private record Gathered(byte[] all, int[] counts, int[] displs)
+    {
     }
 
     /** What a rank sends: the bytes and each destination's length, or why it could not encode them. */

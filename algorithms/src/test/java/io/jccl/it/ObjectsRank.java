@@ -69,6 +69,7 @@ public final class ObjectsRank
             gathers(objects);
             scatters(objects);
             alltoalls(objects);
+            folds(objects);
             messages(objects);
             ownCodec(comm);
             subCommunicator(comm);
@@ -152,6 +153,62 @@ public final class ObjectsRank
             check(java.util.Objects.equals(in.get(from), expected), "alltoall: from " + from + " " + in.get(from));
         }
         check(in.get(me) == out.get(me), "alltoall returns the own element as passed");
+    }
+
+    /**
+     * reduce, allreduce, scan and exscan fold in rank order (a list append is not commutative), on decoded copies (an
+     * op that appends into its first argument leaves the caller's list alone); maps of counts merge; an op that
+     * throws on one rank throws there alone.
+     */
+    private static void folds(final ObjectCollectives objects)
+    {
+        final Communicator comm = objects.communicator();
+        final int me = comm.rank();
+        final int ranks = comm.size();
+        final java.util.function.BinaryOperator<List<Integer>> append = (a, b) ->
+        {
+            a.addAll(b);
+            return a;
+        };
+        final List<Integer> mine = new ArrayList<>(List.of(me));
+        final List<Integer> all = new ArrayList<>();
+        for (int r = 0; r < ranks; r++)
+        {
+            all.add(r);
+        }
+        check(objects.allreduce(mine, append).equals(all), "allreduce in rank order");
+        final List<Integer> reduced = objects.reduce(mine, append, ranks - 1);
+        check(me == ranks - 1 ? all.equals(reduced) : reduced == null, "reduce to the last rank: " + reduced);
+        check(objects.scan(mine, append).equals(all.subList(0, me + 1)), "scan: ranks 0.." + me);
+        final List<Integer> before = objects.exscan(mine, append);
+        check(me == 0 ? before == null : before.equals(all.subList(0, me)), "exscan: " + before);
+        check(mine.equals(List.of(me)), "the folds left the caller's list alone: " + mine);
+
+        final Map<String, Long> counts = new TreeMap<>(Map.of("all", 1L, "rank " + me, (long)me));
+        final Map<String, Long> merged = objects.allreduce(counts, (a, b) ->
+        {
+            b.forEach((k, v) -> a.merge(k, v, Long::sum));
+            return a;
+        });
+        check(merged.get("all") == ranks && merged.size() == ranks + 1, "merged counts: " + merged);
+
+        final java.util.function.BinaryOperator<Integer> failsOnRank1 = (a, b) ->
+        {
+            if (comm.rank() == 1)
+            {
+                throw new IllegalStateException("op refused");
+            }
+            return a + b;
+        };
+        if (me == 1)
+        {
+            expect(IllegalStateException.class, () -> objects.allreduce(me, failsOnRank1), "op refused");
+        }
+        else
+        {
+            check(objects.allreduce(me, failsOnRank1) == ranks * (ranks - 1) / 2, "allreduce of ranks");
+        }
+        check(objects.allreduce(1, Integer::sum) == ranks, "allreduce after an op that threw");
     }
 
     /** A ring of messages, each taken from any source with any tag; then a large one from the last rank to rank 0. */
