@@ -51,10 +51,11 @@ public final class DemoCommand implements Command
 
             Starts N ranks (separate JVMs) and shows every collective on small vectors, each rank's buffer before
             and after: barrier, broadcast, reduce, allreduce, gather, scatter, allgather, reduce_scatter, alltoall,
-            allgatherv, gatherv, scatterv, alltoallv, and a float16 allreduce. Then worked examples: distributed
-            mean, argmax and softmax, a ring allreduce written with send/recv only, and allreduce done three ways
-            (allreduce, reduce + broadcast, reduce_scatter + allgather), timed on 1 MiB. Rank 0 prints the report;
-            every result is checked, and the exit code is 1 when one is wrong.
+            allgatherv, gatherv, scatterv, alltoallv, scan, exscan, and a float16 allreduce. Then worked examples:
+            distributed mean, argmax and softmax, a ring allreduce written with send/recv only, word counts (Java
+            maps) merged by an allreduce of objects, and allreduce done three ways (allreduce, reduce + broadcast,
+            reduce_scatter + allgather), timed on 1 MiB. Rank 0 prints the report; every result is checked, and the
+            exit code is 1 when one is wrong.
 
               -n N    number of ranks, 1 to 8 (default 4)
             """;

@@ -2,6 +2,7 @@ package io.jccl.tools.demo;
 
 import io.jccl.Buf;
 import io.jccl.Communicator;
+import io.jccl.ObjectCollectives;
 import io.jccl.ReduceOp;
 import io.jccl.tools.demo.VectorFormat.Style;
 
@@ -11,6 +12,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Part 2 of the demo: small distributed computations built from collectives (mean, argmax, softmax), an allreduce
@@ -52,6 +55,7 @@ final class WorkedExamples
         argmax();
         softmax();
         ringAllreduce();
+        wordCounts();
         allreduceThreeWays();
     }
 
@@ -304,6 +308,50 @@ final class WorkedExamples
         report.println("  comm.allreduce gives the same vector on " + agreeing + " of " + size + " ranks " +
             report.mark(right && agree) + " (each rank sent " + 2 * (size - 1) + " messages of " + shortest +
             (longest == shortest ? "" : " or " + longest) + (longest == 1 ? " element)" : " elements)"));
+    }
+
+    /**
+     * Java objects: each rank counts the words of its sentence into a map, and {@link ObjectCollectives#allreduce}
+     * merges the maps with a function, in rank order, so every rank gets the counts of every sentence.
+     */
+    private void wordCounts()
+    {
+        final ObjectCollectives objects = ObjectCollectives.of(comm);
+        final Map<String, Integer> mine = words(rank);
+        final Map<String, Integer> merged = objects.allreduce(mine, (a, b) ->
+        {
+            b.forEach((word, n) -> a.merge(word, n, Integer::sum));
+            return a;
+        });
+        final List<String> befores = objects.gather(mine.toString(), 0);
+        final List<String> afters = objects.gather(merged.toString(), 0);
+        if (!report.isRoot())
+        {
+            return;
+        }
+        final Map<String, Integer> expected = new TreeMap<>();
+        for (int r = 0; r < size; r++)
+        {
+            words(r).forEach((word, n) -> expected.merge(word, n, Integer::sum));
+        }
+        final long right = afters.stream().filter(expected.toString()::equals).count();
+        report.println("");
+        report.table("Java objects: each rank's word counts (a TreeMap), merged by ObjectCollectives.allreduce " +
+            "with a function", befores, afters);
+        report.println("  ranks with the counts of every rank's sentence: " + right + " of " + size + " " +
+            report.mark(report.expect(right == size, "the merged counts differ on " + (size - right) + " ranks")));
+    }
+
+    /** The words of rank {@code r}'s sentence, counted. */
+    private static Map<String, Integer> words(final int r)
+    {
+        final String[] sentences = {"to be or not to be", "be quick", "not so quick", "or so"};
+        final Map<String, Integer> counts = new TreeMap<>();
+        for (final String word : sentences[r % sentences.length].split(" "))
+        {
+            counts.merge(word, 1, Integer::sum);
+        }
+        return counts;
     }
 
     /** allreduce = reduce + broadcast = reduce_scatter + allgather: the same sum, different traffic; timed. */
