@@ -80,6 +80,11 @@ final class TestVectors
     {
         final Kind kind = Kind.of(op);
         final byte[] bytes = new byte[Math.toIntExact(count * type.size())];
+        if (type.isUnsigned())
+        {
+            reducedUnsigned(type, op, seed, size, count, kind, bytes);
+            return bytes;
+        }
         for (int i = 0; i < count; i++)
         {
             double result = value(seed, 0, i, kind);
@@ -102,15 +107,51 @@ final class TestVectors
         return bytes;
     }
 
+    /**
+     * {@link #reduced} of an unsigned type, on the stored bits: the negative values are stored wrapped (-3 is 253 in
+     * uint8), so MIN and MAX compare them above the positive ones.
+     */
+    private static void reducedUnsigned(final DataType type, final ReduceOp op, final long seed, final int size,
+        final long count, final Kind kind, final byte[] bytes)
+    {
+        final long mask = type.size() == 8 ? -1L : (1L << 8 * type.size()) - 1;
+        final ByteBuffer buffer = ByteBuffer.wrap(bytes).order(ByteOrder.nativeOrder());
+        for (int i = 0; i < count; i++)
+        {
+            long result = (long)value(seed, 0, i, kind) & mask;
+            for (int rank = 1; rank < size; rank++)
+            {
+                final long v = (long)value(seed, rank, i, kind) & mask;
+                result = switch (op)
+                {
+                    case SUM, AVG -> result + v & mask;
+                    case PROD -> result * v & mask;
+                    case MIN -> Long.compareUnsigned(result, v) <= 0 ? result : v;
+                    case MAX -> Long.compareUnsigned(result, v) >= 0 ? result : v;
+                    case BAND -> result & v;
+                    case BOR -> result | v;
+                    case BXOR -> result ^ v;
+                };
+            }
+            final int at = i * type.size();
+            switch (type.size())
+            {
+                case 1 -> buffer.put(at, (byte)result);
+                case 4 -> buffer.putInt(at, (int)result);
+                default -> buffer.putLong(at, result);
+            }
+        }
+    }
+
     /** Stores an integral {@code value}; integer types wrap as the reduction kernels do. */
     static void put(final DataType type, final byte[] array, final int at, final double value)
     {
         final ByteBuffer buffer = ByteBuffer.wrap(array).order(ByteOrder.nativeOrder());
         switch (type)
         {
-            case INT8 -> buffer.put(at, (byte)(long)value);
-            case INT32 -> buffer.putInt(at, (int)(long)value);
-            case INT64 -> buffer.putLong(at, (long)value);
+            case INT8, UINT8 -> buffer.put(at, (byte)(long)value);
+            case INT32, UINT32 -> buffer.putInt(at, (int)(long)value);
+            case INT64, UINT64 -> buffer.putLong(at, (long)value);
             case FLOAT16 -> buffer.putShort(at, Float.floatToFloat16((float)value));
             case BFLOAT16 -> buffer.putShort(at, Reductions.floatToBfloat16((float)value));
             case FLOAT32 -> buffer.putFloat(at, (float)value);

@@ -414,6 +414,7 @@ public final class Reductions
             case BFLOAT16 -> Bfloat16Kernels.arrays(op, (short[])a, (short[])b, (short[])d, from, n, scratch);
             case FLOAT32 -> Float32Kernels.arrays(op, (float[])a, (float[])b, (float[])d, from, n);
             case FLOAT64 -> Float64Kernels.arrays(op, (double[])a, (double[])b, (double[])d, from, n);
+            case UINT8, UINT32, UINT64 -> throw unsignedHere(type);
         }
     }
 
@@ -429,6 +430,7 @@ public final class Reductions
             case BFLOAT16 -> Bfloat16Kernels.withStage(op, (short[])t, at, scratch, (short[])d, n);
             case FLOAT32 -> Float32Kernels.withStage(op, (float[])t, at, scratch.stage, (float[])d, n);
             case FLOAT64 -> Float64Kernels.withStage(op, (double[])t, at, scratch.stage, (double[])d, n);
+            case UINT8, UINT32, UINT64 -> throw unsignedHere(type);
         }
     }
 
@@ -444,7 +446,14 @@ public final class Reductions
             case BFLOAT16 -> Bfloat16Kernels.intoStage(op, (short[])t, at, scratch, n);
             case FLOAT32 -> Float32Kernels.intoStage(op, (float[])t, at, scratch.stage, n);
             case FLOAT64 -> Float64Kernels.intoStage(op, (double[])t, at, scratch.stage, n);
+            case UINT8, UINT32, UINT64 -> throw unsignedHere(type);
         }
+    }
+
+    /** The typed-array plans serve signed types: {@link #reduce} gives unsigned ones to UnsignedOrder or SIMD. */
+    private static IllegalStateException unsignedHere(final DataType type)
+    {
+        return new IllegalStateException(type.label() + " reached a signed kernel");
     }
 
     private static void scalar(final DataType type, final ReduceOp op, final Object aBase, final long aOffset,
