@@ -16,6 +16,8 @@ package io.jccl;
  * Failures: a peer that dies or stops responding turns every wait into a {@link PeerFailedException} naming the
  * peer, the operation and its sequence number; waits are bounded by the operation timeout
  * ({@code JCCL_TIMEOUT_MS}).
+ * <p>
+ * Java objects rather than buffers (settings, metrics, a shuffle's maps): {@link ObjectCollectives#of(Communicator)}.
  */
 public interface Communicator extends AutoCloseable
 {
