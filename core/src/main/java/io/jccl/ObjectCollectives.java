@@ -183,18 +183,20 @@ public final class ObjectCollectives
         final Encoded encoded = encodeEach(objects, "alltoall");
         final long[] lengths = exchangeLengths(encoded.lengths); // row s: what rank s sends to each rank
         throwFailures("alltoall", lengths, ranks, encoded, -1);
-        final int[] recvCounts = new int[ranks];
-        for (int to = 0; to < ranks; to++)
+        int[] recvCounts = null;
+        int recvTotal = 0;
+        for (int to = 0; to < ranks; to++) // every rank checks every receiver, so that all of them throw alike
         {
             final int[] toThem = column(lengths, ranks, to);
-            throwIfTooMany("alltoall", toThem, to);
+            final int total = checkedTotal("alltoall", toThem, to);
             if (to == me)
             {
-                System.arraycopy(toThem, 0, recvCounts, 0, ranks);
+                recvCounts = toThem;
+                recvTotal = total;
             }
         }
         final int[] sendCounts = row(lengths, ranks, me);
-        final byte[] all = new byte[sum(recvCounts)];
+        final byte[] all = new byte[recvTotal];
         final int[] recvDispls = displacements(recvCounts);
         comm.alltoallv(Buf.of(encoded.bytes), sendCounts, displacements(sendCounts), Buf.of(all), recvCounts,
             recvDispls);
@@ -253,16 +255,16 @@ public final class ObjectCollectives
         final long[] lengths = exchangeLengths(new long[] {encoded.length()});
         throwFailures(call, lengths, 1, encoded, -1);
         final int[] counts = column(lengths, 1, 0);
-        throwIfTooMany(call, counts, root);
+        final int total = checkedTotal(call, counts, root);
         final int[] displs = displacements(counts);
         if (root < 0)
         {
-            final byte[] all = new byte[sum(counts)];
+            final byte[] all = new byte[total];
             comm.allgatherv(Buf.of(encoded.bytes), Buf.of(all), counts, displs);
             return new Gathered(all, counts, displs);
         }
         final boolean isRoot = comm.rank() == root;
-        final byte[] all = isRoot ? new byte[sum(counts)] : null;
+        final byte[] all = isRoot ? new byte[total] : null;
         comm.gatherv(Buf.of(encoded.bytes), isRoot ? Buf.of(all) : null, counts, displs, root);
         return isRoot ? new Gathered(all, counts, displs) : null;
     }
@@ -305,7 +307,11 @@ public final class ObjectCollectives
         }
     }
 
-    private static void throwIfTooMany(final String call, final int[] counts, final int receiver)
+    /**
+     * The bytes {@code receiver} (-1: every rank) receives in all; a {@link JcclException} when one Java array cannot
+     * hold them. Every rank computes it from the same lengths, so every rank throws alike.
+     */
+    private static int checkedTotal(final String call, final int[] counts, final int receiver)
     {
         long total = 0;
         for (final int count : counts)
@@ -318,6 +324,7 @@ public final class ObjectCollectives
                 (receiver < 0 ? "every rank" : "rank " + receiver) + ", more than one Java array holds; nothing " +
                 "was sent");
         }
+        return (int)total;
     }
 
     /**
@@ -343,16 +350,6 @@ public final class ObjectCollectives
             counts[r] = (int)lengths[row * width + r];
         }
         return counts;
-    }
-
-    private static int sum(final int[] counts)
-    {
-        int total = 0;
-        for (final int count : counts)
-        {
-            total += count;
-        }
-        return total;
     }
 
     private static int[] displacements(final int[] counts)
