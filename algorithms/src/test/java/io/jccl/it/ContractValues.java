@@ -195,7 +195,7 @@ final class ContractValues
         final int ranks, final long index, final long[] out, final int length, final Scratch scratch)
     {
         final long[] bits = scratch.bits;
-        final long mask = type.size() == 8 ? -1L : (1L << 8 * type.size()) - 1;
+        final long mask = widthMask(type);
         inputs(type, mode, seed, 0, index, out, length, scratch);
         for (int i = 0; i < length; i++)
         {
@@ -305,7 +305,7 @@ final class ContractValues
             }
             case UINT8, UINT32, UINT64 ->
             {
-                final long mask = type.size() == 8 ? -1L : (1L << 8 * type.size()) - 1;
+                final long mask = widthMask(type);
                 for (int i = 0; i < length; i++)
                 {
                     final long value = bits[i] & mask;
@@ -398,7 +398,7 @@ final class ContractValues
     static String show(final DataType type, final long bits)
     {
         return type.isFloatingPoint() ? toDouble(type, bits) + " (0x" + Long.toHexString(bits) + ")" :
-            type.isUnsigned() ? Long.toUnsignedString(bits & (type.size() == 8 ? -1L : (1L << 8 * type.size()) - 1)) :
+            type.isUnsigned() ? Long.toUnsignedString(bits & widthMask(type)) :
             Long.toString(bits);
     }
 
@@ -447,10 +447,16 @@ final class ContractValues
         }
     }
 
+    /** The bits of one element of the type, all ones for 8-byte types. */
+    private static long widthMask(final DataType type)
+    {
+        return type.size() == 8 ? -1L : (1L << 8 * type.size()) - 1;
+    }
+
     /** Float types: keep the low bits, and clear the lowest exponent bit of NaN and infinity patterns. */
     private static void finite(final DataType type, final long[] bits, final int length)
     {
-        final long width = type.size() == 8 ? -1L : (1L << 8 * type.size()) - 1;
+        final long width = widthMask(type);
         final long exponent = switch (type)
         {
             case FLOAT16 -> 0x7C00L;

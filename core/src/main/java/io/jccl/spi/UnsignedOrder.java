@@ -22,7 +22,10 @@ final class UnsignedOrder
     {
     }
 
-    /** {@code dst[i] = a[i] op b[i]}, op MIN or MAX, of {@code type} (UINT8, UINT32 or UINT64), heap operands. */
+    /**
+     * {@code dst[i] = a[i] op b[i]}, op MIN or MAX, of {@code type} (UINT8, UINT32 or UINT64): heap operands, and
+     * off-heap ones in a JVM without the SIMD kernels.
+     */
     static void reduce(final DataType type, final ReduceOp op, final Object aBase, final long aOffset,
         final Object bBase, final long bOffset, final Object dstBase, final long dstOffset, final long count)
     {

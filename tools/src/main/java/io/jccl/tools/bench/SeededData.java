@@ -279,7 +279,11 @@ public final class SeededData
             case INT64 -> buffer.getLong(at);
             case UINT8 -> buffer.getByte(at) & 0xFF;
             case UINT32 -> buffer.getInt(at) & 0xFFFF_FFFFL;
-            case UINT64 -> buffer.getLong(at) >= 0 ? buffer.getLong(at) : 0x1p64 + buffer.getLong(at);
+            case UINT64 ->
+            {
+                final long bits = buffer.getLong(at);
+                yield bits >= 0 ? bits : 0x1p64 + bits;
+            }
             case FLOAT16 -> Float.float16ToFloat(buffer.getShort(at));
             case BFLOAT16 -> Reductions.bfloat16ToFloat(buffer.getShort(at));
             case FLOAT32 -> buffer.getFloat(at);
