@@ -1,0 +1,594 @@
+package io.jccl;
+
+import io.jccl.spi.ArgumentChecks;
+import org.agrona.UnsafeApi;
+
+/**
+ * MPI's MINLOC and MAXLOC: reduce and allreduce of (value, index) pairs, element-wise, to the smallest or largest
+ * value and, among the pairs holding it, the smallest index (MPI's rule for ties). The values are a {@link Buf} of
+ * any {@link DataType}, the indices a {@link Buf} of {@link DataType#INT32} (MPI's {@code MPI_FLOAT_INT},
+ * {@code MPI_DOUBLE_INT}, {@code MPI_2INT}, ...: the index is an {@code int}). The classic use, the largest value
+ * of a distributed vector and where it is:
+ * <pre>
+ *   LocCollectives loc = LocCollectives.of(comm);
+ *   double[] value = {localMax};
+ *   int[] index = {globalIndexOfLocalMax};
+ *   loc.allreduce(Buf.of(value), Buf.of(index), LocOp.MAXLOC); // every rank: the maximum and its smallest index
+ * </pre>
+ * Values are ordered as Java orders them: integers signed, the unsigned types unsigned, floating-point values as
+ * {@link Double#compare} does (-0.0 below 0.0, every NaN equal to every other and above +∞; a NaN comes back as the
+ * canonical NaN).
+ * <p>
+ * Each call is the communicator's own int64 reductions on keys that order as the pairs do. A value of up to 32 bits
+ * and its index make one key, reduced by one MIN or MAX:
+ * <pre>
+ *   bit 63                            32 31                                0
+ *   +-----------------------------------+----------------------------------+
+ *   | the value as a signed int that    | the index, ordered so that the   |
+ *   | orders as the values do           | smaller index wins a tie         |
+ *   +-----------------------------------+----------------------------------+
+ * </pre>
+ * A 64-bit value (int64, uint64, float64) leaves no room for its index: its key is reduced first, then each rank
+ * offers its index where its key is the result ({@link Integer#MAX_VALUE} elsewhere) to a MIN over int32, so those
+ * calls take two reductions. The keys live in arrays this object keeps and grows: a call that repeats the previous
+ * call's count allocates nothing. One object serves one call at a time, as its communicator does; all ranks make the
+ * same calls with values of the same type, in the same order among the communicator's other collectives.
+ * <p>
+ * Arguments are checked on the calling rank before any collective: values and indices of one count, indices int32,
+ * the receive buffers of the send buffers' types and holding as many elements, not read-only, each either the same
+ * memory as its send buffer (in place) or apart from it, and apart from the other send buffer and from each other.
+ */
+public final class LocCollectives
+{
+    /** A Java array's largest length on HotSpot: the most pairs one call reduces. */
+    static final int MAX_PAIRS = Integer.MAX_VALUE - 8;
+    /**
+     * Pairs a segment: each segment's pairs are packed into keys, reduced and unpacked while the keys are in cache (at
+     * most 256 KiB of them, 640 KiB for 64-bit values), one collective (two for 64-bit values) a segment.
+     */
+    static final int SEGMENT = 32 * 1024;
+    /** Pairs a chunk: the chunk arrays take 38 KiB. */
+    private static final int CHUNK = 2048;
+    private static final long BYTE_BASE = UnsafeApi.arrayBaseOffset(byte[].class);
+    private static final long SHORT_BASE = UnsafeApi.arrayBaseOffset(short[].class);
+    private static final long INT_BASE = UnsafeApi.arrayBaseOffset(int[].class);
+    private static final long LONG_BASE = UnsafeApi.arrayBaseOffset(long[].class);
+
+    private final Communicator comm;
+    /** Each pair's key; for 64-bit values, each value's. A segment's worth at most. */
+    private Scratch keys = new Scratch(Buf.of(new long[0]));
+    /** 64-bit values: the reduced value keys, and the indices each rank offers for them. */
+    private Scratch reducedKeys = new Scratch(Buf.of(new long[0]));
+    private Scratch offeredIndices = new Scratch(Buf.of(new int[0]));
+    /**
+     * A chunk of pairs on its way between the buffers and the keys: values of 1 and 2 bytes as stored, values of up to
+     * 32 bits and their keys sign-extended to int, 64-bit values and their keys, indices.
+     */
+    private final byte[] byteChunk = new byte[CHUNK];
+    private final short[] shortChunk = new short[CHUNK];
+    private final int[] intChunk = new int[CHUNK];
+    private final long[] longChunk = new long[CHUNK];
+    private final int[] indexChunk = new int[CHUNK];
+
+    private LocCollectives(final Communicator comm)
+    {
+        this.comm = java.util.Objects.requireNonNull(comm, "comm");
+    }
+
+    /** MINLOC and MAXLOC on {@code comm}. */
+    public static LocCollectives of(final Communicator comm)
+    {
+        return new LocCollectives(comm);
+    }
+
+    public Communicator communicator()
+    {
+        return comm;
+    }
+
+    /** In-place {@link #allreduce(Buf, Buf, Buf, Buf, LocOp)}: every rank's pairs replaced by the result. */
+    public void allreduce(final Buf values, final Buf indices, final LocOp op)
+    {
+        allreduce(values, indices, values, indices, op);
+    }
+
+    /**
+     * Reduces every rank's pairs ({@code sendValues[i]}, {@code sendIndices[i]}) element-wise by {@code op} into every
+     * rank's ({@code recvValues[i]}, {@code recvIndices[i]}).
+     */
+    public void allreduce(final Buf sendValues, final Buf sendIndices, final Buf recvValues, final Buf recvIndices,
+        final LocOp op)
+    {
+        final int count = checkSend(sendValues, sendIndices, op);
+        checkReceive(sendValues, sendIndices, recvValues, recvIndices, count);
+        reduce(sendValues, sendIndices, recvValues, recvIndices, op, -1, count);
+    }
+
+    /** In-place {@link #reduce(Buf, Buf, Buf, Buf, LocOp, int)}: {@code root}'s pairs replaced by the result. */
+    public void reduce(final Buf values, final Buf indices, final LocOp op, final int root)
+    {
+        reduce(values, indices, values, indices, op, root);
+    }
+
+    /**
+     * Reduces every rank's pairs element-wise by {@code op} into {@code root}'s ({@code recvValues[i]},
+     * {@code recvIndices[i]}); the other ranks' receive buffers are neither read nor written (they may be null).
+     */
+    public void reduce(final Buf sendValues, final Buf sendIndices, final Buf recvValues, final Buf recvIndices,
+        final LocOp op, final int root)
+    {
+        final int count = checkSend(sendValues, sendIndices, op);
+        ArgumentChecks.checkRank(root, comm.size(), "root");
+        if (comm.rank() == root)
+        {
+            checkReceive(sendValues, sendIndices, recvValues, recvIndices, count);
+        }
+        reduce(sendValues, sendIndices, recvValues, recvIndices, op, root, count);
+    }
+
+    /** {@code root} -1: every rank receives. A call of no pairs still makes its collective, as every call does. */
+    private void reduce(final Buf sendValues, final Buf sendIndices, final Buf recvValues, final Buf recvIndices,
+        final LocOp op, final int root, final int count)
+    {
+        final ReduceOp keyOp = op == LocOp.MAXLOC ? ReduceOp.MAX : ReduceOp.MIN;
+        final boolean receives = root < 0 || comm.rank() == root;
+        final boolean packed = sendValues.type().size() <= Integer.BYTES;
+        ensureCapacity(Math.min(count, SEGMENT), packed);
+        for (int from = 0; from == 0 || from < count; from += SEGMENT)
+        {
+            final int n = Math.min(SEGMENT, count - from);
+            final Buf keysBuf = keys.view(n);
+            if (packed)
+            {
+                packKeys(sendValues, sendIndices, op, from, n);
+                reduceInPlace(keysBuf, keyOp, root);
+                if (receives)
+                {
+                    unpackKeys(recvValues, recvIndices, op, from, n);
+                }
+                continue;
+            }
+            valueKeys(sendValues, from, n);
+            comm.allreduce(keysBuf, reducedKeys.view(n), keyOp);
+            offerIndices(sendIndices, from, n);
+            reduceInPlace(offeredIndices.view(n), ReduceOp.MIN, root);
+            if (receives)
+            {
+                reducedValues(recvValues, from, n);
+                UnsafeApi.copyMemory(offeredIndices.array, INT_BASE, recvIndices.base(),
+                    recvIndices.offset() + (long)from * Integer.BYTES, (long)n * Integer.BYTES);
+            }
+        }
+    }
+
+    private void reduceInPlace(final Buf buf, final ReduceOp op, final int root)
+    {
+        if (root < 0)
+        {
+            comm.allreduce(buf, op);
+        }
+        else
+        {
+            comm.reduce(buf, buf, op, root);
+        }
+    }
+
+    /*
+     * The loops below go through a segment's pairs a chunk at a time: a chunk of values and one of indices are copied
+     * into the chunk arrays and converted there, type by type in loops C2 can vectorise. (Elements' access of one
+     * element at a time took 8 ns a pair; a pass over all the keys for each step, 4-5; these 1.1 for float32 values
+     * and 1.7 for float64, in cache.)
+     */
+
+    /** Pairs {@code from} to {@code from + n} of up to 32 bits into keys: the value's key high, the index's low. */
+    private void packKeys(final Buf values, final Buf indices, final LocOp op, final int from, final int n)
+    {
+        final DataType type = values.type();
+        final long[] packed = (long[])keys.array;
+        final int[] bits = intChunk;
+        final int[] index = indexChunk;
+        for (int done = 0; done < n; done += CHUNK)
+        {
+            final int m = Math.min(CHUNK, n - done);
+            readInts(values, from + done, m);
+            orderKeys32(type, bits, m);
+            UnsafeApi.copyMemory(indices.base(), indices.offset() + (long)(from + done) * Integer.BYTES, index,
+                INT_BASE, (long)m * Integer.BYTES);
+            for (int i = 0; i < m; i++)
+            {
+                packed[done + i] = (long)bits[i] << 32 | indexKey(op, index[i]);
+            }
+        }
+    }
+
+    /** The packed keys' values and indices into pairs {@code from} to {@code from + n} of the receive buffers. */
+    private void unpackKeys(final Buf values, final Buf indices, final LocOp op, final int from, final int n)
+    {
+        final DataType type = values.type();
+        final long[] packed = (long[])keys.array;
+        final int[] bits = intChunk;
+        final int[] index = indexChunk;
+        for (int done = 0; done < n; done += CHUNK)
+        {
+            final int m = Math.min(CHUNK, n - done);
+            for (int i = 0; i < m; i++)
+            {
+                final long key = packed[done + i];
+                index[i] = index(op, key);
+                bits[i] = (int)(key >> 32);
+            }
+            valueBits32(type, bits, m);
+            writeInts(values, from + done, m);
+            UnsafeApi.copyMemory(index, INT_BASE, indices.base(),
+                indices.offset() + (long)(from + done) * Integer.BYTES, (long)m * Integer.BYTES);
+        }
+    }
+
+    /** 64-bit values {@code from} to {@code from + n}: keys := their order keys. */
+    private void valueKeys(final Buf values, final int from, final int n)
+    {
+        final long[] own = (long[])keys.array;
+        UnsafeApi.copyMemory(values.base(), values.offset() + (long)from * Long.BYTES, own, LONG_BASE,
+            (long)n * Long.BYTES);
+        orderKeys64(values.type(), own, n);
+    }
+
+    /** A rank's index where its key is the reduced one; elsewhere one that loses every MIN. */
+    private void offerIndices(final Buf indices, final int from, final int n)
+    {
+        final long[] own = (long[])keys.array;
+        final long[] reduced = (long[])reducedKeys.array;
+        final int[] offered = (int[])offeredIndices.array;
+        UnsafeApi.copyMemory(indices.base(), indices.offset() + (long)from * Integer.BYTES, offered, INT_BASE,
+            (long)n * Integer.BYTES);
+        for (int i = 0; i < n; i++)
+        {
+            if (own[i] != reduced[i])
+            {
+                offered[i] = Integer.MAX_VALUE;
+            }
+        }
+    }
+
+    /** 64-bit values: the reduced keys' values into values {@code from} to {@code from + n} (the keys overwritten). */
+    private void reducedValues(final Buf values, final int from, final int n)
+    {
+        final long[] reduced = (long[])reducedKeys.array;
+        valueBits64(values.type(), reduced, n);
+        UnsafeApi.copyMemory(reduced, LONG_BASE, values.base(), values.offset() + (long)from * Long.BYTES,
+            (long)n * Long.BYTES);
+    }
+
+    /** {@code intChunk[i]} := the stored bits, sign-extended, of element {@code from + i}, for i below n. */
+    private void readInts(final Buf values, final int from, final int n)
+    {
+        final int size = values.type().size();
+        final long at = values.offset() + (long)from * size;
+        final int[] bits = intChunk;
+        switch (size)
+        {
+            case 1 ->
+            {
+                final byte[] chunk = byteChunk;
+                UnsafeApi.copyMemory(values.base(), at, chunk, BYTE_BASE, n);
+                for (int i = 0; i < n; i++)
+                {
+                    bits[i] = chunk[i];
+                }
+            }
+            case 2 ->
+            {
+                final short[] chunk = shortChunk;
+                UnsafeApi.copyMemory(values.base(), at, chunk, SHORT_BASE, 2L * n);
+                for (int i = 0; i < n; i++)
+                {
+                    bits[i] = chunk[i];
+                }
+            }
+            default -> UnsafeApi.copyMemory(values.base(), at, bits, INT_BASE, 4L * n);
+        }
+    }
+
+    /** Element {@code from + i} of {@code values} := the low bits of {@code intChunk[i]}, for i below n. */
+    private void writeInts(final Buf values, final int from, final int n)
+    {
+        final int size = values.type().size();
+        final long at = values.offset() + (long)from * size;
+        final int[] bits = intChunk;
+        switch (size)
+        {
+            case 1 ->
+            {
+                final byte[] chunk = byteChunk;
+                for (int i = 0; i < n; i++)
+                {
+                    chunk[i] = (byte)bits[i];
+                }
+                UnsafeApi.copyMemory(chunk, BYTE_BASE, values.base(), at, n);
+            }
+            case 2 ->
+            {
+                final short[] chunk = shortChunk;
+                for (int i = 0; i < n; i++)
+                {
+                    chunk[i] = (short)bits[i];
+                }
+                UnsafeApi.copyMemory(chunk, SHORT_BASE, values.base(), at, 2L * n);
+            }
+            default -> UnsafeApi.copyMemory(bits, INT_BASE, values.base(), at, 4L * n);
+        }
+    }
+
+    /**
+     * {@code bits[i]} := the order key of the value of up to 32 bits whose stored bits, sign-extended, {@code bits[i]}
+     * holds, for i below n: an int that orders as the values do. Signed integers are their own keys; uint8 is
+     * zero-extended and uint32 has its top bit flipped; floating-point values get a canonical NaN and, when negative,
+     * every bit but the sign flipped, so that a larger magnitude gives a smaller key. The arithmetic has no branches,
+     * so that the loops vectorise.
+     */
+    static void orderKeys32(final DataType type, final int[] bits, final int n)
+    {
+        switch (type)
+        {
+            case INT8, INT32 ->
+            {
+            }
+            case UINT8 ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    bits[i] &= 0xFF;
+                }
+            }
+            case UINT32 ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    bits[i] ^= Integer.MIN_VALUE;
+                }
+            }
+            case FLOAT16 -> floatKeys(bits, n, 0x7C00, 0x7E00);
+            case BFLOAT16 -> floatKeys(bits, n, 0x7F80, 0x7FC0);
+            case FLOAT32 -> floatKeys(bits, n, 0x7F80_0000, 0x7FC0_0000);
+            default -> throw new IllegalArgumentException(type.label() + " is not a type of up to 32 bits");
+        }
+    }
+
+    /**
+     * Floating-point keys for a format whose sign-extended bits {@code bits} holds, whose +∞ is {@code infinity} and
+     * whose canonical NaN is {@code nan}: -1 in {@code isNaN} where the magnitude exceeds +∞'s.
+     */
+    private static void floatKeys(final int[] bits, final int n, final int infinity, final int nan)
+    {
+        final int magnitude = infinity | infinity - 1 | nan;
+        for (int i = 0; i < n; i++)
+        {
+            final int b = bits[i];
+            final int isNaN = infinity - (b & magnitude) >> 31;
+            final int c = b & ~isNaN | nan & isNaN;
+            bits[i] = c ^ (c >> 31 & magnitude);
+        }
+    }
+
+    /** The inverse of {@link #orderKeys32}: {@code keys[i]} := the stored bits (its low bits count), for i below n. */
+    static void valueBits32(final DataType type, final int[] keys, final int n)
+    {
+        switch (type)
+        {
+            case INT8, INT32, UINT8 ->
+            {
+            }
+            case UINT32 ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    keys[i] ^= Integer.MIN_VALUE;
+                }
+            }
+            case FLOAT16, BFLOAT16 -> flipNegatives(keys, n, Short.MAX_VALUE);
+            case FLOAT32 -> flipNegatives(keys, n, Integer.MAX_VALUE);
+            default -> throw new IllegalArgumentException(type.label() + " is not a type of up to 32 bits");
+        }
+    }
+
+    private static void flipNegatives(final int[] keys, final int n, final int magnitude)
+    {
+        for (int i = 0; i < n; i++)
+        {
+            final int k = keys[i];
+            keys[i] = k ^ (k >> 31 & magnitude);
+        }
+    }
+
+    /**
+     * {@link #orderKeys32} for the 64-bit types, on {@code bits[0, n)}: int64 its own key, uint64's top bit flipped,
+     * float64 as float32.
+     */
+    static void orderKeys64(final DataType type, final long[] bits, final int n)
+    {
+        switch (type)
+        {
+            case INT64 ->
+            {
+            }
+            case UINT64 ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    bits[i] ^= Long.MIN_VALUE;
+                }
+            }
+            case FLOAT64 ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    final long b = bits[i];
+                    final long isNaN = 0x7FF0_0000_0000_0000L - (b & Long.MAX_VALUE) >> 63;
+                    final long c = b & ~isNaN | 0x7FF8_0000_0000_0000L & isNaN;
+                    bits[i] = c ^ (c >> 63 & Long.MAX_VALUE);
+                }
+            }
+            default -> throw new IllegalArgumentException(type.label() + " is not a 64-bit type");
+        }
+    }
+
+    /** The inverse of {@link #orderKeys64} on {@code keys[0, n)}. */
+    static void valueBits64(final DataType type, final long[] keys, final int n)
+    {
+        switch (type)
+        {
+            case INT64 ->
+            {
+            }
+            case UINT64 ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    keys[i] ^= Long.MIN_VALUE;
+                }
+            }
+            case FLOAT64 ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    final long k = keys[i];
+                    keys[i] = k ^ (k >> 63 & Long.MAX_VALUE);
+                }
+            }
+            default -> throw new IllegalArgumentException(type.label() + " is not a 64-bit type");
+        }
+    }
+
+    /**
+     * The index's 32 bits of a packed key, unsigned: for MINLOC growing with the index, for MAXLOC shrinking, so that
+     * the key's MIN or MAX takes the smallest index among equal values.
+     */
+    static long indexKey(final LocOp op, final int index)
+    {
+        return (index ^ (op == LocOp.MAXLOC ? Integer.MAX_VALUE : Integer.MIN_VALUE)) & 0xFFFF_FFFFL;
+    }
+
+    /** The index a packed key carries. */
+    static int index(final LocOp op, final long packed)
+    {
+        return (int)packed ^ (op == LocOp.MAXLOC ? Integer.MAX_VALUE : Integer.MIN_VALUE);
+    }
+
+    private int checkSend(final Buf values, final Buf indices, final LocOp op)
+    {
+        if (op == null)
+        {
+            throw new IllegalArgumentException("op is null: MINLOC or MAXLOC");
+        }
+        ArgumentChecks.checkBuffer(values, "send values", false);
+        ArgumentChecks.checkBuffer(indices, "send indices", false);
+        checkIndexType(indices, "send indices");
+        if (values.count() != indices.count())
+        {
+            throw new IllegalArgumentException("send values hold " + values.count() + " elements and send indices " +
+                indices.count() + ": one index a value");
+        }
+        if (values.count() > MAX_PAIRS)
+        {
+            throw new IllegalArgumentException(values.count() + " pairs are more than one call reduces (" +
+                MAX_PAIRS + ")");
+        }
+        return (int)values.count();
+    }
+
+    /**
+     * The receive buffers' types and counts, and how they lie: each the same memory as its send buffer (in place) or
+     * apart from it, and apart from the other send buffer and from each other, for segments are written while later
+     * ones are still to be read.
+     */
+    private static void checkReceive(final Buf sendValues, final Buf sendIndices, final Buf values, final Buf indices,
+        final int count)
+    {
+        ArgumentChecks.checkBuffer(values, "receive values", true);
+        ArgumentChecks.checkBuffer(indices, "receive indices", true);
+        if (values.type() != sendValues.type())
+        {
+            throw new IllegalArgumentException("receive values hold " + values.type().label() + ", send values " +
+                sendValues.type().label());
+        }
+        checkIndexType(indices, "receive indices");
+        ArgumentChecks.checkAtLeast(values, count, "receive values");
+        ArgumentChecks.checkAtLeast(indices, count, "receive indices");
+        checkInPlaceOrApart(sendValues, values, "values");
+        checkInPlaceOrApart(sendIndices, indices, "indices");
+        checkApart(sendIndices, values, "send indices", "receive values");
+        checkApart(sendValues, indices, "send values", "receive indices");
+        checkApart(values, indices, "receive values", "receive indices");
+    }
+
+    private static void checkInPlaceOrApart(final Buf send, final Buf recv, final String what)
+    {
+        if (send.overlaps(recv) && !send.sameStart(recv))
+        {
+            throw new IllegalArgumentException("send and receive " + what + " overlap without being the same memory " +
+                "(in place means passing the same buffer)");
+        }
+    }
+
+    private static void checkApart(final Buf a, final Buf b, final String aRole, final String bRole)
+    {
+        if (a.overlaps(b))
+        {
+            throw new IllegalArgumentException(aRole + " and " + bRole + " overlap");
+        }
+    }
+
+    private static void checkIndexType(final Buf indices, final String role)
+    {
+        if (indices.type() != DataType.INT32)
+        {
+            throw new IllegalArgumentException(role + " hold " + indices.type().label() + ": indices are int32");
+        }
+    }
+
+    /** The keys' view of {@code count} elements: the array grown and the view made again only when needed. */
+    /** The key arrays for segments of up to {@code pairs} pairs: grown, never shrunk. */
+    private void ensureCapacity(final int pairs, final boolean packed)
+    {
+        if (keys.whole.count() < pairs)
+        {
+            keys = new Scratch(Buf.of(new long[pairs]));
+        }
+        if (!packed && reducedKeys.whole.count() < pairs)
+        {
+            reducedKeys = new Scratch(Buf.of(new long[pairs]));
+            offeredIndices = new Scratch(Buf.of(new int[pairs]));
+        }
+    }
+
+    /**
+     * A scratch array and its views: the whole array's, and the last shorter one asked for (a call's last segment),
+     * so that calls repeating their counts allocate nothing.
+     */
+    private static final class Scratch
+    {
+        final Object array;
+        final Buf whole;
+        private Buf last;
+
+        Scratch(final Buf whole)
+        {
+            this.array = whole.base();
+            this.whole = whole;
+            this.last = whole;
+        }
+
+        Buf view(final int count)
+        {
+            if (count == whole.count())
+            {
+                return whole;
+            }
+            if (last.count() != count)
+            {
+                last = whole.slice(0, count);
+            }
+            return last;
+        }
+    }
+}
