@@ -1,6 +1,7 @@
 package io.jccl;
 
 import io.jccl.spi.ArgumentChecks;
+import io.jccl.spi.Elements;
 import org.agrona.UnsafeApi;
 
 /**
@@ -47,6 +48,12 @@ public final class LocCollectives
      * most 256 KiB of them, 640 KiB for 64-bit values), one collective (two for 64-bit values) a segment.
      */
     static final int SEGMENT = 32 * 1024;
+    /**
+     * Calls of up to this many pairs convert them one at a time, in code of their own: C2 neither unrolls nor
+     * vectorises a loop whose profile saw it run a few times, and after 30,000 calls of one pair through the chunk
+     * loops, a call of 65,536 took 1.5-1.6x as long.
+     */
+    static final int FEW = 16;
     /** Pairs a chunk: the chunk arrays take 38 KiB. */
     private static final int CHUNK = 2048;
     private static final long BYTE_BASE = UnsafeApi.arrayBaseOffset(byte[].class);
@@ -177,7 +184,7 @@ public final class LocCollectives
      * The loops below go through a segment's pairs a chunk at a time: a chunk of values and one of indices are copied
      * into the chunk arrays and converted there, type by type in loops C2 can vectorise. (Elements' access of one
      * element at a time took 8 ns a pair; a pass over all the keys for each step, 4-5; these 1.1 for float32 values
-     * and 1.7 for float64, in cache.)
+     * and 1.7 for float64, in cache.) Up to FEW pairs go one at a time, in code of their own.
      */
 
     /** Pairs {@code from} to {@code from + n} of up to 32 bits into keys: the value's key high, the index's low. */
@@ -185,6 +192,18 @@ public final class LocCollectives
     {
         final DataType type = values.type();
         final long[] packed = (long[])keys.array;
+        if (n <= FEW)
+        {
+            final int shift = Integer.SIZE - Byte.SIZE * type.size();
+            for (int i = 0; i < n; i++)
+            {
+                final int bits = (int)Elements.getBits(type, values.base(), values.offset(), from + i) << shift >>
+                    shift;
+                final int index = (int)Elements.getBits(DataType.INT32, indices.base(), indices.offset(), from + i);
+                packed[i] = (long)orderKey32(type, bits) << 32 | indexKey(op, index);
+            }
+            return;
+        }
         final int[] bits = intChunk;
         final int[] index = indexChunk;
         for (int done = 0; done < n; done += CHUNK)
@@ -206,6 +225,16 @@ public final class LocCollectives
     {
         final DataType type = values.type();
         final long[] packed = (long[])keys.array;
+        if (n <= FEW)
+        {
+            for (int i = 0; i < n; i++)
+            {
+                Elements.putBits(type, values.base(), values.offset(), from + i,
+                    valueBits32(type, (int)(packed[i] >> 32)));
+                Elements.putBits(DataType.INT32, indices.base(), indices.offset(), from + i, index(op, packed[i]));
+            }
+            return;
+        }
         final int[] bits = intChunk;
         final int[] index = indexChunk;
         for (int done = 0; done < n; done += CHUNK)
@@ -228,6 +257,15 @@ public final class LocCollectives
     private void valueKeys(final Buf values, final int from, final int n)
     {
         final long[] own = (long[])keys.array;
+        if (n <= FEW)
+        {
+            for (int i = 0; i < n; i++)
+            {
+                own[i] = orderKey64(values.type(), Elements.getBits(values.type(), values.base(), values.offset(),
+                    from + i));
+            }
+            return;
+        }
         UnsafeApi.copyMemory(values.base(), values.offset() + (long)from * Long.BYTES, own, LONG_BASE,
             (long)n * Long.BYTES);
         orderKeys64(values.type(), own, n);
@@ -254,6 +292,15 @@ public final class LocCollectives
     private void reducedValues(final Buf values, final int from, final int n)
     {
         final long[] reduced = (long[])reducedKeys.array;
+        if (n <= FEW)
+        {
+            for (int i = 0; i < n; i++)
+            {
+                Elements.putBits(values.type(), values.base(), values.offset(), from + i,
+                    valueBits64(values.type(), reduced[i]));
+            }
+            return;
+        }
         valueBits64(values.type(), reduced, n);
         UnsafeApi.copyMemory(reduced, LONG_BASE, values.base(), values.offset() + (long)from * Long.BYTES,
             (long)n * Long.BYTES);
@@ -320,12 +367,26 @@ public final class LocCollectives
     }
 
     /**
-     * {@code bits[i]} := the order key of the value of up to 32 bits whose stored bits, sign-extended, {@code bits[i]}
-     * holds, for i below n: an int that orders as the values do. Signed integers are their own keys; uint8 is
-     * zero-extended and uint32 has its top bit flipped; floating-point values get a canonical NaN and, when negative,
-     * every bit but the sign flipped, so that a larger magnitude gives a smaller key. The arithmetic has no branches,
-     * so that the loops vectorise.
+     * The order key of a value of up to 32 bits given sign-extended: an int that orders as the values do. Signed
+     * integers are their own keys; uint8 is zero-extended and uint32 has its top bit flipped; floating-point values
+     * get a canonical NaN and, when negative, every bit but the sign flipped, so that a larger magnitude gives a
+     * smaller key.
      */
+    static int orderKey32(final DataType type, final int bits)
+    {
+        return switch (type)
+        {
+            case INT8, INT32 -> bits;
+            case UINT8 -> bits & 0xFF;
+            case UINT32 -> bits ^ Integer.MIN_VALUE;
+            case FLOAT16 -> floatKey(bits, 0x7C00, 0x7E00);
+            case BFLOAT16 -> floatKey(bits, 0x7F80, 0x7FC0);
+            case FLOAT32 -> floatKey(bits, 0x7F80_0000, 0x7FC0_0000);
+            default -> throw new IllegalArgumentException(type.label() + " is not a type of up to 32 bits");
+        };
+    }
+
+    /** {@link #orderKey32} on {@code bits[0, n)}: one loop a type, the type's switch outside it. */
     static void orderKeys32(final DataType type, final int[] bits, final int n)
     {
         switch (type)
@@ -347,30 +408,64 @@ public final class LocCollectives
                     bits[i] ^= Integer.MIN_VALUE;
                 }
             }
-            case FLOAT16 -> floatKeys(bits, n, 0x7C00, 0x7E00);
-            case BFLOAT16 -> floatKeys(bits, n, 0x7F80, 0x7FC0);
-            case FLOAT32 -> floatKeys(bits, n, 0x7F80_0000, 0x7FC0_0000);
+            case FLOAT16 ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    bits[i] = floatKey(bits[i], 0x7C00, 0x7E00);
+                }
+            }
+            case BFLOAT16 ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    bits[i] = floatKey(bits[i], 0x7F80, 0x7FC0);
+                }
+            }
+            case FLOAT32 ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    bits[i] = floatKey(bits[i], 0x7F80_0000, 0x7FC0_0000);
+                }
+            }
             default -> throw new IllegalArgumentException(type.label() + " is not a type of up to 32 bits");
         }
     }
 
     /**
-     * Floating-point keys for a format whose sign-extended bits {@code bits} holds, whose +∞ is {@code infinity} and
-     * whose canonical NaN is {@code nan}: -1 in {@code isNaN} where the magnitude exceeds +∞'s.
+     * The key of a floating-point value whose sign-extended bits are {@code b}, in a format whose +∞ is
+     * {@code infinity} and whose canonical NaN is {@code nan}. No branches, so that the loops vectorise: isNaN is -1
+     * where the magnitude exceeds +∞'s.
      */
-    private static void floatKeys(final int[] bits, final int n, final int infinity, final int nan)
+    private static int floatKey(final int b, final int infinity, final int nan)
     {
         final int magnitude = infinity | infinity - 1 | nan;
-        for (int i = 0; i < n; i++)
-        {
-            final int b = bits[i];
-            final int isNaN = infinity - (b & magnitude) >> 31;
-            final int c = b & ~isNaN | nan & isNaN;
-            bits[i] = c ^ (c >> 31 & magnitude);
-        }
+        final int isNaN = infinity - (b & magnitude) >> 31;
+        final int c = b & ~isNaN | nan & isNaN;
+        return flipNegative(c, magnitude);
     }
 
-    /** The inverse of {@link #orderKeys32}: {@code keys[i]} := the stored bits (its low bits count), for i below n. */
+    /** A negative value's magnitude bits flipped: a float key from the value's bits, or back. */
+    private static int flipNegative(final int bits, final int magnitude)
+    {
+        return bits ^ (bits >> 31 & magnitude);
+    }
+
+    /** The inverse of {@link #orderKey32}: the value's stored bits (its low bits count). */
+    static int valueBits32(final DataType type, final int key)
+    {
+        return switch (type)
+        {
+            case INT8, INT32, UINT8 -> key;
+            case UINT32 -> key ^ Integer.MIN_VALUE;
+            case FLOAT16, BFLOAT16 -> flipNegative(key, Short.MAX_VALUE);
+            case FLOAT32 -> flipNegative(key, Integer.MAX_VALUE);
+            default -> throw new IllegalArgumentException(type.label() + " is not a type of up to 32 bits");
+        };
+    }
+
+    /** {@link #valueBits32} on {@code keys[0, n)}. */
     static void valueBits32(final DataType type, final int[] keys, final int n)
     {
         switch (type)
@@ -385,25 +480,37 @@ public final class LocCollectives
                     keys[i] ^= Integer.MIN_VALUE;
                 }
             }
-            case FLOAT16, BFLOAT16 -> flipNegatives(keys, n, Short.MAX_VALUE);
-            case FLOAT32 -> flipNegatives(keys, n, Integer.MAX_VALUE);
+            case FLOAT16, BFLOAT16 ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    keys[i] = flipNegative(keys[i], Short.MAX_VALUE);
+                }
+            }
+            case FLOAT32 ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    keys[i] = flipNegative(keys[i], Integer.MAX_VALUE);
+                }
+            }
             default -> throw new IllegalArgumentException(type.label() + " is not a type of up to 32 bits");
         }
     }
 
-    private static void flipNegatives(final int[] keys, final int n, final int magnitude)
+    /** {@link #orderKey32} for the 64-bit types: int64 its own key, uint64's top bit flipped, float64 as float32. */
+    static long orderKey64(final DataType type, final long bits)
     {
-        for (int i = 0; i < n; i++)
+        return switch (type)
         {
-            final int k = keys[i];
-            keys[i] = k ^ (k >> 31 & magnitude);
-        }
+            case INT64 -> bits;
+            case UINT64 -> bits ^ Long.MIN_VALUE;
+            case FLOAT64 -> float64Key(bits);
+            default -> throw new IllegalArgumentException(type.label() + " is not a 64-bit type");
+        };
     }
 
-    /**
-     * {@link #orderKeys32} for the 64-bit types, on {@code bits[0, n)}: int64 its own key, uint64's top bit flipped,
-     * float64 as float32.
-     */
+    /** {@link #orderKey64} on {@code bits[0, n)}. */
     static void orderKeys64(final DataType type, final long[] bits, final int n)
     {
         switch (type)
@@ -422,17 +529,38 @@ public final class LocCollectives
             {
                 for (int i = 0; i < n; i++)
                 {
-                    final long b = bits[i];
-                    final long isNaN = 0x7FF0_0000_0000_0000L - (b & Long.MAX_VALUE) >> 63;
-                    final long c = b & ~isNaN | 0x7FF8_0000_0000_0000L & isNaN;
-                    bits[i] = c ^ (c >> 63 & Long.MAX_VALUE);
+                    bits[i] = float64Key(bits[i]);
                 }
             }
             default -> throw new IllegalArgumentException(type.label() + " is not a 64-bit type");
         }
     }
 
-    /** The inverse of {@link #orderKeys64} on {@code keys[0, n)}. */
+    private static long float64Key(final long b)
+    {
+        final long isNaN = 0x7FF0_0000_0000_0000L - (b & Long.MAX_VALUE) >> 63;
+        final long c = b & ~isNaN | 0x7FF8_0000_0000_0000L & isNaN;
+        return flipNegative(c);
+    }
+
+    private static long flipNegative(final long bits)
+    {
+        return bits ^ (bits >> 63 & Long.MAX_VALUE);
+    }
+
+    /** The inverse of {@link #orderKey64}. */
+    static long valueBits64(final DataType type, final long key)
+    {
+        return switch (type)
+        {
+            case INT64 -> key;
+            case UINT64 -> key ^ Long.MIN_VALUE;
+            case FLOAT64 -> flipNegative(key);
+            default -> throw new IllegalArgumentException(type.label() + " is not a 64-bit type");
+        };
+    }
+
+    /** {@link #valueBits64} on {@code keys[0, n)}. */
     static void valueBits64(final DataType type, final long[] keys, final int n)
     {
         switch (type)
@@ -451,8 +579,7 @@ public final class LocCollectives
             {
                 for (int i = 0; i < n; i++)
                 {
-                    final long k = keys[i];
-                    keys[i] = k ^ (k >> 63 & Long.MAX_VALUE);
+                    keys[i] = flipNegative(keys[i]);
                 }
             }
             default -> throw new IllegalArgumentException(type.label() + " is not a 64-bit type");

@@ -97,18 +97,26 @@ class LocKeysTest
             LocCollectives.indexKey(op, index);
     }
 
-    /** The order key of one value, given as its stored bits zero-extended, through the loops of its width. */
+    /**
+     * The order key of one value, given as its stored bits zero-extended, by the scalar code of few pairs and by the
+     * loops of its width, which must agree.
+     */
     private static long key(final DataType type, final long bits)
     {
         if (type.size() == Long.BYTES)
         {
             final long[] one = {bits};
             LocCollectives.orderKeys64(type, one, 1);
+            assertEquals(LocCollectives.orderKey64(type, bits), one[0], () -> type.label() + " 0x" +
+                Long.toHexString(bits) + ": the loop's key and the scalar one differ");
             return one[0];
         }
         final int shift = 32 - 8 * type.size();
-        final int[] one = {(int)bits << shift >> shift};
+        final int signExtended = (int)bits << shift >> shift;
+        final int[] one = {signExtended};
         LocCollectives.orderKeys32(type, one, 1);
+        assertEquals(LocCollectives.orderKey32(type, signExtended), one[0], () -> type.label() + " 0x" +
+            Long.toHexString(bits) + ": the loop's key and the scalar one differ");
         return one[0];
     }
 
@@ -118,10 +126,12 @@ class LocKeysTest
         {
             final long[] one = {key};
             LocCollectives.valueBits64(type, one, 1);
+            assertEquals(LocCollectives.valueBits64(type, key), one[0]);
             return one[0];
         }
         final int[] one = {(int)key};
         LocCollectives.valueBits32(type, one, 1);
+        assertEquals(LocCollectives.valueBits32(type, (int)key), one[0]);
         return one[0];
     }
 

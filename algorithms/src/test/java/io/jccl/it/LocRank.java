@@ -29,6 +29,8 @@ public final class LocRank
      * segments and a part of {@code LocCollectives}' own.
      */
     private static final int LARGE = 300_000;
+    /** Two of {@code LocCollectives}' segments (32,768 pairs) and a last one of a few pairs, which go one at a time. */
+    private static final int SEGMENTS_AND_FEW = 2 * 32_768 + 5;
     private static final int[] COUNTS = {0, 1, 7, 1000};
     private static final DataType[] LARGE_TYPES = {DataType.UINT8, DataType.FLOAT32, DataType.FLOAT64};
 
@@ -104,6 +106,7 @@ public final class LocRank
             {
                 run(type, op, LARGE, Memory.values()[calls % 3], Form.ALLREDUCE);
                 run(type, op, LARGE, Memory.values()[calls % 3], Form.REDUCE_IN_PLACE);
+                run(type, op, SEGMENTS_AND_FEW, Memory.values()[calls % 3], Form.ALLREDUCE_IN_PLACE);
             }
         }
     }
