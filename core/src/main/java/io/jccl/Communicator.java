@@ -18,6 +18,7 @@ package io.jccl;
  * ({@code JCCL_TIMEOUT_MS}).
  * <p>
  * Java objects rather than buffers (settings, metrics, a shuffle's maps): {@link ObjectCollectives#of(Communicator)}.
+ * MPI's MINLOC and MAXLOC, reductions of (value, index) pairs: {@link LocCollectives#of(Communicator)}.
  */
 public interface Communicator extends AutoCloseable
 {

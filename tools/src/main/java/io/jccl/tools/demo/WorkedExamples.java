@@ -2,6 +2,8 @@ package io.jccl.tools.demo;
 
 import io.jccl.Buf;
 import io.jccl.Communicator;
+import io.jccl.LocCollectives;
+import io.jccl.LocOp;
 import io.jccl.ObjectCollectives;
 import io.jccl.ReduceOp;
 import io.jccl.tools.demo.VectorFormat.Style;
@@ -16,8 +18,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Part 2 of the demo: small distributed computations built from collectives (mean, argmax, softmax), an allreduce
- * written with point-to-point messages only, and allreduce done three ways and timed at 1 MiB.
+ * Part 2 of the demo: small distributed computations built from collectives (mean, argmax by MAXLOC, softmax), an
+ * allreduce written with point-to-point messages only, and allreduce done three ways and timed at 1 MiB.
  */
 final class WorkedExamples
 {
@@ -104,7 +106,10 @@ final class WorkedExamples
             number(sum) + " / " + count + " = " + number(expected) + " " + report.mark(right));
     }
 
-    /** The largest value and where it lives: allreduce (max), then allgather of (value, index) pairs. */
+    /**
+     * The largest value and where it lives: each rank's local maximum and its global index, reduced by MAXLOC
+     * ({@link LocCollectives}), which keeps the largest value and, among the ranks holding it, the smallest index.
+     */
     private void argmax()
     {
         final double[] values = argmaxInput(rank);
@@ -116,17 +121,10 @@ final class WorkedExamples
                 localIndex = i;
             }
         }
-        final double[] max = {values[localIndex]};
-        comm.allreduce(Buf.of(max), ReduceOp.MAX);
-        final double[] pairs = new double[2 * size];
-        comm.allgather(Buf.of(new double[] {values[localIndex], localIndex}), Buf.of(pairs));
-        // the owner is the lowest rank whose local maximum is the global one (the last rank if none is: wrong)
-        int owner = 0;
-        while (owner < size - 1 && pairs[2 * owner] != max[0])
-        {
-            owner++;
-        }
-        final double[] answer = {max[0], owner, pairs[2 * owner + 1]};
+        final double[] value = {values[localIndex]};
+        final int[] index = {rank * values.length + localIndex};
+        LocCollectives.of(comm).allreduce(Buf.of(value), Buf.of(index), LocOp.MAXLOC);
+        final double[] answer = {value[0], index[0] / values.length, index[0] % values.length};
 
         final double[][] inputs = report.gather(values);
         final double[][] answers = report.gather(answer);
@@ -138,7 +136,7 @@ final class WorkedExamples
         double[] expected = null;
         final List<String> before = new ArrayList<>();
         final List<String> after = new ArrayList<>();
-        final StringBuilder gathered = new StringBuilder();
+        final StringBuilder pairs = new StringBuilder();
         for (int r = 0; r < size; r++)
         {
             final double[] v = argmaxInput(r);
@@ -155,8 +153,8 @@ final class WorkedExamples
                     best = i;
                 }
             }
-            gathered.append(r == 0 ? "" : ", ").append('(').append(number(v[best])).append(", ").append(best)
-                .append(')');
+            pairs.append(r == 0 ? "" : ", ").append('(').append(number(v[best])).append(", ")
+                .append(r * v.length + best).append(')');
             before.add(VectorFormat.format(inputs[r], Style.INTEGER) + "  local max " + number(v[best]) +
                 " at index " + best);
             after.add("max " + number(answers[r][0]) + " on rank " + number(answers[r][1]) + ", index " +
@@ -165,14 +163,12 @@ final class WorkedExamples
         final double[][] expectedAll = new double[size][];
         Arrays.fill(expectedAll, expected);
         report.println("");
-        report.table("distributed argmax: allreduce (max) finds the largest value, allgather of (value, index) " +
-            "finds its rank", before, after);
+        report.table("distributed argmax: allreduce (MAXLOC) of each rank's (local max, global index)", before,
+            after);
         final boolean right = report.expect("argmax", answers, expectedAll);
-        report.println("  allreduce (max) = " + number(expected[0]) + "; allgather of (value, index) = [" +
-            gathered + "]");
-        report.println("  the first rank holding " + number(expected[0]) + " is rank " + number(expected[1]) +
-            ", at index " + number(expected[2]) + " (global index " +
-            number(expected[1] * argmaxInput(0).length + expected[2]) + ") " + report.mark(right));
+        report.println("  MAXLOC of [" + pairs + "] = (" + number(expected[0]) + ", " +
+            number(expected[1] * argmaxInput(0).length + expected[2]) + "): the largest value at its smallest " +
+            "global index (rank " + number(expected[1]) + ", index " + number(expected[2]) + ") " + report.mark(right));
     }
 
     /** Softmax over a vector split across ranks: allreduce (max), local exp(x - max), allreduce (sum), divide. */
@@ -501,13 +497,16 @@ final class WorkedExamples
         return values;
     }
 
-    /** Four scrambled values per rank, distinct across ranks: (37 i + 11) mod 100 for global index i. */
+    /**
+     * Four scrambled values per rank: (37 i + 11) mod 100 for global index i, capped at 90, so that from 4 ranks on,
+     * ranks 1 and 3 both hold the maximum and MAXLOC's rule for ties (the smallest index) decides.
+     */
     private static double[] argmaxInput(final int r)
     {
         final double[] values = new double[4];
         for (int k = 0; k < values.length; k++)
         {
-            values[k] = (37 * (4 * r + k) + 11) % 100;
+            values[k] = Math.min(90, (37 * (4 * r + k) + 11) % 100);
         }
         return values;
     }
