@@ -30,10 +30,13 @@ import org.agrona.UnsafeApi;
  *   +-----------------------------------+----------------------------------+
  * </pre>
  * A 64-bit value (int64, uint64, float64) leaves no room for its index: its key is reduced first, then each rank
- * offers its index where its key is the result ({@link Integer#MAX_VALUE} elsewhere) to a MIN over int32, so those
- * calls take two reductions. The keys live in arrays this object keeps and grows: a call that repeats the previous
- * call's count allocates nothing. One object serves one call at a time, as its communicator does; all ranks make the
- * same calls with values of the same type, in the same order among the communicator's other collectives.
+ * offers its index where its key is the result ({@link Integer#MAX_VALUE} elsewhere) to a MIN over int32, two
+ * reductions; up to 16 such pairs are instead gathered, (key, index) from every rank, and reduced where they arrive,
+ * one collective. Pairs go in segments of 32,768, each packed, reduced and unpacked while its keys are in cache, so the
+ * scratch arrays this object keeps stay small (256 KiB, 640 KiB for 64-bit values); a call that repeats its count
+ * allocates nothing. Beyond the reductions, a call converts 1.1-1.6 ns a pair (float32; 1.7-2.5 for float64) on each
+ * rank. One object serves one call at a time, as its communicator does; all ranks make the same calls with values of
+ * the same type, in the same order among the communicator's other collectives.
  * <p>
  * Arguments are checked on the calling rank before any collective: values and indices of one count, indices int32,
  * the receive buffers of the send buffers' types and holding as many elements, not read-only, each either the same
@@ -67,6 +70,9 @@ public final class LocCollectives
     /** 64-bit values: the reduced value keys, and the indices each rank offers for them. */
     private Scratch reducedKeys = new Scratch(Buf.of(new long[0]));
     private Scratch offeredIndices = new Scratch(Buf.of(new int[0]));
+    /** Up to FEW pairs of 64-bit values: this rank's (key, index) pairs, and every rank's, gathered. */
+    private Scratch fewPairs;
+    private Scratch gatheredPairs;
     /**
      * A chunk of pairs on its way between the buffers and the keys: values of 1 and 2 bytes as stored, values of up to
      * 32 bits and their keys sign-extended to int, 64-bit values and their keys, indices.
@@ -140,6 +146,11 @@ public final class LocCollectives
         final ReduceOp keyOp = op == LocOp.MAXLOC ? ReduceOp.MAX : ReduceOp.MIN;
         final boolean receives = root < 0 || comm.rank() == root;
         final boolean packed = sendValues.type().size() <= Integer.BYTES;
+        if (!packed && count <= FEW)
+        {
+            gatherFew(sendValues, sendIndices, recvValues, recvIndices, op, root, count);
+            return;
+        }
         ensureCapacity(Math.min(count, SEGMENT), packed);
         for (int from = 0; from == 0 || from < count; from += SEGMENT)
         {
@@ -165,6 +176,65 @@ public final class LocCollectives
                 UnsafeApi.copyMemory(offeredIndices.array, INT_BASE, recvIndices.base(),
                     recvIndices.offset() + (long)from * Integer.BYTES, (long)n * Integer.BYTES);
             }
+        }
+    }
+
+    /**
+     * Up to FEW pairs of 64-bit values in one collective rather than two: every rank's (key, index) pairs gathered
+     * (to every rank, or to the root) and reduced where they arrive. At 2 ranks one float64 pair took 0.86 µs by the
+     * two reductions.
+     */
+    private void gatherFew(final Buf sendValues, final Buf sendIndices, final Buf recvValues, final Buf recvIndices,
+        final LocOp op, final int root, final int count)
+    {
+        final DataType type = sendValues.type();
+        final int ranks = comm.size();
+        if (fewPairs == null)
+        {
+            fewPairs = new Scratch(Buf.of(new long[2 * FEW]));
+            gatheredPairs = new Scratch(Buf.of(new long[2 * FEW * ranks]));
+        }
+        final long[] mine = (long[])fewPairs.array;
+        for (int i = 0; i < count; i++)
+        {
+            mine[2 * i] = orderKey64(type, Elements.getBits(type, sendValues.base(), sendValues.offset(), i));
+            mine[2 * i + 1] = (int)Elements.getBits(DataType.INT32, sendIndices.base(), sendIndices.offset(), i);
+        }
+        final Buf send = fewPairs.view(2 * count);
+        final Buf all = gatheredPairs.view(2 * count * ranks);
+        if (root < 0)
+        {
+            comm.allgather(send, all);
+        }
+        else
+        {
+            comm.gather(send, comm.rank() == root ? all : null, root);
+        }
+        if (root >= 0 && comm.rank() != root)
+        {
+            return;
+        }
+        final long[] gathered = (long[])gatheredPairs.array;
+        for (int i = 0; i < count; i++)
+        {
+            long key = gathered[2 * i];
+            long index = gathered[2 * i + 1];
+            for (int r = 1; r < ranks; r++)
+            {
+                final long k = gathered[2 * (r * count + i)];
+                final long x = gathered[2 * (r * count + i) + 1];
+                if (op == LocOp.MAXLOC ? k > key : k < key)
+                {
+                    key = k;
+                    index = x;
+                }
+                else if (k == key && x < index)
+                {
+                    index = x;
+                }
+            }
+            Elements.putBits(type, recvValues.base(), recvValues.offset(), i, valueBits64(type, key));
+            Elements.putBits(DataType.INT32, recvIndices.base(), recvIndices.offset(), i, index);
         }
     }
 
