@@ -34,7 +34,7 @@ import org.agrona.UnsafeApi;
  * reductions; up to 16 such pairs are instead gathered, (key, index) from every rank, and reduced where they arrive,
  * one collective. Pairs go in segments of 32,768, each packed, reduced and unpacked while its keys are in cache, so the
  * scratch arrays this object keeps stay small (256 KiB, 640 KiB for 64-bit values); a call that repeats its count
- * allocates nothing. Beyond the reductions, a call converts 1.1-1.6 ns a pair (float32; 1.7-2.5 for float64) on each
+ * allocates nothing. Beyond the reductions, a call converts 1.2-1.8 ns a pair (float32; 1.8-2.9 for float64) on each
  * rank. One object serves one call at a time, as its communicator does; all ranks make the same calls with values of
  * the same type, in the same order among the communicator's other collectives.
  * <p>
@@ -253,8 +253,8 @@ public final class LocCollectives
     /*
      * The loops below go through a segment's pairs a chunk at a time: a chunk of values and one of indices are copied
      * into the chunk arrays and converted there, type by type in loops C2 can vectorise. (Elements' access of one
-     * element at a time took 8 ns a pair; a pass over all the keys for each step, 4-5; these 1.1 for float32 values
-     * and 1.7 for float64, in cache.) Up to FEW pairs go one at a time, in code of their own.
+     * element at a time took 8 ns a pair; a pass over all the keys for each step, 4-5; these 1.2-1.3 for float32
+     * values and 1.8-2.0 for float64, in cache.) Up to FEW pairs go one at a time, in code of their own.
      */
 
     /** Pairs {@code from} to {@code from + n} of up to 32 bits into keys: the value's key high, the index's low. */
