@@ -4,6 +4,15 @@ import io.jccl.spi.ArgumentChecks;
 import io.jccl.spi.Elements;
 import org.agrona.UnsafeApi;
 
+import static io.jccl.LocKeys.index;
+import static io.jccl.LocKeys.indexKey;
+import static io.jccl.LocKeys.orderKey32;
+import static io.jccl.LocKeys.orderKey64;
+import static io.jccl.LocKeys.orderKeys32;
+import static io.jccl.LocKeys.orderKeys64;
+import static io.jccl.LocKeys.valueBits32;
+import static io.jccl.LocKeys.valueBits64;
+
 /**
  * MPI's MINLOC and MAXLOC: reduce and allreduce of (value, index) pairs, element-wise, to the smallest or largest
  * value and, among the pairs holding it, the smallest index (MPI's rule for ties). The values are a {@link Buf} of
@@ -45,19 +54,19 @@ import org.agrona.UnsafeApi;
 public final class LocCollectives
 {
     /** A Java array's largest length on HotSpot: the most pairs one call reduces. */
-    static final int MAX_PAIRS = Integer.MAX_VALUE - 8;
+    private static final int MAX_PAIRS = Integer.MAX_VALUE - 8;
     /**
      * Pairs a segment: each segment's pairs are packed into keys, reduced and unpacked while the keys are in cache (at
      * most 256 KiB of them, 640 KiB for 64-bit values), one collective (two for 64-bit values) a segment.
      */
-    static final int SEGMENT = 32 * 1024;
+    private static final int SEGMENT = 32 * 1024;
     /**
      * Calls of up to this many pairs convert them one at a time, in code of their own: C2 neither unrolls nor
      * vectorises a loop whose profile saw it run a few times, and after 30,000 calls of one pair through the chunk
      * loops, a call of 65,536 took 1.5-1.6x as long.
      */
-    static final int FEW = 16;
-    /** Pairs a chunk: the chunk arrays take 38 KiB. */
+    private static final int FEW = 16;
+    /** Pairs a chunk: the chunk arrays take 22 KiB. */
     private static final int CHUNK = 2048;
     private static final long BYTE_BASE = UnsafeApi.arrayBaseOffset(byte[].class);
     private static final long SHORT_BASE = UnsafeApi.arrayBaseOffset(short[].class);
@@ -75,12 +84,11 @@ public final class LocCollectives
     private Scratch gatheredPairs;
     /**
      * A chunk of pairs on its way between the buffers and the keys: values of 1 and 2 bytes as stored, values of up to
-     * 32 bits and their keys sign-extended to int, 64-bit values and their keys, indices.
+     * 32 bits and their keys sign-extended to int, indices.
      */
     private final byte[] byteChunk = new byte[CHUNK];
     private final short[] shortChunk = new short[CHUNK];
     private final int[] intChunk = new int[CHUNK];
-    private final long[] longChunk = new long[CHUNK];
     private final int[] indexChunk = new int[CHUNK];
 
     private LocCollectives(final Communicator comm)
@@ -436,241 +444,6 @@ public final class LocCollectives
         }
     }
 
-    /**
-     * The order key of a value of up to 32 bits given sign-extended: an int that orders as the values do. Signed
-     * integers are their own keys; uint8 is zero-extended and uint32 has its top bit flipped; floating-point values
-     * get a canonical NaN and, when negative, every bit but the sign flipped, so that a larger magnitude gives a
-     * smaller key.
-     */
-    static int orderKey32(final DataType type, final int bits)
-    {
-        return switch (type)
-        {
-            case INT8, INT32 -> bits;
-            case UINT8 -> bits & 0xFF;
-            case UINT32 -> bits ^ Integer.MIN_VALUE;
-            case FLOAT16 -> floatKey(bits, 0x7C00, 0x7E00);
-            case BFLOAT16 -> floatKey(bits, 0x7F80, 0x7FC0);
-            case FLOAT32 -> floatKey(bits, 0x7F80_0000, 0x7FC0_0000);
-            default -> throw new IllegalArgumentException(type.label() + " is not a type of up to 32 bits");
-        };
-    }
-
-    /** {@link #orderKey32} on {@code bits[0, n)}: one loop a type, the type's switch outside it. */
-    static void orderKeys32(final DataType type, final int[] bits, final int n)
-    {
-        switch (type)
-        {
-            case INT8, INT32 ->
-            {
-            }
-            case UINT8 ->
-            {
-                for (int i = 0; i < n; i++)
-                {
-                    bits[i] &= 0xFF;
-                }
-            }
-            case UINT32 ->
-            {
-                for (int i = 0; i < n; i++)
-                {
-                    bits[i] ^= Integer.MIN_VALUE;
-                }
-            }
-            case FLOAT16 ->
-            {
-                for (int i = 0; i < n; i++)
-                {
-                    bits[i] = floatKey(bits[i], 0x7C00, 0x7E00);
-                }
-            }
-            case BFLOAT16 ->
-            {
-                for (int i = 0; i < n; i++)
-                {
-                    bits[i] = floatKey(bits[i], 0x7F80, 0x7FC0);
-                }
-            }
-            case FLOAT32 ->
-            {
-                for (int i = 0; i < n; i++)
-                {
-                    bits[i] = floatKey(bits[i], 0x7F80_0000, 0x7FC0_0000);
-                }
-            }
-            default -> throw new IllegalArgumentException(type.label() + " is not a type of up to 32 bits");
-        }
-    }
-
-    /**
-     * The key of a floating-point value whose sign-extended bits are {@code b}, in a format whose +∞ is
-     * {@code infinity} and whose canonical NaN is {@code nan}. No branches, so that the loops vectorise: isNaN is -1
-     * where the magnitude exceeds +∞'s.
-     */
-    private static int floatKey(final int b, final int infinity, final int nan)
-    {
-        final int magnitude = infinity | infinity - 1 | nan;
-        final int isNaN = infinity - (b & magnitude) >> 31;
-        final int c = b & ~isNaN | nan & isNaN;
-        return flipNegative(c, magnitude);
-    }
-
-    /** A negative value's magnitude bits flipped: a float key from the value's bits, or back. */
-    private static int flipNegative(final int bits, final int magnitude)
-    {
-        return bits ^ (bits >> 31 & magnitude);
-    }
-
-    /** The inverse of {@link #orderKey32}: the value's stored bits (its low bits count). */
-    static int valueBits32(final DataType type, final int key)
-    {
-        return switch (type)
-        {
-            case INT8, INT32, UINT8 -> key;
-            case UINT32 -> key ^ Integer.MIN_VALUE;
-            case FLOAT16, BFLOAT16 -> flipNegative(key, Short.MAX_VALUE);
-            case FLOAT32 -> flipNegative(key, Integer.MAX_VALUE);
-            default -> throw new IllegalArgumentException(type.label() + " is not a type of up to 32 bits");
-        };
-    }
-
-    /** {@link #valueBits32} on {@code keys[0, n)}. */
-    static void valueBits32(final DataType type, final int[] keys, final int n)
-    {
-        switch (type)
-        {
-            case INT8, INT32, UINT8 ->
-            {
-            }
-            case UINT32 ->
-            {
-                for (int i = 0; i < n; i++)
-                {
-                    keys[i] ^= Integer.MIN_VALUE;
-                }
-            }
-            case FLOAT16, BFLOAT16 ->
-            {
-                for (int i = 0; i < n; i++)
-                {
-                    keys[i] = flipNegative(keys[i], Short.MAX_VALUE);
-                }
-            }
-            case FLOAT32 ->
-            {
-                for (int i = 0; i < n; i++)
-                {
-                    keys[i] = flipNegative(keys[i], Integer.MAX_VALUE);
-                }
-            }
-            default -> throw new IllegalArgumentException(type.label() + " is not a type of up to 32 bits");
-        }
-    }
-
-    /** {@link #orderKey32} for the 64-bit types: int64 its own key, uint64's top bit flipped, float64 as float32. */
-    static long orderKey64(final DataType type, final long bits)
-    {
-        return switch (type)
-        {
-            case INT64 -> bits;
-            case UINT64 -> bits ^ Long.MIN_VALUE;
-            case FLOAT64 -> float64Key(bits);
-            default -> throw new IllegalArgumentException(type.label() + " is not a 64-bit type");
-        };
-    }
-
-    /** {@link #orderKey64} on {@code bits[0, n)}. */
-    static void orderKeys64(final DataType type, final long[] bits, final int n)
-    {
-        switch (type)
-        {
-            case INT64 ->
-            {
-            }
-            case UINT64 ->
-            {
-                for (int i = 0; i < n; i++)
-                {
-                    bits[i] ^= Long.MIN_VALUE;
-                }
-            }
-            case FLOAT64 ->
-            {
-                for (int i = 0; i < n; i++)
-                {
-                    bits[i] = float64Key(bits[i]);
-                }
-            }
-            default -> throw new IllegalArgumentException(type.label() + " is not a 64-bit type");
-        }
-    }
-
-    private static long float64Key(final long b)
-    {
-        final long isNaN = 0x7FF0_0000_0000_0000L - (b & Long.MAX_VALUE) >> 63;
-        final long c = b & ~isNaN | 0x7FF8_0000_0000_0000L & isNaN;
-        return flipNegative(c);
-    }
-
-    private static long flipNegative(final long bits)
-    {
-        return bits ^ (bits >> 63 & Long.MAX_VALUE);
-    }
-
-    /** The inverse of {@link #orderKey64}. */
-    static long valueBits64(final DataType type, final long key)
-    {
-        return switch (type)
-        {
-            case INT64 -> key;
-            case UINT64 -> key ^ Long.MIN_VALUE;
-            case FLOAT64 -> flipNegative(key);
-            default -> throw new IllegalArgumentException(type.label() + " is not a 64-bit type");
-        };
-    }
-
-    /** {@link #valueBits64} on {@code keys[0, n)}. */
-    static void valueBits64(final DataType type, final long[] keys, final int n)
-    {
-        switch (type)
-        {
-            case INT64 ->
-            {
-            }
-            case UINT64 ->
-            {
-                for (int i = 0; i < n; i++)
-                {
-                    keys[i] ^= Long.MIN_VALUE;
-                }
-            }
-            case FLOAT64 ->
-            {
-                for (int i = 0; i < n; i++)
-                {
-                    keys[i] = flipNegative(keys[i]);
-                }
-            }
-            default -> throw new IllegalArgumentException(type.label() + " is not a 64-bit type");
-        }
-    }
-
-    /**
-     * The index's 32 bits of a packed key, unsigned: for MINLOC growing with the index, for MAXLOC shrinking, so that
-     * the key's MIN or MAX takes the smallest index among equal values.
-     */
-    static long indexKey(final LocOp op, final int index)
-    {
-        return (index ^ (op == LocOp.MAXLOC ? Integer.MAX_VALUE : Integer.MIN_VALUE)) & 0xFFFF_FFFFL;
-    }
-
-    /** The index a packed key carries. */
-    static int index(final LocOp op, final long packed)
-    {
-        return (int)packed ^ (op == LocOp.MAXLOC ? Integer.MAX_VALUE : Integer.MIN_VALUE);
-    }
-
     private int checkSend(final Buf values, final Buf indices, final LocOp op)
     {
         if (op == null)
@@ -743,7 +516,6 @@ public final class LocCollectives
         }
     }
 
-    /** The keys' view of {@code count} elements: the array grown and the view made again only when needed. */
     /** The key arrays for segments of up to {@code pairs} pairs: grown, never shrunk. */
     private void ensureCapacity(final int pairs, final boolean packed)
     {

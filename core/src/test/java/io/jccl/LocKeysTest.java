@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * {@link LocCollectives}' keys, against Java's own comparisons: {@link Float#compare} and {@link Double#compare} for
+ * {@link LocKeys}, against Java's own comparisons: {@link Float#compare} and {@link Double#compare} for
  * the floating-point types, signed and unsigned integer comparisons for the others.
  */
 @Timeout(30)
@@ -80,13 +80,13 @@ class LocKeysTest
                 final boolean aWins = op == LocOp.MAXLOC ? valueA > valueB : valueA < valueB;
                 final int expectedIndex = valueA == valueB ? Math.min(indexA, indexB) : aWins ? indexA : indexB;
                 final float expectedValue = op == LocOp.MAXLOC ? Math.max(valueA, valueB) : Math.min(valueA, valueB);
-                assertEquals(expectedIndex, LocCollectives.index(op, winner), () -> op + " (" + valueA + ", " +
+                assertEquals(expectedIndex, LocKeys.index(op, winner), () -> op + " (" + valueA + ", " +
                     indexA + ") and (" + valueB + ", " + indexB + ")");
                 assertEquals(Float.floatToRawIntBits(expectedValue), (int)valueBits(DataType.FLOAT32, winner >> 32));
             }
             for (final int index : indices)
             {
-                assertEquals(index, LocCollectives.index(op, packed(op, 1.0f, index)));
+                assertEquals(index, LocKeys.index(op, packed(op, 1.0f, index)));
             }
         }
     }
@@ -94,7 +94,7 @@ class LocKeysTest
     private static long packed(final LocOp op, final float value, final int index)
     {
         return key(DataType.FLOAT32, Float.floatToRawIntBits(value) & 0xFFFF_FFFFL) << 32 |
-            LocCollectives.indexKey(op, index);
+            LocKeys.indexKey(op, index);
     }
 
     /**
@@ -106,16 +106,16 @@ class LocKeysTest
         if (type.size() == Long.BYTES)
         {
             final long[] one = {bits};
-            LocCollectives.orderKeys64(type, one, 1);
-            assertEquals(LocCollectives.orderKey64(type, bits), one[0], () -> type.label() + " 0x" +
+            LocKeys.orderKeys64(type, one, 1);
+            assertEquals(LocKeys.orderKey64(type, bits), one[0], () -> type.label() + " 0x" +
                 Long.toHexString(bits) + ": the loop's key and the scalar one differ");
             return one[0];
         }
         final int shift = 32 - 8 * type.size();
         final int signExtended = (int)bits << shift >> shift;
         final int[] one = {signExtended};
-        LocCollectives.orderKeys32(type, one, 1);
-        assertEquals(LocCollectives.orderKey32(type, signExtended), one[0], () -> type.label() + " 0x" +
+        LocKeys.orderKeys32(type, one, 1);
+        assertEquals(LocKeys.orderKey32(type, signExtended), one[0], () -> type.label() + " 0x" +
             Long.toHexString(bits) + ": the loop's key and the scalar one differ");
         return one[0];
     }
@@ -125,13 +125,13 @@ class LocKeysTest
         if (type.size() == Long.BYTES)
         {
             final long[] one = {key};
-            LocCollectives.valueBits64(type, one, 1);
-            assertEquals(LocCollectives.valueBits64(type, key), one[0]);
+            LocKeys.valueBits64(type, one, 1);
+            assertEquals(LocKeys.valueBits64(type, key), one[0]);
             return one[0];
         }
         final int[] one = {(int)key};
-        LocCollectives.valueBits32(type, one, 1);
-        assertEquals(LocCollectives.valueBits32(type, (int)key), one[0]);
+        LocKeys.valueBits32(type, one, 1);
+        assertEquals(LocKeys.valueBits32(type, (int)key), one[0]);
         return one[0];
     }
 
