@@ -38,14 +38,18 @@ import static io.jccl.LocKeys.valueBits64;
  *   | orders as the values do           | smaller index wins a tie         |
  *   +-----------------------------------+----------------------------------+
  * </pre>
- * A 64-bit value (int64, uint64, float64) leaves no room for its index: its key is reduced first, then each rank
- * offers its index where its key is the result ({@link Integer#MAX_VALUE} elsewhere) to a MIN over int32, two
+ * A 64-bit value (int64, uint64, float64) leaves no room for its index: its key (a uint64) is reduced first, then each
+ * rank offers its index where its key is the result ({@link Integer#MAX_VALUE} elsewhere) to a MIN over int32, two
  * reductions; up to 16 such pairs are instead gathered, (key, index) from every rank, and reduced where they arrive,
  * one collective. Pairs go in segments of 32,768, each packed, reduced and unpacked while its keys are in cache, so the
  * scratch arrays this object keeps stay small (256 KiB, 640 KiB for 64-bit values); a call that repeats its count
  * allocates nothing. Beyond the reductions, a call converts 1.2-1.8 ns a pair (float32; 1.8-2.9 for float64) on each
  * rank. One object serves one call at a time, as its communicator does; all ranks make the same calls with values of
- * the same type, in the same order among the communicator's other collectives.
+ * the same type, in the same order among the communicator's other collectives. A rank whose values are of another
+ * width than the others' (float32 against float64) makes other collectives, which check mode ({@code JCCL_CHECK=1})
+ * reports at the first call as a mismatch of int64 and uint64 reductions or of a reduction and a gather; values of one
+ * width but another type (float32 against int32) reduce keys alike and return wrong results, as a collective of two
+ * such types does.
  * <p>
  * Arguments are checked on the calling rank before any collective: values and indices of one count, indices int32,
  * the receive buffers of the send buffers' types and holding as many elements, not read-only, each either the same
@@ -74,10 +78,11 @@ public final class LocCollectives
     private static final long LONG_BASE = UnsafeApi.arrayBaseOffset(long[].class);
 
     private final Communicator comm;
-    /** Each pair's key; for 64-bit values, each value's. A segment's worth at most. */
+    /** Each pair's key, for values of up to 32 bits. A segment's worth at most. */
     private Scratch keys = new Scratch(Buf.of(new long[0]));
-    /** 64-bit values: the reduced value keys, and the indices each rank offers for them. */
-    private Scratch reducedKeys = new Scratch(Buf.of(new long[0]));
+    /** 64-bit values: their keys (uint64), the reduced keys, and the indices each rank offers for them. */
+    private Scratch wideKeys = new Scratch(Buf.of(new long[0]).as(DataType.UINT64));
+    private Scratch reducedKeys = wideKeys;
     private Scratch offeredIndices = new Scratch(Buf.of(new int[0]));
     /** Up to FEW pairs of 64-bit values: this rank's (key, index) pairs, and every rank's, gathered. */
     private Scratch fewPairs;
@@ -163,11 +168,10 @@ public final class LocCollectives
         for (int from = 0; from == 0 || from < count; from += SEGMENT)
         {
             final int n = Math.min(SEGMENT, count - from);
-            final Buf keysBuf = keys.view(n);
             if (packed)
             {
                 packKeys(sendValues, sendIndices, op, from, n);
-                reduceInPlace(keysBuf, keyOp, root);
+                reduceInPlace(keys.view(n), keyOp, root);
                 if (receives)
                 {
                     unpackKeys(recvValues, recvIndices, op, from, n);
@@ -175,7 +179,7 @@ public final class LocCollectives
                 continue;
             }
             valueKeys(sendValues, from, n);
-            comm.allreduce(keysBuf, reducedKeys.view(n), keyOp);
+            comm.allreduce(wideKeys.view(n), reducedKeys.view(n), keyOp);
             offerIndices(sendIndices, from, n);
             reduceInPlace(offeredIndices.view(n), ReduceOp.MIN, root);
             if (receives)
@@ -231,7 +235,8 @@ public final class LocCollectives
             {
                 final long k = gathered[2 * (r * count + i)];
                 final long x = gathered[2 * (r * count + i) + 1];
-                if (op == LocOp.MAXLOC ? k > key : k < key)
+                final int order = Long.compareUnsigned(k, key);
+                if (op == LocOp.MAXLOC ? order > 0 : order < 0)
                 {
                     key = k;
                     index = x;
@@ -331,10 +336,10 @@ public final class LocCollectives
         }
     }
 
-    /** 64-bit values {@code from} to {@code from + n}: keys := their order keys. */
+    /** 64-bit values {@code from} to {@code from + n}: wideKeys := their order keys. */
     private void valueKeys(final Buf values, final int from, final int n)
     {
-        final long[] own = (long[])keys.array;
+        final long[] own = (long[])wideKeys.array;
         if (n <= FEW)
         {
             for (int i = 0; i < n; i++)
@@ -352,7 +357,7 @@ public final class LocCollectives
     /** A rank's index where its key is the reduced one; elsewhere one that loses every MIN. */
     private void offerIndices(final Buf indices, final int from, final int n)
     {
-        final long[] own = (long[])keys.array;
+        final long[] own = (long[])wideKeys.array;
         final long[] reduced = (long[])reducedKeys.array;
         final int[] offered = (int[])offeredIndices.array;
         UnsafeApi.copyMemory(indices.base(), indices.offset() + (long)from * Integer.BYTES, offered, INT_BASE,
@@ -519,13 +524,14 @@ public final class LocCollectives
     /** The key arrays for segments of up to {@code pairs} pairs: grown, never shrunk. */
     private void ensureCapacity(final int pairs, final boolean packed)
     {
-        if (keys.whole.count() < pairs)
+        if (packed && keys.whole.count() < pairs)
         {
             keys = new Scratch(Buf.of(new long[pairs]));
         }
-        if (!packed && reducedKeys.whole.count() < pairs)
+        if (!packed && wideKeys.whole.count() < pairs)
         {
-            reducedKeys = new Scratch(Buf.of(new long[pairs]));
+            wideKeys = new Scratch(Buf.of(new long[pairs]).as(DataType.UINT64));
+            reducedKeys = new Scratch(Buf.of(new long[pairs]).as(DataType.UINT64));
             offeredIndices = new Scratch(Buf.of(new int[pairs]));
         }
     }

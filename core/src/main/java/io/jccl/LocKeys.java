@@ -1,9 +1,10 @@
 package io.jccl;
 
 /**
- * The keys {@link LocCollectives} reduces in place of (value, index) pairs: a value's order key, a signed integer that
- * orders as the values do, and its inverse, for one value and for arrays of them (one loop a type, the type's switch
- * outside it and no branches inside, so that C2 vectorises the loops); an index's 32 bits in a packed key.
+ * The keys {@link LocCollectives} reduces in place of (value, index) pairs: a value's order key, an integer that orders
+ * as the values do (signed for values of up to 32 bits, unsigned for 64-bit ones), and its inverse, for one value and
+ * for arrays of them (one loop a type, the type's switch outside it and no branches inside, so that C2 vectorises the
+ * loops); an index's 32 bits in a packed key.
  */
 final class LocKeys
 {
@@ -143,13 +144,18 @@ final class LocKeys
         }
     }
 
-    /** {@link #orderKey32} for the 64-bit types: int64 its own key, uint64's top bit flipped, float64 as float32. */
+    /**
+     * The order key of a 64-bit value, unsigned: a long whose unsigned order is the values' order. uint64 is its own
+     * key; int64 has its top bit flipped; float64 gets float32's key with the top bit flipped too. Unsigned, so that a
+     * 64-bit call reduces uint64 keys where a call of 32-bit values reduces int64 ones: a rank that passes values of
+     * another width than the others then makes another collective, which check mode names at the first call.
+     */
     static long orderKey64(final DataType type, final long bits)
     {
         return switch (type)
         {
-            case INT64 -> bits;
-            case UINT64 -> bits ^ Long.MIN_VALUE;
+            case INT64 -> bits ^ Long.MIN_VALUE;
+            case UINT64 -> bits;
             case FLOAT64 -> float64Key(bits);
             default -> throw new IllegalArgumentException(type.label() + " is not a 64-bit type");
         };
@@ -162,13 +168,13 @@ final class LocKeys
         {
             case INT64 ->
             {
-            }
-            case UINT64 ->
-            {
                 for (int i = 0; i < n; i++)
                 {
                     bits[i] ^= Long.MIN_VALUE;
                 }
+            }
+            case UINT64 ->
+            {
             }
             case FLOAT64 ->
             {
@@ -185,9 +191,10 @@ final class LocKeys
     {
         final long isNaN = 0x7FF0_0000_0000_0000L - (b & Long.MAX_VALUE) >> 63;
         final long c = b & ~isNaN | 0x7FF8_0000_0000_0000L & isNaN;
-        return flipNegative(c);
+        return flipNegative(c) ^ Long.MIN_VALUE;
     }
 
+    /** A float64 value's bits from its signed key, or its signed key from its bits. */
     private static long flipNegative(final long bits)
     {
         return bits ^ (bits >> 63 & Long.MAX_VALUE);
@@ -198,9 +205,9 @@ final class LocKeys
     {
         return switch (type)
         {
-            case INT64 -> key;
-            case UINT64 -> key ^ Long.MIN_VALUE;
-            case FLOAT64 -> flipNegative(key);
+            case INT64 -> key ^ Long.MIN_VALUE;
+            case UINT64 -> key;
+            case FLOAT64 -> flipNegative(key ^ Long.MIN_VALUE);
             default -> throw new IllegalArgumentException(type.label() + " is not a 64-bit type");
         };
     }
@@ -212,19 +219,19 @@ final class LocKeys
         {
             case INT64 ->
             {
-            }
-            case UINT64 ->
-            {
                 for (int i = 0; i < n; i++)
                 {
                     keys[i] ^= Long.MIN_VALUE;
                 }
             }
+            case UINT64 ->
+            {
+            }
             case FLOAT64 ->
             {
                 for (int i = 0; i < n; i++)
                 {
-                    keys[i] = flipNegative(keys[i]);
+                    keys[i] = flipNegative(keys[i] ^ Long.MIN_VALUE);
                 }
             }
             default -> throw new IllegalArgumentException(type.label() + " is not a 64-bit type");

@@ -11,8 +11,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * {@link LocKeys}, against Java's own comparisons: {@link Float#compare} and {@link Double#compare} for
- * the floating-point types, signed and unsigned integer comparisons for the others.
+ * {@link LocKeys}, against Java's own comparisons: {@link Float#compare} and {@link Double#compare} for the
+ * floating-point types, signed and unsigned integer comparisons for the others (keys of 64-bit values compare
+ * unsigned, the others signed).
  */
 @Timeout(30)
 class LocKeysTest
@@ -34,7 +35,9 @@ class LocKeysTest
                 for (final long b : values)
                 {
                     final int expected = Integer.signum(compare(type, a, b));
-                    final int got = Integer.signum(Long.compare(keyA, key(type, b)));
+                    final long keyB = key(type, b);
+                    final int got = Integer.signum(type.size() == Long.BYTES ? Long.compareUnsigned(keyA, keyB) :
+                        Long.compare(keyA, keyB));
                     if (got != expected)
                     {
                         fail(type.label() + " 0x" + Long.toHexString(a) + " vs 0x" + Long.toHexString(b) +

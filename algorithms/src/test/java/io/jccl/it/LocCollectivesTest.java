@@ -27,4 +27,13 @@ class LocCollectivesTest
         Jobs.assertEveryRankFinished(result, "loc");
         assertFalse(Files.exists(Jobs.segment(result)), "segment left behind");
     }
+
+    /** In check mode, a rank whose values are float32 where the others' are float64 fails the first call everywhere. */
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {2, 3})
+    void valuesOfAnotherWidthAreAMismatchInCheckMode(final int ranks)
+    {
+        final JobResult result = Jobs.launch(ranks, LocRank.class, List.of("mismatch"), List.of("JCCL_CHECK=1"));
+        Jobs.assertEveryRankFinished(result, "loc");
+    }
 }

@@ -1,6 +1,7 @@
 package io.jccl.it;
 
 import io.jccl.Buf;
+import io.jccl.CollectiveMismatchException;
 import io.jccl.Communicator;
 import io.jccl.DataType;
 import io.jccl.Jccl;
@@ -19,8 +20,9 @@ import static io.jccl.it.P2pRank.expect;
  * symmetric memory, in place and not, allreduce and reduce to each root, then the argument checks, each followed by
  * a call that must work. Each rank's values are drawn from a list of levels per type written in ascending order
  * (extremes, -0.0 below 0.0, subnormals, infinities, NaN in several bit patterns, the unsigned types' upper half), so
- * the expected pair follows from the levels' positions, not from an ordering computed again here. Prints "OK loc
- * rank R" when every check held, and throws (exit 1) otherwise.
+ * the expected pair follows from the levels' positions, not from an ordering computed again here. With the argument
+ * {@code mismatch}, a call whose value widths differ between ranks instead. Prints "OK loc rank R" when every check
+ * held, and throws (exit 1) otherwise.
  */
 public final class LocRank
 {
@@ -68,6 +70,11 @@ public final class LocRank
 
     public static void main(final String[] args)
     {
+        if (args.length == 1 && args[0].equals("mismatch"))
+        {
+            widthMismatch();
+            return;
+        }
         try (Communicator comm = Jccl.connect())
         {
             final LocRank rank = new LocRank(comm);
@@ -163,6 +170,22 @@ public final class LocRank
                 throw new AssertionError(what + ": pair " + i + " is (0x" + Long.toHexString(gotValue) + ", " +
                     gotIndex + "), expected (0x" + Long.toHexString(wantValue) + ", " + wantIndex + ")");
             }
+        }
+    }
+
+    /**
+     * Rank 0 passes float32 values, the others float64 ones (run in check mode): every rank must get a
+     * {@link CollectiveMismatchException} from the first call, which names the int64 and uint64 reductions.
+     */
+    private static void widthMismatch()
+    {
+        try (Communicator comm = Jccl.connect())
+        {
+            final Buf values = comm.rank() == 0 ? Buf.of(new float[1000]) : Buf.of(new double[1000]);
+            expect(CollectiveMismatchException.class, () -> LocCollectives.of(comm).allreduce(values,
+                Buf.of(new int[1000]), LocOp.MAXLOC), "rank 0 allreduce(count=1000, int64, max), rank 1 " +
+                "allreduce(count=1000, uint64, max)");
+            System.out.println("OK loc rank " + comm.rank());
         }
     }
 
