@@ -489,28 +489,11 @@ public final class LocCollectives
         checkIndexType(indices, "receive indices");
         ArgumentChecks.checkAtLeast(values, count, "receive values");
         ArgumentChecks.checkAtLeast(indices, count, "receive indices");
-        checkInPlaceOrApart(sendValues, values, "values");
-        checkInPlaceOrApart(sendIndices, indices, "indices");
-        checkApart(sendIndices, values, "send indices", "receive values");
-        checkApart(sendValues, indices, "send values", "receive indices");
-        checkApart(values, indices, "receive values", "receive indices");
-    }
-
-    private static void checkInPlaceOrApart(final Buf send, final Buf recv, final String what)
-    {
-        if (send.overlaps(recv) && !send.sameStart(recv))
-        {
-            throw new IllegalArgumentException("send and receive " + what + " overlap without being the same memory " +
-                "(in place means passing the same buffer)");
-        }
-    }
-
-    private static void checkApart(final Buf a, final Buf b, final String aRole, final String bRole)
-    {
-        if (a.overlaps(b))
-        {
-            throw new IllegalArgumentException(aRole + " and " + bRole + " overlap");
-        }
+        ArgumentChecks.checkNoPartialOverlap(sendValues, values, "values");
+        ArgumentChecks.checkNoPartialOverlap(sendIndices, indices, "indices");
+        ArgumentChecks.checkApart(sendIndices, "send indices", values, "receive values");
+        ArgumentChecks.checkApart(sendValues, "send values", indices, "receive indices");
+        ArgumentChecks.checkApart(values, "receive values", indices, "receive indices");
     }
 
     private static void checkIndexType(final Buf indices, final String role)

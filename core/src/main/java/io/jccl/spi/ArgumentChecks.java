@@ -117,18 +117,30 @@ public final class ArgumentChecks
     /** Send and receive are either the same memory (in place) or apart. */
     public static void checkNoPartialOverlap(final Buf send, final Buf recv)
     {
+        checkNoPartialOverlap(send, recv, "buffers");
+    }
+
+    /** {@link #checkNoPartialOverlap(Buf, Buf)} where the message names what they hold ("values", "indices"). */
+    public static void checkNoPartialOverlap(final Buf send, final Buf recv, final String what)
+    {
         if (send.overlaps(recv) && !send.sameStart(recv))
         {
-            throw new IllegalArgumentException("send and receive buffers overlap without being the same memory " +
+            throw new IllegalArgumentException("send and receive " + what + " overlap without being the same memory " +
                 "(in place means passing the same buffer)");
         }
     }
 
     public static void checkApart(final Buf send, final Buf recv, final String collective)
     {
-        if (send.overlaps(recv))
+        checkApart(send, collective + " send", recv, "receive buffers");
+    }
+
+    /** Two buffers share no byte; the message names each by its role. */
+    public static void checkApart(final Buf a, final String aRole, final Buf b, final String bRole)
+    {
+        if (a.overlaps(b))
         {
-            throw new IllegalArgumentException(collective + " send and receive buffers overlap");
+            throw new IllegalArgumentException(aRole + " and " + bRole + " overlap");
         }
     }
 
