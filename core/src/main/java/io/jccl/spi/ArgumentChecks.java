@@ -132,7 +132,11 @@ public final class ArgumentChecks
 
     public static void checkApart(final Buf send, final Buf recv, final String collective)
     {
-        checkApart(send, collective + " send", recv, "receive buffers");
+        if (send.overlaps(recv))
+        {
+            // the roles are joined only here: every collective call passes this check, and must not allocate
+            throw overlap(collective + " send", "receive buffers");
+        }
     }
 
     /** Two buffers share no byte; the message names each by its role. */
@@ -140,8 +144,13 @@ public final class ArgumentChecks
     {
         if (a.overlaps(b))
         {
-            throw new IllegalArgumentException(aRole + " and " + bRole + " overlap");
+            throw overlap(aRole, bRole);
         }
+    }
+
+    private static IllegalArgumentException overlap(final String aRole, final String bRole)
+    {
+        return new IllegalArgumentException(aRole + " and " + bRole + " overlap");
     }
 
     /**
