@@ -6,6 +6,7 @@ import org.agrona.DirectBuffer;
 import org.agrona.UnsafeApi;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 /**
  * A typed view of memory that jccl reads or writes: a Java primitive array, a direct (or heap) {@link ByteBuffer},
@@ -181,12 +182,13 @@ public final class Buf
 
     /**
      * Memory inside the job segment at {@code address} (absolute) and {@code segmentOffset} from the segment's
-     * start. Used by communicators to hand out symmetric memory; not for applications.
+     * start, which {@code mapping} maps (kept reachable while this view is, and sliced by {@link #asByteBuffer}).
+     * Used by communicators to hand out symmetric memory; not for applications.
      */
     public static Buf ofShared(final long address, final long segmentOffset, final long count, final DataType type,
-        final Object keepAlive)
+        final ByteBuffer mapping)
     {
-        return new Buf(null, address, count, type, false, keepAlive, segmentOffset);
+        return new Buf(null, address, count, type, false, mapping, segmentOffset);
     }
 
     /** A sub-range of this view, in elements. */
@@ -230,6 +232,47 @@ public final class Buf
     public Buf asReadOnly()
     {
         return readOnly ? this : new Buf(base, offset, count, type, true, keepAlive, segmentOffset);
+    }
+
+    /**
+     * This view's bytes as a {@link ByteBuffer} in native byte order (position 0, limit and capacity its bytes), to
+     * read and write its elements: a direct buffer over the same memory for symmetric memory (of this rank, or a
+     * peer's from {@link Communicator#peerView}) and for direct {@code ByteBuffer}s and Agrona buffers that wrap one;
+     * a wrap of the array for a {@code byte[]} or a heap {@code ByteBuffer}. Read-only when this view is. The memory
+     * stays valid while the buffer is reachable, after the communicator closes too.
+     *
+     * @throws UnsupportedOperationException for arrays of other types (read and write the array itself), for
+     *                                       memory no {@code ByteBuffer} holds, and beyond 2 GiB
+     */
+    public ByteBuffer asByteBuffer()
+    {
+        final long bytes = bytes();
+        if (bytes > Integer.MAX_VALUE)
+        {
+            throw new UnsupportedOperationException("a ByteBuffer holds at most 2 GiB, not " + bytes + " bytes");
+        }
+        final ByteBuffer view;
+        if (base instanceof byte[] array)
+        {
+            view = ByteBuffer.wrap(array, Math.toIntExact(offset - BYTE_BASE), (int)bytes).slice();
+        }
+        else if (base != null)
+        {
+            throw new UnsupportedOperationException("a view of a " + base.getClass().getSimpleName() +
+                ": read and write the array itself");
+        }
+        else
+        {
+            final ByteBuffer owner = keepAlive instanceof ByteBuffer buffer ? buffer :
+                keepAlive instanceof DirectBuffer buffer ? buffer.byteBuffer() : null;
+            if (owner == null || !owner.isDirect())
+            {
+                throw new UnsupportedOperationException("no ByteBuffer holds this memory (an Agrona buffer over " +
+                    "an address): read and write it where it came from");
+            }
+            view = owner.duplicate().clear().slice(Math.toIntExact(offset - BufferUtil.address(owner)), (int)bytes);
+        }
+        return (readOnly ? view.asReadOnlyBuffer() : view).order(ByteOrder.nativeOrder());
     }
 
     /** Array, or {@code null} for memory outside the Java heap. */

@@ -355,6 +355,24 @@ public interface Communicator extends AutoCloseable
     Buf allocateShared(long count, DataType type);
 
     /**
+     * The twin of {@code own}, a buffer this rank allocated with {@link #allocateShared} (or a slice of one), in rank
+     * {@code peer}'s symmetric memory: MPI's shared-memory window ({@code MPI_Win_allocate_shared} and
+     * {@code MPI_Win_shared_query}). Its {@link Buf#asByteBuffer()} reads and writes the peer's memory directly, with
+     * loads and stores, no copy and no call into jccl. Read-only when {@code own} is; {@code own} itself for this rank.
+     * <p>
+     * Ordering: what a rank writes before {@link #barrier()} is visible to every rank after its own barrier returns
+     * (the barrier's flags are release stores and acquire loads); between barriers, a rank must not read bytes
+     * another rank writes. Finer synchronisation takes atomics on the buffer, e.g. {@code getAndAdd},
+     * {@code compareAndSet}, {@code setRelease} and {@code getAcquire} through
+     * {@code MethodHandles.byteBufferViewVarHandle} on aligned elements. Pass collectives this rank's own buffers,
+     * not peer views.
+     *
+     * @throws IllegalArgumentException when {@code own} is not symmetric memory this rank allocated from this
+     *                                  communicator, or {@code peer} is not a rank
+     */
+    Buf peerView(Buf own, int peer);
+
+    /**
      * A view of this communicator whose collectives use the named algorithms, e.g. {@code "ring"} or
      * {@code "allreduce:ring,broadcast:binomial"}; a collective that a named algorithm cannot serve throws,
      * saying why. The view shares state with this communicator; closing it does nothing.

@@ -9,6 +9,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -17,7 +18,10 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The Buf factories refuse bad input with {@link IllegalArgumentException} and a message that names it. */
+/**
+ * The Buf factories refuse bad input with {@link IllegalArgumentException} and a message that names it; views keep
+ * their memory's place, type and access; {@link Buf#asByteBuffer()} shows the view's bytes and no others.
+ */
 @Timeout(10)
 class BufTest
 {
@@ -143,5 +147,83 @@ class BufTest
         assertFalse(ints.slice(3, 0).overlaps(ints));
         assertFalse(ints.overlaps(ints.slice(3, 0)));
         assertFalse(ints.slice(3, 0).overlaps(ints.slice(3, 0)));
+    }
+
+    @Test
+    void aDirectBuffersViewShowsItsBytesInPlace()
+    {
+        final ByteBuffer memory = ByteBuffer.allocateDirect(64);
+        final Buf ints = Buf.of(memory.position(8), DataType.INT32).slice(2, 3);
+        final ByteBuffer view = ints.asByteBuffer();
+        assertTrue(view.isDirect());
+        assertEquals(0, view.position());
+        assertEquals(12, view.capacity());
+        assertEquals(12, view.limit());
+        assertEquals(ByteOrder.nativeOrder(), view.order());
+        view.putInt(0, 0x01020304);
+        view.putInt(8, -7);
+        assertEquals(0x01020304, memory.order(ByteOrder.nativeOrder()).getInt(8 + 2 * 4));
+        assertEquals(-7, memory.getInt(8 + 4 * 4));
+        assertThrows(IndexOutOfBoundsException.class, () -> view.getInt(12));
+    }
+
+    @Test
+    void symmetricMemorysViewIsASliceOfItsMapping()
+    {
+        final ByteBuffer mapping = ByteBuffer.allocateDirect(256).order(ByteOrder.nativeOrder());
+        final long address = Buf.of(mapping, DataType.INT8).offset();
+        final Buf shared = Buf.ofShared(address + 128, 128, 16, DataType.INT64, mapping);
+        final ByteBuffer view = shared.slice(1, 2).asByteBuffer();
+        assertEquals(16, view.capacity());
+        view.putLong(8, 42);
+        assertEquals(42, mapping.getLong(128 + 8 + 8));
+    }
+
+    @Test
+    void byteArraysAreWrappedAtTheirRange()
+    {
+        final byte[] bytes = new byte[16];
+        final ByteBuffer view = Buf.of(bytes, 3, 10).slice(2, 4).asByteBuffer();
+        assertFalse(view.isDirect());
+        assertEquals(4, view.capacity());
+        view.put(0, (byte) 9);
+        view.put(3, (byte) 8);
+        assertEquals(9, bytes[5]);
+        assertEquals(8, bytes[8]);
+        final ByteBuffer heap = ByteBuffer.wrap(new byte[32], 4, 20).slice();
+        Buf.of(heap.position(2).limit(18), DataType.INT32).asByteBuffer().putInt(0, 5);
+        assertEquals(5, heap.order(ByteOrder.nativeOrder()).getInt(2));
+    }
+
+    @Test
+    void aReadOnlyViewGivesAReadOnlyBuffer()
+    {
+        final ByteBuffer memory = ByteBuffer.allocateDirect(16);
+        assertTrue(Buf.of(memory.asReadOnlyBuffer(), DataType.INT8).asByteBuffer().isReadOnly());
+        assertTrue(Buf.of(memory, DataType.INT8).asReadOnly().asByteBuffer().isReadOnly());
+        assertTrue(Buf.of(new byte[4]).asReadOnly().asByteBuffer().isReadOnly());
+        assertFalse(Buf.of(memory, DataType.INT8).asByteBuffer().isReadOnly());
+    }
+
+    @Test
+    void agronaBuffersOverAByteBufferHaveAViewAndOverAnAddressNone()
+    {
+        final ByteBuffer memory = ByteBuffer.allocateDirect(32);
+        final UnsafeBuffer wrapping = new UnsafeBuffer(memory, 8, 16);
+        Buf.of(wrapping, 4, 8, DataType.INT32).asByteBuffer().putInt(4, 77);
+        assertEquals(77, memory.order(ByteOrder.nativeOrder()).getInt(8 + 4 + 4));
+        final UnsafeBuffer address = new UnsafeBuffer(wrapping.addressOffset(), 16);
+        final UnsupportedOperationException none = assertThrows(UnsupportedOperationException.class,
+            () -> Buf.of(address, 0, 16, DataType.INT8).asByteBuffer());
+        assertTrue(none.getMessage().contains("no ByteBuffer holds this memory"), none.getMessage());
+    }
+
+    @Test
+    void otherArraysAreReadAndWrittenThemselves()
+    {
+        final UnsupportedOperationException refused = assertThrows(UnsupportedOperationException.class,
+            () -> Buf.of(new double[2]).asByteBuffer());
+        assertTrue(refused.getMessage().contains("double[]"), refused.getMessage());
+        assertThrows(UnsupportedOperationException.class, () -> Buf.of(new short[2], DataType.BFLOAT16).asByteBuffer());
     }
 }

@@ -1200,6 +1200,20 @@ public final class ShmCommunicator implements Communicator
     }
 
     @Override
+    public Buf peerView(final Buf own, final int peer)
+    {
+        enter();
+        try
+        {
+            return transport.peerView(own, peer);
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    @Override
     public Communicator withAlgorithm(final String algorithms)
     {
         if (algorithms == null || algorithms.isBlank())

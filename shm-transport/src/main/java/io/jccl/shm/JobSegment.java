@@ -192,6 +192,12 @@ public final class JobSegment implements AutoCloseable
         return layout;
     }
 
+    /** The mapping: symmetric memory's views keep it reachable, and slice it for {@code Buf.asByteBuffer}. */
+    public MappedByteBuffer mapping()
+    {
+        return mapping;
+    }
+
     /** Absolute address of the segment's first byte. */
     public long address()
     {

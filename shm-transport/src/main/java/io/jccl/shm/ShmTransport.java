@@ -1121,7 +1121,39 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         }
         symmetricUsed = start + bytes;
         final long segmentOffset = layout.symmetricOffset(rank) + start;
-        return Buf.ofShared(base + segmentOffset, segmentOffset, count, type, segment);
+        return Buf.ofShared(base + segmentOffset, segmentOffset, count, type, segment.mapping());
+    }
+
+    /**
+     * The twin of {@code own}, symmetric memory this rank allocated, in {@code peer}'s symmetric memory: the same
+     * distance from the start of the peer's region (MPI_Win_shared_query). Read-only when {@code own} is.
+     */
+    public Buf peerView(final Buf own, final int peer)
+    {
+        checkUsable();
+        if (own == null)
+        {
+            throw new IllegalArgumentException("buffer is null");
+        }
+        if (peer < 0 || peer >= size)
+        {
+            throw new IllegalArgumentException("peer " + peer + " is not a rank of a communicator of " + size);
+        }
+        final long regionStart = layout.symmetricOffset(rank);
+        final long at = own.segmentOffset();
+        if (!own.isShared() || own.offset() != base + at || at < regionStart ||
+            at + own.bytes() > regionStart + layout.symmetricBytes())
+        {
+            throw new IllegalArgumentException("peerView takes symmetric memory this rank allocated from this " +
+                "communicator (allocateShared), not " + own);
+        }
+        if (peer == rank)
+        {
+            return own;
+        }
+        final long peerOffset = layout.symmetricOffset(peer) + (at - regionStart);
+        final Buf view = Buf.ofShared(base + peerOffset, peerOffset, own.count(), own.type(), segment.mapping());
+        return own.isReadOnly() ? view.asReadOnly() : view;
     }
 
     // ================================================================================================ engine
