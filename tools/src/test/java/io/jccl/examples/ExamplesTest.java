@@ -32,6 +32,7 @@ class ExamplesTest
         "WorkQueue | 4 | --width 200 --rows 60 --iterations 500 | every row matches the image computed on one rank",
         "HeatStencil | 4 | --rows 61 --cols 40 --steps 150 --report 50 | every cell matches the grid computed on one rank",
         "WordCount | 3 | --words 30000 --vocabulary 4000 --top 3 | every count matches the count on one rank",
+        "SharedTable | 3 | --entries 100003 --lookups 200000 --block 1000 --rounds 2 | every lookup matches the table computed on one rank",
         "OverlapBenchmark | 2 | --sizes 64k,1m --rounds 3 | hidden"})
     void runsAndPassesItsChecks(final String example, final int ranks, final String args, final String expected)
     {
