@@ -20,13 +20,15 @@ import java.nio.DoubleBuffer;
  * rank advances with an atomic {@code getAndAdd}: a work queue without messages.
  * <pre>
  *   ./jccl run -n 4 -- io.jccl.examples.SharedTable [--entries 1m] [--lookups 4m] [--block 4096] [--rounds 5]
+ *       [--warmup 10]
  *   JCCL_SYMMETRIC_BYTES=64m ./jccl run -n 4 -- io.jccl.examples.SharedTable --entries 16m
  * </pre>
  * A slab is entries / p doubles; the symmetric memory of each rank ({@code JCCL_SYMMETRIC_BYTES}, 8 MiB by default)
  * must hold it. For comparison the same lookups then run on a private copy of the whole table on every rank, which an
  * {@code allgatherv} fills, as a program without shared memory would hold it. Rank 0 prints the times (the median
- * of {@code --rounds}) and checks every lookup: the checksum of the values each block read, summed over the ranks
- * that claimed the blocks, against the table computed on one rank. Exit status 1 when it differs.
+ * of {@code --rounds} after {@code --warmup} untimed ones, in which the JIT compiles the loops) and checks every
+ * lookup: the checksum of the values each block read, summed over the ranks that claimed the blocks, against the
+ * table computed on one rank. Exit status 1 when it differs.
  */
 public final class SharedTable
 {
@@ -46,10 +48,11 @@ public final class SharedTable
         final long lookups = options.getSize("lookups", 4 << 20);
         final int block = options.getInt("block", 4096);
         final int rounds = options.getInt("rounds", 5);
+        final int warmup = options.getInt("warmup", 10);
         final boolean ok;
         try (Communicator comm = Jccl.connect())
         {
-            ok = new Run(comm, entries, lookups, block, rounds).run();
+            ok = new Run(comm, entries, lookups, block, rounds, warmup).run();
         }
         if (!ok)
         {
@@ -88,27 +91,29 @@ public final class SharedTable
         private final long lookups;
         private final int block;
         private final int rounds;
+        private final int warmup;
         private final int perRank;
-        private final double perRankInverse;
         private final long blocks;
         private final DoubleBuffer[] slabs;
         private final ByteBuffer counters;
 
-        Run(final Communicator comm, final long entries, final long lookups, final int block, final int rounds)
+        Run(final Communicator comm, final long entries, final long lookups, final int block, final int rounds,
+            final int warmup)
         {
             this.comm = comm;
             this.entries = entries;
             this.lookups = lookups;
             this.block = block;
             this.rounds = rounds;
+            this.warmup = warmup;
             final int p = comm.size();
-            if (entries < p || entries > Integer.MAX_VALUE || lookups < 1 || block < 1 || rounds < 1)
+            if (entries < p || entries > Integer.MAX_VALUE || lookups < 1 || block < 1 || rounds < 1 ||
+                warmup < 0)
             {
                 throw new IllegalArgumentException("--entries from the rank count to 2^31 - 1, --lookups, --block " +
-                    "and --rounds at least 1");
+                    "and --rounds at least 1, --warmup at least 0");
             }
             this.perRank = (int)((entries + p - 1) / p);
-            this.perRankInverse = 1.0 / perRank;
             this.blocks = (lookups + block - 1) / block;
             final Buf counterWords = comm.allocateShared(COUNTERS, DataType.INT64);
             final Buf slab;
@@ -158,7 +163,7 @@ public final class SharedTable
             }
             comm.barrier();
             final double build = System.nanoTime() - buildStart;
-            for (int round = 0; round < rounds; round++)
+            for (int round = -warmup; round < rounds; round++)
             {
                 // lookups through the windows, blocks handed out by rank 0's counter
                 resetCounters();
@@ -170,7 +175,7 @@ public final class SharedTable
                     sums[0] += lookUpInPlace(b);
                     claimed[0]++;
                 }
-                inPlace[round] = System.nanoTime() - start;
+                final long inPlaceTime = System.nanoTime() - start;
                 comm.barrier();
 
                 // the same lookups in a private copy of the whole table, which an allgatherv fills; a program
@@ -178,7 +183,7 @@ public final class SharedTable
                 own.get(0, copy, displs[me], counts[me]);
                 start = System.nanoTime();
                 comm.allgatherv(ownSlab, Buf.of(copy), counts, displs);
-                gather[round] = System.nanoTime() - start;
+                final long gatherTime = System.nanoTime() - start;
                 resetCounters();
                 start = System.nanoTime();
                 claimed[1] = 0;
@@ -188,8 +193,14 @@ public final class SharedTable
                     sums[1] += lookUpInCopy(b, copy);
                     claimed[1]++;
                 }
-                inCopy[round] = System.nanoTime() - start;
+                final long inCopyTime = System.nanoTime() - start;
                 comm.barrier();
+                if (round >= 0)
+                {
+                    inPlace[round] = inPlaceTime;
+                    gather[round] = gatherTime;
+                    inCopy[round] = inCopyTime;
+                }
             }
             final long[] blocksClaimed = new long[p];
             comm.gather(Buf.of(claimed, 0, 1), Buf.of(blocksClaimed), 0);
@@ -212,13 +223,6 @@ public final class SharedTable
             System.out.println(ok ? "  every lookup matches the table computed on one rank" :
                 "  lookups WRONG: checksums " + sums[0] + " (windows) and " + sums[1] + " (copies), not " + expected);
             return ok;
-        }
-
-        /** The rank whose slab holds {@code index}: index / perRank, by a multiply and at most one correction. */
-        private int owner(final int index)
-        {
-            final int owner = (int)(index * perRankInverse);
-            return (long)owner * perRank > index ? owner - 1 : (owner + 1L) * perRank <= index ? owner + 1 : owner;
         }
 
         private int slabLength(final int rank)
@@ -249,7 +253,7 @@ public final class SharedTable
             for (int i = 0; i < n; i++)
             {
                 final int index = lookupIndex(b, i, entries);
-                final int owner = owner(index);
+                final int owner = index / perRank;
                 checksum += Double.doubleToRawLongBits(slabs[owner].get(index - owner * perRank));
             }
             return checksum;
