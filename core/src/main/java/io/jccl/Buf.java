@@ -239,7 +239,8 @@ public final class Buf
      * read and write its elements: a direct buffer over the same memory for symmetric memory (of this rank, or a
      * peer's from {@link Communicator#peerView}) and for direct {@code ByteBuffer}s and Agrona buffers that wrap one;
      * a wrap of the array for a {@code byte[]} or a heap {@code ByteBuffer}. Read-only when this view is. The memory
-     * stays valid while the buffer is reachable, after the communicator closes too.
+     * stays valid while the buffer is reachable, after the communicator closes too. Each call makes a new buffer:
+     * make it once and keep it.
      *
      * @throws UnsupportedOperationException for arrays of other types (read and write the array itself), for
      *                                       memory no {@code ByteBuffer} holds, and beyond 2 GiB

@@ -38,7 +38,8 @@ public final class BadInputRank
         "closed: allreduce", "closed: gather", "closed: gatherv", "closed: scatter", "closed: scatterv",
         "closed: allgather", "closed: allgatherv",
         "closed: reduceScatter", "closed: reduceScatterv", "closed: alltoall", "closed: alltoallv", "closed: scan",
-        "closed: exscan", "closed: allocateShared", "closed: iallreduce", "closed: ibarrier", "closed: split");
+        "closed: exscan", "closed: allocateShared", "closed: peerView", "closed: iallreduce", "closed: ibarrier",
+        "closed: split");
 
     private BadInputRank()
     {
@@ -239,6 +240,11 @@ public final class BadInputRank
             m -> m.allocateShared(Long.MAX_VALUE / 4, DataType.INT64)));
         c.add(new Case("allocateShared beyond the region", Who.ALL, iae, "symmetric memory exhausted",
             m -> m.allocateShared(1L << 40, DataType.INT8)));
+        c.add(new Case("peerView of a heap array", Who.ALL, iae, "symmetric memory this rank allocated",
+            m -> m.peerView(Buf.of(new int[4]), 0)));
+        c.add(new Case("peerView null buffer", Who.ALL, iae, "buffer is null", m -> m.peerView(null, 0)));
+        c.add(new Case("peerView rank out of range", Who.ALL, iae, "peer 2 is not a rank of a communicator of 2",
+            m -> m.peerView(m.allocateShared(4, DataType.INT32), 2)));
         c.add(new Case("withAlgorithm null", Who.ALL, iae, "no algorithm named", m -> m.withAlgorithm(null)));
         c.add(new Case("withAlgorithm unknown", Who.ALL, iae, "no collective has an algorithm named 'nonesuch'",
             m -> m.withAlgorithm("nonesuch")));
@@ -258,6 +264,7 @@ public final class BadInputRank
             report(c.name(), expect(c.expected(), c.words(), () -> c.call().accept(comm), comm));
         }
         report("second thread refused", secondThread(comm));
+        final Buf shared = comm.allocateShared(4, DataType.INT32);
         comm.close();
         final Buf ok = Buf.of(new int[4]);
         final Buf big = Buf.of(new int[8]);
@@ -276,7 +283,8 @@ public final class BadInputRank
             () -> comm.reduceScatterv(big, ok, new int[] {4, 4}, ReduceOp.SUM), () -> comm.alltoall(ok, ok),
             () -> comm.alltoallv(ok, new int[] {2, 2}, null, big, new int[] {2, 2}, null),
             () -> comm.scan(ok, ReduceOp.SUM), () -> comm.exscan(ok, ReduceOp.SUM),
-            () -> comm.allocateShared(4, DataType.INT32), () -> comm.iallreduce(ok, ReduceOp.SUM), comm::ibarrier,
+            () -> comm.allocateShared(4, DataType.INT32), () -> comm.peerView(shared, peer),
+            () -> comm.iallreduce(ok, ReduceOp.SUM), comm::ibarrier,
             () -> comm.split(0, 0));
         for (int i = 0; i < afterClose.size(); i++)
         {
