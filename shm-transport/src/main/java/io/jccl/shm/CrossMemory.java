@@ -1,6 +1,7 @@
 package io.jccl.shm;
 
 import java.lang.reflect.Constructor;
+import java.nio.ByteBuffer;
 
 /**
  * Copies between this process's memory and a peer process's private memory in one pass, through the kernel
@@ -30,6 +31,14 @@ interface CrossMemory
      * @return {@code bytes}, or minus the errno of the first failing call
      */
     long write(long pid, long localAddress, long remoteAddress, long bytes);
+
+    /**
+     * {@code capacity} bytes of zeroed private memory for copies that peers read through the kernel, freed when the
+     * buffer is unreachable: from 2 MiB on, 2 MiB-aligned and advised as transparent huge pages before its first
+     * touch ({@code madvise(MADV_HUGEPAGE)}), since the kernel pins each page it reads; else, or when the kernel
+     * refuses the mapping, an ordinary direct buffer.
+     */
+    ByteBuffer allocateForReads(int capacity);
 
     /**
      * A new instance of the implementation, or null when this JVM or this build has none (and why is then in

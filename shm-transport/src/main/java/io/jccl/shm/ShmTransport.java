@@ -1096,7 +1096,8 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
             }
             final int capacity = (int) Math.min(Integer.MAX_VALUE - 64,
                 Math.max(4096, Long.highestOneBit(Math.max(1, bytes - 1)) << 1));
-            buffer = BufferUtil.allocateDirectAligned(capacity, 64);
+            // peers may read a scratch buffer through the kernel (a heap array's copy for single copy)
+            buffer = singleCopy.allocateForPeers(capacity);
             scratch[index] = buffer;
         }
         return BufferUtil.address(buffer);

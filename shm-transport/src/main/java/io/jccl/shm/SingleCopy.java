@@ -92,6 +92,8 @@ final class SingleCopy
     private final long base;
     private final SegmentDescriptor layout;
     private final CrossMemory memory;
+    /** Whether copies for peers to read lie on huge pages ({@link Configuration#HUGE_PAGES_PROP_NAME}). */
+    private final boolean hugePages;
     private final long threshold;
     /** The application's threshold while the ranks not idle have a core each; else {@link #threshold}. */
     private final long besideIdleThreshold;
@@ -138,6 +140,8 @@ final class SingleCopy
         this.stagedHeapSendMinBytes = size <= STAGED_HEAP_SEND_MAX_RANKS_PER_CORE * cores ?
             Math.max(threshold, STAGED_HEAP_SEND_MIN_BYTES) : 0;
         this.memory = threshold > 0 && size > 1 ? CrossMemory.load() : null;
+        this.hugePages = configuration.getBoolean(Configuration.HUGE_PAGES_PROP_NAME,
+            Configuration.HUGE_PAGES_DEFAULT);
         this.peerCapability = new long[size];
         this.peerPid = new long[size];
         this.nextId = new long[size];
@@ -284,6 +288,18 @@ final class SingleCopy
     }
 
     /**
+     * {@code capacity} bytes of zeroed memory, 4 KiB-aligned, for copies that peers may read through the kernel: from
+     * 2 MiB on, on transparent huge pages where single copy is on and {@link Configuration#HUGE_PAGES_PROP_NAME} allows
+     * ({@link CrossMemory#allocateForReads}). 2 ranks, a peer's 4 MiB read through the kernel took 0.6x the time from
+     * huge pages (PERFORMANCE.md, sessions 43 and 76).
+     */
+    ByteBuffer allocateForPeers(final int capacity)
+    {
+        return memory != null && hugePages ? memory.allocateForReads(capacity) :
+            BufferUtil.allocateDirectAligned(capacity, 4096);
+    }
+
+    /**
      * Makes send {@code op}, of a heap array, go out of the off-heap copy ({@link #staging}), which it announces
      * before it is made ({@link #stagePieces}). The copy grows to the largest message staged (allocating only then).
      */
@@ -291,7 +307,7 @@ final class SingleCopy
     {
         if (staging == null || staging.capacity() < op.bytes)
         {
-            staging = BufferUtil.allocateDirectAligned((int) op.bytes, 4096);
+            staging = allocateForPeers((int) op.bytes);
             stagingAddress = BufferUtil.address(staging);
         }
         op.stagedFrom = op.base;
