@@ -21,6 +21,9 @@ import java.util.stream.Stream;
  */
 public final class InfoCommand implements Command
 {
+    /** Where Linux shows its transparent huge page settings. */
+    private static final Path TRANSPARENT_HUGE_PAGES = Path.of("/sys/kernel/mm/transparent_hugepage");
+
     private final PrintStream out;
 
     public InfoCommand(final PrintStream out)
@@ -51,8 +54,9 @@ public final class InfoCommand implements Command
 
             Shows the directory job segments go to (JCCL_SHM_DIR, default /dev/shm), its capacity and free space,
             what the rank JVMs can do (single copy, SIMD reduction kernels, copies that stream past the caches),
-            where their class-data archives are (JCCL_CDS_DIR, default ~/.cache/jccl/cds), and every jccl segment
-            there: name, size, owner uid, creator pid, and whether the creator is alive.
+            where their class-data archives are (JCCL_CDS_DIR, default ~/.cache/jccl/cds), which memory lies on
+            huge pages, and every jccl segment there: name, size, owner uid, creator pid, and whether the creator
+            is alive.
 
               --shm-dir DIR   look at DIR instead
             """;
@@ -78,6 +82,10 @@ public final class InfoCommand implements Command
         out.println("jccl build: " + BuildDigest.thisJvm() +
             "; ranks of different builds refuse each other at connect");
         out.println(classDataArchives(JobLauncher.defaultClassDataArchives()));
+        out.println(hugePages(readSetting(TRANSPARENT_HUGE_PAGES.resolve("enabled")),
+            readSetting(TRANSPARENT_HUGE_PAGES.resolve("shmem_enabled")), System.getenv("GLIBC_TUNABLES"),
+            Runtime.version().feature() >= 22 && configuration.getBoolean(Configuration.HUGE_PAGES_PROP_NAME,
+                Configuration.HUGE_PAGES_DEFAULT)));
 
         final List<ShmSegments.Segment> segments = ShmSegments.list(directory);
         if (segments.isEmpty())
@@ -115,6 +123,58 @@ public final class InfoCommand implements Command
             "no (needs Java 22 and " + JobLauncher.VECTOR_MODULE + ")") +
             "; copies of 2.5 MB or more stream past the caches: " + (StreamingCopy.available() ?
             "yes (MaxVectorSize 64)" : "no (" + StreamingCopy.whyNot() + ")");
+    }
+
+    /**
+     * Whether memory lies on transparent huge pages, under which the kernel's reads for single copy pin 512 times
+     * fewer pages (PERFORMANCE.md, session 76): jccl's own copies for peers, the job segment, and the application's
+     * direct buffers, which the C library's malloc advises only under {@code glibc.malloc.hugetlb=1} (or takes by
+     * itself where the setting is {@code always}). {@code enabled} and {@code shmem} are the kernel's settings as read
+     * (the bracketed word is the one in force), null where unknown; {@code jcclCopies}: whether the rank JVMs put
+     * jccl's own copies there (Java 22+ and {@code jccl.huge.pages}).
+     */
+    static String hugePages(final String enabled, final String shmem, final String glibcTunables,
+        final boolean jcclCopies)
+    {
+        final String mode = inForce(enabled);
+        if (mode == null || mode.equals("never"))
+        {
+            return "huge pages: " + (mode == null ? "unknown (no " + TRANSPARENT_HUGE_PAGES + ")" :
+                "off (transparent huge pages never)") + "; kernel reads pin every 4 KiB page";
+        }
+        final boolean tunable = glibcTunables != null && glibcTunables.matches(".*glibc\\.malloc\\.hugetlb=[12].*");
+        final String shared = inForce(shmem);
+        return "huge pages: transparent ones " + mode + "; jccl's copies for peers to read and scratch from 2 MiB on " +
+            "them: " + (jcclCopies ? "yes" : "no (Java 22+ and jccl.huge.pages)") + "; the job segment on them: " +
+            (shared != null && (shared.equals("always") || shared.equals("within_size") || shared.equals("force")) ?
+            "yes" : "no (shmem_enabled " + (shared == null ? "unknown" : shared) + ")") +
+            "; direct buffers from 2 MiB on them: " + (mode.equals("always") ? "yes (always)" : tunable ?
+            "yes (GLIBC_TUNABLES " + glibcTunables + ")" : "no, but under GLIBC_TUNABLES=glibc.malloc.hugetlb=1") +
+            " (kernel reads of them took 0.5-0.8x the time)";
+    }
+
+    /** The bracketed word of a kernel setting such as "always [madvise] never", or null. */
+    private static String inForce(final String setting)
+    {
+        if (setting == null)
+        {
+            return null;
+        }
+        final int open = setting.indexOf('[');
+        final int close = setting.indexOf(']', open + 1);
+        return open >= 0 && close > open ? setting.substring(open + 1, close) : null;
+    }
+
+    private static String readSetting(final Path file)
+    {
+        try
+        {
+            return Files.readString(file).trim();
+        }
+        catch (final IOException ex)
+        {
+            return null;
+        }
     }
 
     /** Where the launcher keeps the ranks' class-data archives, and how many there are. */

@@ -93,6 +93,30 @@ class ShmCommandsTest
     }
 
     @Test
+    void infoSaysWhichMemoryLiesOnHugePages()
+    {
+        assertTrue(InfoCommand.hugePages(null, null, null, true).startsWith("huge pages: unknown ("));
+        assertTrue(InfoCommand.hugePages("always madvise [never]", "[never]", null, true)
+            .startsWith("huge pages: off (transparent huge pages never)"));
+        final String madvise = InfoCommand.hugePages("always [madvise] never",
+            "always within_size advise [never] deny force", null, true);
+        assertTrue(madvise.startsWith("huge pages: transparent ones madvise; jccl's copies for peers to read and " +
+            "scratch from 2 MiB on them: yes;"), madvise);
+        assertTrue(madvise.contains("the job segment on them: no (shmem_enabled never)"), madvise);
+        assertTrue(madvise.contains("direct buffers from 2 MiB on them: no, but under " +
+            "GLIBC_TUNABLES=glibc.malloc.hugetlb=1"), madvise);
+        final String tuned = InfoCommand.hugePages("always [madvise] never", "[advise]",
+            "glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1", false);
+        assertTrue(tuned.contains("direct buffers from 2 MiB on them: yes (GLIBC_TUNABLES " +
+            "glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1)"), tuned);
+        assertTrue(tuned.contains("the job segment on them: no (shmem_enabled advise)"), tuned);
+        assertTrue(tuned.contains("on them: no (Java 22+ and jccl.huge.pages)"), tuned);
+        final String always = InfoCommand.hugePages("[always] madvise never", "[within_size]", null, true);
+        assertTrue(always.contains("the job segment on them: yes") &&
+            always.contains("direct buffers from 2 MiB on them: yes (always)"), always);
+    }
+
+    @Test
     void infoListsEverySegmentWithItsCreator() throws IOException
     {
         final int exitCode = new InfoCommand(print(out)).run(new String[] {"--shm-dir", dir.toString()});
