@@ -123,7 +123,7 @@ public final class SharedTable
             }
             catch (final IllegalArgumentException ex)
             {
-                throw new IllegalArgumentException("a slab of " + perRank * 8 + " bytes does not fit this rank's " +
+                throw new IllegalArgumentException("a slab of " + perRank * 8L + " bytes does not fit this rank's " +
                     "symmetric memory: set JCCL_SYMMETRIC_BYTES above it (" + ex.getMessage() + ")", ex);
             }
             this.counters = comm.peerView(counterWords, 0).asByteBuffer();
