@@ -14,7 +14,8 @@ import java.nio.ByteOrder;
  * <p>
  * Memory is addressed the way {@code Unsafe} addresses it: a base object (the array, or {@code null} off-heap) and
  * a byte offset (from the array's base, or an absolute address). Elements are in native byte order.
- * A view is immutable: create it once and reuse it, and the hot path allocates nothing.
+ * A view is immutable: create it once and reuse it, and the hot path allocates nothing. {@link #asByteBuffer()} shows
+ * its bytes to the application, symmetric memory's included.
  * 16-bit floating point types ({@link DataType#FLOAT16}, {@link DataType#BFLOAT16}) live in {@code short[]}.
  */
 public final class Buf

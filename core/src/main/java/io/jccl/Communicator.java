@@ -350,7 +350,8 @@ public interface Communicator extends AutoCloseable
     /**
      * Allocates {@code count} elements in this rank's part of the job segment ("symmetric memory"): collectives on
      * such buffers skip staging copies, because peers can read them directly. Every rank must allocate the same
-     * sequence of sizes. The memory lives until the communicator closes.
+     * sequence of sizes. Collectives take it until the communicator closes; the memory stays mapped while a view of
+     * it is reachable. {@link Buf#asByteBuffer()} reads and writes it, {@link #peerView} reaches a peer's twin.
      */
     Buf allocateShared(long count, DataType type);
 
