@@ -163,11 +163,13 @@ public final class SharedTable
             }
             comm.barrier();
             final double build = System.nanoTime() - buildStart;
+            // all the rounds through the windows first, then all those on private copies: interleaved, each pass
+            // would find the other's data in the caches
             for (int round = -warmup; round < rounds; round++)
             {
                 // lookups through the windows, blocks handed out by rank 0's counter
                 resetCounters();
-                long start = System.nanoTime();
+                final long start = System.nanoTime();
                 claimed[0] = 0;
                 sums[0] = 0;
                 for (long b = next(0); b < blocks; b = next(0))
@@ -175,13 +177,20 @@ public final class SharedTable
                     sums[0] += lookUpInPlace(b);
                     claimed[0]++;
                 }
-                final long inPlaceTime = System.nanoTime() - start;
+                final long time = System.nanoTime() - start;
                 comm.barrier();
-
+                if (round >= 0)
+                {
+                    inPlace[round] = time;
+                }
+            }
+            for (int round = -warmup; round < rounds; round++)
+            {
                 // the same lookups in a private copy of the whole table, which an allgatherv fills; a program
                 // without shared memory would have built its slab there
                 own.get(0, copy, displs[me], counts[me]);
-                start = System.nanoTime();
+                comm.barrier();
+                long start = System.nanoTime();
                 comm.allgatherv(ownSlab, Buf.of(copy), counts, displs);
                 final long gatherTime = System.nanoTime() - start;
                 resetCounters();
@@ -193,13 +202,12 @@ public final class SharedTable
                     sums[1] += lookUpInCopy(b, copy);
                     claimed[1]++;
                 }
-                final long inCopyTime = System.nanoTime() - start;
+                final long time = System.nanoTime() - start;
                 comm.barrier();
                 if (round >= 0)
                 {
-                    inPlace[round] = inPlaceTime;
                     gather[round] = gatherTime;
-                    inCopy[round] = inCopyTime;
+                    inCopy[round] = time;
                 }
             }
             final long[] blocksClaimed = new long[p];
