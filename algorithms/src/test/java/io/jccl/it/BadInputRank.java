@@ -243,7 +243,7 @@ public final class BadInputRank
         c.add(new Case("peerView of a heap array", Who.ALL, iae, "symmetric memory this rank allocated",
             m -> m.peerView(Buf.of(new int[4]), 0)));
         c.add(new Case("peerView null buffer", Who.ALL, iae, "buffer is null", m -> m.peerView(null, 0)));
-        c.add(new Case("peerView rank out of range", Who.ALL, iae, "peer 2 is not a rank of a communicator of 2",
+        c.add(new Case("peerView rank out of range", Who.ALL, iae, "peer 2 is outside 0..1",
             m -> m.peerView(m.allocateShared(4, DataType.INT32), 2)));
         c.add(new Case("withAlgorithm null", Who.ALL, iae, "no algorithm named", m -> m.withAlgorithm(null)));
         c.add(new Case("withAlgorithm unknown", Who.ALL, iae, "no collective has an algorithm named 'nonesuch'",

@@ -187,8 +187,9 @@ public final class SharedWindowRank
         final int p = comm.size();
         expect(IllegalArgumentException.class, () -> comm.peerView(Buf.of(new long[4]), 0), "allocateShared");
         expect(IllegalArgumentException.class, () -> comm.peerView(null, 0), "null");
-        expect(IllegalArgumentException.class, () -> comm.peerView(longs, p), "not a rank");
-        expect(IllegalArgumentException.class, () -> comm.peerView(longs, -1), "not a rank");
+        final String ranks = " is outside 0.." + (p - 1);
+        expect(IllegalArgumentException.class, () -> comm.peerView(longs, p), "peer " + p + ranks);
+        expect(IllegalArgumentException.class, () -> comm.peerView(longs, -1), "peer -1" + ranks);
         if (p > 1)
         {
             // a peer's memory is not this rank's to take the twin of

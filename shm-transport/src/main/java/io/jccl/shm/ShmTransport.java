@@ -1132,14 +1132,8 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
     public Buf peerView(final Buf own, final int peer)
     {
         checkUsable();
-        if (own == null)
-        {
-            throw new IllegalArgumentException("buffer is null");
-        }
-        if (peer < 0 || peer >= size)
-        {
-            throw new IllegalArgumentException("peer " + peer + " is not a rank of a communicator of " + size);
-        }
+        checkBuffer(own, "buffer", false);
+        checkRank(peer, size, "peer");
         final long regionStart = layout.symmetricOffset(rank);
         final long at = own.segmentOffset();
         if (!own.isShared() || own.offset() != base + at || at < regionStart ||
