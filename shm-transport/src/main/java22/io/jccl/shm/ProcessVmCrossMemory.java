@@ -35,14 +35,7 @@ final class ProcessVmCrossMemory implements CrossMemory
     private static final MethodHandle READV_ERRNO;
     private static final MethodHandle WRITEV_ERRNO;
     private static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
-    private static final MethodHandle MMAP;
-    private static final MethodHandle MADVISE;
-    private static final MethodHandle MUNMAP;
     private static final long HUGE_PAGE = 2L << 20;
-    private static final int PROT_READ_WRITE = 0x1 | 0x2;
-    private static final int MAP_PRIVATE_ANONYMOUS = 0x02 | 0x20;
-    private static final int MADV_HUGEPAGE = 14;
-    private static final long MAP_FAILED = -1;
     private static final VarHandle ERRNO =
         CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
 
@@ -61,14 +54,6 @@ final class ProcessVmCrossMemory implements CrossMemory
         WRITEV = linker.downcallHandle(writev, signature);
         READV_ERRNO = linker.downcallHandle(readv, signature, errno);
         WRITEV_ERRNO = linker.downcallHandle(writev, signature, errno);
-        // void *mmap(void *, size_t, int prot, int flags, int fd, off_t); int madvise(void *, size_t, int);
-        // int munmap(void *, size_t)
-        MMAP = linker.downcallHandle(libc.find("mmap").orElseThrow(),
-            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG));
-        MADVISE = linker.downcallHandle(libc.find("madvise").orElseThrow(),
-            FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT));
-        MUNMAP = linker.downcallHandle(libc.find("munmap").orElseThrow(),
-            FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG));
         allowPeersToRead(linker);
         warmUp();
     }
@@ -135,43 +120,79 @@ final class ProcessVmCrossMemory implements CrossMemory
     @Override
     public ByteBuffer allocateForReads(final int capacity)
     {
-        if (capacity < HUGE_PAGE)
-        {
-            return org.agrona.BufferUtil.allocateDirectAligned(capacity, 4096);
-        }
-        // a mapping one huge page longer than the buffer, whose 2 MiB-aligned part the buffer takes
-        final long aligned = (capacity + HUGE_PAGE - 1) & -HUGE_PAGE;
-        final long length = aligned + HUGE_PAGE;
-        final long raw;
-        try
-        {
-            raw = (long) MMAP.invokeExact(0L, length, PROT_READ_WRITE, MAP_PRIVATE_ANONYMOUS, -1, 0L);
-            if (raw == MAP_FAILED)
-            {
-                return org.agrona.BufferUtil.allocateDirectAligned(capacity, 4096);
-            }
-            final long start = (raw + HUGE_PAGE - 1) & -HUGE_PAGE;
-            // advice, not a demand: where the kernel's setting or its free memory gives no huge page, 4 KiB pages
-            final int ignored = (int) MADVISE.invokeExact(start, aligned, MADV_HUGEPAGE);
-            return MemorySegment.ofAddress(start).reinterpret(capacity, Arena.ofAuto(), segment -> unmap(raw, length))
-                .asByteBuffer();
-        }
-        catch (final Throwable ex)
-        {
-            throw new IllegalStateException("mmap of " + length + " bytes failed", ex);
-        }
+        return capacity < HUGE_PAGE ? org.agrona.BufferUtil.allocateDirectAligned(capacity, 4096) :
+            HugePageMappings.allocate(capacity);
     }
 
-    /** Run by the GC's cleaner once the buffer of {@link #allocateForReads} is unreachable. */
-    private static void unmap(final long address, final long length)
+    /**
+     * The calls behind {@link #allocateForReads} from 2 MiB, linked at the first such allocation: every rank loads
+     * this class at start, where linking three more handles took 18-24 ms (three runs of a JVM timing just that),
+     * for memory many jobs never ask for.
+     */
+    private static final class HugePageMappings
     {
-        try
+        private static final int PROT_READ_WRITE = 0x1 | 0x2;
+        private static final int MAP_PRIVATE_ANONYMOUS = 0x02 | 0x20;
+        private static final int MADV_HUGEPAGE = 14;
+        private static final long MAP_FAILED = -1;
+        private static final MethodHandle MMAP;
+        private static final MethodHandle MADVISE;
+        private static final MethodHandle MUNMAP;
+
+        static
         {
-            final int ignored = (int) MUNMAP.invokeExact(address, length);
+            final Linker linker = Linker.nativeLinker();
+            final java.lang.foreign.SymbolLookup libc = linker.defaultLookup();
+            // void *mmap(void *, size_t, int prot, int flags, int fd, off_t); int madvise(void *, size_t, int);
+            // int munmap(void *, size_t)
+            MMAP = linker.downcallHandle(libc.find("mmap").orElseThrow(),
+                FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG));
+            MADVISE = linker.downcallHandle(libc.find("madvise").orElseThrow(),
+                FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT));
+            MUNMAP = linker.downcallHandle(libc.find("munmap").orElseThrow(),
+                FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG));
         }
-        catch (final Throwable ex)
+
+        private HugePageMappings()
         {
-            // nothing to do: the mapping stays until the process exits
+        }
+
+        /** A mapping one huge page longer than the buffer, whose 2 MiB-aligned part the buffer takes. */
+        static ByteBuffer allocate(final int capacity)
+        {
+            final long aligned = (capacity + HUGE_PAGE - 1) & -HUGE_PAGE;
+            final long length = aligned + HUGE_PAGE;
+            final long raw;
+            try
+            {
+                raw = (long) MMAP.invokeExact(0L, length, PROT_READ_WRITE, MAP_PRIVATE_ANONYMOUS, -1, 0L);
+                if (raw == MAP_FAILED)
+                {
+                    return org.agrona.BufferUtil.allocateDirectAligned(capacity, 4096);
+                }
+                final long start = (raw + HUGE_PAGE - 1) & -HUGE_PAGE;
+                // advice, not a demand: where the kernel's setting or its free memory gives no huge page, 4 KiB pages
+                final int ignored = (int) MADVISE.invokeExact(start, aligned, MADV_HUGEPAGE);
+                return MemorySegment.ofAddress(start).reinterpret(capacity, Arena.ofAuto(),
+                    segment -> unmap(raw, length)).asByteBuffer();
+            }
+            catch (final Throwable ex)
+            {
+                throw new IllegalStateException("mmap of " + length + " bytes failed", ex);
+            }
+        }
+
+        /** Run by the GC's cleaner once a buffer of {@link #allocate} is unreachable. */
+        private static void unmap(final long address, final long length)
+        {
+            try
+            {
+                final int ignored = (int) MUNMAP.invokeExact(address, length);
+            }
+            catch (final Throwable ex)
+            {
+                // nothing to do: the mapping stays until the process exits
+            }
         }
     }
 
