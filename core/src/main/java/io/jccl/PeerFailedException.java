@@ -1,8 +1,9 @@
 package io.jccl;
 
 /**
- * A peer died, stopped responding, or failed while this rank waited on an operation. The communicator is
- * broken afterwards: every later call fails fast with the same cause.
+ * A peer died, stopped responding, failed, or was late (alive, but not in the operation within
+ * {@code jccl.timeout.ms}) while this rank waited on an operation. The communicator is broken afterwards: every
+ * later call fails fast with the same cause.
  */
 public class PeerFailedException extends JcclException
 {
@@ -16,7 +17,7 @@ public class PeerFailedException extends JcclException
         this.peer = peer;
     }
 
-    /** The rank that failed. */
+    /** The rank blamed: the one that failed, or in a collective that timed out the first that had not called it. */
     public int peer()
     {
         return peer;

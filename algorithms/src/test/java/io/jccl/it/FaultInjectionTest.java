@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -128,7 +129,13 @@ class FaultInjectionTest
             args.add(algorithm);
             args.add(Integer.toString(elements));
         }
-        return Jobs.builder()
+        final JobLauncher.Builder builder = Jobs.builder();
+        if ("late".equals(kind))
+        {
+            // the survivors' waits time out: nothing else ends them
+            builder.environment("JCCL_TIMEOUT_MS", "1500");
+        }
+        return builder
             .ranks(ranks)
             .mainClass(FaultRank.class.getName())
             .args(args)
@@ -147,6 +154,47 @@ class FaultInjectionTest
             .timeout(Duration.ofSeconds(40))
             .build()
             .run();
+    }
+
+    /**
+     * A rank that is late, alive and running but not calling jccl, is named as late, never as failed: each survivor's
+     * wait in the collective times out ({@code JCCL_TIMEOUT_MS}) and blames the rank that has not called it, whether
+     * it waited on that rank or on one that waits for it (in a ring a rank waits on its neighbour), or learns it from
+     * the survivor that timed out first.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"barrier:shm_flags", "allreduce:ring"})
+    void aLateRankIsNamedLateNotFailed(final String algorithm) throws IOException
+    {
+        final int ranks = 3;
+        final int victim = 2;
+        final Path shmDir = Files.createTempDirectory(Path.of("/dev/shm"), "jccl-faults-");
+        final Path markerDir = Files.createTempDirectory("jccl-faults-markers-");
+        try
+        {
+            final JobResult result = launch("late", "collective", algorithm, 1024, ranks, victim, shmDir, markerDir);
+            final String all = Jobs.allOutput(result) + String.join("\n", result.summary());
+            assertFalse(result.succeeded(), all);
+            final String operation = algorithm.substring(0, algorithm.indexOf(':')) + " #";
+            for (int r = 0; r < ranks - 1; r++)
+            {
+                final Matcher m = result.output(r).stream().map(DETECTED::matcher).filter(Matcher::find).findFirst()
+                    .orElseThrow(() -> new AssertionError("a survivor did not report the late rank:\n" + all));
+                final String message = m.group(4);
+                System.out.println("late rank, " + algorithm + ", rank " + r + ": " + message);
+                assertEquals(victim, Integer.parseInt(m.group(1)), "rank " + r + " blamed another rank: " + message);
+                assertTrue(message.contains(operation + (Long.parseLong(m.group(2)) + 1)), message);
+                assertTrue(message.contains("rank 2 has not called it yet (its last collective: #3)") ||
+                    message.matches(".*rank [01] timed out waiting on rank 2 \\(pid \\d+\\), which is alive and " +
+                    "running.*"), message);
+                assertFalse(message.matches(".*rank 2 \\(pid \\d+\\) failed.*"), message);
+            }
+        }
+        finally
+        {
+            deleteTree(shmDir);
+            deleteTree(markerDir);
+        }
     }
 
     private static void assertSummaryNamesVictim(final String kind, final int victim, final List<String> summary,

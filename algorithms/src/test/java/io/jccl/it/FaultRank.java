@@ -21,7 +21,8 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * One rank of the fault-injection suite ({@link FaultInjectionTest}). Arguments: {@code KIND PHASE VICTIM DIR
  * [COLLECTIVE:ALGORITHM ELEMENTS]}. The victim rank injects fault KIND (kill9: SIGKILL to itself; stop: SIGSTOP to
- * itself; exit: {@code System.exit(7)}; throw: an uncaught exception out of {@code main}) at PHASE; the other ranks
+ * itself; exit: {@code System.exit(7)}; throw: an uncaught exception out of {@code main}; late: a sleep of a minute,
+ * alive and running but not calling jccl, until the launcher stops it) at PHASE; the other ranks
  * report what they saw on stdout:
  * <ul>
  *   <li>victim: {@code FAULT at=EPOCH_MS} just before the fault;</li>
@@ -33,7 +34,8 @@ import java.util.concurrent.locks.LockSupport;
  * while it waits in bootstrap for the others), {@code p2p-recv} / {@code p2p-send} (the survivors are blocked
  * receiving from / sending a message larger than the ring to the victim), {@code collective} (the collective runs in
  * a loop; kill9, stop and exit strike from another thread of the victim while it is inside the fourth or a later
- * call; throw leaves {@code main} before the fourth call while the survivors are in it), {@code close} (the victim
+ * call; throw leaves {@code main}, and late sleeps, before the fourth call while the survivors are in it),
+ * {@code close} (the victim
  * faults where it would close).
  */
 public final class FaultRank
@@ -178,7 +180,8 @@ public final class FaultRank
         final Buf sendBuf = Buf.of(send);
         final Buf recvBuf = Buf.of(recv);
         final Buf block = Buf.of(send, 0, elements / size);
-        if (comm.rank() == victim && !"throw".equals(kind))
+        final boolean inMainThread = "throw".equals(kind) || "late".equals(kind);
+        if (comm.rank() == victim && !inMainThread)
         {
             final Thread injector = new Thread(() ->
             {
@@ -196,7 +199,7 @@ public final class FaultRank
         {
             while (true)
             {
-                if (comm.rank() == victim && "throw".equals(kind) && completed == COLLECTIVES_BEFORE_FAULT)
+                if (comm.rank() == victim && inMainThread && completed == COLLECTIVES_BEFORE_FAULT)
                 {
                     fault(kind);
                 }
@@ -252,9 +255,12 @@ public final class FaultRank
             case "stop" -> signalSelf("-STOP");
             case "exit" -> System.exit(7);
             case "throw" -> throw new IllegalStateException("injected fault: an uncaught exception");
+            case "late" ->
+            {
+            }
             default -> throw new IllegalArgumentException("unknown fault " + kind);
         }
-        // SIGKILL ends the process before this; a stopped process never comes back (the launcher kills it)
+        // SIGKILL ends the process before this; a stopped or late process never comes back (the launcher stops it)
         sleep(60_000);
         throw new AssertionError("still running after the fault " + kind);
     }

@@ -20,7 +20,8 @@ class FlightRecorderTest
             List.of("JCCL_TIMEOUT_MS=1500"));
         Jobs.assertSucceeded(result);
         final String rank0 = String.join("\n", result.output(0));
-        assertTrue(rank0.contains("TIMEOUT timed out after 1500 ms"), rank0);
+        assertTrue(rank0.contains("TIMEOUT timed out after 1500 ms (jccl.timeout.ms) waiting on rank 1 while rank 0 " +
+            "was in allreduce #4 (count 256, float32): rank 1 has not called it yet (its last collective: #3)"), rank0);
         // the dump: every line prefixed host:pid [rank], oldest first, the stuck operation last
         final String prefix = ".+:\\d+ \\[0\\] jccl WARN ALL ";
         assertContains(rank0, prefix + "flight recorder: last 5 of 5 operations, oldest first.*");

@@ -110,6 +110,48 @@ final class CallSignatures
         return null;
     }
 
+    /**
+     * The first rank that has not started collective {@code sequence} (its signatures are all of earlier ones), or -1:
+     * the rank a wait in that collective is late for, whichever rank the wait was on (in a ring, a rank waits on its
+     * neighbour, which may itself wait on the late one).
+     */
+    int firstNotStarted(final long sequence)
+    {
+        for (int r = 0; r < size; r++)
+        {
+            if (r != rank && peerSequence(r, sequence) < sequence)
+            {
+                return r;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * "rank 2 has not called it yet (its last collective: #16)", or with several "ranks 2 and 3 have not called it yet
+     * (their last collectives: #16 and #15)": the ranks {@link #firstNotStarted} finds. Call only when it finds one.
+     */
+    String describeNotStarted(final long sequence)
+    {
+        final StringBuilder ranks = new StringBuilder();
+        final StringBuilder lasts = new StringBuilder();
+        int found = 0;
+        for (int r = 0; r < size; r++)
+        {
+            final long last = r == rank ? sequence : peerSequence(r, sequence);
+            if (last < sequence)
+            {
+                final String separator = found == 0 ? "" : ", ";
+                ranks.append(separator).append(r);
+                lasts.append(separator).append(last == 0 ? "none" : "#" + last);
+                found++;
+            }
+        }
+        return found == 1 ?
+            "rank " + ranks + " has not called it yet (its last collective: " + lasts + ")" :
+            "ranks " + ranks + " have not called it yet (their last collectives: " + lasts + ")";
+    }
+
     /** "collective #17 mismatch: rank 0 allreduce(count=1024, float32, sum), rank 1 allreduce(count=1000, ...)". */
     CollectiveMismatchException mismatch(final long sequence)
     {

@@ -150,8 +150,7 @@ final class PeerMonitor implements AutoCloseable
                 final int culprit = blamed >= 0 && blamed != rank ? (int) blamed : r;
                 throw new PeerFailedException(culprit, culprit == r ?
                     "rank " + r + " failed (error or exit during an operation) " + waiter.describe() :
-                    "rank " + culprit + " (pid " + pid(culprit) + ") " + condition(culprit) + ", as reported by rank " +
-                    r + ", " + waiter.describe());
+                    blamedBy(culprit, r) + ", " + waiter.describe());
             }
             if (state == STATE_CLOSED && (awaited == r || awaited < 0) && strike(r) > 1)
             {
@@ -237,14 +236,33 @@ final class PeerMonitor implements AutoCloseable
         return watch != null && ProcessStates.isStopped(watch.state());
     }
 
-    /** What is wrong with a rank another rank blamed, as far as this rank can tell. */
-    private String condition(final int r)
+    /**
+     * What is wrong with rank {@code culprit}, which rank {@code reporter} blamed for its failure, as far as this rank
+     * can tell. A culprit alive, running and attached has done nothing wrong but be late: the reporter timed out.
+     */
+    private String blamedBy(final int culprit, final int reporter)
     {
-        if (!isAlive(r))
+        final String who = "rank " + culprit + " (pid " + pid(culprit) + ")";
+        final String reported = ", as reported by rank " + reporter;
+        if (!isAlive(culprit))
         {
-            return "died without closing (killed or crashed)";
+            return who + " died without closing (killed or crashed)" + reported;
         }
-        return isStopped(r) ? "is stopped (SIGSTOP, or held by a debugger)" : "failed";
+        if (isStopped(culprit))
+        {
+            return who + " is stopped (SIGSTOP, or held by a debugger)" + reported;
+        }
+        final long state = state(culprit);
+        if (state == STATE_FAILED)
+        {
+            return who + " failed" + reported;
+        }
+        if (state == STATE_CLOSED)
+        {
+            return who + " closed its communicator" + reported;
+        }
+        return "rank " + reporter + " timed out waiting on " + who + ", which is alive and running (late, or busy " +
+            "outside jccl)";
     }
 
     private void stampHeartbeat()

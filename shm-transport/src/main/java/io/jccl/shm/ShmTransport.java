@@ -806,7 +806,7 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         final long sequence = ++collectiveSequence;
         final long shownCount = collective == Collective.BARRIER ? -1 : count;
         final long kind = CallSignatures.kind(collective, type, op, root);
-        waiter.operation(collective.label(), sequence, shownCount, type == null ? null : type.label(), false);
+        waiter.collective(collective.label(), sequence, shownCount, type == null ? null : type.label());
         recorder.begin(sequence, kind, shownCount, algorithm);
         signatures.publish(sequence, kind, agreedCount);
         // Acquire: what the failing rank published before it set the word (its signatures, its state) is visible.

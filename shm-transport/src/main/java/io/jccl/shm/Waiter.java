@@ -43,6 +43,8 @@ final class Waiter
 
     private String operation = "startup";
     private boolean pointToPoint;
+    /** Whether the operation is a collective, whose sequence is its call signatures' ({@link #collective}). */
+    private boolean collective;
     private long sequence;
     private int peer = -1;
     private int tag = Integer.MIN_VALUE;
@@ -102,6 +104,7 @@ final class Waiter
         final boolean pointToPoint)
     {
         this.pointToPoint = pointToPoint;
+        this.collective = false;
         idle.spinWithCoreEach(pointToPoint);
         idle.operation(pointToPoint ? Long.MAX_VALUE : sequence);
         this.operation = name;
@@ -111,6 +114,16 @@ final class Waiter
         this.peer = -1;
         this.tag = Integer.MIN_VALUE;
         this.bytes = -1;
+    }
+
+    /**
+     * {@link #operation} for collective {@code sequence}: a wait in it that times out names the ranks that have not
+     * called it yet, from their call signatures, and blames the first of them.
+     */
+    void collective(final String name, final long sequence, final long count, final String type)
+    {
+        operation(name, sequence, count, type, false);
+        this.collective = true;
     }
 
     /** The rank has written all its part of the current collective: its waits from now on only read. */
@@ -258,10 +271,28 @@ final class Waiter
         return awaited == ANY_SENDER ? "any rank" : "rank " + awaited;
     }
 
+    /**
+     * "timed out after 2000 ms (jccl.timeout.ms) waiting on rank 2 while rank 0 was in allreduce #4 (...)", and in a
+     * collective that some rank has not called yet ": rank 3 has not called it yet (its last collective: #3)", which
+     * then takes the blame: the rank waited on may be waiting for it too.
+     */
     private JcclException timeout(final int awaited)
     {
-        final String message = "timed out after " + TimeUnit.NANOSECONDS.toMillis(timeoutNs) +
-             " ms (jccl.timeout.ms) " + describe();
-        return awaited >= 0 ? new PeerFailedException(awaited, message) : new JcclException(message);
+        final StringBuilder message = new StringBuilder("timed out after ")
+            .append(TimeUnit.NANOSECONDS.toMillis(timeoutNs)).append(" ms (jccl.timeout.ms)");
+        if (awaited >= 0 && awaited != peer)
+        {
+            message.append(" waiting on rank ").append(awaited);
+        }
+        message.append(' ').append(describe());
+        int blamed = awaited;
+        final int late = collective ? signatures.firstNotStarted(sequence) : -1;
+        if (late >= 0)
+        {
+            message.append(": ").append(signatures.describeNotStarted(sequence));
+            blamed = late;
+        }
+        return blamed >= 0 ? new PeerFailedException(blamed, message.toString()) :
+            new JcclException(message.toString());
     }
 }

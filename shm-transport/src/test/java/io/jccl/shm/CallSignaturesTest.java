@@ -76,6 +76,34 @@ class CallSignaturesTest
     }
 
     @Test
+    void ranksThatHaveNotCalledACollectiveAreNamedAndTheFirstIsBlamed()
+    {
+        for (long s = 1; s <= 3; s++)
+        {
+            ranks[0].publish(s, allreduce(DataType.FLOAT32, ReduceOp.SUM), 8);
+        }
+        ranks[1].publish(1, allreduce(DataType.FLOAT32, ReduceOp.SUM), 8);
+        ranks[1].publish(2, allreduce(DataType.FLOAT32, ReduceOp.SUM), 8);
+        assertEquals(1, ranks[0].firstNotStarted(3));
+        assertEquals("ranks 1, 2 have not called it yet (their last collectives: #2, none)",
+            ranks[0].describeNotStarted(3));
+        // at #2 rank 1 is there, rank 2 not
+        assertEquals(2, ranks[0].firstNotStarted(2));
+        assertEquals(2, ranks[1].firstNotStarted(2));
+
+        // rank 1 catches up and moves past #3; rank 2 alone is late
+        for (long s = 3; s <= 7; s++)
+        {
+            ranks[1].publish(s, CallSignatures.kind(Collective.BARRIER, null, null, -1), 0);
+        }
+        assertEquals(2, ranks[0].firstNotStarted(3));
+        assertEquals("rank 2 has not called it yet (its last collective: none)", ranks[0].describeNotStarted(3));
+        ranks[2].publish(3, allreduce(DataType.FLOAT32, ReduceOp.SUM), 8);
+        assertEquals(-1, ranks[0].firstNotStarted(3));
+        assertEquals(0, ranks[1].firstNotStarted(4));
+    }
+
+    @Test
     void countsOfMinusOneAreNotCompared()
     {
         ranks[0].publish(1, CallSignatures.kind(Collective.ALLTOALLV, DataType.INT8, null, -1), -1);
