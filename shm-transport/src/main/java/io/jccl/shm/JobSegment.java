@@ -71,7 +71,8 @@ public final class JobSegment implements AutoCloseable
         if (length > MAX_LENGTH)
         {
             throw new JcclException("the job segment would need " + mib(length) + " for " + layout.worldSize() +
-                " ranks, more than one mapping holds (" + mib(MAX_LENGTH) + "): " + SETTINGS_HINT);
+                " ranks (" + parts(layout) + "), more than one mapping holds (" + mib(MAX_LENGTH) + "): shrink it " +
+                "with JCCL_RING_BYTES, JCCL_STAGING_BYTES and JCCL_SYMMETRIC_BYTES.");
         }
         removeIfStale(path, log);
         final Path creating = SegmentFiles.creatingPath(path);
@@ -250,6 +251,21 @@ public final class JobSegment implements AutoCloseable
             id[i] = UnsafeApi.getByte(null, address + JOB_ID_OFFSET + i);
         }
         return new String(id, StandardCharsets.US_ASCII);
+    }
+
+    /**
+     * "rings 9900.0 MiB, one per ordered pair of ranks (100 × 99 of 1.0 MiB); staging areas 400.0 MiB (100 × 4.0
+     * MiB); symmetric memory 800.0 MiB (100 × 8.0 MiB)": what the settings make of a segment, the rings growing with
+     * the square of the ranks.
+     */
+    static String parts(final SegmentDescriptor layout)
+    {
+        final long ranks = layout.worldSize();
+        final long ring = ChannelDescriptor.length(layout.ringCapacity());
+        return "rings " + mib(ranks * (ranks - 1) * ring) + ", one per ordered pair of ranks (" + ranks + " × " +
+            (ranks - 1) + " of " + mib(ring) + "); staging areas " + mib(ranks * layout.stagingBytes()) + " (" +
+            ranks + " × " + mib(layout.stagingBytes()) + "); symmetric memory " +
+            mib(ranks * layout.symmetricBytes()) + " (" + ranks + " × " + mib(layout.symmetricBytes()) + ")";
     }
 
     private static final String SETTINGS_HINT = "Free space in the segment directory (jccl.shm.dir / JCCL_SHM_DIR), " +
