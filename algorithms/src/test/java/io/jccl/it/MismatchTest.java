@@ -1,6 +1,7 @@
 package io.jccl.it;
 
 import io.jccl.launch.JobResult;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -9,6 +10,7 @@ import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -45,5 +47,27 @@ class MismatchTest
             assertTrue(line.contains("seq=2 message=collective #2 mismatch: " + calls), line);
         }
         assertFalse(Files.exists(Jobs.segment(result)), "segment left behind");
+    }
+
+    /**
+     * A receive against a collective: each rank waits on the other. The rank whose receive times out names the
+     * collective its peer has started, and the peer says that rank 0 timed out waiting on it.
+     */
+    @Test
+    void aReceiveAgainstACollectiveNamesTheCollectiveOnBothRanks()
+    {
+        final JobResult result = Jobs.launch(2, DeadlockRank.class, List.of(), List.of());
+        Jobs.assertSucceeded(result);
+        assertEquals(List.of("TIMEOUT timed out after 1500 ms (jccl.timeout.ms) while rank 0 was in recv #1 (count 1, " +
+            "int32, waiting on rank 1, tag 5, 4 bytes): rank 1 has started collective #2, allreduce(count=256, " +
+            "float32, sum), which rank 0 has not called yet"), timeouts(result, 0));
+        assertEquals(List.of("TIMEOUT rank 0 timed out waiting on this rank while rank 1 was in allreduce #2 (count " +
+            "256, float32)"), timeouts(result, 1));
+    }
+
+    private static List<String> timeouts(final JobResult result, final int rank)
+    {
+        return result.output(rank).stream().filter(l -> l.startsWith("TIMEOUT ") || l.startsWith("NO TIMEOUT"))
+            .toList();
     }
 }

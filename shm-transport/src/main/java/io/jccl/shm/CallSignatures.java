@@ -152,6 +152,27 @@ final class CallSignatures
             "ranks " + ranks + " have not called it yet (their last collectives: " + lasts + ")";
     }
 
+    /**
+     * "rank 2 has started collective #6, allreduce(count=1024, float32, sum), which rank 0 has not called yet", when
+     * {@code peer} has started a collective this rank has not: waiting on it for anything else, this rank waits on a
+     * rank that most likely waits on this one. Null otherwise.
+     */
+    String describeAhead(final int peer)
+    {
+        final long ahead = latest + 1;
+        if (peerSequence(peer, ahead) < ahead)
+        {
+            return null;
+        }
+        final StringBuilder sb = new StringBuilder("rank ").append(peer).append(" has started collective #")
+            .append(ahead);
+        if (read(peer, ahead))
+        {
+            describe(sb.append(", "), readKind, readCount);
+        }
+        return sb.append(", which rank ").append(rank).append(" has not called yet").toString();
+    }
+
     /** "collective #17 mismatch: rank 0 allreduce(count=1024, float32, sum), rank 1 allreduce(count=1000, ...)". */
     CollectiveMismatchException mismatch(final long sequence)
     {

@@ -147,7 +147,13 @@ final class PeerMonitor implements AutoCloseable
             if (state == STATE_FAILED)
             {
                 final long blamed = UnsafeApi.getLong(null, record(r) + FAILED_PEER_OFFSET);
-                final int culprit = blamed >= 0 && blamed != rank ? (int) blamed : r;
+                if (blamed == rank)
+                {
+                    // r blamed this rank, which is alive: r gave up waiting on it (its call's or heartbeat's timeout)
+                    throw new PeerFailedException(r, "rank " + r + " timed out waiting on this rank " +
+                        waiter.describe());
+                }
+                final int culprit = blamed >= 0 ? (int) blamed : r;
                 throw new PeerFailedException(culprit, culprit == r ?
                     "rank " + r + " failed (error or exit during an operation) " + waiter.describe() :
                     blamedBy(culprit, r) + ", " + waiter.describe());

@@ -274,7 +274,8 @@ final class Waiter
     /**
      * "timed out after 2000 ms (jccl.timeout.ms) waiting on rank 2 while rank 0 was in allreduce #4 (...)", and in a
      * collective that some rank has not called yet ": rank 3 has not called it yet (its last collective: #3)", which
-     * then takes the blame: the rank waited on may be waiting for it too.
+     * then takes the blame: the rank waited on may be waiting for it too. Outside a collective, a wait on a rank that
+     * has started a collective this one has not says so: the two most likely wait on each other.
      */
     private JcclException timeout(final int awaited)
     {
@@ -291,6 +292,14 @@ final class Waiter
         {
             message.append(": ").append(signatures.describeNotStarted(sequence));
             blamed = late;
+        }
+        else if (!collective && awaited >= 0)
+        {
+            final String ahead = signatures.describeAhead(awaited);
+            if (ahead != null)
+            {
+                message.append(": ").append(ahead);
+            }
         }
         return blamed >= 0 ? new PeerFailedException(blamed, message.toString()) :
             new JcclException(message.toString());
