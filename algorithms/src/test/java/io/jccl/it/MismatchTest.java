@@ -51,7 +51,7 @@ class MismatchTest
 
     /**
      * A receive against a collective: each rank waits on the other. The rank whose receive times out names the
-     * collective its peer has started, and the peer says that rank 0 timed out waiting on it.
+     * collective its peer has started, and the peer says that rank 0 gave up waiting on it.
      */
     @Test
     void aReceiveAgainstACollectiveNamesTheCollectiveOnBothRanks()
@@ -61,7 +61,7 @@ class MismatchTest
         assertEquals(List.of("TIMEOUT timed out after 1500 ms (jccl.timeout.ms) while rank 0 was in recv #1 (count 1, " +
             "int32, waiting on rank 1, tag 5, 4 bytes): rank 1 has started collective #2, allreduce(count=256, " +
             "float32, sum), which rank 0 has not called yet"), timeouts(result, 0));
-        assertEquals(List.of("TIMEOUT rank 0 timed out waiting on this rank while rank 1 was in allreduce #2 (count " +
+        assertEquals(List.of("TIMEOUT rank 0 gave up waiting on this rank while rank 1 was in allreduce #2 (count " +
             "256, float32)"), timeouts(result, 1));
     }
 

@@ -150,7 +150,7 @@ final class PeerMonitor implements AutoCloseable
                 if (blamed == rank)
                 {
                     // r blamed this rank, which is alive: r gave up waiting on it (its call's or heartbeat's timeout)
-                    throw new PeerFailedException(r, "rank " + r + " timed out waiting on this rank " +
+                    throw new PeerFailedException(r, "rank " + r + " gave up waiting on this rank " +
                         waiter.describe());
                 }
                 final int culprit = blamed >= 0 ? (int) blamed : r;
@@ -267,7 +267,7 @@ final class PeerMonitor implements AutoCloseable
         {
             return who + " closed its communicator" + reported;
         }
-        return "rank " + reporter + " timed out waiting on " + who + ", which is alive and running (late, or busy " +
+        return "rank " + reporter + " gave up waiting on " + who + ", which is alive and running (late, or busy " +
             "outside jccl)";
     }
 
