@@ -40,6 +40,14 @@ public final class Configuration
     public static final long TIMEOUT_MS_DEFAULT = 300_000;
 
     /**
+     * A wait that lasts this long logs one warning, whatever {@code jccl.debug}: what it waits on and, in a collective,
+     * the ranks that have not called it yet, so that a job held up by a late or deadlocked rank says why long before
+     * {@link #TIMEOUT_MS_PROP_NAME} ends the call. 0: never.
+     */
+    public static final String SLOW_WAIT_MS_PROP_NAME = "jccl.slow.wait.ms";
+    public static final long SLOW_WAIT_MS_DEFAULT = 30_000;
+
+    /**
      * A peer whose heartbeat is older than this is reported as unresponsive. GC pauses and a starved heartbeat thread
      * on an oversubscribed machine must fit under it; a stopped process (SIGSTOP) is recognised sooner, from its
      * kernel state, once its heartbeat is half a second late.

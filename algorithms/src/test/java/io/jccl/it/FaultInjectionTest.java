@@ -132,8 +132,8 @@ class FaultInjectionTest
         final JobLauncher.Builder builder = Jobs.builder();
         if ("late".equals(kind))
         {
-            // the survivors' waits time out: nothing else ends them
-            builder.environment("JCCL_TIMEOUT_MS", "1500");
+            // the survivors' waits time out: nothing else ends them; they say what holds them up first
+            builder.environment("JCCL_TIMEOUT_MS", "1500").environment("JCCL_SLOW_WAIT_MS", "500");
         }
         return builder
             .ranks(ranks)
@@ -188,6 +188,12 @@ class FaultInjectionTest
                     message.matches(".*rank [01] gave up waiting on rank 2 \\(pid \\d+\\), which is alive and " +
                     "running.*"), message);
                 assertFalse(message.matches(".*rank 2 \\(pid \\d+\\) failed.*"), message);
+                // before the timeout, the slow wait's warning: what this rank waits on, and who is late
+                final String warning = result.output(r).stream().filter(l -> l.contains("(jccl.slow.wait.ms)"))
+                    .findFirst().orElseThrow(() -> new AssertionError("no slow-wait warning:\n" + all));
+                assertTrue(warning.matches(".* jccl WARN COLL still waiting after 500 ms \\(jccl.slow.wait.ms\\) " +
+                    "(on rank \\d )?while rank " + r + " was in " + operation + "4.*: rank 2 has not called it yet " +
+                    "\\(its last collective: #3\\); the call fails at jccl.timeout.ms \\(1500 ms\\)"), warning);
             }
         }
         finally

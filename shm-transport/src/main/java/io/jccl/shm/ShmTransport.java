@@ -143,7 +143,8 @@ public final class ShmTransport implements CollectiveContext, AutoCloseable
         this.checkMode = configuration.getBoolean(Configuration.CHECK_PROP_NAME, Configuration.CHECK_DEFAULT);
         this.configuration = configuration;
         this.waiter = new Waiter(rank, monitor, signatures, recorder, configuration.timeoutMs(),
-            configuration.getLong(Configuration.LIVENESS_CHECK_MS_PROP_NAME, Configuration.LIVENESS_CHECK_MS_DEFAULT));
+            configuration.getLong(Configuration.LIVENESS_CHECK_MS_PROP_NAME, Configuration.LIVENESS_CHECK_MS_DEFAULT),
+            configuration.getLong(Configuration.SLOW_WAIT_MS_PROP_NAME, Configuration.SLOW_WAIT_MS_DEFAULT), log);
         waitFor(Runtime.getRuntime().availableProcessors(), true);
         this.writers = new ChannelWriter[size];
         this.readers = new ChannelReader[size];

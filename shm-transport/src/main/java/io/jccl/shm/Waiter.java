@@ -29,6 +29,9 @@ final class Waiter
     private final FlightRecorder recorder;
     private final long timeoutNs;
     private final long checkIntervalNs;
+    /** A wait this long logs what it is stuck on, once ({@code jccl.slow.wait.ms}); 0: never. */
+    private final long slowWaitNs;
+    private final Log log;
 
     /** The back-off of the waits of the moment: {@link #callWaits} or {@link #threadWaits}. */
     private SpinYieldParkIdleStrategy idle;
@@ -38,6 +41,9 @@ final class Waiter
     private SpinYieldParkIdleStrategy threadWaits;
     private boolean started;
     private long deadline;
+    /** When the current wait logs that it is slow, unless it {@link #warned} already. */
+    private long slowAt;
+    private boolean warned;
     private long nextCheck;
     private int idles;
 
@@ -53,7 +59,7 @@ final class Waiter
     private String type;
 
     Waiter(final int rank, final PeerMonitor monitor, final CallSignatures signatures, final FlightRecorder recorder,
-        final long timeoutMs, final long checkIntervalMs)
+        final long timeoutMs, final long checkIntervalMs, final long slowWaitMs, final Log log)
     {
         this.rank = rank;
         this.monitor = monitor;
@@ -61,6 +67,8 @@ final class Waiter
         this.recorder = recorder;
         this.timeoutNs = TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         this.checkIntervalNs = TimeUnit.MILLISECONDS.toNanos(checkIntervalMs);
+        this.slowWaitNs = TimeUnit.MILLISECONDS.toNanos(Math.max(0, slowWaitMs));
+        this.log = log;
     }
 
     /**
@@ -197,6 +205,8 @@ final class Waiter
             final long now = System.nanoTime();
             deadline = now + timeoutNs;
             nextCheck = now + checkIntervalNs;
+            slowAt = now + slowWaitNs;
+            warned = slowWaitNs == 0;
             recorder.waiting(awaited, now);
         }
         else if ((++idles & 31) == 0)
@@ -215,6 +225,14 @@ final class Waiter
                 if (now - deadline > 0)
                 {
                     throw timeout(awaited);
+                }
+                if (!warned && now - slowAt > 0)
+                {
+                    warned = true;
+                    log.warn(pointToPoint ? Log.P2P : Log.COLL, "still waiting after " +
+                        TimeUnit.NANOSECONDS.toMillis(slowWaitNs) + " ms (jccl.slow.wait.ms) " +
+                        stuckOn(awaited, "on rank ") + "; the call fails at jccl.timeout.ms (" +
+                        TimeUnit.NANOSECONDS.toMillis(timeoutNs) + " ms)");
                 }
             }
         }
@@ -279,29 +297,41 @@ final class Waiter
      */
     private JcclException timeout(final int awaited)
     {
-        final StringBuilder message = new StringBuilder("timed out after ")
-            .append(TimeUnit.NANOSECONDS.toMillis(timeoutNs)).append(" ms (jccl.timeout.ms)");
+        final String message = "timed out after " + TimeUnit.NANOSECONDS.toMillis(timeoutNs) +
+            " ms (jccl.timeout.ms) " + stuckOn(awaited, "waiting on rank ");
+        final int late = collective ? signatures.firstNotStarted(sequence) : -1;
+        final int blamed = late >= 0 ? late : awaited;
+        return blamed >= 0 ? new PeerFailedException(blamed, message) : new JcclException(message);
+    }
+
+    /**
+     * "waiting on rank 2 while rank 0 was in allreduce #4 (...)" (the rank named by {@code awaitedPrefix} when
+     * {@link #describe} does not name it), then what the call signatures tell: in a collective, the ranks that have
+     * not called it; outside one, the collective the awaited rank has started and this one has not.
+     */
+    private String stuckOn(final int awaited, final String awaitedPrefix)
+    {
+        final StringBuilder sb = new StringBuilder();
         if (awaited >= 0 && awaited != peer)
         {
-            message.append(" waiting on rank ").append(awaited);
+            sb.append(awaitedPrefix).append(awaited).append(' ');
         }
-        message.append(' ').append(describe());
-        int blamed = awaited;
-        final int late = collective ? signatures.firstNotStarted(sequence) : -1;
-        if (late >= 0)
+        sb.append(describe());
+        if (collective)
         {
-            message.append(": ").append(signatures.describeNotStarted(sequence));
-            blamed = late;
+            if (signatures.firstNotStarted(sequence) >= 0)
+            {
+                sb.append(": ").append(signatures.describeNotStarted(sequence));
+            }
         }
-        else if (!collective && awaited >= 0)
+        else if (awaited >= 0)
         {
             final String ahead = signatures.describeAhead(awaited);
             if (ahead != null)
             {
-                message.append(": ").append(ahead);
+                sb.append(": ").append(ahead);
             }
         }
-        return blamed >= 0 ? new PeerFailedException(blamed, message.toString()) :
-            new JcclException(message.toString());
+        return sb.toString();
     }
 }
