@@ -128,8 +128,8 @@ final class CallSignatures
     }
 
     /**
-     * "rank 2 has not called it yet (its last collective: #16)", or with several "ranks 2 and 3 have not called it yet
-     * (their last collectives: #16 and #15)": the ranks {@link #firstNotStarted} finds. Call only when it finds one.
+     * "rank 2 has not called it yet (its last collective: #16)", or with several "ranks 2, 3 have not called it yet
+     * (their last collectives: #16, none)": the ranks {@link #firstNotStarted} finds. Call only when it finds one.
      */
     String describeNotStarted(final long sequence)
     {

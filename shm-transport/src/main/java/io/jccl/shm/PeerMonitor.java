@@ -244,7 +244,8 @@ final class PeerMonitor implements AutoCloseable
 
     /**
      * What is wrong with rank {@code culprit}, which rank {@code reporter} blamed for its failure, as far as this rank
-     * can tell. A culprit alive, running and attached has done nothing wrong but be late: the reporter timed out.
+     * can tell. A culprit alive, running and attached has done nothing wrong but be late: the reporter gave up waiting
+     * on it.
      */
     private String blamedBy(final int culprit, final int reporter)
     {
