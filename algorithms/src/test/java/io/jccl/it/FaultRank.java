@@ -22,8 +22,8 @@ import java.util.concurrent.locks.LockSupport;
  * One rank of the fault-injection suite ({@link FaultInjectionTest}). Arguments: {@code KIND PHASE VICTIM DIR
  * [COLLECTIVE:ALGORITHM ELEMENTS]}. The victim rank injects fault KIND (kill9: SIGKILL to itself; stop: SIGSTOP to
  * itself; exit: {@code System.exit(7)}; throw: an uncaught exception out of {@code main}; late: a sleep of a minute,
- * alive and running but not calling jccl, until the launcher stops it) at PHASE; the other ranks
- * report what they saw on stdout:
+ * alive and running but not calling jccl, until the launcher stops it) at PHASE; the other ranks report what they
+ * saw on stdout:
  * <ul>
  *   <li>victim: {@code FAULT at=EPOCH_MS} just before the fault;</li>
  *   <li>survivor: {@code DETECTED peer=P done=N ms=T message=...} (N operations of the phase completed before the one
@@ -35,8 +35,7 @@ import java.util.concurrent.locks.LockSupport;
  * receiving from / sending a message larger than the ring to the victim), {@code collective} (the collective runs in
  * a loop; kill9, stop and exit strike from another thread of the victim while it is inside the fourth or a later
  * call; throw leaves {@code main}, and late sleeps, before the fourth call while the survivors are in it),
- * {@code close} (the victim
- * faults where it would close).
+ * {@code close} (the victim faults where it would close).
  */
 public final class FaultRank
 {
