@@ -961,7 +961,7 @@ public final class AlgorithmSelector
         }
         final CollectiveAlgorithm chain = oversubscribedScan[args.collective.ordinal()];
         if (chain != null && size > cores && !tuned.measured() &&
-            lowLatencyScan[args.collective.ordinal()].unsupportedReason(args, size, context) != null &&
+            !lowLatencyScan[args.collective.ordinal()].supports(args, size, context) &&
             chain.unsupportedReason(args, size, context) == null)
         {
             return chain;

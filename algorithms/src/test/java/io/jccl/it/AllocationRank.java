@@ -34,6 +34,7 @@ public final class AllocationRank
      * copies of an operand the kernel may not read (the GC moves it) into the staging areas.
      */
     private static final int LARGE_BYTES = 256 * 1024;
+    private static final int SCAN_BYTES = 64 * 1024;
 
     private AllocationRank()
     {
@@ -68,6 +69,8 @@ public final class AllocationRank
             calls.put("reduce_scatterv", () -> comm.reduceScatterv(all, block, counts, ReduceOp.SUM));
             calls.put("alltoall", () -> comm.alltoall(all, all2));
             calls.put("alltoallv", () -> comm.alltoallv(all, counts, null, all2, counts, null));
+            calls.put("scan", () -> comm.scan(block, out, ReduceOp.SUM));
+            calls.put("exscan", () -> comm.exscan(block, out, ReduceOp.SUM));
             calls.put("sendRecv", () -> comm.sendRecv(block, peer, 3, out, from, 3));
             calls.put("sendRecv_any_source", () -> comm.sendRecv(block, peer, 5, out, Communicator.ANY_SOURCE, 5));
             calls.put("sendRecv_any_tag", () -> comm.sendRecv(block, peer, 6, out, from, Communicator.ANY_TAG));
@@ -87,6 +90,10 @@ public final class AllocationRank
             calls.put("allreduce_256k_array", () -> comm.allreduce(largeArray, largeArrayOut, ReduceOp.SUM));
             final Buf arrayBlock = largeArray.slice(0, LARGE_BYTES / Float.BYTES / p);
             calls.put("allgather_256k_array", () -> comm.allgather(arrayBlock, largeArrayOut));
+            // beyond the low-latency scan's 1 KiB, where ranks that share cores pass the prefix down a chain
+            final Buf scanBlock = largeArray.slice(0, SCAN_BYTES / Float.BYTES);
+            final Buf scanOut = largeArrayOut.slice(0, SCAN_BYTES / Float.BYTES);
+            calls.put("scan_64k_array", () -> comm.scan(scanBlock, scanOut, ReduceOp.SUM));
             final com.sun.management.ThreadMXBean threads =
                 (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
             final long thread = Thread.currentThread().threadId();

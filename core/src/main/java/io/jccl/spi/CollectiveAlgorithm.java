@@ -29,6 +29,15 @@ public interface CollectiveAlgorithm
             args.collective.label();
     }
 
+    /**
+     * Whether {@link #unsupportedReason} is null, without building the reason: for a selector's rule that asks on every
+     * call and often hears no. An algorithm whose reasons are built per call overrides it.
+     */
+    default boolean supports(final CollectiveArgs args, final int size, final CollectiveContext context)
+    {
+        return unsupportedReason(args, size, context) == null;
+    }
+
     /** Runs the collective. Every rank calls it with matching arguments. */
     void run(CollectiveContext context, CollectiveArgs args);
 }

@@ -125,6 +125,12 @@ final class LowLatencyProtocol
     {
     }
 
+    /** Whether a call moving {@code bytes} per rank can use LL: {@link #reason} null, without building a message. */
+    static boolean carries(final CollectiveContext context, final long bytes)
+    {
+        return bytes <= MAX_BYTES && regionBytes(context) > 0;
+    }
+
     /** Null when a call moving {@code bytes} per rank can use LL, else why not. */
     static String reason(final String name, final CollectiveContext context, final long bytes)
     {

@@ -51,6 +51,17 @@ public final class ShmLowLatencyScan implements CollectiveAlgorithm
             LowLatencyProtocol.reason(name(), context, args.count * args.elementSize());
     }
 
+    /**
+     * The selector asks on every oversubscribed scan whether this one serves it, and above 1 KiB hears no: building
+     * that reason took 120 bytes a call.
+     */
+    @Override
+    public boolean supports(final CollectiveArgs args, final int size, final CollectiveContext context)
+    {
+        return COLLECTIVES.contains(args.collective) &&
+            (size == 1 || LowLatencyProtocol.carries(context, args.count * args.elementSize()));
+    }
+
     @Override
     public void run(final CollectiveContext context, final CollectiveArgs args)
     {

@@ -34,6 +34,7 @@ import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -463,13 +464,16 @@ class ShmAlgorithmsTest
             args.op = ReduceOp.SUM;
             args.count = largestLowLatencyCount(served, DataType.INT32, 4);
             assertNull(algorithm.unsupportedReason(args, 4, job.context(0)), algorithm.name());
+            assertTrue(algorithm.supports(args, 4, job.context(0)), algorithm.name());
             final String tooSmall = algorithm.unsupportedReason(args, 4, small.context(0));
             assertNotNull(tooSmall, algorithm.name());
             assertTrue(tooSmall.contains("staging area of at least"), tooSmall);
+            assertFalse(algorithm.supports(args, 4, small.context(0)), algorithm.name());
             args.count++;
             final String tooLarge = algorithm.unsupportedReason(args, 4, job.context(0));
             assertNotNull(tooLarge, algorithm.name());
             assertTrue(tooLarge.contains("at most " + LowLatencyProtocol.MAX_BYTES + " bytes"), tooLarge);
+            assertFalse(algorithm.supports(args, 4, job.context(0)), algorithm.name());
         }
     }
 
