@@ -4,6 +4,8 @@ import io.jccl.spi.ArgumentChecks;
 import io.jccl.spi.Elements;
 import org.agrona.UnsafeApi;
 
+import java.util.Arrays;
+
 import static io.jccl.LocKeys.index;
 import static io.jccl.LocKeys.indexKey;
 import static io.jccl.LocKeys.orderKey32;
@@ -14,11 +16,11 @@ import static io.jccl.LocKeys.valueBits32;
 import static io.jccl.LocKeys.valueBits64;
 
 /**
- * MPI's MINLOC and MAXLOC: reduce and allreduce of (value, index) pairs, element-wise, to the smallest or largest
- * value and, among the pairs holding it, the smallest index (MPI's rule for ties). The values are a {@link Buf} of
- * any {@link DataType}, the indices a {@link Buf} of {@link DataType#INT32} (MPI's {@code MPI_FLOAT_INT},
- * {@code MPI_DOUBLE_INT}, {@code MPI_2INT}, ...: the index is an {@code int}). The classic use, the largest value
- * of a distributed vector and where it is:
+ * MPI's MINLOC and MAXLOC: reduce, allreduce, reduce-scatter, scan and exscan of (value, index) pairs, element-wise,
+ * to the smallest or largest value and, among the pairs holding it, the smallest index (MPI's rule for ties). The
+ * values are a {@link Buf} of any {@link DataType}, the indices a {@link Buf} of {@link DataType#INT32} (MPI's
+ * {@code MPI_FLOAT_INT}, {@code MPI_DOUBLE_INT}, {@code MPI_2INT}, ...: the index is an {@code int}). The classic use,
+ * the largest value of a distributed vector and where it is:
  * <pre>
  *   LocCollectives loc = LocCollectives.of(comm);
  *   double[] value = {localMax};
@@ -29,8 +31,8 @@ import static io.jccl.LocKeys.valueBits64;
  * {@link Double#compare} does (-0.0 below 0.0, every NaN equal to every other and above +∞; a NaN comes back as the
  * canonical NaN).
  * <p>
- * Each call is the communicator's own int64 reductions on keys that order as the pairs do. A value of up to 32 bits
- * and its index make one key, reduced by one MIN or MAX:
+ * Each call is the communicator's own collectives on keys that order as the pairs do. A value of up to 32 bits and
+ * its index make one int64 key, reduced (or reduce-scattered, or scanned) by one MIN or MAX:
  * <pre>
  *   bit 63                            32 31                                0
  *   +-----------------------------------+----------------------------------+
@@ -38,11 +40,16 @@ import static io.jccl.LocKeys.valueBits64;
  *   | orders as the values do           | smaller index wins a tie         |
  *   +-----------------------------------+----------------------------------+
  * </pre>
- * A 64-bit value (int64, uint64, float64) leaves no room for its index: its key (a uint64) is reduced first, then each
- * rank offers its index where its key is the result ({@link Integer#MAX_VALUE} elsewhere) to a MIN over int32, two
- * reductions; up to 16 such pairs are instead gathered, (key, index) from every rank, and reduced where they arrive,
- * one collective. Pairs go in segments of 32,768, each packed, reduced and unpacked while its keys are in cache, so the
- * scratch arrays this object keeps stay small (256 KiB, 640 KiB for 64-bit values); a call that repeats its count
+ * A 64-bit value (int64, uint64, float64) leaves no room for its index. In a reduce or an allreduce its key (a uint64)
+ * is reduced first, then each rank offers its index where its key is the result ({@link Integer#MAX_VALUE} elsewhere)
+ * to a MIN over int32, two reductions; up to 16 such pairs are instead gathered, (key, index) from every rank, and
+ * reduced where they arrive, one collective. A reduce-scatter sends each rank the (key, index) pairs of its block by
+ * one alltoall, each rank reducing those it receives. A scan or an exscan takes three scans (of the keys; of where each
+ * prefix's best key began; of the indices offered since), for a rank's prefix is decided among its predecessors alone,
+ * which a reduction of every rank's keys then indices cannot tell; up to 16 pairs take one scan of every rank's pairs,
+ * each in its own block. Pairs go in segments of 32,768 (a reduce-scatter's spread over the ranks' blocks), each
+ * packed, reduced and unpacked while its keys are in cache, so the scratch arrays this object keeps stay small (256
+ * KiB, 640 KiB for 64-bit values, up to 2 MiB with their reduce-scatters and scans); a call that repeats its count
  * allocates nothing. Beyond the reductions, a call converts 1.2-1.8 ns a pair (float32; 1.8-2.9 for float64) on each
  * rank. One object serves one call at a time, as its communicator does; all ranks make the same calls with values of
  * the same type, in the same order among the communicator's other collectives. A rank whose values are of another
@@ -78,15 +85,21 @@ public final class LocCollectives
     private static final long LONG_BASE = UnsafeApi.arrayBaseOffset(long[].class);
 
     private final Communicator comm;
-    /** Each pair's key, for values of up to 32 bits. A segment's worth at most. */
+    /** Each pair's key for values of up to 32 bits, and a reduce-scatter's block of them: a segment's worth at most. */
     private Scratch keys = new Scratch(Buf.of(new long[0]));
+    private Scratch blockKeys = keys;
     /** 64-bit values: their keys (uint64), the reduced keys, and the indices each rank offers for them. */
     private Scratch wideKeys = new Scratch(Buf.of(new long[0]).as(DataType.UINT64));
     private Scratch reducedKeys = wideKeys;
     private Scratch offeredIndices = new Scratch(Buf.of(new int[0]));
-    /** Up to FEW pairs of 64-bit values: this rank's (key, index) pairs, and every rank's, gathered. */
-    private Scratch fewPairs;
-    private Scratch gatheredPairs;
+    /** A 64-bit scan's ranks where each prefix's best key began. */
+    private Scratch startRanks = offeredIndices;
+    /**
+     * 64-bit values' (key, index) pairs, two longs each, on their way out (this rank's) and in (every rank's, or every
+     * rank's for this rank's block): for up to FEW pairs, scans and reduce-scatters.
+     */
+    private Scratch outPairs = keys;
+    private Scratch inPairs = keys;
     /**
      * A chunk of pairs on its way between the buffers and the keys: values of 1 and 2 bytes as stored, values of up to
      * 32 bits and their keys sign-extended to int, indices.
@@ -152,6 +165,57 @@ public final class LocCollectives
         reduce(sendValues, sendIndices, recvValues, recvIndices, op, root, count);
     }
 
+    /**
+     * Reduces every rank's pairs (size × n each) element-wise by {@code op} and leaves block i of the result, n pairs,
+     * in rank i's ({@code recvValues}, {@code recvIndices}): MPI's reduce-scatter (block) of pairs. n is the count of
+     * {@code recvValues}; the send buffers hold at least size × n pairs. In place: each receive buffer is this rank's
+     * block of its send buffer.
+     */
+    public void reduceScatter(final Buf sendValues, final Buf sendIndices, final Buf recvValues, final Buf recvIndices,
+        final LocOp op)
+    {
+        checkSend(sendValues, sendIndices, op);
+        final int count = checkBlockReceive(sendValues, sendIndices, recvValues, recvIndices);
+        reduceScatter(sendValues, sendIndices, recvValues, recvIndices, op, count);
+    }
+
+    /** In-place {@link #scan(Buf, Buf, Buf, Buf, LocOp)}: every rank's pairs replaced by its prefix's result. */
+    public void scan(final Buf values, final Buf indices, final LocOp op)
+    {
+        scan(values, indices, values, indices, op);
+    }
+
+    /**
+     * Inclusive prefix reduction of pairs (MPI's scan): rank r's ({@code recvValues[i]}, {@code recvIndices[i]}) :=
+     * the reduction by {@code op} of pair i of ranks 0 to r.
+     */
+    public void scan(final Buf sendValues, final Buf sendIndices, final Buf recvValues, final Buf recvIndices,
+        final LocOp op)
+    {
+        final int count = checkSend(sendValues, sendIndices, op);
+        checkReceive(sendValues, sendIndices, recvValues, recvIndices, count);
+        prefix(sendValues, sendIndices, recvValues, recvIndices, op, true, count);
+    }
+
+    /** In-place {@link #exscan(Buf, Buf, Buf, Buf, LocOp)}: rank 0's pairs stay as they were. */
+    public void exscan(final Buf values, final Buf indices, final LocOp op)
+    {
+        exscan(values, indices, values, indices, op);
+    }
+
+    /**
+     * Exclusive prefix reduction of pairs (MPI's exscan): rank r's receive pairs := the reduction by {@code op} of the
+     * pairs of ranks 0 to r - 1; rank 0's receive buffers are left as they were, as {@link Communicator#exscan} leaves
+     * them.
+     */
+    public void exscan(final Buf sendValues, final Buf sendIndices, final Buf recvValues, final Buf recvIndices,
+        final LocOp op)
+    {
+        final int count = checkSend(sendValues, sendIndices, op);
+        checkReceive(sendValues, sendIndices, recvValues, recvIndices, count);
+        prefix(sendValues, sendIndices, recvValues, recvIndices, op, false, count);
+    }
+
     /** {@code root} -1: every rank receives. A call of no pairs still makes its collective, as every call does. */
     private void reduce(final Buf sendValues, final Buf sendIndices, final Buf recvValues, final Buf recvIndices,
         final LocOp op, final int root, final int count)
@@ -170,11 +234,11 @@ public final class LocCollectives
             final int n = Math.min(SEGMENT, count - from);
             if (packed)
             {
-                packKeys(sendValues, sendIndices, op, from, n);
+                packKeys(sendValues, sendIndices, op, from, n, 0);
                 reduceInPlace(keys.view(n), keyOp, root);
                 if (receives)
                 {
-                    unpackKeys(recvValues, recvIndices, op, from, n);
+                    unpackKeys(keys, recvValues, recvIndices, op, from, n);
                 }
                 continue;
             }
@@ -184,10 +248,207 @@ public final class LocCollectives
             reduceInPlace(offeredIndices.view(n), ReduceOp.MIN, root);
             if (receives)
             {
-                reducedValues(recvValues, from, n);
-                UnsafeApi.copyMemory(offeredIndices.array, INT_BASE, recvIndices.base(),
-                    recvIndices.offset() + (long)from * Integer.BYTES, (long)n * Integer.BYTES);
+                writeReduced(recvValues, recvIndices, from, n);
             }
+        }
+    }
+
+    /**
+     * Values of up to 32 bits: each segment's keys, a part of every block, reduce-scattered by MIN or MAX. 64-bit
+     * values: each segment's (key, index) pairs go to the ranks whose blocks they are in by one alltoall, and each rank
+     * reduces the pairs it receives.
+     */
+    private void reduceScatter(final Buf sendValues, final Buf sendIndices, final Buf recvValues,
+        final Buf recvIndices, final LocOp op, final int count)
+    {
+        final int ranks = comm.size();
+        final boolean packed = sendValues.type().size() <= Integer.BYTES;
+        final int segment = Math.max(1, SEGMENT / ranks);
+        final int most = Math.min(count, segment);
+        ensureCapacity(packed ? ranks * most : most, packed);
+        if (packed)
+        {
+            blockKeys = blockKeys.atLeast(most);
+        }
+        else
+        {
+            ensurePairs(ranks * most, ranks * most);
+        }
+        for (int from = 0; from == 0 || from < count; from += segment)
+        {
+            final int n = Math.min(segment, count - from);
+            for (int r = 0; r < ranks; r++)
+            {
+                if (packed)
+                {
+                    packKeys(sendValues, sendIndices, op, r * count + from, n, r * n);
+                }
+                else
+                {
+                    pairs(sendValues, sendIndices, r * count + from, n, r * n);
+                }
+            }
+            if (packed)
+            {
+                comm.reduceScatter(keys.view(ranks * n), blockKeys.view(n), op == LocOp.MAXLOC ? ReduceOp.MAX :
+                    ReduceOp.MIN);
+                unpackKeys(blockKeys, recvValues, recvIndices, op, from, n);
+                continue;
+            }
+            comm.alltoall(outPairs.view(2 * ranks * n), inPairs.view(2 * ranks * n));
+            foldPairs(ranks, n, op);
+            writeReduced(recvValues, recvIndices, from, n);
+        }
+    }
+
+    /**
+     * Scan and exscan. Values of up to 32 bits: each segment's keys scanned by MIN or MAX. 64-bit values: up to FEW
+     * pairs by one scan ({@link #scanFew}), more by three a segment ({@link #scanWide}).
+     */
+    private void prefix(final Buf sendValues, final Buf sendIndices, final Buf recvValues, final Buf recvIndices,
+        final LocOp op, final boolean inclusive, final int count)
+    {
+        final boolean receives = inclusive || comm.rank() > 0;
+        final boolean packed = sendValues.type().size() <= Integer.BYTES;
+        if (!packed && count <= FEW)
+        {
+            scanFew(sendValues, sendIndices, op, inclusive, count);
+            if (receives)
+            {
+                writeReduced(recvValues, recvIndices, 0, count);
+            }
+            return;
+        }
+        final int most = Math.min(count, SEGMENT);
+        ensureCapacity(most, packed);
+        if (!packed)
+        {
+            keys = keys.atLeast(most);
+            startRanks = startRanks.atLeast(most);
+        }
+        for (int from = 0; from == 0 || from < count; from += SEGMENT)
+        {
+            final int n = Math.min(SEGMENT, count - from);
+            if (!packed)
+            {
+                scanWide(sendValues, sendIndices, op, inclusive, from, n);
+                if (receives)
+                {
+                    writeReduced(recvValues, recvIndices, from, n);
+                }
+                continue;
+            }
+            packKeys(sendValues, sendIndices, op, from, n, 0);
+            final ReduceOp keyOp = op == LocOp.MAXLOC ? ReduceOp.MAX : ReduceOp.MIN;
+            if (inclusive)
+            {
+                comm.scan(keys.view(n), keyOp);
+            }
+            else
+            {
+                comm.exscan(keys.view(n), keyOp);
+            }
+            if (receives)
+            {
+                unpackKeys(keys, recvValues, recvIndices, op, from, n);
+            }
+        }
+    }
+
+    /**
+     * Up to FEW pairs of 64-bit values in one scan rather than three: each rank writes its (key, index) pairs into its
+     * own block of a vector of a block a rank, zeros elsewhere, and a BOR scan (exscan) of the vector brings rank r the
+     * blocks of ranks 0 to r (r - 1), which it reduces into {@code reducedKeys} and {@code offeredIndices}. At 4 ranks
+     * on 2 cores one pair took 0.72-0.89 µs so, 2.4-2.6 by three scans; 16 pairs 2.6-3.3 µs, 3.1-3.9.
+     */
+    private void scanFew(final Buf values, final Buf indices, final LocOp op, final boolean inclusive,
+        final int count)
+    {
+        final int ranks = comm.size();
+        final int me = comm.rank();
+        ensureCapacity(count, false);
+        ensurePairs(count, ranks * count);
+        pairs(values, indices, 0, count, 0);
+        final long[] vector = (long[])inPairs.array;
+        Arrays.fill(vector, 0, 2 * ranks * count, 0L);
+        System.arraycopy(outPairs.array, 0, vector, 2 * me * count, 2 * count);
+        final Buf all = inPairs.view(2 * ranks * count);
+        if (inclusive)
+        {
+            comm.scan(all, ReduceOp.BOR);
+        }
+        else
+        {
+            comm.exscan(all, ReduceOp.BOR);
+        }
+        if (inclusive || me > 0)
+        {
+            foldPairs(inclusive ? me + 1 : me, count, op);
+        }
+    }
+
+    /**
+     * 64-bit values' pairs {@code from} to {@code from + n}, scanned (or exscanned) by three scans into
+     * {@code reducedKeys} and {@code offeredIndices}. The ranks whose prefixes share a best key are consecutive: they
+     * start at the rank whose key bettered every key before it, and each of them holds that key or a worse one. So:
+     * <ol>
+     * <li>an exscan of the keys gives each rank the best key before it, E, and with its own, its prefix's best K;</li>
+     * <li>a MAX scan of int32, each rank offering its rank where its key is better than E (rank 0 always), gives the
+     * rank S where its prefix's best began;</li>
+     * <li>a MAX scan (exscan) of (S, index) as one int64 key, each rank offering its index where its key is K, gives
+     * the latest S among the prefix and, among the ranks since it, the smallest index: of the pairs whose key is the
+     * prefix's best.</li>
+     * </ol>
+     * A reduction of every rank's keys and then indices, as an allreduce makes, cannot tell which ranks' keys were the
+     * best of each prefix: a rank's result is decided among its predecessors alone. Three scans move 20 bytes a pair;
+     * an allgather of the pairs, each rank reducing those before it, took 1.6-2.3x their time at 2 ranks from 1,024
+     * pairs.
+     */
+    private void scanWide(final Buf values, final Buf indices, final LocOp op, final boolean inclusive,
+        final int from, final int n)
+    {
+        final int me = comm.rank();
+        final boolean max = op == LocOp.MAXLOC;
+        valueKeys(values, from, n);
+        comm.exscan(wideKeys.view(n), reducedKeys.view(n), max ? ReduceOp.MAX : ReduceOp.MIN);
+        final long[] own = (long[])wideKeys.array;
+        final long[] best = (long[])reducedKeys.array;
+        final int[] offered = (int[])offeredIndices.array;
+        final int[] start = (int[])startRanks.array;
+        UnsafeApi.copyMemory(indices.base(), indices.offset() + (long)from * Integer.BYTES, offered, INT_BASE,
+            (long)n * Integer.BYTES);
+        for (int i = 0; i < n; i++)
+        {
+            final long key = own[i];
+            final int order = me == 0 ? 1 : Long.compareUnsigned(key, best[i]);
+            final boolean better = me == 0 || (max ? order > 0 : order < 0);
+            start[i] = better ? me : -1;
+            if (!better && order != 0)
+            {
+                offered[i] = Integer.MAX_VALUE;
+            }
+            if (inclusive && better)
+            {
+                best[i] = key;
+            }
+        }
+        comm.scan(startRanks.view(n), ReduceOp.MAX);
+        final long[] startAndIndex = (long[])keys.array;
+        for (int i = 0; i < n; i++)
+        {
+            startAndIndex[i] = (long)start[i] << 32 | indexKey(LocOp.MAXLOC, offered[i]);
+        }
+        if (inclusive)
+        {
+            comm.scan(keys.view(n), ReduceOp.MAX);
+        }
+        else
+        {
+            comm.exscan(keys.view(n), ReduceOp.MAX);
+        }
+        for (int i = 0; i < n; i++)
+        {
+            offered[i] = index(LocOp.MAXLOC, startAndIndex[i]);
         }
     }
 
@@ -199,21 +460,12 @@ public final class LocCollectives
     private void gatherFew(final Buf sendValues, final Buf sendIndices, final Buf recvValues, final Buf recvIndices,
         final LocOp op, final int root, final int count)
     {
-        final DataType type = sendValues.type();
         final int ranks = comm.size();
-        if (fewPairs == null)
-        {
-            fewPairs = new Scratch(Buf.of(new long[2 * FEW]));
-            gatheredPairs = new Scratch(Buf.of(new long[2 * FEW * ranks]));
-        }
-        final long[] mine = (long[])fewPairs.array;
-        for (int i = 0; i < count; i++)
-        {
-            mine[2 * i] = orderKey64(type, Elements.getBits(type, sendValues.base(), sendValues.offset(), i));
-            mine[2 * i + 1] = (int)Elements.getBits(DataType.INT32, sendIndices.base(), sendIndices.offset(), i);
-        }
-        final Buf send = fewPairs.view(2 * count);
-        final Buf all = gatheredPairs.view(2 * count * ranks);
+        ensureCapacity(count, false);
+        ensurePairs(count, ranks * count);
+        pairs(sendValues, sendIndices, 0, count, 0);
+        final Buf send = outPairs.view(2 * count);
+        final Buf all = inPairs.view(2 * count * ranks);
         if (root < 0)
         {
             comm.allgather(send, all);
@@ -222,21 +474,52 @@ public final class LocCollectives
         {
             comm.gather(send, comm.rank() == root ? all : null, root);
         }
-        if (root >= 0 && comm.rank() != root)
+        if (root < 0 || comm.rank() == root)
         {
-            return;
+            foldPairs(ranks, count, op);
+            writeReduced(recvValues, recvIndices, 0, count);
         }
-        final long[] gathered = (long[])gatheredPairs.array;
-        for (int i = 0; i < count; i++)
+    }
+
+    /**
+     * 64-bit values' pairs {@code from} to {@code from + n} into {@code outPairs} from pair {@code at} on: the value's
+     * key, then the index.
+     */
+    private void pairs(final Buf values, final Buf indices, final int from, final int n, final int at)
+    {
+        valueKeys(values, from, n);
+        final long[] key = (long[])wideKeys.array;
+        final int[] index = (int[])offeredIndices.array;
+        UnsafeApi.copyMemory(indices.base(), indices.offset() + (long)from * Integer.BYTES, index, INT_BASE,
+            (long)n * Integer.BYTES);
+        final long[] out = (long[])outPairs.array;
+        for (int i = 0; i < n; i++)
         {
-            long key = gathered[2 * i];
-            long index = gathered[2 * i + 1];
-            for (int r = 1; r < ranks; r++)
+            out[2 * (at + i)] = key[i];
+            out[2 * (at + i) + 1] = index[i];
+        }
+    }
+
+    /**
+     * {@code inPairs} holds blocks of n (key, index) pairs: pair i of the first {@code blocks} blocks, reduced, into
+     * {@code reducedKeys[i]} and {@code offeredIndices[i]}, for i below n.
+     */
+    private void foldPairs(final int blocks, final int n, final LocOp op)
+    {
+        final long[] in = (long[])inPairs.array;
+        final long[] reduced = (long[])reducedKeys.array;
+        final int[] indices = (int[])offeredIndices.array;
+        final boolean max = op == LocOp.MAXLOC;
+        for (int i = 0; i < n; i++)
+        {
+            long key = in[2 * i];
+            int index = (int)in[2 * i + 1];
+            for (int b = 1; b < blocks; b++)
             {
-                final long k = gathered[2 * (r * count + i)];
-                final long x = gathered[2 * (r * count + i) + 1];
+                final long k = in[2 * (b * n + i)];
+                final int x = (int)in[2 * (b * n + i) + 1];
                 final int order = Long.compareUnsigned(k, key);
-                if (op == LocOp.MAXLOC ? order > 0 : order < 0)
+                if (max ? order > 0 : order < 0)
                 {
                     key = k;
                     index = x;
@@ -246,8 +529,8 @@ public final class LocCollectives
                     index = x;
                 }
             }
-            Elements.putBits(type, recvValues.base(), recvValues.offset(), i, valueBits64(type, key));
-            Elements.putBits(DataType.INT32, recvIndices.base(), recvIndices.offset(), i, index);
+            reduced[i] = key;
+            indices[i] = index;
         }
     }
 
@@ -270,8 +553,12 @@ public final class LocCollectives
      * values and 1.8-2.0 for float64, in cache.) Up to FEW pairs go one at a time, in code of their own.
      */
 
-    /** Pairs {@code from} to {@code from + n} of up to 32 bits into keys: the value's key high, the index's low. */
-    private void packKeys(final Buf values, final Buf indices, final LocOp op, final int from, final int n)
+    /**
+     * Pairs {@code from} to {@code from + n} of up to 32 bits into keys from key {@code at} on: the value's key high,
+     * the index's low.
+     */
+    private void packKeys(final Buf values, final Buf indices, final LocOp op, final int from, final int n,
+        final int at)
     {
         final DataType type = values.type();
         final long[] packed = (long[])keys.array;
@@ -283,7 +570,7 @@ public final class LocCollectives
                 final int bits = (int)Elements.getBits(type, values.base(), values.offset(), from + i) << shift >>
                     shift;
                 final int index = (int)Elements.getBits(DataType.INT32, indices.base(), indices.offset(), from + i);
-                packed[i] = (long)orderKey32(type, bits) << 32 | indexKey(op, index);
+                packed[at + i] = (long)orderKey32(type, bits) << 32 | indexKey(op, index);
             }
             return;
         }
@@ -298,16 +585,17 @@ public final class LocCollectives
                 INT_BASE, (long)m * Integer.BYTES);
             for (int i = 0; i < m; i++)
             {
-                packed[done + i] = (long)bits[i] << 32 | indexKey(op, index[i]);
+                packed[at + done + i] = (long)bits[i] << 32 | indexKey(op, index[i]);
             }
         }
     }
 
-    /** The packed keys' values and indices into pairs {@code from} to {@code from + n} of the receive buffers. */
-    private void unpackKeys(final Buf values, final Buf indices, final LocOp op, final int from, final int n)
+    /** The first n packed keys' values and indices into pairs {@code from} to {@code from + n} of the buffers. */
+    private void unpackKeys(final Scratch source, final Buf values, final Buf indices, final LocOp op, final int from,
+        final int n)
     {
         final DataType type = values.type();
-        final long[] packed = (long[])keys.array;
+        final long[] packed = (long[])source.array;
         if (n <= FEW)
         {
             for (int i = 0; i < n; i++)
@@ -371,7 +659,17 @@ public final class LocCollectives
         }
     }
 
-    /** 64-bit values: the reduced keys' values into values {@code from} to {@code from + n} (the keys overwritten). */
+    /**
+     * 64-bit values: the reduced keys' values and the indices offered for them into pairs {@code from} to
+     * {@code from + n} of the buffers (the keys overwritten).
+     */
+    private void writeReduced(final Buf values, final Buf indices, final int from, final int n)
+    {
+        reducedValues(values, from, n);
+        UnsafeApi.copyMemory(offeredIndices.array, INT_BASE, indices.base(),
+            indices.offset() + (long)from * Integer.BYTES, (long)n * Integer.BYTES);
+    }
+
     private void reducedValues(final Buf values, final int from, final int n)
     {
         final long[] reduced = (long[])reducedKeys.array;
@@ -496,6 +794,32 @@ public final class LocCollectives
         ArgumentChecks.checkApart(values, "receive values", indices, "receive indices");
     }
 
+    /**
+     * A reduce-scatter's receive buffers: n pairs, n the count of the receive values, of the send buffers' types; the
+     * send buffers hold size × n at least; each receive buffer is this rank's block of its send buffer (in place) or
+     * apart from it, and apart from the other send buffer and from each other. Returns n.
+     */
+    private int checkBlockReceive(final Buf sendValues, final Buf sendIndices, final Buf values, final Buf indices)
+    {
+        ArgumentChecks.checkBuffer(values, "receive values", true);
+        ArgumentChecks.checkBuffer(indices, "receive indices", true);
+        if (values.type() != sendValues.type())
+        {
+            throw new IllegalArgumentException("receive values hold " + values.type().label() + ", send values " +
+                sendValues.type().label());
+        }
+        checkIndexType(indices, "receive indices");
+        final long count = values.count();
+        ArgumentChecks.checkAtLeast(indices, count, "receive indices");
+        ArgumentChecks.checkAtLeast(sendValues, count * comm.size(), "send values (size × receive count)");
+        ArgumentChecks.checkOwnBlockOrApart(sendValues, values, comm.rank(), count, "receive values");
+        ArgumentChecks.checkOwnBlockOrApart(sendIndices, indices, comm.rank(), count, "receive indices");
+        ArgumentChecks.checkApart(sendIndices, "send indices", values, "receive values");
+        ArgumentChecks.checkApart(sendValues, "send values", indices, "receive indices");
+        ArgumentChecks.checkApart(values, "receive values", indices, "receive indices");
+        return (int)count;
+    }
+
     private static void checkIndexType(final Buf indices, final String role)
     {
         if (indices.type() != DataType.INT32)
@@ -507,33 +831,42 @@ public final class LocCollectives
     /** The key arrays for segments of up to {@code pairs} pairs: grown, never shrunk. */
     private void ensureCapacity(final int pairs, final boolean packed)
     {
-        if (packed && keys.whole.count() < pairs)
+        if (packed)
         {
-            keys = new Scratch(Buf.of(new long[pairs]));
+            keys = keys.atLeast(pairs);
         }
-        if (!packed && wideKeys.whole.count() < pairs)
+        else
         {
-            wideKeys = new Scratch(Buf.of(new long[pairs]).as(DataType.UINT64));
-            reducedKeys = new Scratch(Buf.of(new long[pairs]).as(DataType.UINT64));
-            offeredIndices = new Scratch(Buf.of(new int[pairs]));
+            wideKeys = wideKeys.atLeast(pairs);
+            reducedKeys = reducedKeys.atLeast(pairs);
+            offeredIndices = offeredIndices.atLeast(pairs);
         }
     }
 
+    /** The pair arrays for {@code out} pairs of this rank's and {@code in} received: grown, never shrunk. */
+    private void ensurePairs(final int out, final int in)
+    {
+        outPairs = outPairs.atLeast(2 * out);
+        inPairs = inPairs.atLeast(2 * in);
+    }
+
     /**
-     * A scratch array and its views: the whole array's, and the last shorter one asked for (a call's last segment),
-     * so that calls repeating their counts allocate nothing.
+     * A scratch array of longs or ints and its views: the whole array's, and the last two shorter ones asked for (a
+     * call's segments and its last one), so that calls repeating their counts allocate nothing.
      */
     private static final class Scratch
     {
         final Object array;
         final Buf whole;
         private Buf last;
+        private Buf previous;
 
         Scratch(final Buf whole)
         {
             this.array = whole.base();
             this.whole = whole;
             this.last = whole;
+            this.previous = whole;
         }
 
         Buf view(final int count)
@@ -544,9 +877,23 @@ public final class LocCollectives
             }
             if (last.count() != count)
             {
-                last = whole.slice(0, count);
+                final Buf older = last;
+                last = previous.count() == count ? previous : whole.slice(0, count);
+                previous = older;
             }
             return last;
+        }
+
+        /** This scratch, or a new one of the same type holding {@code count} elements when this one holds fewer. */
+        Scratch atLeast(final int count)
+        {
+            if (whole.count() >= count)
+            {
+                return this;
+            }
+            final Buf grown = whole.type().size() == Long.BYTES ? Buf.of(new long[count]).as(whole.type()) :
+                Buf.of(new int[count]);
+            return new Scratch(grown);
         }
     }
 }

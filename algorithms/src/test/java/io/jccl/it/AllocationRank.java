@@ -4,6 +4,8 @@ import io.jccl.Buf;
 import io.jccl.Communicator;
 import io.jccl.DataType;
 import io.jccl.Jccl;
+import io.jccl.LocCollectives;
+import io.jccl.LocOp;
 import io.jccl.PersistentRequest;
 import io.jccl.ReduceOp;
 
@@ -15,9 +17,10 @@ import java.util.Map;
 
 /**
  * Blocking calls allocate nothing once warm: every collective (the v forms with null displacements, which the
- * communicator packs) and a point-to-point exchange (blocking, and by persistent requests), each called {@link #CALLS}
- * times after {@link #WARM_UP} calls (enough for C2 to compile the path), on 1 KiB of float32, in {@link #WINDOWS}
- * windows. Prints one line per call: {@code ALLOCATED name bytes of windows [...]}, bytes the least of the windows.
+ * communicator packs), MINLOC and MAXLOC ({@link LocCollectives}), and a point-to-point exchange (blocking, and by
+ * persistent requests), each called {@link #CALLS} times after {@link #WARM_UP} calls (enough for C2 to compile the
+ * path), on 1 KiB of float32 (and larger calls below), in {@link #WINDOWS} windows. Prints one line per call:
+ * {@code ALLOCATED name bytes of windows [...]}, bytes the least of the windows.
  */
 public final class AllocationRank
 {
@@ -94,6 +97,22 @@ public final class AllocationRank
             final Buf scanBlock = largeArray.slice(0, SCAN_BYTES / Float.BYTES);
             final Buf scanOut = largeArrayOut.slice(0, SCAN_BYTES / Float.BYTES);
             calls.put("scan_64k_array", () -> comm.scan(scanBlock, scanOut, ReduceOp.SUM));
+            // MINLOC and MAXLOC: 64 float64 pairs by the paths of more than a few pairs, 8 by those of a few
+            final LocCollectives loc = LocCollectives.of(comm);
+            final Buf values = Buf.of(new double[64 * p]);
+            final Buf indices = Buf.of(new int[64 * p]);
+            final Buf someValues = values.slice(0, 64);
+            final Buf someIndices = indices.slice(0, 64);
+            final Buf fewValues = values.slice(0, 8);
+            final Buf fewIndices = indices.slice(0, 8);
+            final Buf pairValues = Buf.of(new float[64 * p]);
+            final Buf pairValuesOut = Buf.of(new float[64]);
+            final Buf pairIndicesOut = Buf.of(new int[64]);
+            calls.put("loc_allreduce", () -> loc.allreduce(someValues, someIndices, LocOp.MAXLOC));
+            calls.put("loc_reduce_scatter", () -> loc.reduceScatter(pairValues, indices, pairValuesOut, pairIndicesOut,
+                LocOp.MINLOC));
+            calls.put("loc_scan", () -> loc.scan(someValues, someIndices, LocOp.MAXLOC));
+            calls.put("loc_exscan_few", () -> loc.exscan(fewValues, fewIndices, LocOp.MINLOC));
             final com.sun.management.ThreadMXBean threads =
                 (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
             final long thread = Thread.currentThread().threadId();

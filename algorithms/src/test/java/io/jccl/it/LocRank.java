@@ -17,12 +17,12 @@ import static io.jccl.it.P2pRank.expect;
 
 /**
  * One rank of {@link LocCollectivesTest}: MINLOC and MAXLOC over every datatype, in arrays, direct buffers and
- * symmetric memory, in place and not, allreduce and reduce to each root, then the argument checks, each followed by
- * a call that must work. Each rank's values are drawn from a list of levels per type written in ascending order
- * (extremes, -0.0 below 0.0, subnormals, infinities, NaN in several bit patterns, the unsigned types' upper half), so
- * the expected pair follows from the levels' positions, not from an ordering computed again here. With the argument
- * {@code mismatch}, a call whose value widths differ between ranks instead. Prints "OK loc rank R" when every check
- * held, and throws (exit 1) otherwise.
+ * symmetric memory, in place and not, allreduce, reduce to each root, reduce-scatter, scan and exscan, then the
+ * argument checks, each followed by a call that must work. Each rank's values are drawn from a list of levels per type
+ * written in ascending order (extremes, -0.0 below 0.0, subnormals, infinities, NaN in several bit patterns, the
+ * unsigned types' upper half), so the expected pair follows from the levels' positions, not from an ordering computed
+ * again here. With the argument {@code mismatch}, a call whose value widths differ between ranks instead. Prints "OK
+ * loc rank R" when every check held, and throws (exit 1) otherwise.
  */
 public final class LocRank
 {
@@ -34,6 +34,8 @@ public final class LocRank
     /** Two of {@code LocCollectives}' segments (32,768 pairs) and a last one of a few pairs, which go one at a time. */
     private static final int SEGMENTS_AND_FEW = 2 * 32_768 + 5;
     private static final int[] COUNTS = {0, 1, 7, 1000};
+    /** The receive buffers start with this rank's pairs: a result that does not come from the call shows. */
+    private static final int NO_RANK = 1000;
     private static final DataType[] LARGE_TYPES = {DataType.UINT8, DataType.FLOAT32, DataType.FLOAT64};
 
     private enum Memory
@@ -43,7 +45,23 @@ public final class LocRank
 
     private enum Form
     {
-        ALLREDUCE_IN_PLACE, ALLREDUCE, REDUCE_IN_PLACE, REDUCE
+        ALLREDUCE_IN_PLACE, ALLREDUCE, REDUCE_IN_PLACE, REDUCE, REDUCE_SCATTER_IN_PLACE, REDUCE_SCATTER, SCAN_IN_PLACE,
+        SCAN, EXSCAN_IN_PLACE, EXSCAN;
+
+        boolean inPlace()
+        {
+            return name().endsWith("IN_PLACE");
+        }
+
+        boolean reduceScatter()
+        {
+            return this == REDUCE_SCATTER_IN_PLACE || this == REDUCE_SCATTER;
+        }
+
+        boolean rooted()
+        {
+            return this == REDUCE_IN_PLACE || this == REDUCE;
+        }
     }
 
     private final Communicator comm;
@@ -114,24 +132,41 @@ public final class LocRank
                 run(type, op, LARGE, Memory.values()[calls % 3], Form.ALLREDUCE);
                 run(type, op, LARGE, Memory.values()[calls % 3], Form.REDUCE_IN_PLACE);
                 run(type, op, SEGMENTS_AND_FEW, Memory.values()[calls % 3], Form.ALLREDUCE_IN_PLACE);
+                run(type, op, LARGE / ranks, Memory.values()[calls % 3], Form.REDUCE_SCATTER);
+                run(type, op, SEGMENTS_AND_FEW / ranks, Memory.values()[calls % 3], Form.REDUCE_SCATTER_IN_PLACE);
+                run(type, op, LARGE, Memory.values()[calls % 3], Form.SCAN);
+                run(type, op, SEGMENTS_AND_FEW, Memory.values()[calls % 3], Form.EXSCAN_IN_PLACE);
             }
         }
     }
 
+    /**
+     * One call of {@code count} pairs a rank's result (a reduce-scatter sends size × count). Each send pair i is the
+     * level and index of element i of a global numbering, so a result's pair follows from the levels of the ranks it
+     * reduces: every rank's, its own prefix's, or none (a rank that receives nothing: its send pairs, and for an exscan
+     * on rank 0 its receive pairs, must be as they were).
+     */
     private void run(final DataType type, final LocOp op, final int count, final Memory memory, final Form form)
     {
         final int root = calls++ % ranks;
-        final boolean inPlace = form == Form.ALLREDUCE_IN_PLACE || form == Form.REDUCE_IN_PLACE;
-        final boolean receives = form == Form.ALLREDUCE_IN_PLACE || form == Form.ALLREDUCE || me == root;
-        final Buf values = buffer(memory, 0, type, count);
-        final Buf indices = buffer(memory, 1, DataType.INT32, count);
-        for (int i = 0; i < count; i++)
+        final int sent = form.reduceScatter() ? ranks * count : count;
+        final Buf values = buffer(memory, 0, type, sent);
+        final Buf indices = buffer(memory, 1, DataType.INT32, sent);
+        fill(values, indices, sent, -1);
+        final Buf recvValues;
+        final Buf recvIndices;
+        if (form.inPlace())
         {
-            Elements.putBits(type, values.base(), values.offset(), i, levelBits(type, level(type, me, i), me));
-            Elements.putBits(DataType.INT32, indices.base(), indices.offset(), i, index(me, i));
+            final int block = form.reduceScatter() ? me * count : 0;
+            recvValues = values.slice(block, count);
+            recvIndices = indices.slice(block, count);
         }
-        final Buf recvValues = inPlace ? values : buffer(memory, 2, type, count);
-        final Buf recvIndices = inPlace ? indices : buffer(memory, 3, DataType.INT32, count);
+        else
+        {
+            recvValues = buffer(memory, 2, type, count);
+            recvIndices = buffer(memory, 3, DataType.INT32, count);
+            fill(recvValues, recvIndices, count, NO_RANK);
+        }
         final boolean nullReceive = form == Form.REDUCE && me != root;
         switch (form)
         {
@@ -140,35 +175,85 @@ public final class LocRank
             case REDUCE_IN_PLACE -> loc.reduce(values, indices, op, root);
             case REDUCE -> loc.reduce(values, indices, nullReceive ? null : recvValues,
                 nullReceive ? null : recvIndices, op, root);
+            case REDUCE_SCATTER_IN_PLACE, REDUCE_SCATTER -> loc.reduceScatter(values, indices, recvValues,
+                recvIndices, op);
+            case SCAN_IN_PLACE -> loc.scan(values, indices, op);
+            case SCAN -> loc.scan(values, indices, recvValues, recvIndices, op);
+            case EXSCAN_IN_PLACE -> loc.exscan(values, indices, op);
+            case EXSCAN -> loc.exscan(values, indices, recvValues, recvIndices, op);
         }
         final String what = op.label() + " " + type.label() + " x" + count + " " + memory + " " + form +
-            (form.name().startsWith("REDUCE") ? " to " + root : "") + ", rank " + me;
-        final long mask = type.size() == 8 ? -1L : (1L << 8 * type.size()) - 1;
-        // a rank that does not receive must find its send pairs as they were
-        final Buf checkedValues = receives ? recvValues : values;
-        final Buf checkedIndices = receives ? recvIndices : indices;
-        for (int i = 0; i < count; i++)
+            (form.rooted() ? " to " + root : "") + ", rank " + me;
+        final int reduced = switch (form)
         {
-            final long gotValue = Elements.getBits(type, checkedValues.base(), checkedValues.offset(), i);
-            final int gotIndex = (int)Elements.getBits(DataType.INT32, checkedIndices.base(), checkedIndices.offset(),
-                i);
-            final long wantValue;
-            final int wantIndex;
-            if (receives)
+            case REDUCE_IN_PLACE, REDUCE -> me == root ? ranks : 0;
+            case SCAN_IN_PLACE, SCAN -> me + 1;
+            case EXSCAN_IN_PLACE, EXSCAN -> me;
+            default -> ranks;
+        };
+        if (reduced == 0)
+        {
+            // the send pairs untouched, and an exscan's rank 0 receive pairs too
+            checkPairs(type, values, indices, sent, what + " (send)", (i, pair) -> own(type, me, i, pair));
+            if (!form.inPlace() && !nullReceive)
             {
-                final int best = bestLevel(type, op, i);
-                wantValue = canonicalBits(type, best) & mask;
-                wantIndex = smallestIndexAt(type, best, i);
+                checkPairs(type, recvValues, recvIndices, count, what + " (receive)", (i, pair) -> own(type, NO_RANK,
+                    i, pair));
             }
-            else
-            {
-                wantValue = levelBits(type, level(type, me, i), me) & mask;
-                wantIndex = index(me, i);
-            }
-            if (gotValue != wantValue || gotIndex != wantIndex)
+            return;
+        }
+        if (!form.inPlace())
+        {
+            checkPairs(type, values, indices, sent, what + " (send)", (i, pair) -> own(type, me, i, pair));
+        }
+        final int block = form.reduceScatter() ? me * count : 0;
+        checkPairs(type, recvValues, recvIndices, count, what, (i, pair) ->
+        {
+            final int best = bestLevel(type, op, block + i, reduced);
+            pair[0] = canonicalBits(type, best);
+            pair[1] = smallestIndexAt(type, best, block + i, reduced);
+        });
+    }
+
+    /** Pairs i below n := the level and index of element i of rank {@code r}; r -1: of this rank. */
+    private void fill(final Buf values, final Buf indices, final int n, final int r)
+    {
+        final int of = r < 0 ? me : r;
+        for (int i = 0; i < n; i++)
+        {
+            Elements.putBits(values.type(), values.base(), values.offset(), i, levelBits(values.type(),
+                level(values.type(), of, i), of));
+            Elements.putBits(DataType.INT32, indices.base(), indices.offset(), i, index(of, i));
+        }
+    }
+
+    /** Rank r's pair i as {@link #fill} stores it: (value bits, index). */
+    private static void own(final DataType type, final int r, final int i, final long[] pair)
+    {
+        pair[0] = levelBits(type, level(type, r, i), r);
+        pair[1] = index(r, i);
+    }
+
+    private interface ExpectedPair
+    {
+        /** {@code pair} := (value bits, index) expected at pair i. */
+        void at(int i, long[] pair);
+    }
+
+    private static void checkPairs(final DataType type, final Buf values, final Buf indices, final int n,
+        final String what, final ExpectedPair expected)
+    {
+        final long mask = type.size() == 8 ? -1L : (1L << 8 * type.size()) - 1;
+        final long[] want = new long[2];
+        for (int i = 0; i < n; i++)
+        {
+            final long gotValue = Elements.getBits(type, values.base(), values.offset(), i);
+            final int gotIndex = (int)Elements.getBits(DataType.INT32, indices.base(), indices.offset(), i);
+            expected.at(i, want);
+            if (gotValue != (want[0] & mask) || gotIndex != (int)want[1])
             {
                 throw new AssertionError(what + ": pair " + i + " is (0x" + Long.toHexString(gotValue) + ", " +
-                    gotIndex + "), expected (0x" + Long.toHexString(wantValue) + ", " + wantIndex + ")");
+                    gotIndex + "), expected (0x" + Long.toHexString(want[0] & mask) + ", " + want[1] + ")");
             }
         }
     }
@@ -225,18 +310,34 @@ public final class LocRank
             Buf.of(new int[2]), LocOp.MAXLOC), "send indices and receive values overlap");
         expect(IllegalArgumentException.class, () -> loc.reduce(Buf.of(values), Buf.of(indices), LocOp.MAXLOC,
             ranks), "root " + ranks + " is outside");
+        expect(IllegalArgumentException.class, () -> loc.reduceScatter(Buf.of(values), Buf.of(indices),
+            Buf.of(new double[3]), Buf.of(new int[3]), LocOp.MINLOC), "send values (size × receive count) holds 2 " +
+            "elements, " + 3 * ranks + " are needed");
+        final double[] blocks = new double[2 * ranks + 1];
+        final int[] blockIndices = new int[2 * ranks + 1];
+        expect(IllegalArgumentException.class, () -> loc.reduceScatter(Buf.of(blocks), Buf.of(blockIndices),
+            Buf.of(blocks).slice(2 * me + 1, 2), Buf.of(new int[2]), LocOp.MINLOC),
+            "receive values overlaps the other buffer without being exactly this rank's block");
+        expect(IllegalArgumentException.class, () -> loc.scan(Buf.of(values), Buf.of(indices), Buf.of(new float[2]),
+            Buf.of(new int[2]), LocOp.MINLOC), "receive values hold float32, send values float64");
+        expect(IllegalArgumentException.class, () -> loc.exscan(Buf.of(values), Buf.of(indices), null), "op is null");
         loc.allreduce(Buf.of(values), Buf.of(indices), LocOp.MAXLOC);
         check(values[0] == ranks - 1 && indices[0] == 0, "maxloc after the refusals: (" + values[0] + ", " +
             indices[0] + ")");
         check(values[1] == 0 && indices[1] == 1, "maxloc of -rank after the refusals: (" + values[1] + ", " +
             indices[1] + ")");
+        final double[] value = {me};
+        final int[] index = {me};
+        loc.exscan(Buf.of(value), Buf.of(index), LocOp.MINLOC);
+        check(value[0] == 0 && index[0] == 0, "exscan minloc after the refusals: (" + value[0] + ", " + index[0] +
+            ")");
     }
 
-    /** The winning level of element {@code i}: the largest (MAXLOC) or smallest (MINLOC) over the ranks. */
-    private int bestLevel(final DataType type, final LocOp op, final int i)
+    /** The winning level of element {@code i}: the largest (MAXLOC) or smallest (MINLOC) over ranks 0 to n - 1. */
+    private static int bestLevel(final DataType type, final LocOp op, final int i, final int n)
     {
         int best = level(type, 0, i);
-        for (int r = 1; r < ranks; r++)
+        for (int r = 1; r < n; r++)
         {
             final int l = level(type, r, i);
             best = op == LocOp.MAXLOC ? Math.max(best, l) : Math.min(best, l);
@@ -244,10 +345,10 @@ public final class LocRank
         return best;
     }
 
-    private int smallestIndexAt(final DataType type, final int level, final int i)
+    private static int smallestIndexAt(final DataType type, final int level, final int i, final int n)
     {
         int smallest = Integer.MAX_VALUE;
-        for (int r = 0; r < ranks; r++)
+        for (int r = 0; r < n; r++)
         {
             if (level(type, r, i) == level)
             {
