@@ -6,12 +6,15 @@ import io.jccl.LocOp;
 import io.jccl.ReduceOp;
 
 import java.util.Arrays;
+import java.util.List;
+import java.util.function.BiConsumer;
 
 /**
  * What MINLOC/MAXLOC cost: for 1 to 1M (value, index) pairs, the median µs of {@code LocCollectives.allreduce}
  * MAXLOC of float32 values (one int64 MAX of packed keys) and of float64 values (an int64 MAX of the values' keys,
  * then an int32 MIN of the offered indices), beside allreduce MAX of as many int64 (the packed keys' bytes) and of
- * the values alone. Arrays are allocated once;
+ * the values alone. With a second argument, {@code scan} or {@code reduce_scatter}, that collective instead (a
+ * reduce-scatter's pairs are each rank's block, of size times as many sent). Arrays are allocated once;
  * rank 0 prints one line a count; each figure is the median of ROUNDS rounds of calls (as many as
  * {@code ../shared/peers/mpi_coll_bench.c} makes for the pairs' 8 bytes each, after a tenth as many untimed), every
  * round starting at a barrier, after a pass over every case that prints nothing. {@code perf/mpi-loc.c} times
@@ -19,7 +22,7 @@ import java.util.Arrays;
  * <pre>
  *   ./jccl info >/dev/null; J=/usr/lib/jvm/temurin-25-jdk-amd64/bin
  *   $J/javac -cp core/target/classes -d /tmp/loc-costs perf/LocCosts.java
- *   ./jccl run -n 2 --cp /tmp/loc-costs LocCosts 7
+ *   ./jccl run -n 2 --cp /tmp/loc-costs LocCosts 7 [allreduce|scan|reduce_scatter]
  * </pre>
  */
 public final class LocCosts
@@ -28,25 +31,39 @@ public final class LocCosts
 
     public static void main(final String[] args)
     {
-        final int rounds = args.length == 1 ? Integer.parseInt(args[0]) : 0;
-        if (rounds < 1)
+        final int rounds = args.length >= 1 ? Integer.parseInt(args[0]) : 0;
+        final String collective = args.length >= 2 ? args[1] : "allreduce";
+        if (rounds < 1 || args.length > 2 || !List.of("allreduce", "scan", "reduce_scatter").contains(collective))
         {
-            System.err.println("usage: LocCosts ROUNDS (at least 1)");
+            System.err.println("usage: LocCosts ROUNDS [allreduce|scan|reduce_scatter] (ROUNDS at least 1)");
             System.exit(2);
         }
         try (Communicator comm = Jccl.connect())
         {
             final LocCollectives loc = LocCollectives.of(comm);
             final int max = COUNTS[COUNTS.length - 1];
-            final float[] floats = new float[max];
-            final double[] doubles = new double[max];
-            final int[] indices = new int[max];
+            final int blocks = collective.equals("reduce_scatter") ? comm.size() : 1;
+            final float[] floats = new float[blocks * max];
+            final double[] doubles = new double[blocks * max];
+            final int[] indices = new int[blocks * max];
             final float[] floatsOut = new float[max];
             final double[] doublesOut = new double[max];
             final int[] indicesOut = new int[max];
-            final long[] longs = new long[max];
+            final long[] longs = new long[blocks * max];
             final long[] longsOut = new long[max];
-            for (int i = 0; i < max; i++)
+            final BiConsumer<Buf, Buf> plain = switch (collective)
+            {
+                case "scan" -> (in, out) -> comm.scan(in, out, ReduceOp.MAX);
+                case "reduce_scatter" -> (in, out) -> comm.reduceScatter(in, out, ReduceOp.MAX);
+                default -> (in, out) -> comm.allreduce(in, out, ReduceOp.MAX);
+            };
+            final PairCall pairs = switch (collective)
+            {
+                case "scan" -> (v, i, vOut, iOut) -> loc.scan(v, i, vOut, iOut, LocOp.MAXLOC);
+                case "reduce_scatter" -> (v, i, vOut, iOut) -> loc.reduceScatter(v, i, vOut, iOut, LocOp.MAXLOC);
+                default -> (v, i, vOut, iOut) -> loc.allreduce(v, i, vOut, iOut, LocOp.MAXLOC);
+            };
+            for (int i = 0; i < blocks * max; i++)
             {
                 floats[i] = (i * 31 + comm.rank() * 17) % 101;
                 doubles[i] = floats[i];
@@ -54,7 +71,8 @@ public final class LocCosts
             }
             if (comm.rank() == 0)
             {
-                System.out.printf("%d ranks; medians of %d rounds, µs a call%n", comm.size(), rounds);
+                System.out.printf("%s, %d ranks; medians of %d rounds, µs a call%n", collective, comm.size(),
+                    rounds);
                 System.out.println("pairs,int64_max_us,float32_max_us,float32_maxloc_us,float64_max_us," +
                     "float64_maxloc_us");
             }
@@ -63,19 +81,19 @@ public final class LocCosts
                 for (final int n : COUNTS)
                 {
                     final int r = pass == 1 ? rounds : 1;
-                    final Buf f = Buf.of(floats, 0, n);
+                    final Buf f = Buf.of(floats, 0, blocks * n);
                     final Buf fo = Buf.of(floatsOut, 0, n);
-                    final Buf d = Buf.of(doubles, 0, n);
+                    final Buf d = Buf.of(doubles, 0, blocks * n);
                     final Buf dOut = Buf.of(doublesOut, 0, n);
-                    final Buf ix = Buf.of(indices, 0, n);
+                    final Buf ix = Buf.of(indices, 0, blocks * n);
                     final Buf ixOut = Buf.of(indicesOut, 0, n);
-                    final Buf l = Buf.of(longs, 0, n);
+                    final Buf l = Buf.of(longs, 0, blocks * n);
                     final Buf lOut = Buf.of(longsOut, 0, n);
-                    final double lMax = median(comm, r, n, () -> comm.allreduce(l, lOut, ReduceOp.MAX));
-                    final double fMax = median(comm, r, n, () -> comm.allreduce(f, fo, ReduceOp.MAX));
-                    final double fLoc = median(comm, r, n, () -> loc.allreduce(f, ix, fo, ixOut, LocOp.MAXLOC));
-                    final double dMax = median(comm, r, n, () -> comm.allreduce(d, dOut, ReduceOp.MAX));
-                    final double dLoc = median(comm, r, n, () -> loc.allreduce(d, ix, dOut, ixOut, LocOp.MAXLOC));
+                    final double lMax = median(comm, r, n, () -> plain.accept(l, lOut));
+                    final double fMax = median(comm, r, n, () -> plain.accept(f, fo));
+                    final double fLoc = median(comm, r, n, () -> pairs.call(f, ix, fo, ixOut));
+                    final double dMax = median(comm, r, n, () -> plain.accept(d, dOut));
+                    final double dLoc = median(comm, r, n, () -> pairs.call(d, ix, dOut, ixOut));
                     if (pass == 1 && comm.rank() == 0)
                     {
                         System.out.printf("%d,%.3f,%.3f,%.3f,%.3f,%.3f%n", n, lMax, fMax, fLoc, dMax, dLoc);
@@ -83,6 +101,11 @@ public final class LocCosts
                 }
             }
         }
+    }
+
+    private interface PairCall
+    {
+        void call(Buf values, Buf indices, Buf recvValues, Buf recvIndices);
     }
 
     /**
