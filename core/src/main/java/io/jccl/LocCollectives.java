@@ -96,7 +96,7 @@ public final class LocCollectives
     private Scratch startRanks = offeredIndices;
     /**
      * 64-bit values' (key, index) pairs, two longs each, on their way out (this rank's) and in (every rank's, or every
-     * rank's for this rank's block): for up to FEW pairs, scans and reduce-scatters.
+     * rank's for this rank's block): gathers and scans of up to FEW pairs, and reduce-scatters.
      */
     private Scratch outPairs = keys;
     private Scratch inPairs = keys;

@@ -34,7 +34,10 @@ public final class LocRank
     /** Two of {@code LocCollectives}' segments (32,768 pairs) and a last one of a few pairs, which go one at a time. */
     private static final int SEGMENTS_AND_FEW = 2 * 32_768 + 5;
     private static final int[] COUNTS = {0, 1, 7, 1000};
-    /** The receive buffers start with this rank's pairs: a result that does not come from the call shows. */
+    /**
+     * Receive buffers apart from the send buffers start with the pairs of this rank number, which no job here has: a
+     * result that does not come from the call shows.
+     */
     private static final int NO_RANK = 1000;
     private static final DataType[] LARGE_TYPES = {DataType.UINT8, DataType.FLOAT32, DataType.FLOAT64};
 
