@@ -192,9 +192,7 @@ public final class LocCollectives
     public void scan(final Buf sendValues, final Buf sendIndices, final Buf recvValues, final Buf recvIndices,
         final LocOp op)
     {
-        final int count = checkSend(sendValues, sendIndices, op);
-        checkReceive(sendValues, sendIndices, recvValues, recvIndices, count);
-        prefix(sendValues, sendIndices, recvValues, recvIndices, op, true, count);
+        prefix(sendValues, sendIndices, recvValues, recvIndices, op, true);
     }
 
     /** In-place {@link #exscan(Buf, Buf, Buf, Buf, LocOp)}: rank 0's pairs stay as they were. */
@@ -211,9 +209,7 @@ public final class LocCollectives
     public void exscan(final Buf sendValues, final Buf sendIndices, final Buf recvValues, final Buf recvIndices,
         final LocOp op)
     {
-        final int count = checkSend(sendValues, sendIndices, op);
-        checkReceive(sendValues, sendIndices, recvValues, recvIndices, count);
-        prefix(sendValues, sendIndices, recvValues, recvIndices, op, false, count);
+        prefix(sendValues, sendIndices, recvValues, recvIndices, op, false);
     }
 
     /** {@code root} -1: every rank receives. A call of no pairs still makes its collective, as every call does. */
@@ -302,12 +298,14 @@ public final class LocCollectives
     }
 
     /**
-     * Scan and exscan. Values of up to 32 bits: each segment's keys scanned by MIN or MAX. 64-bit values: up to FEW
+     * Scan and exscan, their arguments checked first. Values of up to 32 bits: each segment's keys scanned by MIN or MAX. 64-bit values: up to FEW
      * pairs by one scan ({@link #scanFew}), more by three a segment ({@link #scanWide}).
      */
     private void prefix(final Buf sendValues, final Buf sendIndices, final Buf recvValues, final Buf recvIndices,
-        final LocOp op, final boolean inclusive, final int count)
+        final LocOp op, final boolean inclusive)
     {
+        final int count = checkSend(sendValues, sendIndices, op);
+        checkReceive(sendValues, sendIndices, recvValues, recvIndices, count);
         final boolean receives = inclusive || comm.rank() > 0;
         final boolean packed = sendValues.type().size() <= Integer.BYTES;
         if (!packed && count <= FEW)
@@ -415,8 +413,7 @@ public final class LocCollectives
         final long[] best = (long[])reducedKeys.array;
         final int[] offered = (int[])offeredIndices.array;
         final int[] start = (int[])startRanks.array;
-        UnsafeApi.copyMemory(indices.base(), indices.offset() + (long)from * Integer.BYTES, offered, INT_BASE,
-            (long)n * Integer.BYTES);
+        readIndices(indices, from, n);
         for (int i = 0; i < n; i++)
         {
             final long key = own[i];
@@ -490,8 +487,7 @@ public final class LocCollectives
         valueKeys(values, from, n);
         final long[] key = (long[])wideKeys.array;
         final int[] index = (int[])offeredIndices.array;
-        UnsafeApi.copyMemory(indices.base(), indices.offset() + (long)from * Integer.BYTES, index, INT_BASE,
-            (long)n * Integer.BYTES);
+        readIndices(indices, from, n);
         final long[] out = (long[])outPairs.array;
         for (int i = 0; i < n; i++)
         {
@@ -642,14 +638,20 @@ public final class LocCollectives
         orderKeys64(values.type(), own, n);
     }
 
+    /** {@code offeredIndices[i]} := index {@code from + i} of {@code indices}, for i below n. */
+    private void readIndices(final Buf indices, final int from, final int n)
+    {
+        UnsafeApi.copyMemory(indices.base(), indices.offset() + (long)from * Integer.BYTES, offeredIndices.array,
+            INT_BASE, (long)n * Integer.BYTES);
+    }
+
     /** A rank's index where its key is the reduced one; elsewhere one that loses every MIN. */
     private void offerIndices(final Buf indices, final int from, final int n)
     {
         final long[] own = (long[])wideKeys.array;
         final long[] reduced = (long[])reducedKeys.array;
         final int[] offered = (int[])offeredIndices.array;
-        UnsafeApi.copyMemory(indices.base(), indices.offset() + (long)from * Integer.BYTES, offered, INT_BASE,
-            (long)n * Integer.BYTES);
+        readIndices(indices, from, n);
         for (int i = 0; i < n; i++)
         {
             if (own[i] != reduced[i])
@@ -777,21 +779,12 @@ public final class LocCollectives
     private static void checkReceive(final Buf sendValues, final Buf sendIndices, final Buf values, final Buf indices,
         final int count)
     {
-        ArgumentChecks.checkBuffer(values, "receive values", true);
-        ArgumentChecks.checkBuffer(indices, "receive indices", true);
-        if (values.type() != sendValues.type())
-        {
-            throw new IllegalArgumentException("receive values hold " + values.type().label() + ", send values " +
-                sendValues.type().label());
-        }
-        checkIndexType(indices, "receive indices");
+        checkReceiveTypes(sendValues, values, indices);
         ArgumentChecks.checkAtLeast(values, count, "receive values");
         ArgumentChecks.checkAtLeast(indices, count, "receive indices");
         ArgumentChecks.checkNoPartialOverlap(sendValues, values, "values");
         ArgumentChecks.checkNoPartialOverlap(sendIndices, indices, "indices");
-        ArgumentChecks.checkApart(sendIndices, "send indices", values, "receive values");
-        ArgumentChecks.checkApart(sendValues, "send values", indices, "receive indices");
-        ArgumentChecks.checkApart(values, "receive values", indices, "receive indices");
+        checkCrossApart(sendValues, sendIndices, values, indices);
     }
 
     /**
@@ -801,6 +794,19 @@ public final class LocCollectives
      */
     private int checkBlockReceive(final Buf sendValues, final Buf sendIndices, final Buf values, final Buf indices)
     {
+        checkReceiveTypes(sendValues, values, indices);
+        final long count = values.count();
+        ArgumentChecks.checkAtLeast(indices, count, "receive indices");
+        ArgumentChecks.checkAtLeast(sendValues, count * comm.size(), "send values (size × receive count)");
+        ArgumentChecks.checkOwnBlockOrApart(sendValues, values, comm.rank(), count, "receive values");
+        ArgumentChecks.checkOwnBlockOrApart(sendIndices, indices, comm.rank(), count, "receive indices");
+        checkCrossApart(sendValues, sendIndices, values, indices);
+        return (int)count;
+    }
+
+    /** The receive buffers writable, the values of the send values' type, the indices int32. */
+    private static void checkReceiveTypes(final Buf sendValues, final Buf values, final Buf indices)
+    {
         ArgumentChecks.checkBuffer(values, "receive values", true);
         ArgumentChecks.checkBuffer(indices, "receive indices", true);
         if (values.type() != sendValues.type())
@@ -809,15 +815,15 @@ public final class LocCollectives
                 sendValues.type().label());
         }
         checkIndexType(indices, "receive indices");
-        final long count = values.count();
-        ArgumentChecks.checkAtLeast(indices, count, "receive indices");
-        ArgumentChecks.checkAtLeast(sendValues, count * comm.size(), "send values (size × receive count)");
-        ArgumentChecks.checkOwnBlockOrApart(sendValues, values, comm.rank(), count, "receive values");
-        ArgumentChecks.checkOwnBlockOrApart(sendIndices, indices, comm.rank(), count, "receive indices");
+    }
+
+    /** Each receive buffer apart from the other send buffer, and the two receive buffers apart from each other. */
+    private static void checkCrossApart(final Buf sendValues, final Buf sendIndices, final Buf values,
+        final Buf indices)
+    {
         ArgumentChecks.checkApart(sendIndices, "send indices", values, "receive values");
         ArgumentChecks.checkApart(sendValues, "send values", indices, "receive indices");
         ArgumentChecks.checkApart(values, "receive values", indices, "receive indices");
-        return (int)count;
     }
 
     private static void checkIndexType(final Buf indices, final String role)
