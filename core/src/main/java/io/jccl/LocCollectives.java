@@ -399,7 +399,7 @@ public final class LocCollectives
      * </ol>
      * A reduction of every rank's keys and then indices, as an allreduce makes, cannot tell which ranks' keys were the
      * best of each prefix: a rank's result is decided among its predecessors alone. Three scans move 20 bytes a pair;
-     * an allgather of the pairs, each rank reducing those before it, took 1.6-2.3x their time at 2 ranks from 1,024
+     * an allgather of the pairs, each rank reducing those before it, took 1.5-2.5x their time at 2 ranks from 1,024
      * pairs.
      */
     private void scanWide(final Buf values, final Buf indices, final LocOp op, final boolean inclusive,
