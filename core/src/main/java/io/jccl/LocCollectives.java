@@ -216,7 +216,7 @@ public final class LocCollectives
     private void reduce(final Buf sendValues, final Buf sendIndices, final Buf recvValues, final Buf recvIndices,
         final LocOp op, final int root, final int count)
     {
-        final ReduceOp keyOp = op == LocOp.MAXLOC ? ReduceOp.MAX : ReduceOp.MIN;
+        final ReduceOp keyOp = keyOp(op);
         final boolean receives = root < 0 || comm.rank() == root;
         final boolean packed = sendValues.type().size() <= Integer.BYTES;
         if (!packed && count <= FEW)
@@ -286,8 +286,7 @@ public final class LocCollectives
             }
             if (packed)
             {
-                comm.reduceScatter(keys.view(ranks * n), blockKeys.view(n), op == LocOp.MAXLOC ? ReduceOp.MAX :
-                    ReduceOp.MIN);
+                comm.reduceScatter(keys.view(ranks * n), blockKeys.view(n), keyOp(op));
                 unpackKeys(blockKeys, recvValues, recvIndices, op, from, n);
                 continue;
             }
@@ -298,8 +297,8 @@ public final class LocCollectives
     }
 
     /**
-     * Scan and exscan, their arguments checked first. Values of up to 32 bits: each segment's keys scanned by MIN or MAX. 64-bit values: up to FEW
-     * pairs by one scan ({@link #scanFew}), more by three a segment ({@link #scanWide}).
+     * Scan and exscan, their arguments checked first. Values of up to 32 bits: each segment's keys scanned by MIN or
+     * MAX. 64-bit values: up to FEW pairs by one scan ({@link #scanFew}), more by three a segment ({@link #scanWide}).
      */
     private void prefix(final Buf sendValues, final Buf sendIndices, final Buf recvValues, final Buf recvIndices,
         final LocOp op, final boolean inclusive)
@@ -337,15 +336,7 @@ public final class LocCollectives
                 continue;
             }
             packKeys(sendValues, sendIndices, op, from, n, 0);
-            final ReduceOp keyOp = op == LocOp.MAXLOC ? ReduceOp.MAX : ReduceOp.MIN;
-            if (inclusive)
-            {
-                comm.scan(keys.view(n), keyOp);
-            }
-            else
-            {
-                comm.exscan(keys.view(n), keyOp);
-            }
+            scanInPlace(keys.view(n), keyOp(op), inclusive);
             if (receives)
             {
                 unpackKeys(keys, recvValues, recvIndices, op, from, n);
@@ -370,15 +361,7 @@ public final class LocCollectives
         final long[] vector = (long[])inPairs.array;
         Arrays.fill(vector, 0, 2 * ranks * count, 0L);
         System.arraycopy(outPairs.array, 0, vector, 2 * me * count, 2 * count);
-        final Buf all = inPairs.view(2 * ranks * count);
-        if (inclusive)
-        {
-            comm.scan(all, ReduceOp.BOR);
-        }
-        else
-        {
-            comm.exscan(all, ReduceOp.BOR);
-        }
+        scanInPlace(inPairs.view(2 * ranks * count), ReduceOp.BOR, inclusive);
         if (inclusive || me > 0)
         {
             foldPairs(inclusive ? me + 1 : me, count, op);
@@ -408,7 +391,7 @@ public final class LocCollectives
         final int me = comm.rank();
         final boolean max = op == LocOp.MAXLOC;
         valueKeys(values, from, n);
-        comm.exscan(wideKeys.view(n), reducedKeys.view(n), max ? ReduceOp.MAX : ReduceOp.MIN);
+        comm.exscan(wideKeys.view(n), reducedKeys.view(n), keyOp(op));
         final long[] own = (long[])wideKeys.array;
         final long[] best = (long[])reducedKeys.array;
         final int[] offered = (int[])offeredIndices.array;
@@ -435,14 +418,7 @@ public final class LocCollectives
         {
             startAndIndex[i] = (long)start[i] << 32 | indexKey(LocOp.MAXLOC, offered[i]);
         }
-        if (inclusive)
-        {
-            comm.scan(keys.view(n), ReduceOp.MAX);
-        }
-        else
-        {
-            comm.exscan(keys.view(n), ReduceOp.MAX);
-        }
+        scanInPlace(keys.view(n), ReduceOp.MAX, inclusive);
         for (int i = 0; i < n; i++)
         {
             offered[i] = index(LocOp.MAXLOC, startAndIndex[i]);
@@ -527,6 +503,24 @@ public final class LocCollectives
             }
             reduced[i] = key;
             indices[i] = index;
+        }
+    }
+
+    /** The reduction of keys that orders pairs as {@code op} does. */
+    private static ReduceOp keyOp(final LocOp op)
+    {
+        return op == LocOp.MAXLOC ? ReduceOp.MAX : ReduceOp.MIN;
+    }
+
+    private void scanInPlace(final Buf buf, final ReduceOp op, final boolean inclusive)
+    {
+        if (inclusive)
+        {
+            comm.scan(buf, op);
+        }
+        else
+        {
+            comm.exscan(buf, op);
         }
     }
 
