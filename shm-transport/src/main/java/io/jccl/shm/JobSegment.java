@@ -72,7 +72,7 @@ public final class JobSegment implements AutoCloseable
         {
             throw new JcclException("the job segment would need " + mib(length) + " for " + layout.worldSize() +
                 " ranks (" + parts(layout) + "), more than one mapping holds (" + mib(MAX_LENGTH) + "): shrink it " +
-                "with JCCL_RING_BYTES, JCCL_STAGING_BYTES and JCCL_SYMMETRIC_BYTES.");
+                "with " + SIZE_SETTINGS + ".");
         }
         removeIfStale(path, log);
         final Path creating = SegmentFiles.creatingPath(path);
@@ -268,9 +268,10 @@ public final class JobSegment implements AutoCloseable
             mib(ranks * layout.symmetricBytes()) + " (" + ranks + " × " + mib(layout.symmetricBytes()) + ")";
     }
 
+    /** The settings that size the segment's parts, as both its messages name them. */
+    private static final String SIZE_SETTINGS = "JCCL_RING_BYTES, JCCL_STAGING_BYTES and JCCL_SYMMETRIC_BYTES";
     private static final String SETTINGS_HINT = "Free space in the segment directory (jccl.shm.dir / JCCL_SHM_DIR), " +
-        "enlarge it (e.g. docker --shm-size), or shrink the segment with JCCL_RING_BYTES, JCCL_STAGING_BYTES and " +
-        "JCCL_SYMMETRIC_BYTES.";
+        "enlarge it (e.g. docker --shm-size), or shrink the segment with " + SIZE_SETTINGS + ".";
 
     private static void checkFreeSpace(final Path directory, final long length)
     {
