@@ -97,7 +97,8 @@ public final class AllocationRank
             final Buf scanBlock = largeArray.slice(0, SCAN_BYTES / Float.BYTES);
             final Buf scanOut = largeArrayOut.slice(0, SCAN_BYTES / Float.BYTES);
             calls.put("scan_64k_array", () -> comm.scan(scanBlock, scanOut, ReduceOp.SUM));
-            // MINLOC and MAXLOC: 64 float64 pairs by the paths of more than a few pairs, 8 by those of a few
+            // MINLOC and MAXLOC: 64 pairs by the paths of more than a few pairs (float64, and float32 for the
+            // reduce-scatter), 8 float64 pairs by those of a few
             final LocCollectives loc = LocCollectives.of(comm);
             final Buf values = Buf.of(new double[64 * p]);
             final Buf indices = Buf.of(new int[64 * p]);

@@ -155,7 +155,7 @@ public final class LocRank
         final int sent = form.reduceScatter() ? ranks * count : count;
         final Buf values = buffer(memory, 0, type, sent);
         final Buf indices = buffer(memory, 1, DataType.INT32, sent);
-        fill(values, indices, sent, -1);
+        fill(values, indices, sent, me);
         final Buf recvValues;
         final Buf recvIndices;
         if (form.inPlace())
@@ -218,15 +218,14 @@ public final class LocRank
         });
     }
 
-    /** Pairs i below n := the level and index of element i of rank {@code r}; r -1: of this rank. */
-    private void fill(final Buf values, final Buf indices, final int n, final int r)
+    /** Pairs i below n := the level and index of element i of rank {@code r}. */
+    private static void fill(final Buf values, final Buf indices, final int n, final int r)
     {
-        final int of = r < 0 ? me : r;
         for (int i = 0; i < n; i++)
         {
             Elements.putBits(values.type(), values.base(), values.offset(), i, levelBits(values.type(),
-                level(values.type(), of, i), of));
-            Elements.putBits(DataType.INT32, indices.base(), indices.offset(), i, index(of, i));
+                level(values.type(), r, i), r));
+            Elements.putBits(DataType.INT32, indices.base(), indices.offset(), i, index(r, i));
         }
     }
 
