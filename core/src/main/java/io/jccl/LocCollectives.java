@@ -44,19 +44,19 @@ import static io.jccl.LocKeys.valueBits64;
  * is reduced first, then each rank offers its index where its key is the result ({@link Integer#MAX_VALUE} elsewhere)
  * to a MIN over int32, two reductions; up to 16 such pairs are instead gathered, (key, index) from every rank, and
  * reduced where they arrive, one collective. A reduce-scatter sends each rank the (key, index) pairs of its block by
- * one alltoall, each rank reducing those it receives. A scan or an exscan takes three scans (of the keys; of where each
- * prefix's best key began; of the indices offered since), for a rank's prefix is decided among its predecessors alone,
- * which a reduction of every rank's keys then indices cannot tell; up to 16 pairs take one scan of every rank's pairs,
- * each in its own block. Pairs go in segments of 32,768 (a reduce-scatter's spread over the ranks' blocks), each
- * packed, reduced and unpacked while its keys are in cache, so the scratch arrays this object keeps stay small (256
- * KiB, 640 KiB for 64-bit values, up to 2 MiB with their reduce-scatters and scans); a call that repeats its count
- * allocates nothing. Beyond the reductions, a call converts 1.2-1.8 ns a pair (float32; 1.8-2.9 for float64) on each
- * rank. One object serves one call at a time, as its communicator does; all ranks make the same calls with values of
- * the same type, in the same order among the communicator's other collectives. A rank whose values are of another
- * width than the others' (float32 against float64) makes other collectives, which check mode ({@code JCCL_CHECK=1})
- * reports at the first call as a mismatch of int64 and uint64 reductions or of a reduction and a gather; values of one
- * width but another type (float32 against int32) reduce keys alike and return wrong results, as a collective of two
- * such types does.
+ * one alltoall (a reduce-scatterv's by an alltoallv), each rank reducing those it receives. A scan or an exscan takes
+ * three scans (of the keys; of where each prefix's best key began; of the indices offered since), for a rank's prefix
+ * is decided among its predecessors alone, which a reduction of every rank's keys then indices cannot tell; up to 16
+ * pairs take one scan of every rank's pairs, each in its own block. Pairs go in segments of 32,768 (a reduce-scatter's
+ * spread over the ranks' blocks), each packed, reduced and unpacked while its keys are in cache, so the scratch arrays
+ * this object keeps stay small (256 KiB, 640 KiB for 64-bit values, up to 2 MiB with their reduce-scatters and scans);
+ * a call that repeats its count (a reduce-scatterv's counts) allocates nothing. Beyond the reductions, a call converts
+ * 1.2-1.8 ns a pair (float32; 1.8-2.9 for float64) on each rank. One object serves one call at a time, as its
+ * communicator does; all ranks make the same calls with values of the same type, in the same order among the
+ * communicator's other collectives. A rank whose values are of another width than the others' (float32 against float64)
+ * makes other collectives, which check mode ({@code JCCL_CHECK=1}) reports at the first call as a mismatch of int64 and
+ * uint64 reductions or of a reduction and a gather; values of one width but another type (float32 against int32) reduce
+ * keys alike and return wrong results, as a collective of two such types does.
  * <p>
  * Arguments are checked on the calling rank before any collective: values and indices of one count, indices int32,
  * the receive buffers of the send buffers' types and holding as many elements, not read-only, each either the same
@@ -108,10 +108,22 @@ public final class LocCollectives
     private final short[] shortChunk = new short[CHUNK];
     private final int[] intChunk = new int[CHUNK];
     private final int[] indexChunk = new int[CHUNK];
+    /**
+     * A reduce-scatter's count a rank: the block form's, and a segment's part of each block; a 64-bit reduce-scatterv
+     * segment's longs to and from each rank.
+     */
+    private final int[] blockCounts;
+    private final int[] segmentCounts;
+    private final int[] pairsOut;
+    private final int[] pairsIn;
 
     private LocCollectives(final Communicator comm)
     {
         this.comm = java.util.Objects.requireNonNull(comm, "comm");
+        this.blockCounts = new int[comm.size()];
+        this.segmentCounts = new int[comm.size()];
+        this.pairsOut = new int[comm.size()];
+        this.pairsIn = new int[comm.size()];
     }
 
     /** MINLOC and MAXLOC on {@code comm}. */
@@ -176,7 +188,25 @@ public final class LocCollectives
     {
         checkSend(sendValues, sendIndices, op);
         final int count = checkBlockReceive(sendValues, sendIndices, recvValues, recvIndices);
-        reduceScatter(sendValues, sendIndices, recvValues, recvIndices, op, count);
+        Arrays.fill(blockCounts, count);
+        reduceScatter(sendValues, sendIndices, recvValues, recvIndices, op, blockCounts);
+    }
+
+    /**
+     * Reduce-scatter with a count per rank (MPI's reduce-scatter of pairs): reduces every rank's pairs element-wise by
+     * {@code op} and leaves rank i's block of the result, {@code counts[i]} pairs from the sum of the counts before
+     * it, in rank i's ({@code recvValues}, {@code recvIndices}). Every rank passes the same counts; the send buffers
+     * hold their sum at least. In place, as {@link Communicator#reduceScatterv}'s: each receive buffer is its send
+     * buffer, the block landing at its start.
+     */
+    public void reduceScatterv(final Buf sendValues, final Buf sendIndices, final Buf recvValues,
+        final Buf recvIndices, final int[] counts, final LocOp op)
+    {
+        checkSend(sendValues, sendIndices, op);
+        ArgumentChecks.checkCounts(counts, comm.size(), "counts");
+        ArgumentChecks.checkAtLeast(sendValues, ArgumentChecks.sum(counts), "send values (the sum of counts)");
+        checkReceive(sendValues, sendIndices, recvValues, recvIndices, counts[comm.rank()]);
+        reduceScatter(sendValues, sendIndices, recvValues, recvIndices, op, counts);
     }
 
     /** In-place {@link #scan(Buf, Buf, Buf, Buf, LocOp)}: every rank's pairs replaced by its prefix's result. */
@@ -250,47 +280,91 @@ public final class LocCollectives
     }
 
     /**
-     * Values of up to 32 bits: each segment's keys, a part of every block, reduce-scattered by MIN or MAX. 64-bit
-     * values: each segment's (key, index) pairs go to the ranks whose blocks they are in by one alltoall, and each rank
-     * reduces the pairs it receives.
+     * Rank r's block is {@code counts[r]} pairs from the sum of the counts before it. A segment takes up to
+     * SEGMENT / size pairs of every block, from the same offset in each. Values of up to 32 bits: each segment's keys
+     * reduce-scattered by MIN or MAX. 64-bit values: each segment's (key, index) pairs go to the ranks whose blocks
+     * they are in by one alltoall (alltoallv), and each rank reduces the pairs it receives. A segment whose parts are
+     * all alike takes the block collective, which has more algorithms than the v form.
+     * <p>
+     * A receive buffer is either apart from its send buffer, or its block of it, or its start (in place): a segment
+     * writes the result's pairs {@code from} to {@code from + n} there, and each of those positions lies in some block
+     * at an offset below {@code from + n}, in this segment or an earlier one, already read.
      */
     private void reduceScatter(final Buf sendValues, final Buf sendIndices, final Buf recvValues,
-        final Buf recvIndices, final LocOp op, final int count)
+        final Buf recvIndices, final LocOp op, final int[] counts)
     {
         final int ranks = comm.size();
         final boolean packed = sendValues.type().size() <= Integer.BYTES;
         final int segment = Math.max(1, SEGMENT / ranks);
-        final int most = Math.min(count, segment);
-        ensureCapacity(packed ? ranks * most : most, packed);
+        int spread = 0;
+        int largest = 0;
+        for (final int count : counts)
+        {
+            spread += Math.min(count, segment);
+            largest = Math.max(largest, count);
+        }
+        final int mine = Math.min(counts[comm.rank()], segment);
         if (packed)
         {
-            blockKeys = blockKeys.atLeast(most);
+            keys = keys.atLeast(spread);
+            blockKeys = blockKeys.atLeast(mine);
         }
         else
         {
-            ensurePairs(ranks * most, ranks * most);
+            ensureCapacity(Math.min(largest, segment), false);
+            ensurePairs(spread, ranks * mine);
         }
-        for (int from = 0; from == 0 || from < count; from += segment)
+        final int[] parts = segmentCounts;
+        for (int from = 0; from == 0 || from < largest; from += segment)
         {
-            final int n = Math.min(segment, count - from);
+            int at = 0;
+            int blockStart = 0;
+            boolean alike = true;
             for (int r = 0; r < ranks; r++)
             {
+                final int n = Math.max(0, Math.min(segment, counts[r] - from));
+                parts[r] = n;
+                alike &= n == parts[0];
                 if (packed)
                 {
-                    packKeys(sendValues, sendIndices, op, r * count + from, n, r * n);
+                    packKeys(sendValues, sendIndices, op, blockStart + from, n, at);
                 }
                 else
                 {
-                    pairs(sendValues, sendIndices, r * count + from, n, r * n);
+                    pairs(sendValues, sendIndices, blockStart + from, n, at);
                 }
+                at += n;
+                blockStart += counts[r];
             }
+            // the v collectives take the whole scratch arrays, whose counts they read no further than the parts':
+            // a view a segment's shape would allocate for the shapes beyond the two a scratch keeps
+            final int n = parts[comm.rank()];
             if (packed)
             {
-                comm.reduceScatter(keys.view(ranks * n), blockKeys.view(n), keyOp(op));
+                if (alike)
+                {
+                    comm.reduceScatter(keys.view(at), blockKeys.view(n), keyOp(op));
+                }
+                else
+                {
+                    comm.reduceScatterv(keys.whole, blockKeys.whole, parts, keyOp(op));
+                }
                 unpackKeys(blockKeys, recvValues, recvIndices, op, from, n);
                 continue;
             }
-            comm.alltoall(outPairs.view(2 * ranks * n), inPairs.view(2 * ranks * n));
+            if (alike)
+            {
+                comm.alltoall(outPairs.view(2 * at), inPairs.view(2 * ranks * n));
+            }
+            else
+            {
+                for (int r = 0; r < ranks; r++)
+                {
+                    pairsOut[r] = 2 * parts[r];
+                    pairsIn[r] = 2 * n;
+                }
+                comm.alltoallv(outPairs.whole, pairsOut, null, inPairs.whole, pairsIn, null);
+            }
             foldPairs(ranks, n, op);
             writeReduced(recvValues, recvIndices, from, n);
         }

@@ -98,7 +98,8 @@ public final class AllocationRank
             final Buf scanOut = largeArrayOut.slice(0, SCAN_BYTES / Float.BYTES);
             calls.put("scan_64k_array", () -> comm.scan(scanBlock, scanOut, ReduceOp.SUM));
             // MINLOC and MAXLOC: 64 pairs by the paths of more than a few pairs (float64, and float32 for the
-            // reduce-scatter), 8 float64 pairs by those of a few
+            // reduce-scatter), 8 float64 pairs by those of a few; reduce-scatterv of blocks of 64, 32, 16, ... pairs,
+            // float32 and float64, which take the v collectives
             final LocCollectives loc = LocCollectives.of(comm);
             final Buf values = Buf.of(new double[64 * p]);
             final Buf indices = Buf.of(new int[64 * p]);
@@ -112,6 +113,18 @@ public final class AllocationRank
             calls.put("loc_allreduce", () -> loc.allreduce(someValues, someIndices, LocOp.MAXLOC));
             calls.put("loc_reduce_scatter", () -> loc.reduceScatter(pairValues, indices, pairValuesOut, pairIndicesOut,
                 LocOp.MINLOC));
+            final int[] uneven = new int[p];
+            for (int r = 0; r < p; r++)
+            {
+                uneven[r] = 64 >> r;
+            }
+            final Buf mineOut = pairValuesOut.slice(0, uneven[comm.rank()]);
+            final Buf mineIndicesOut = pairIndicesOut.slice(0, uneven[comm.rank()]);
+            final Buf wideOut = Buf.of(new double[uneven[comm.rank()]]);
+            calls.put("loc_reduce_scatterv", () -> loc.reduceScatterv(pairValues, indices, mineOut, mineIndicesOut,
+                uneven, LocOp.MAXLOC));
+            calls.put("loc_reduce_scatterv_float64", () -> loc.reduceScatterv(values, indices, wideOut,
+                mineIndicesOut, uneven, LocOp.MINLOC));
             calls.put("loc_scan", () -> loc.scan(someValues, someIndices, LocOp.MAXLOC));
             calls.put("loc_exscan_few", () -> loc.exscan(fewValues, fewIndices, LocOp.MINLOC));
             final com.sun.management.ThreadMXBean threads =

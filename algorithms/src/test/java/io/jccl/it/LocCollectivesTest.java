@@ -15,9 +15,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 class LocCollectivesTest
 {
     /**
-     * Every datatype, both ops, arrays, direct buffers and symmetric memory, allreduce, reduce, reduce-scatter, scan
-     * and exscan in place and not, ties among ranks and NaN in several patterns, then the refusals; on 1 rank the reductions are local, on 4 the
-     * ranks outnumber the cores.
+     * Every datatype, both ops, arrays, direct buffers and symmetric memory, allreduce, reduce, reduce-scatter,
+     * reduce-scatterv, scan and exscan in place and not, ties among ranks and NaN in several patterns, then the
+     * refusals; on 1 rank the reductions are local, on 4 the ranks outnumber the cores.
      */
     @ParameterizedTest(name = "{0} ranks")
     @ValueSource(ints = {1, 2, 4})

@@ -11,18 +11,20 @@ import io.jccl.spi.Elements;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 
 import static io.jccl.it.P2pRank.check;
 import static io.jccl.it.P2pRank.expect;
 
 /**
  * One rank of {@link LocCollectivesTest}: MINLOC and MAXLOC over every datatype, in arrays, direct buffers and
- * symmetric memory, in place and not, allreduce, reduce to each root, reduce-scatter, scan and exscan, then the
- * argument checks, each followed by a call that must work. Each rank's values are drawn from a list of levels per type
- * written in ascending order (extremes, -0.0 below 0.0, subnormals, infinities, NaN in several bit patterns, the
- * unsigned types' upper half), so the expected pair follows from the levels' positions, not from an ordering computed
- * again here. With the argument {@code mismatch}, a call whose value widths differ between ranks instead. Prints "OK
- * loc rank R" when every check held, and throws (exit 1) otherwise.
+ * symmetric memory, in place and not, allreduce, reduce to each root, reduce-scatter, reduce-scatterv, scan and exscan,
+ * then the argument checks, each followed by a call that must work. A reduce-scatterv's blocks are of two sizes, every
+ * second rank's half the others' (none for one pair), so that its segments' parts differ or not. Each rank's values
+ * are drawn from a list of levels per type written in ascending order (extremes, -0.0 below 0.0, subnormals,
+ * infinities, NaN in several bit patterns, the unsigned types' upper half), so the expected pair follows from the
+ * levels' positions, not from an ordering computed again here. With the argument {@code mismatch}, a call whose value
+ * widths differ between ranks instead. Prints "OK loc rank R" when every check held, and throws (exit 1) otherwise.
  */
 public final class LocRank
 {
@@ -48,8 +50,8 @@ public final class LocRank
 
     private enum Form
     {
-        ALLREDUCE_IN_PLACE, ALLREDUCE, REDUCE_IN_PLACE, REDUCE, REDUCE_SCATTER_IN_PLACE, REDUCE_SCATTER, SCAN_IN_PLACE,
-        SCAN, EXSCAN_IN_PLACE, EXSCAN;
+        ALLREDUCE_IN_PLACE, ALLREDUCE, REDUCE_IN_PLACE, REDUCE, REDUCE_SCATTER_IN_PLACE, REDUCE_SCATTER,
+        REDUCE_SCATTERV_IN_PLACE, REDUCE_SCATTERV, SCAN_IN_PLACE, SCAN, EXSCAN_IN_PLACE, EXSCAN;
 
         boolean inPlace()
         {
@@ -58,7 +60,7 @@ public final class LocRank
 
         boolean reduceScatter()
         {
-            return this == REDUCE_SCATTER_IN_PLACE || this == REDUCE_SCATTER;
+            return name().startsWith("REDUCE_SCATTER");
         }
 
         boolean rooted()
@@ -137,6 +139,8 @@ public final class LocRank
                 run(type, op, SEGMENTS_AND_FEW, Memory.values()[calls % 3], Form.ALLREDUCE_IN_PLACE);
                 run(type, op, LARGE / ranks, Memory.values()[calls % 3], Form.REDUCE_SCATTER);
                 run(type, op, SEGMENTS_AND_FEW / ranks, Memory.values()[calls % 3], Form.REDUCE_SCATTER_IN_PLACE);
+                run(type, op, LARGE / ranks, Memory.values()[calls % 3], Form.REDUCE_SCATTERV_IN_PLACE);
+                run(type, op, SEGMENTS_AND_FEW / ranks, Memory.values()[calls % 3], Form.REDUCE_SCATTERV);
                 run(type, op, LARGE, Memory.values()[calls % 3], Form.SCAN);
                 run(type, op, SEGMENTS_AND_FEW, Memory.values()[calls % 3], Form.EXSCAN_IN_PLACE);
             }
@@ -144,15 +148,35 @@ public final class LocRank
     }
 
     /**
-     * One call of {@code count} pairs a rank's result (a reduce-scatter sends size × count). Each send pair i is the
-     * level and index of element i of a global numbering, so a result's pair follows from the levels of the ranks it
-     * reduces: every rank's, its own prefix's, or none (a rank that receives nothing: its send pairs, and for an exscan
-     * on rank 0 its receive pairs, must be as they were).
+     * One call of {@code count} pairs a rank's result (a reduce-scatter sends size × count; a reduce-scatterv sends
+     * the sum of {@link #vCounts} and receives its own). Each send pair i is the level and index of element i of a
+     * global numbering, so a result's pair follows from the levels of the ranks it reduces: every rank's, its own
+     * prefix's, or none (a rank that receives nothing: its send pairs, and for an exscan on rank 0 its receive pairs,
+     * must be as they were).
      */
     private void run(final DataType type, final LocOp op, final int count, final Memory memory, final Form form)
     {
         final int root = calls++ % ranks;
-        final int sent = form.reduceScatter() ? ranks * count : count;
+        final boolean v = form == Form.REDUCE_SCATTERV_IN_PLACE || form == Form.REDUCE_SCATTERV;
+        final int[] counts = vCounts(count);
+        int block = 0;
+        int sent = count;
+        int received = count;
+        if (v)
+        {
+            sent = 0;
+            for (int r = 0; r < ranks; r++)
+            {
+                block += r < me ? counts[r] : 0;
+                sent += counts[r];
+            }
+            received = counts[me];
+        }
+        else if (form.reduceScatter())
+        {
+            block = me * count;
+            sent = ranks * count;
+        }
         final Buf values = buffer(memory, 0, type, sent);
         final Buf indices = buffer(memory, 1, DataType.INT32, sent);
         fill(values, indices, sent, me);
@@ -160,15 +184,16 @@ public final class LocRank
         final Buf recvIndices;
         if (form.inPlace())
         {
-            final int block = form.reduceScatter() ? me * count : 0;
-            recvValues = values.slice(block, count);
-            recvIndices = indices.slice(block, count);
+            // a reduce-scatterv's in place is at the start of the send buffers, as the communicator's
+            final int at = v ? 0 : block;
+            recvValues = values.slice(at, received);
+            recvIndices = indices.slice(at, received);
         }
         else
         {
-            recvValues = buffer(memory, 2, type, count);
-            recvIndices = buffer(memory, 3, DataType.INT32, count);
-            fill(recvValues, recvIndices, count, NO_RANK);
+            recvValues = buffer(memory, 2, type, received);
+            recvIndices = buffer(memory, 3, DataType.INT32, received);
+            fill(recvValues, recvIndices, received, NO_RANK);
         }
         final boolean nullReceive = form == Form.REDUCE && me != root;
         switch (form)
@@ -180,12 +205,14 @@ public final class LocRank
                 nullReceive ? null : recvIndices, op, root);
             case REDUCE_SCATTER_IN_PLACE, REDUCE_SCATTER -> loc.reduceScatter(values, indices, recvValues,
                 recvIndices, op);
+            case REDUCE_SCATTERV_IN_PLACE, REDUCE_SCATTERV -> loc.reduceScatterv(values, indices, recvValues,
+                recvIndices, counts, op);
             case SCAN_IN_PLACE -> loc.scan(values, indices, op);
             case SCAN -> loc.scan(values, indices, recvValues, recvIndices, op);
             case EXSCAN_IN_PLACE -> loc.exscan(values, indices, op);
             case EXSCAN -> loc.exscan(values, indices, recvValues, recvIndices, op);
         }
-        final String what = op.label() + " " + type.label() + " x" + count + " " + memory + " " + form +
+        final String what = op.label() + " " + type.label() + " x" + received + " " + memory + " " + form +
             (form.rooted() ? " to " + root : "") + ", rank " + me;
         final int reduced = switch (form)
         {
@@ -200,8 +227,8 @@ public final class LocRank
             checkPairs(type, values, indices, sent, what + " (send)", (i, pair) -> own(type, me, i, pair));
             if (!form.inPlace() && !nullReceive)
             {
-                checkPairs(type, recvValues, recvIndices, count, what + " (receive)", (i, pair) -> own(type, NO_RANK,
-                    i, pair));
+                checkPairs(type, recvValues, recvIndices, received, what + " (receive)", (i, pair) -> own(type,
+                    NO_RANK, i, pair));
             }
             return;
         }
@@ -209,13 +236,24 @@ public final class LocRank
         {
             checkPairs(type, values, indices, sent, what + " (send)", (i, pair) -> own(type, me, i, pair));
         }
-        final int block = form.reduceScatter() ? me * count : 0;
-        checkPairs(type, recvValues, recvIndices, count, what, (i, pair) ->
+        final int first = block;
+        checkPairs(type, recvValues, recvIndices, received, what, (i, pair) ->
         {
-            final int best = bestLevel(type, op, block + i, reduced);
+            final int best = bestLevel(type, op, first + i, reduced);
             pair[0] = canonicalBits(type, best);
-            pair[1] = smallestIndexAt(type, best, block + i, reduced);
+            pair[1] = smallestIndexAt(type, best, first + i, reduced);
         });
+    }
+
+    /** A reduce-scatterv's counts: {@code count} for even ranks, half of it for odd ones. */
+    private int[] vCounts(final int count)
+    {
+        final int[] counts = new int[ranks];
+        for (int r = 0; r < ranks; r++)
+        {
+            counts[r] = r % 2 == 0 ? count : count / 2;
+        }
+        return counts;
     }
 
     /** Pairs i below n := the level and index of element i of rank {@code r}. */
@@ -320,6 +358,21 @@ public final class LocRank
         expect(IllegalArgumentException.class, () -> loc.reduceScatter(Buf.of(blocks), Buf.of(blockIndices),
             Buf.of(blocks).slice(2 * me + 1, 2), Buf.of(new int[2]), LocOp.MINLOC),
             "receive values overlaps the other buffer without being exactly this rank's block");
+        final int[] threeEach = new int[ranks];
+        Arrays.fill(threeEach, 3);
+        expect(IllegalArgumentException.class, () -> loc.reduceScatterv(Buf.of(values), Buf.of(indices),
+            Buf.of(new double[3]), Buf.of(new int[3]), threeEach, LocOp.MAXLOC), "send values (the sum of counts) " +
+            "holds 2 elements, " + 3 * ranks + " are needed");
+        expect(IllegalArgumentException.class, () -> loc.reduceScatterv(Buf.of(values), Buf.of(indices),
+            Buf.of(new double[1]), Buf.of(new int[1]), new int[ranks + 1], LocOp.MAXLOC),
+            "counts must have one entry per rank (" + ranks + "), not " + (ranks + 1));
+        final int[] twoEach = new int[ranks];
+        Arrays.fill(twoEach, 2);
+        expect(IllegalArgumentException.class, () -> loc.reduceScatterv(Buf.of(blocks), Buf.of(blockIndices),
+            Buf.of(new double[1]), Buf.of(new int[2]), twoEach, LocOp.MINLOC), "receive values holds 1 elements");
+        expect(IllegalArgumentException.class, () -> loc.reduceScatterv(Buf.of(blocks), Buf.of(blockIndices),
+            Buf.of(blocks).slice(1, 2), Buf.of(new int[2]), twoEach, LocOp.MINLOC),
+            "send and receive values overlap without being the same memory");
         expect(IllegalArgumentException.class, () -> loc.scan(Buf.of(values), Buf.of(indices), Buf.of(new float[2]),
             Buf.of(new int[2]), LocOp.MINLOC), "receive values hold float32, send values float64");
         expect(IllegalArgumentException.class, () -> loc.exscan(Buf.of(values), Buf.of(indices), null), "op is null");
