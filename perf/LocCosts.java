@@ -13,8 +13,9 @@ import java.util.function.BiConsumer;
  * What MINLOC/MAXLOC cost: for 1 to 1M (value, index) pairs, the median µs of {@code LocCollectives.allreduce}
  * MAXLOC of float32 values (one int64 MAX of packed keys) and of float64 values (an int64 MAX of the values' keys,
  * then an int32 MIN of the offered indices), beside allreduce MAX of as many int64 (the packed keys' bytes) and of
- * the values alone. With a second argument, {@code scan} or {@code reduce_scatter}, that collective instead (a
- * reduce-scatter's pairs are each rank's block, of size times as many sent). Arrays are allocated once;
+ * the values alone. With a second argument, {@code scan}, {@code reduce_scatter} or {@code reduce_scatterv}, that
+ * collective instead (a reduce-scatter's pairs are each rank's block, of size times as many sent; a reduce-scatterv's
+ * the even ranks' blocks, the odd ranks' half as many). Arrays are allocated once;
  * rank 0 prints one line a count; each figure is the median of ROUNDS rounds of calls (as many as
  * {@code ../shared/peers/mpi_coll_bench.c} makes for the pairs' 8 bytes each, after a tenth as many untimed), every
  * round starting at a barrier, after a pass over every case that prints nothing. {@code perf/mpi-loc.c} times
@@ -22,7 +23,7 @@ import java.util.function.BiConsumer;
  * <pre>
  *   ./jccl info >/dev/null; J=/usr/lib/jvm/temurin-25-jdk-amd64/bin
  *   $J/javac -cp core/target/classes -d /tmp/loc-costs perf/LocCosts.java
- *   ./jccl run -n 2 --cp /tmp/loc-costs LocCosts 7 [allreduce|scan|reduce_scatter]
+ *   ./jccl run -n 2 --cp /tmp/loc-costs LocCosts 7 [allreduce|scan|reduce_scatter|reduce_scatterv]
  * </pre>
  */
 public final class LocCosts
@@ -33,16 +34,19 @@ public final class LocCosts
     {
         final int rounds = args.length >= 1 ? Integer.parseInt(args[0]) : 0;
         final String collective = args.length >= 2 ? args[1] : "allreduce";
-        if (rounds < 1 || args.length > 2 || !List.of("allreduce", "scan", "reduce_scatter").contains(collective))
+        if (rounds < 1 || args.length > 2 ||
+            !List.of("allreduce", "scan", "reduce_scatter", "reduce_scatterv").contains(collective))
         {
-            System.err.println("usage: LocCosts ROUNDS [allreduce|scan|reduce_scatter] (ROUNDS at least 1)");
+            System.err.println("usage: LocCosts ROUNDS [allreduce|scan|reduce_scatter|reduce_scatterv] " +
+                "(ROUNDS at least 1)");
             System.exit(2);
         }
         try (Communicator comm = Jccl.connect())
         {
             final LocCollectives loc = LocCollectives.of(comm);
             final int max = COUNTS[COUNTS.length - 1];
-            final int blocks = collective.equals("reduce_scatter") ? comm.size() : 1;
+            final int blocks = collective.startsWith("reduce_scatter") ? comm.size() : 1;
+            final int[] counts = new int[comm.size()];
             final float[] floats = new float[blocks * max];
             final double[] doubles = new double[blocks * max];
             final int[] indices = new int[blocks * max];
@@ -55,12 +59,15 @@ public final class LocCosts
             {
                 case "scan" -> (in, out) -> comm.scan(in, out, ReduceOp.MAX);
                 case "reduce_scatter" -> (in, out) -> comm.reduceScatter(in, out, ReduceOp.MAX);
+                case "reduce_scatterv" -> (in, out) -> comm.reduceScatterv(in, out, counts, ReduceOp.MAX);
                 default -> (in, out) -> comm.allreduce(in, out, ReduceOp.MAX);
             };
             final PairCall pairs = switch (collective)
             {
                 case "scan" -> (v, i, vOut, iOut) -> loc.scan(v, i, vOut, iOut, LocOp.MAXLOC);
                 case "reduce_scatter" -> (v, i, vOut, iOut) -> loc.reduceScatter(v, i, vOut, iOut, LocOp.MAXLOC);
+                case "reduce_scatterv" -> (v, i, vOut, iOut) -> loc.reduceScatterv(v, i, vOut, iOut, counts,
+                    LocOp.MAXLOC);
                 default -> (v, i, vOut, iOut) -> loc.allreduce(v, i, vOut, iOut, LocOp.MAXLOC);
             };
             for (int i = 0; i < blocks * max; i++)
@@ -81,6 +88,10 @@ public final class LocCosts
                 for (final int n : COUNTS)
                 {
                     final int r = pass == 1 ? rounds : 1;
+                    for (int q = 0; q < counts.length; q++)
+                    {
+                        counts[q] = q % 2 == 0 ? n : n / 2;
+                    }
                     final Buf f = Buf.of(floats, 0, blocks * n);
                     final Buf fo = Buf.of(floatsOut, 0, n);
                     final Buf d = Buf.of(doubles, 0, blocks * n);
