@@ -8,10 +8,12 @@ import io.jccl.algorithms.shm.ShmDirectReduce;
 import io.jccl.algorithms.shm.ShmDirectReduceScatter;
 import io.jccl.algorithms.shm.ShmFlagsBarrier;
 import io.jccl.algorithms.shm.ShmLowLatencyAllgather;
+import io.jccl.algorithms.shm.ShmLowLatencyAllgatherv;
 import io.jccl.algorithms.shm.ShmLowLatencyAllreduce;
 import io.jccl.algorithms.shm.ShmLowLatencyAlltoall;
 import io.jccl.algorithms.shm.ShmLowLatencyBroadcast;
 import io.jccl.algorithms.shm.ShmLowLatencyReduceScatter;
+import io.jccl.algorithms.shm.ShmLowLatencyReduceScatterv;
 import io.jccl.algorithms.shm.ShmLowLatencyScan;
 import io.jccl.algorithms.shm.ShmOneShotAllreduce;
 import io.jccl.algorithms.shm.ShmSingleCopyAllgather;
@@ -52,9 +54,11 @@ public final class SharedMemoryAlgorithms
             new ShmLowLatencyAllgather(),
             new ShmDirectAllgather(),
             new ShmSingleCopyAllgather(),
+            new ShmLowLatencyAllgatherv(),
             new ShmLowLatencyReduceScatter(),
             new ShmDirectReduceScatter(),
             new ShmSingleCopyReduceScatter(),
+            new ShmLowLatencyReduceScatterv(),
             new ShmLowLatencyAlltoall(),
             new ShmDirectAlltoall(),
             new ShmSingleCopyAlltoall(),

@@ -65,8 +65,10 @@ class TunedSelectionTest
         // the broadcast rule starts at 64 bytes: below it, nothing
         assertNull(selection.choose(Collective.BROADCAST, 63));
         assertEquals("binomial", selection.choose(Collective.BROADCAST, 64).name());
-        // collectives the file has no rules for are the model's: the v forms' one algorithm each
-        assertEquals("ring", selection.choose(Collective.ALLGATHERV, 4096).name());
+        // collectives the file has no rules for are the model's: the low-latency allgatherv while its blocks fit LL
+        // lines, the ring beyond; the other v forms' one algorithm each
+        assertEquals("shm_ll", selection.choose(Collective.ALLGATHERV, 4096).name());
+        assertEquals("ring", selection.choose(Collective.ALLGATHERV, 65536).name());
         assertEquals("pairwise", selection.choose(Collective.ALLTOALLV, 4096).name());
         assertEquals("linear", selection.choose(Collective.GATHERV, 4096).name());
         assertEquals("[0 B, 1000 B) ring; [1000 B, 5000 B) rabenseifner; [5000 B, 10000 B) (preference list); " +

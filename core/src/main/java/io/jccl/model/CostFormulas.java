@@ -198,8 +198,9 @@ public final class CostFormulas
 
     /**
      * The vector forms run their plain form's algorithm block by block (RingAllgatherv circulates as RingAllgather,
-     * LinearGatherv sends as LinearGather, PairwiseAlltoall serves both), so with equal counts, as the bench runs them,
-     * a call costs the plain form's. Their texts say what unequal counts change.
+     * LinearGatherv sends as LinearGather, PairwiseAlltoall serves both, the low-latency allgatherv and
+     * reduce-scatterv publish and read as the plain ones), so with equal counts, as the bench runs them, a call costs
+     * the plain form's. Their texts say what unequal counts change.
      */
     private static void addVectorForms(final List<CostFormula> list)
     {
@@ -208,7 +209,9 @@ public final class CostFormulas
             {"gatherv", "gather", "linear", "the root takes the other blocks in turn: their bytes for (p − 1)·n/p"},
             {"scatterv", "scatter", "linear", "the root sends the other blocks in turn: their bytes for (p − 1)·n/p"},
             {"allgatherv", "allgather", "ring", "each step waits for its largest block: n/p is the largest"},
+            {"allgatherv", "allgather", "shm_ll", "a rank copies λ times the blocks it reads; n/p the largest block"},
             {"reduce_scatterv", "reduce_scatter", "ring", "each step waits for its largest block: n/p is the largest"},
+            {"reduce_scatterv", "reduce_scatter", "shm_ll", "a rank copies and reduces its own block of each input"},
             {"alltoallv", "alltoall", "pairwise", "step k waits for the larger of its pair's two blocks"}})
         {
             final CostFormula of = plain.get(form[1] + ":" + form[2]);

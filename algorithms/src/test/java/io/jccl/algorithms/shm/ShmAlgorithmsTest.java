@@ -69,10 +69,15 @@ class ShmAlgorithmsTest
         .filter(ShmAlgorithmsTest::isSingleCopy).toList();
     /** Single-copy reads from 64 KiB up, as a transport whose ranks all passed the probe would report. */
     private static final long SINGLE_COPY_BYTES = 64 * 1024;
-    /** Every collective of every low-latency algorithm (the scan serves scan and exscan). */
+    /**
+     * Every collective of every low-latency algorithm (the scan serves scan and exscan) but the v forms, whose counts
+     * {@link ShmRankDriver} does not make: {@code CollectiveContractTest} runs those between rank JVMs.
+     */
     private static final List<Served> LOW_LATENCY = SharedMemoryAlgorithms.all().stream()
         .filter(ShmAlgorithmsTest::isLowLatency)
-        .flatMap(algorithm -> algorithm.collectives().stream().sorted().map(c -> new Served(algorithm, c))).toList();
+        .flatMap(algorithm -> algorithm.collectives().stream().sorted().map(c -> new Served(algorithm, c)))
+        .filter(served -> served.collective() != Collective.ALLGATHERV &&
+            served.collective() != Collective.REDUCE_SCATTERV).toList();
     /** Large enough for the low-latency region ({@link LowLatencyProtocol#MIN_STAGING_BYTES}). */
     private static final long LL_STAGING_BYTES = LowLatencyProtocol.MIN_STAGING_BYTES;
     /** Large enough for the eager and low-latency regions ({@link EagerProtocol#MIN_STAGING_BYTES}). */
@@ -335,7 +340,7 @@ class ShmAlgorithmsTest
             }
             assertTrue(algorithm.description().length() > 20, algorithm.name());
         }
-        assertEquals(23, seen.size());
+        assertEquals(25, seen.size());
     }
 
     static Stream<Arguments> lowLatencyAlgorithmsAndRanks()
@@ -474,6 +479,46 @@ class ShmAlgorithmsTest
             assertNotNull(tooLarge, algorithm.name());
             assertTrue(tooLarge.contains("at most " + LowLatencyProtocol.MAX_BYTES + " bytes"), tooLarge);
             assertFalse(algorithm.supports(args, 4, job.context(0)), algorithm.name());
+        }
+    }
+
+    /**
+     * The v forms' low-latency algorithms answer from what every rank knows alike: the largest block (allgatherv) or
+     * the whole input (reduce-scatterv), not this rank's own count, so that no rank picks another algorithm.
+     */
+    @Test
+    void lowLatencyVectorFormsRefuseByWhatEveryRankKnows()
+    {
+        final LocalJob job = new LocalJob(4, LL_STAGING_BYTES, 4096);
+        final LocalJob small = new LocalJob(4, STAGING_BYTES, 4096);
+        final CollectiveAlgorithm allgatherv = new ShmLowLatencyAllgatherv();
+        final CollectiveAlgorithm reduceScatterv = new ShmLowLatencyReduceScatterv();
+        final int perLine = (int)(LowLatencyProtocol.MAX_BYTES / Integer.BYTES);
+        final int[][] fits = {{1, perLine, 0, 3}, {perLine / 4, perLine / 4, perLine / 2, 0}};
+        final int[][] tooLarge = {{1, perLine + 1, 0, 3}, {perLine / 4, perLine / 4, perLine / 2, 1}};
+        final CollectiveAlgorithm[] algorithms = {allgatherv, reduceScatterv};
+        final Collective[] collectives = {Collective.ALLGATHERV, Collective.REDUCE_SCATTERV};
+        for (int a = 0; a < algorithms.length; a++)
+        {
+            for (int rank = 0; rank < 4; rank++)
+            {
+                final CollectiveArgs args = new CollectiveArgs();
+                args.collective = collectives[a];
+                args.type = DataType.INT32;
+                args.op = ReduceOp.SUM;
+                args.counts = fits[a];
+                args.count = fits[a][rank];
+                assertNull(algorithms[a].unsupportedReason(args, 4, job.context(rank)), args.collective + " " + rank);
+                final String noStaging = algorithms[a].unsupportedReason(args, 4, small.context(rank));
+                assertNotNull(noStaging);
+                assertTrue(noStaging.contains("staging area of at least"), noStaging);
+                args.counts = tooLarge[a];
+                args.count = tooLarge[a][rank];
+                final String reason = algorithms[a].unsupportedReason(args, 4, job.context(rank));
+                assertNotNull(reason, args.collective + " " + rank);
+                assertTrue(reason.contains("at most " + LowLatencyProtocol.MAX_BYTES + " bytes"), reason);
+                assertNull(algorithms[a].unsupportedReason(args, 1, job.context(0)), "one rank: a copy");
+            }
         }
     }
 

@@ -108,14 +108,14 @@ class TunerTest
         return new Measurement("test", "allreduce", algorithm, true, 2, bytes, "float32", "sum", 0, micros);
     }
 
-    /** A v form has one algorithm: tune neither writes rules for it nor counts its sizes as well chosen. */
+    /** alltoallv has one algorithm: tune neither writes rules for it nor counts its sizes as well chosen. */
     @Test
     void collectivesOfOneAlgorithmAreNotTuned()
     {
         final List<Measurement> rows = new ArrayList<>();
         for (long bytes = 64; bytes <= 1 << 20; bytes *= 4)
         {
-            rows.add(new Measurement("test", "allgatherv", "ring", true, 2, bytes, "float32", "sum", 0, 1));
+            rows.add(new Measurement("test", "alltoallv", "pairwise", true, 2, bytes, "float32", "sum", 0, 1));
             rows.add(new Measurement("test", "allgather", "ring", true, 2, bytes, "float32", "sum", 0, 1));
             rows.add(new Measurement("test", "allgather", "shm_direct", true, 2, bytes, "float32", "sum", 0, 2));
         }
