@@ -44,19 +44,20 @@ import static io.jccl.LocKeys.valueBits64;
  * is reduced first, then each rank offers its index where its key is the result ({@link Integer#MAX_VALUE} elsewhere)
  * to a MIN over int32, two reductions; up to 16 such pairs are instead gathered, (key, index) from every rank, and
  * reduced where they arrive, one collective. A reduce-scatter sends each rank the (key, index) pairs of its block by
- * one alltoall (a reduce-scatterv's by an alltoallv), each rank reducing those it receives. A scan or an exscan takes
- * three scans (of the keys; of where each prefix's best key began; of the indices offered since), for a rank's prefix
- * is decided among its predecessors alone, which a reduction of every rank's keys then indices cannot tell; up to 16
- * pairs take one scan of every rank's pairs, each in its own block. Pairs go in segments of 32,768 (a reduce-scatter's
- * spread over the ranks' blocks), each packed, reduced and unpacked while its keys are in cache, so the scratch arrays
- * this object keeps stay small (256 KiB, 640 KiB for 64-bit values, up to 2 MiB with their reduce-scatters and scans);
- * a call that repeats its count (a reduce-scatterv's counts) allocates nothing. Beyond the reductions, a call converts
- * 1.2-1.8 ns a pair (float32; 1.8-2.9 for float64) on each rank. One object serves one call at a time, as its
- * communicator does; all ranks make the same calls with values of the same type, in the same order among the
- * communicator's other collectives. A rank whose values are of another width than the others' (float32 against float64)
- * makes other collectives, which check mode ({@code JCCL_CHECK=1}) reports at the first call as a mismatch of int64 and
- * uint64 reductions or of a reduction and a gather; values of one width but another type (float32 against int32) reduce
- * keys alike and return wrong results, as a collective of two such types does.
+ * one alltoall (a reduce-scatterv's by an alltoallv, or by an alltoall of parts padded to the widest where none holds
+ * more than 16 pairs), each rank reducing those it receives. A scan or an exscan takes three scans (of the keys; of
+ * where each prefix's best key began; of the indices offered since), for a rank's prefix is decided among its
+ * predecessors alone, which a reduction of every rank's keys then indices cannot tell; up to 16 pairs take one scan of
+ * every rank's pairs, each in its own block. Pairs go in segments of 32,768 (a reduce-scatter's spread over the ranks'
+ * blocks), each packed, reduced and unpacked while its keys are in cache, so the scratch arrays this object keeps stay
+ * small (256 KiB, 640 KiB for 64-bit values, up to 2 MiB with their reduce-scatters and scans); a call that repeats its
+ * count (a reduce-scatterv's counts) allocates nothing. Beyond the reductions, a call converts 1.2-1.8 ns a pair
+ * (float32; 1.8-2.9 for float64) on each rank. One object serves one call at a time, as its communicator does; all
+ * ranks make the same calls with values of the same type, in the same order among the communicator's other collectives.
+ * A rank whose values are of another width than the others' (float32 against float64) makes other collectives, which
+ * check mode ({@code JCCL_CHECK=1}) reports at the first call as a mismatch of int64 and uint64 reductions or of a
+ * reduction and a gather; values of one width but another type (float32 against int32) reduce keys alike and return
+ * wrong results, as a collective of two such types does.
  * <p>
  * Arguments are checked on the calling rank before any collective: values and indices of one count, indices int32,
  * the receive buffers of the send buffers' types and holding as many elements, not read-only, each either the same
@@ -284,7 +285,8 @@ public final class LocCollectives
      * SEGMENT / size pairs of every block, from the same offset in each. Values of up to 32 bits: each segment's keys
      * reduce-scattered by MIN or MAX. 64-bit values: each segment's (key, index) pairs go to the ranks whose blocks
      * they are in by one alltoall (alltoallv), and each rank reduces the pairs it receives. A segment whose parts are
-     * all alike takes the block collective, which has more algorithms than the v form.
+     * all alike takes the block collective, which has more algorithms than the v form, and so does a 64-bit segment
+     * whose parts, none of more than FEW pairs, are padded to the widest.
      * <p>
      * A receive buffer is either apart from its send buffer, or its block of it, or its start (in place): a segment
      * writes the result's pairs {@code from} to {@code from + n} there, and each of those positions lies in some block
@@ -311,29 +313,40 @@ public final class LocCollectives
         }
         else
         {
-            ensureCapacity(Math.min(largest, segment), false);
-            ensurePairs(spread, ranks * mine);
+            final int most = Math.min(largest, segment);
+            final int padded = Math.min(most, FEW);
+            ensureCapacity(most, false);
+            ensurePairs(Math.max(spread, ranks * padded), ranks * Math.max(mine, padded));
         }
         final int[] parts = segmentCounts;
         for (int from = 0; from == 0 || from < largest; from += segment)
         {
-            int at = 0;
-            int blockStart = 0;
             boolean alike = true;
+            int widest = 0;
             for (int r = 0; r < ranks; r++)
             {
-                final int n = Math.max(0, Math.min(segment, counts[r] - from));
-                parts[r] = n;
-                alike &= n == parts[0];
+                parts[r] = Math.max(0, Math.min(segment, counts[r] - from));
+                alike &= parts[r] == parts[0];
+                widest = Math.max(widest, parts[r]);
+            }
+            // 64-bit values, parts of a few pairs: each padded to the widest, for alltoall's low-latency path, which
+            // alltoallv has not (the odd ranks' parts half the even ranks', alltoall against alltoallv: 2 ranks,
+            // 0.47 against 0.64 µs for one pair, 0.59 against 0.93 for 16; 4 ranks on 2 cores, 4.1 against 11.6
+            // and 4.7 against 13.0)
+            final boolean pad = !packed && !alike && widest <= FEW;
+            int at = 0;
+            int blockStart = 0;
+            for (int r = 0; r < ranks; r++)
+            {
                 if (packed)
                 {
-                    packKeys(sendValues, sendIndices, op, blockStart + from, n, at);
+                    packKeys(sendValues, sendIndices, op, blockStart + from, parts[r], at);
                 }
                 else
                 {
-                    pairs(sendValues, sendIndices, blockStart + from, n, at);
+                    pairs(sendValues, sendIndices, blockStart + from, parts[r], pad ? r * widest : at);
                 }
-                at += n;
+                at += parts[r];
                 blockStart += counts[r];
             }
             // the v collectives take the whole scratch arrays, whose counts they read no further than the parts':
@@ -352,9 +365,10 @@ public final class LocCollectives
                 unpackKeys(blockKeys, recvValues, recvIndices, op, from, n);
                 continue;
             }
-            if (alike)
+            if (alike || pad)
             {
-                comm.alltoall(outPairs.view(2 * at), inPairs.view(2 * ranks * n));
+                final int block = pad ? widest : n;
+                comm.alltoall(outPairs.view(2 * ranks * block), inPairs.view(2 * ranks * block));
             }
             else
             {
@@ -365,7 +379,7 @@ public final class LocCollectives
                 }
                 comm.alltoallv(outPairs.whole, pairsOut, null, inPairs.whole, pairsIn, null);
             }
-            foldPairs(ranks, n, op);
+            foldPairs(ranks, n, pad ? widest : n, op);
             writeReduced(recvValues, recvIndices, from, n);
         }
     }
@@ -438,7 +452,7 @@ public final class LocCollectives
         scanInPlace(inPairs.view(2 * ranks * count), ReduceOp.BOR, inclusive);
         if (inclusive || me > 0)
         {
-            foldPairs(inclusive ? me + 1 : me, count, op);
+            foldPairs(inclusive ? me + 1 : me, count, count, op);
         }
     }
 
@@ -523,7 +537,7 @@ public final class LocCollectives
         }
         if (root < 0 || comm.rank() == root)
         {
-            foldPairs(ranks, count, op);
+            foldPairs(ranks, count, count, op);
             writeReduced(recvValues, recvIndices, 0, count);
         }
     }
@@ -547,10 +561,10 @@ public final class LocCollectives
     }
 
     /**
-     * {@code inPairs} holds blocks of n (key, index) pairs: pair i of the first {@code blocks} blocks, reduced, into
-     * {@code reducedKeys[i]} and {@code offeredIndices[i]}, for i below n.
+     * {@code inPairs} holds blocks of (key, index) pairs, {@code stride} pairs apart: pair i of the first
+     * {@code blocks} blocks, reduced, into {@code reducedKeys[i]} and {@code offeredIndices[i]}, for i below n.
      */
-    private void foldPairs(final int blocks, final int n, final LocOp op)
+    private void foldPairs(final int blocks, final int n, final int stride, final LocOp op)
     {
         final long[] in = (long[])inPairs.array;
         final long[] reduced = (long[])reducedKeys.array;
@@ -562,8 +576,8 @@ public final class LocCollectives
             int index = (int)in[2 * i + 1];
             for (int b = 1; b < blocks; b++)
             {
-                final long k = in[2 * (b * n + i)];
-                final int x = (int)in[2 * (b * n + i) + 1];
+                final long k = in[2 * (b * stride + i)];
+                final int x = (int)in[2 * (b * stride + i) + 1];
                 final int order = Long.compareUnsigned(k, key);
                 if (max ? order > 0 : order < 0)
                 {

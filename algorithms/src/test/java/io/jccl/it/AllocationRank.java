@@ -99,7 +99,8 @@ public final class AllocationRank
             calls.put("scan_64k_array", () -> comm.scan(scanBlock, scanOut, ReduceOp.SUM));
             // MINLOC and MAXLOC: 64 pairs by the paths of more than a few pairs (float64, and float32 for the
             // reduce-scatter), 8 float64 pairs by those of a few; reduce-scatterv of blocks of 64, 32, 16, ... pairs,
-            // float32 and float64, which take the v collectives
+            // float32 and float64, which take the v collectives, and of 8, 4, 2, ... float64 pairs, padded to 8 for an
+            // alltoall
             final LocCollectives loc = LocCollectives.of(comm);
             final Buf values = Buf.of(new double[64 * p]);
             final Buf indices = Buf.of(new int[64 * p]);
@@ -125,6 +126,13 @@ public final class AllocationRank
                 uneven, LocOp.MAXLOC));
             calls.put("loc_reduce_scatterv_float64", () -> loc.reduceScatterv(values, indices, wideOut,
                 mineIndicesOut, uneven, LocOp.MINLOC));
+            final int[] few = new int[p];
+            for (int r = 0; r < p; r++)
+            {
+                few[r] = 8 >> r;
+            }
+            calls.put("loc_reduce_scatterv_few", () -> loc.reduceScatterv(values, indices, wideOut, mineIndicesOut,
+                few, LocOp.MAXLOC));
             calls.put("loc_scan", () -> loc.scan(someValues, someIndices, LocOp.MAXLOC));
             calls.put("loc_exscan_few", () -> loc.exscan(fewValues, fewIndices, LocOp.MINLOC));
             final com.sun.management.ThreadMXBean threads =

@@ -63,7 +63,7 @@ class AllocationTest
                         " allocated " + window + " bytes in one window of 5,000 calls\n" + output);
                 }
             }
-            assertEquals(31, calls, output);
+            assertEquals(32, calls, output);
         }
     }
 }
