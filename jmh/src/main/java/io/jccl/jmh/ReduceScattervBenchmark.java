@@ -8,7 +8,7 @@ import org.openjdk.jmh.annotations.Param;
 public class ReduceScattervBenchmark extends SizedBenchmark
 {
     /** "default" (jccl's selector chooses) or one of reduce_scatterv's algorithms: they match the registry (tested). */
-    @Param({"default", "ring"})
+    @Param({"default", "shm_ll", "ring"})
     public String algorithm;
 
     @Override

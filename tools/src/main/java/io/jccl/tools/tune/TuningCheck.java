@@ -279,7 +279,7 @@ final class TuningCheck
         {
             if (group.getValue().values().stream().allMatch(times -> times.size() == 1))
             {
-                continue; // one algorithm measured (allgatherv, alltoallv, ...): nothing was chosen
+                continue; // one algorithm measured (alltoallv, gatherv, ...): nothing was chosen
             }
             final String[] key = group.getKey().split(" ");
             final Collective collective = Tuner.collective(key[0]);
