@@ -329,22 +329,23 @@ public final class LocCollectives
                 alike &= parts[r] == parts[0];
                 widest = Math.max(widest, parts[r]);
             }
-            // 64-bit values, parts of a few pairs: each padded to the widest, for alltoall's low-latency path, which
-            // alltoallv has not (the odd ranks' parts half the even ranks', alltoall against alltoallv: 2 ranks,
-            // 0.47 against 0.64 µs for one pair, 0.59 against 0.93 for 16; 4 ranks on 2 cores, 4.1 against 11.6
-            // and 4.7 against 13.0)
-            final boolean pad = !packed && !alike && widest <= FEW;
+            // the block collectives where the parts are alike, and for 64-bit values where none holds more than a few
+            // pairs, each part padded to the widest, for alltoall's low-latency path, which alltoallv has not (the odd
+            // ranks' parts half the even ranks', alltoall against alltoallv: 2 ranks, 0.47 against 0.64 µs for one
+            // pair, 0.59 against 0.93 for 16; 4 ranks on 2 cores, 4.1 against 11.6 and 4.7 against 13.0)
+            final boolean blockForm = alike || !packed && widest <= FEW;
             int at = 0;
             int blockStart = 0;
             for (int r = 0; r < ranks; r++)
             {
+                final int to = blockForm ? r * widest : at;
                 if (packed)
                 {
-                    packKeys(sendValues, sendIndices, op, blockStart + from, parts[r], at);
+                    packKeys(sendValues, sendIndices, op, blockStart + from, parts[r], to);
                 }
                 else
                 {
-                    pairs(sendValues, sendIndices, blockStart + from, parts[r], pad ? r * widest : at);
+                    pairs(sendValues, sendIndices, blockStart + from, parts[r], to);
                 }
                 at += parts[r];
                 blockStart += counts[r];
@@ -354,9 +355,9 @@ public final class LocCollectives
             final int n = parts[comm.rank()];
             if (packed)
             {
-                if (alike)
+                if (blockForm)
                 {
-                    comm.reduceScatter(keys.view(at), blockKeys.view(n), keyOp(op));
+                    comm.reduceScatter(keys.view(ranks * widest), blockKeys.view(n), keyOp(op));
                 }
                 else
                 {
@@ -365,10 +366,9 @@ public final class LocCollectives
                 unpackKeys(blockKeys, recvValues, recvIndices, op, from, n);
                 continue;
             }
-            if (alike || pad)
+            if (blockForm)
             {
-                final int block = pad ? widest : n;
-                comm.alltoall(outPairs.view(2 * ranks * block), inPairs.view(2 * ranks * block));
+                comm.alltoall(outPairs.view(2 * ranks * widest), inPairs.view(2 * ranks * widest));
             }
             else
             {
@@ -379,7 +379,7 @@ public final class LocCollectives
                 }
                 comm.alltoallv(outPairs.whole, pairsOut, null, inPairs.whole, pairsIn, null);
             }
-            foldPairs(ranks, n, pad ? widest : n, op);
+            foldPairs(ranks, n, blockForm ? widest : n, op);
             writeReduced(recvValues, recvIndices, from, n);
         }
     }

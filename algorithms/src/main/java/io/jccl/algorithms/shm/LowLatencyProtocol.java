@@ -267,6 +267,22 @@ final class LowLatencyProtocol
         context.setFlag(SLOT_LL_SEEN, sequence - 1);
     }
 
+    /**
+     * {@link #finishExchange} when this rank read a non-empty part of every peer's slot, else {@link #finish}: for the
+     * v collectives, where an empty block leaves a peer's slot unread (or unwritten) this operation.
+     */
+    static void finish(final CollectiveContext context, final boolean readEveryPeer)
+    {
+        if (readEveryPeer)
+        {
+            finishExchange(context);
+        }
+        else
+        {
+            finish(context);
+        }
+    }
+
     /** Address of {@code rank}'s slot for operation {@code sequence}, which publishes {@code published} bytes. */
     private static long slotAddress(final CollectiveContext context, final int rank, final long sequence,
         final long published)

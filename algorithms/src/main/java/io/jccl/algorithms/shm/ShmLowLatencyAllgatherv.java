@@ -1,6 +1,7 @@
 package io.jccl.algorithms.shm;
 
 import io.jccl.Collective;
+import io.jccl.algorithms.pattern.VectorSplit;
 import io.jccl.spi.CollectiveAlgorithm;
 import io.jccl.spi.CollectiveArgs;
 import io.jccl.spi.CollectiveContext;
@@ -47,7 +48,8 @@ public final class ShmLowLatencyAllgatherv implements CollectiveAlgorithm
     {
         final String reason = CollectiveAlgorithm.super.unsupportedReason(args, size, context);
         return reason != null || size == 1 ? reason :
-            LowLatencyProtocol.reason(name(), context, largest(args.counts) * args.elementSize());
+            LowLatencyProtocol.reason(name(), context,
+                VectorSplit.maxCount(args.counts, 0, size) * args.elementSize());
     }
 
     @Override
@@ -78,23 +80,6 @@ public final class ShmLowLatencyAllgatherv implements CollectiveAlgorithm
             readEvery &= bytes > 0;
         }
         // a peer with an empty block published nothing this rank saw: it may not have finished the operation before
-        if (readEvery)
-        {
-            LowLatencyProtocol.finishExchange(context);
-        }
-        else
-        {
-            LowLatencyProtocol.finish(context);
-        }
-    }
-
-    private static long largest(final int[] counts)
-    {
-        int most = 0;
-        for (final int count : counts)
-        {
-            most = Math.max(most, count);
-        }
-        return most;
+        LowLatencyProtocol.finish(context, readEvery);
     }
 }

@@ -78,14 +78,7 @@ public final class ShmLowLatencyReduceScatterv implements CollectiveAlgorithm
                 blocks + peer * blockBytes);
         }
         // a rank with an empty block read nothing, and cannot tell that every peer finished the operation before
-        if (blockBytes > 0)
-        {
-            LowLatencyProtocol.finishExchange(context);
-        }
-        else
-        {
-            LowLatencyProtocol.finish(context);
-        }
+        LowLatencyProtocol.finish(context, blockBytes > 0);
 
         // step 3: recv = block of rank 0 op block of rank 1 op ..., in rank order
         LowLatencyProtocol.reduceInRankOrder(context, args, blocks, blockBytes);
