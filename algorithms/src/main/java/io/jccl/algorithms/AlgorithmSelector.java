@@ -84,7 +84,9 @@ import java.util.Map;
  *       formulas, gaps in a tuning file, and calls the tuned choice cannot serve: a count that does not split, a
  *       message too large for a staging area, ...).</li>
  * </ol>
- * Every rank computes the same choice from the same arguments, so all ranks run the same algorithm.
+ * Allgatherv and reduce-scatterv follow their block forms' rules throughout ({@link #ruledAs}), at the pace the probe
+ * gives their block forms. Every rank computes the same choice from the same arguments, so all ranks run the same
+ * algorithm.
  */
 public final class AlgorithmSelector
 {
@@ -103,9 +105,9 @@ public final class AlgorithmSelector
         Map.entry(Collective.SCATTER, List.of("linear", "binomial")),
         Map.entry(Collective.SCATTERV, List.of("linear")),
         Map.entry(Collective.ALLGATHER, List.of("shm_ll", "shm_direct", "ring", "bruck")),
-        Map.entry(Collective.ALLGATHERV, List.of("shm_ll", "ring")),
+        Map.entry(Collective.ALLGATHERV, List.of("shm_ll", "shm_direct", "ring")),
         Map.entry(Collective.REDUCE_SCATTER, List.of("shm_ll", "shm_direct", "ring", "recursive_halving")),
-        Map.entry(Collective.REDUCE_SCATTERV, List.of("shm_ll", "ring")),
+        Map.entry(Collective.REDUCE_SCATTERV, List.of("shm_ll", "shm_direct", "ring")),
         Map.entry(Collective.ALLTOALL, List.of("shm_ll", "shm_direct", "pairwise", "bruck")),
         Map.entry(Collective.ALLTOALLV, List.of("pairwise")),
         Map.entry(Collective.SCAN, List.of("shm_ll", "recursive_doubling", "chain")),
@@ -137,7 +139,9 @@ public final class AlgorithmSelector
         Collective.ALLREDUCE, "shm_single_copy",
         Collective.ALLGATHER, "shm_single_copy",
         Collective.REDUCE_SCATTER, "shm_single_copy",
-        Collective.ALLTOALL, "shm_single_copy"));
+        Collective.ALLTOALL, "shm_single_copy",
+        Collective.ALLGATHERV, "shm_single_copy",
+        Collective.REDUCE_SCATTERV, "shm_single_copy"));
 
     /** The single-copy rule's allreduce beyond {@link #SINGLE_COPY_WHOLE_VECTOR_MAX_BYTES}. */
     private static final String SINGLE_COPY_LARGE_ALLREDUCE = "shm_single_copy_twoshot";
@@ -700,7 +704,8 @@ public final class AlgorithmSelector
         this.cores = cores;
         this.zeroCopy = new CollectiveAlgorithm[Collective.values().length];
         for (final Collective collective : new Collective[] {Collective.BROADCAST, Collective.ALLGATHER,
-            Collective.ALLTOALL, Collective.REDUCE_SCATTER, Collective.REDUCE})
+            Collective.ALLTOALL, Collective.REDUCE_SCATTER, Collective.REDUCE, Collective.ALLGATHERV,
+            Collective.REDUCE_SCATTERV})
         {
             zeroCopy[collective.ordinal()] = registry.of(collective).get("shm_direct");
         }
@@ -712,6 +717,7 @@ public final class AlgorithmSelector
         this.blockMessages = new CollectiveAlgorithm[Collective.values().length];
         blockMessages[Collective.ALLGATHER.ordinal()] = registry.of(Collective.ALLGATHER).get("ring");
         blockMessages[Collective.ALLTOALL.ordinal()] = registry.of(Collective.ALLTOALL).get("pairwise");
+        blockMessages[Collective.ALLGATHERV.ordinal()] = registry.of(Collective.ALLGATHERV).get("ring");
         if (forcedSpec != null && !forcedSpec.isBlank())
         {
             parse(forcedSpec);
@@ -1070,6 +1076,22 @@ public final class AlgorithmSelector
     }
 
     /**
+     * The collective whose measured rules a call of {@code collective} follows: allgatherv and reduce-scatterv their
+     * block forms', whose designs ({@code shm_direct}, {@code shm_single_copy}, the ring) they run with a count per
+     * rank, and whose bytes (the whole vector) every rank knows alike; any other collective its own. (Not alltoallv:
+     * its ranks' bytes differ.)
+     */
+    public static Collective ruledAs(final Collective collective)
+    {
+        return switch (collective)
+        {
+            case ALLGATHERV -> Collective.ALLGATHER;
+            case REDUCE_SCATTERV -> Collective.REDUCE_SCATTER;
+            default -> collective;
+        };
+    }
+
+    /**
      * Whether the single-copy rule applies to a job of {@code size} ranks whose messages travel single-copy from
      * {@code singleCopyBytes} and depends on the pace, without a measured tuning file: while every rank has a core,
      * where it gives way at the fast pace, and while ranks share cores for broadcasts, reduces, allreduces, allgathers
@@ -1260,21 +1282,22 @@ public final class AlgorithmSelector
     }
 
     /**
-     * {@code shm_direct} for a 2-rank allgather, alltoall or reduce-scatter of {@code bytes} from
+     * {@code shm_direct} for a 2-rank allgather(v), alltoall or reduce-scatter(v) of {@code bytes} from
      * {@link #PAIR_SMALL_STAGED_MIN_BYTES} to below {@link #PAIR_SMALL_STAGED_END_BYTES} while both ranks have a core,
      * without a tuning file; else null. (Not for buffers it would read in place, which were not measured.)
      */
     private CollectiveAlgorithm pairSmallStaged(final Collective collective, final int size, final long bytes)
     {
-        return (collective == Collective.ALLGATHER || collective == Collective.ALLTOALL ||
-            collective == Collective.REDUCE_SCATTER) && pairRulesApply(size) &&
+        final Collective ruled = ruledAs(collective);
+        return (ruled == Collective.ALLGATHER || ruled == Collective.ALLTOALL ||
+            ruled == Collective.REDUCE_SCATTER) && pairRulesApply(size) &&
             bytes >= PAIR_SMALL_STAGED_MIN_BYTES && bytes < PAIR_SMALL_STAGED_END_BYTES ?
             zeroCopy[collective.ordinal()] : null;
     }
 
     /**
-     * Ring allgather or pairwise alltoall for a 2-rank call of {@code bytes} from {@link #PAIR_MESSAGES_MIN_BYTES} to
-     * below {@link #PAIR_MESSAGES_END_BYTES} while both ranks have a core, without a tuning file; else null. The
+     * Ring allgather(v) or pairwise alltoall for a 2-rank call of {@code bytes} from {@link #PAIR_MESSAGES_MIN_BYTES}
+     * to below {@link #PAIR_MESSAGES_END_BYTES} while both ranks have a core, without a tuning file; else null. The
      * single-copy rule comes first. (Not for buffers read in place, which were not measured.)
      */
     private CollectiveAlgorithm pairMessages(final Collective collective, final int size, final long bytes)
@@ -1335,7 +1358,7 @@ public final class AlgorithmSelector
     {
         if (size > cores)
         {
-            return switch (collective)
+            return switch (ruledAs(collective))
             {
                 case ALLTOALL -> true;
                 case BROADCAST, REDUCE, ALLREDUCE, ALLGATHER, REDUCE_SCATTER -> dependsOnPace(size);
@@ -1435,19 +1458,19 @@ public final class AlgorithmSelector
 
     /**
      * Whether {@code shm_direct} serves this call zero-copy, copying straight out of the peers' buffers in the shared
-     * segment: a broadcast into symmetric memory, an allgather from or into it, an alltoall, a reduce-scatter or a
-     * reduce from it (2 ranks, reduce-scatter 8 KiB-32 MiB: 0.35-0.6x the staged time, 0.4-0.76x single copy's;
+     * segment: a broadcast into symmetric memory, an allgather(v) from or into it, an alltoall, a reduce-scatter(v) or
+     * a reduce from it (2 ranks, reduce-scatter 8 KiB-32 MiB: 0.35-0.6x the staged time, 0.4-0.76x single copy's;
      * reduce 8-512 KiB 0.2-0.35x the staged time, 0.2-0.8x binomial's; 4 ranks on 2 cores, reduce from 128 KiB
-     * 0.35-0.6x either). (Every rank must
-     * then pass symmetric buffers, or the call fails on every rank; so the choice is the same on every rank.)
+     * 0.35-0.6x either; the v forms as their block forms). (Every rank must then pass symmetric buffers, or the call
+     * fails on every rank; so the choice is the same on every rank.)
      */
     private static boolean readsSymmetricInPlace(final CollectiveArgs args)
     {
         return switch (args.collective)
         {
             case BROADCAST -> args.recvSegmentOffset >= 0;
-            case ALLGATHER -> args.sendSegmentOffset >= 0 || args.recvSegmentOffset >= 0;
-            case ALLTOALL, REDUCE_SCATTER, REDUCE -> args.sendSegmentOffset >= 0;
+            case ALLGATHER, ALLGATHERV -> args.sendSegmentOffset >= 0 || args.recvSegmentOffset >= 0;
+            case ALLTOALL, REDUCE_SCATTER, REDUCE_SCATTERV, REDUCE -> args.sendSegmentOffset >= 0;
             default -> false;
         };
     }
@@ -1477,7 +1500,7 @@ public final class AlgorithmSelector
     {
         if (size > cores)
         {
-            return switch (collective)
+            return switch (ruledAs(collective))
             {
                 case BROADCAST -> OVERSUBSCRIBED_BROADCAST_MIN_BYTES;
                 case ALLREDUCE -> OVERSUBSCRIBED_ALLREDUCE_MIN_BLOCK_BYTES;
@@ -1488,7 +1511,7 @@ public final class AlgorithmSelector
                     OVERSUBSCRIBED_ALLTOALL_MIN_BLOCK_BYTES;
             };
         }
-        final long own = switch (collective)
+        final long own = switch (ruledAs(collective))
         {
             case ALLGATHER, ALLTOALL, REDUCE_SCATTER -> SINGLE_COPY_MIN_BLOCK_BYTES;
             case ALLREDUCE -> SINGLE_COPY_MIN_ALLREDUCE_HALF_BYTES;

@@ -459,11 +459,12 @@ public final class PaceProbe
 
     /**
      * The pace to choose a call of {@code bytes} of {@code collective} by ({@link #paceFor}); probes first when the
-     * call fills the budget. Null before the first probe. Every rank must pass the same calls.
+     * call fills the budget (a v collective counts as its block form: {@link AlgorithmSelector#ruledAs}). Null before
+     * the first probe. Every rank must pass the same calls.
      */
     Pace before(final Collective collective, final long bytes)
     {
-        if (counts(collective))
+        if (counts(AlgorithmSelector.ruledAs(collective)))
         {
             traffic += bytes;
             if (traffic >= probeBytes)
@@ -491,10 +492,12 @@ public final class PaceProbe
      * the large calls' one, and for a large allgather or alltoall when ranks are two a core between the paces
      * ({@link #SHARED_CORES_BETWEEN_PACES_RATIO}); and the fast one between the paces for a reduce from
      * {@link #BETWEEN_PACES_STAGED_REDUCE_MIN_BYTES} and a broadcast below
-     * {@link #BETWEEN_PACES_TREE_BROADCAST_END_BYTES}. Null before the first probe.
+     * {@link #BETWEEN_PACES_TREE_BROADCAST_END_BYTES}. A v collective takes its block form's
+     * ({@link AlgorithmSelector#ruledAs}). Null before the first probe.
      */
-    public Pace paceFor(final Collective collective, final long bytes)
+    public Pace paceFor(final Collective call, final long bytes)
     {
+        final Collective collective = AlgorithmSelector.ruledAs(call);
         if (pace == Pace.SLOW && largeBetweenPaces &&
             (collective == Collective.REDUCE && bytes >= BETWEEN_PACES_STAGED_REDUCE_MIN_BYTES ||
                 collective == Collective.BROADCAST && bytes < BETWEEN_PACES_TREE_BROADCAST_END_BYTES))
@@ -530,10 +533,11 @@ public final class PaceProbe
      * which the caller holds already), lies between the machine's paces: a large call chosen at the slow pace whose
      * comparison found staging within {@link #BETWEEN_PACES_MAX_RATIO} times single copy's time, or while ranks are two
      * a core a large allgather or alltoall at a fast verdict above {@link #SHARED_CORES_BETWEEN_PACES_RATIO}
-     * ({@link io.jccl.spi.CollectiveArgs#betweenPaces}).
+     * ({@link io.jccl.spi.CollectiveArgs#betweenPaces}); a v collective as its block form ({@link #paceFor}).
      */
-    public boolean betweenPaces(final Collective collective, final long bytes, final Pace pace)
+    public boolean betweenPaces(final Collective call, final long bytes, final Pace pace)
     {
+        final Collective collective = AlgorithmSelector.ruledAs(call);
         return pace == Pace.SLOW &&
             (largeBetweenPaces && inLarge(collective, bytes) || sharedCoresCallBetweenPaces(collective, bytes));
     }

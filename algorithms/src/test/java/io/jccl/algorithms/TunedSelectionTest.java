@@ -65,10 +65,14 @@ class TunedSelectionTest
         // the broadcast rule starts at 64 bytes: below it, nothing
         assertNull(selection.choose(Collective.BROADCAST, 63));
         assertEquals("binomial", selection.choose(Collective.BROADCAST, 64).name());
-        // collectives the file has no rules for are the model's: the low-latency allgatherv while its blocks fit LL
-        // lines, the ring beyond; the other v forms' one algorithm each
-        assertEquals("shm_ll", selection.choose(Collective.ALLGATHERV, 4096).name());
-        assertEquals("ring", selection.choose(Collective.ALLGATHERV, 65536).name());
+        // collectives the file has no rules for are the model's: allgatherv's as allgather's, whose formulas it
+        // shares (the low-latency one while its blocks fit LL lines); the other v forms' one algorithm each
+        assertEquals("shm_ll", selection.choose(Collective.ALLGATHERV, 64).name());
+        for (final long bytes : new long[] {64, 4096, 65536, 1 << 20})
+        {
+            assertEquals(selection.choose(Collective.ALLGATHER, bytes).name(),
+                selection.choose(Collective.ALLGATHERV, bytes).name(), bytes + " B");
+        }
         assertEquals("pairwise", selection.choose(Collective.ALLTOALLV, 4096).name());
         assertEquals("linear", selection.choose(Collective.GATHERV, 4096).name());
         assertEquals("[0 B, 1000 B) ring; [1000 B, 5000 B) rabenseifner; [5000 B, 10000 B) (preference list); " +
@@ -437,7 +441,7 @@ class TunedSelectionTest
         assertTrue(atFour.with("broadcast:binomial,allreduce:ring,allgather:ring,reduce_scatter:ring")
             .followsPace(4, 256 * 1024), "alltoall's rule follows the pace too");
         assertFalse(atFour.with("broadcast:binomial,reduce:binomial,allreduce:ring,allgather:ring," +
-            "reduce_scatter:ring,alltoall:pairwise").followsPace(4, 256 * 1024));
+            "reduce_scatter:ring,alltoall:pairwise,allgatherv:ring,reduce_scatterv:ring").followsPace(4, 256 * 1024));
         final LocalJob fourSingleCopy = new LocalJob(4, STAGING, 1 << 20).singleCopy(256 * 1024);
         // allreduce: the single-copy two-shot at the slow pace from 512 KiB, on private send buffers; the choice it
         // replaces at the fast pace and before the first probe
@@ -637,8 +641,9 @@ class TunedSelectionTest
         }
         assertNotEquals("binomial", atTwo.select(reduce((8L << 20) / 4), two.context(0), 8L << 20).name());
         assertEquals("broadcast binomial from 513 B; reduce binomial up to 4194304 B; allreduce recursive_doubling " +
-            "from 2048 B below 8192 B; allgather, reduce_scatter, alltoall shm_direct from 512 B below 1024 B; " +
-            "allgather ring from 16384 B below 65536 B where single copy does not take it; alltoall pairwise from " +
+            "from 2048 B below 8192 B; allgather, allgatherv, reduce_scatter, reduce_scatterv, alltoall shm_direct " +
+            "from 512 B below 1024 B; allgather ring from 16384 B below 65536 B where single copy does not take it; " +
+            "allgatherv ring from 16384 B below 65536 B where single copy does not take it; alltoall pairwise from " +
             "16384 B below 65536 B where single copy does not take it", atTwo.describeRankRules(2));
 
         // symmetric buffers: the zero-copy path first, as before
@@ -713,11 +718,11 @@ class TunedSelectionTest
                 atTwo.select(symmetric(collective, 512 / 8, true, true), two.context(0), 512).name(),
                 collective.label() + " read in place");
         }
-        assertTrue(atTwo.describeRankRules(2).contains("; allgather, reduce_scatter, alltoall shm_direct from 512 B " +
-            "below 1024 B; "), atTwo.describeRankRules(2));
+        assertTrue(atTwo.describeRankRules(2).contains("; allgather, allgatherv, reduce_scatter, reduce_scatterv, " +
+            "alltoall shm_direct from 512 B below 1024 B; "), atTwo.describeRankRules(2));
         final String forcedAlltoall = atTwo.with("alltoall:pairwise").describeRankRules(2);
-        assertTrue(forcedAlltoall.contains("; allgather, reduce_scatter shm_direct from 512 B below 1024 B; " +
-            "allgather ring ") && !forcedAlltoall.contains("alltoall pairwise"), forcedAlltoall);
+        assertTrue(forcedAlltoall.contains("; allgather, allgatherv, reduce_scatter, reduce_scatterv shm_direct from " +
+            "512 B below 1024 B; allgather ring ") && !forcedAlltoall.contains("alltoall pairwise"), forcedAlltoall);
         final AlgorithmSelector measured = measuredSelector(Collective.ALLGATHER, 2, "shm_ll");
         assertEquals("shm_ll", measured.select(args(Collective.ALLGATHER, 512 / 8), two.context(0), 512).name());
     }
@@ -769,7 +774,8 @@ class TunedSelectionTest
         assertEquals("shm_direct", atTwo.select(args(Collective.REDUCE_SCATTER, 32 * 1024 / 8), two.context(0),
             32 * 1024, Pace.FAST).name());
         assertTrue(atTwo.describeRankRules(2).endsWith("; allgather ring from 16384 B below 65536 B where single " +
-            "copy does not take it; alltoall pairwise from 16384 B below 65536 B where single copy does not take it"),
+            "copy does not take it; allgatherv ring from 16384 B below 65536 B where single copy does not take it; " +
+            "alltoall pairwise from 16384 B below 65536 B where single copy does not take it"),
             atTwo.describeRankRules(2));
         final AlgorithmSelector measured = measuredSelector(Collective.ALLGATHER, 2, "shm_direct");
         assertEquals("shm_direct",
@@ -833,8 +839,10 @@ class TunedSelectionTest
         assertEquals("broadcast shm_single_copy from 32768 B at the slow pace; reduce shm_single_copy from 131072 B, " +
             "binomial from 4194304 B where heap arrays' copies stream at the slow pace; allreduce " +
             "shm_single_copy_twoshot from 524288 B at the slow pace; allgather shm_single_copy from 131072 B at the " +
-            "slow pace; reduce_scatter shm_single_copy from 131072 B at the slow pace; alltoall shm_single_copy from " +
-            "131072 B at the slow pace", shippedSelector(4).describeSingleCopy(4, 256 * 1024));
+            "slow pace; allgatherv shm_single_copy from 131072 B at the slow pace; reduce_scatter shm_single_copy " +
+            "from 131072 B at the slow pace; reduce_scatterv shm_single_copy from 131072 B at the slow pace; " +
+            "alltoall shm_single_copy from 131072 B at the slow pace", shippedSelector(4).describeSingleCopy(4,
+            256 * 1024));
     }
 
     /**
@@ -941,6 +949,71 @@ class TunedSelectionTest
             shippedSelector(2).with("allreduce:RING, Barrier:shm_flags").describeForced());
         assertEquals(shippedSelector(2).with("barrier:shm_flags,allreduce:ring").describeForced(),
             shippedSelector(2).with(" allreduce:ring ,barrier:shm_flags").describeForced());
+    }
+
+    /**
+     * Allgatherv and reduce-scatterv with equal counts take what their block forms take, without a tuning file: the
+     * single-copy rule by the pace, the 2-rank rules, the model's choice, with the same window of declined copies; at
+     * 2 ranks with a core each and at 4 sharing 2 or 3 cores, with single copy and without.
+     */
+    @Test
+    void vectorFormsFollowTheirBlockFormsRules()
+    {
+        final int cores = Runtime.getRuntime().availableProcessors();
+        org.junit.jupiter.api.Assumptions.assumeTrue(cores >= 2 && cores <= 3);
+        final long mib = 1 << 20;
+        final long[] sizes = {8, 512, 2048, 32 * 1024, 128 * 1024, mib, 8 * mib, 32 * mib};
+        final Pace[] paces = {null, Pace.SLOW, Pace.FAST};
+        final Collective[][] forms = {{Collective.ALLGATHER, Collective.ALLGATHERV},
+            {Collective.REDUCE_SCATTER, Collective.REDUCE_SCATTERV}};
+        int checked = 0;
+        for (final int ranks : new int[] {2, 4})
+        {
+            final AlgorithmSelector shipped = shippedSelector(ranks);
+            for (final LocalJob job : List.of(new LocalJob(ranks), new LocalJob(ranks).singleCopy(32 * 1024)))
+            {
+                for (final Collective[] form : forms)
+                {
+                    for (final long bytes : sizes)
+                    {
+                        for (final Pace pace : paces)
+                        {
+                            final long block = bytes / Float.BYTES / ranks;
+                            final CollectiveArgs blocks = args(form[0], block);
+                            final CollectiveArgs vector = vectorArgs(form[1], block, ranks);
+                            blocks.op = vector.op;
+                            final String label = form[1].label() + " of " + bytes + " B at " + ranks + " ranks, " +
+                                pace + ", single copy " + job.context(0).singleCopyBytes();
+                            assertEquals(shipped.select(blocks, job.context(0), bytes, pace).name(),
+                                shipped.select(vector, job.context(0), bytes, pace).name(), label);
+                            assertEquals(blocks.declinedCopyMaxBytes, vector.declinedCopyMaxBytes, label);
+                            assertEquals(blocks.declinedCopyMinBytes, vector.declinedCopyMinBytes, label);
+                            checked++;
+                        }
+                    }
+                }
+            }
+        }
+        assertEquals(2 * 2 * 2 * sizes.length * paces.length, checked);
+        assertEquals(Collective.ALLGATHER, AlgorithmSelector.ruledAs(Collective.ALLGATHERV));
+        assertEquals(Collective.REDUCE_SCATTER, AlgorithmSelector.ruledAs(Collective.REDUCE_SCATTERV));
+        assertEquals(Collective.ALLTOALLV, AlgorithmSelector.ruledAs(Collective.ALLTOALLV),
+            "alltoallv's ranks do not know one another's bytes");
+    }
+
+    /** A v form's arguments at equal counts of {@code count} elements (float32, heap arrays). */
+    private static CollectiveArgs vectorArgs(final Collective collective, final long count, final int ranks)
+    {
+        final CollectiveArgs args = args(collective, count);
+        args.op = collective == Collective.REDUCE_SCATTERV ? ReduceOp.SUM : null;
+        args.counts = new int[ranks];
+        args.displs = new int[ranks];
+        for (int r = 0; r < ranks; r++)
+        {
+            args.counts[r] = (int)count;
+            args.displs[r] = (int)(r * count);
+        }
+        return args;
     }
 
     /** The engine's selector with the shipped model at {@code ranks} ranks and no tuning file. */

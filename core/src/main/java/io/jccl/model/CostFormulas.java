@@ -210,8 +210,13 @@ public final class CostFormulas
             {"scatterv", "scatter", "linear", "the root sends the other blocks in turn: their bytes for (p − 1)·n/p"},
             {"allgatherv", "allgather", "ring", "each step waits for its largest block: n/p is the largest"},
             {"allgatherv", "allgather", "shm_ll", "a rank copies λ times the blocks it reads; n/p the largest block"},
+            {"allgatherv", "allgather", "shm_direct", "the chunks are the largest block's: n/p the largest"},
+            {"allgatherv", "allgather", "shm_single_copy", "a rank reads the blocks of its peers"},
             {"reduce_scatterv", "reduce_scatter", "ring", "each step waits for its largest block: n/p is the largest"},
             {"reduce_scatterv", "reduce_scatter", "shm_ll", "a rank copies and reduces its own block of each input"},
+            {"reduce_scatterv", "reduce_scatter", "shm_direct", "the chunks are the largest block's: n/p the largest"},
+            {"reduce_scatterv", "reduce_scatter", "shm_single_copy",
+                "a rank reads and reduces its own block of each input"},
             {"alltoallv", "alltoall", "pairwise", "step k waits for the larger of its pair's two blocks"}})
         {
             final CostFormula of = plain.get(form[1] + ":" + form[2]);
@@ -616,7 +621,8 @@ public final class CostFormulas
     /**
      * The zero-copy paths, as the algorithms' classes document them: nothing staged, so no chunks; each rank publishes
      * its buffer (α_f), reads a peer's first line once published (α_f) and waits until the peers are done with its
-     * buffer (α_f) before it returns; the broadcast's root also says when it has written the tails (α_f).
+     * buffer (α_f) before it returns; the broadcast's root also says when it has written the tails (α_f). The v forms
+     * as their block forms, at equal counts.
      */
     private static Map<String, CostFormula> zeroCopyCatalog()
     {
@@ -644,10 +650,13 @@ public final class CostFormulas
                 t.reduce(others);
                 t.copy((double)t.bytes() / p);
             }));
-        list.add(new CostFormula("reduce_scatter", "shm_direct", "3α_f + n(p − 1)/p·(β_r + γ) (shared buffers: " +
-            "each rank reduces its block from the send buffers in place)", 0,
-            t -> zeroCopyReduction(t, (double)t.bytes() * (t.ranks() - 1) / t.ranks())));
-        for (final String collective : new String[] {"allgather", "alltoall"})
+        for (final String collective : new String[] {"reduce_scatter", "reduce_scatterv"})
+        {
+            list.add(new CostFormula(collective, "shm_direct", "3α_f + n(p − 1)/p·(β_r + γ) (shared buffers: " +
+                "each rank reduces its block from the send buffers in place)", 0,
+                t -> zeroCopyReduction(t, (double)t.bytes() * (t.ranks() - 1) / t.ranks())));
+        }
+        for (final String collective : new String[] {"allgather", "alltoall", "allgatherv"})
         {
             list.add(new CostFormula(collective, "shm_direct", "3α_f + (n/p)β_c + n(p − 1)/p·β_r (shared buffers: " +
                 "every rank copies the peers' blocks from their send buffers in place)", 0, t ->

@@ -110,7 +110,10 @@ class CostFormulasTest
     {
         final String[][] forms = {{"gatherv", "gather", "linear"}, {"scatterv", "scatter", "linear"},
             {"allgatherv", "allgather", "ring"}, {"allgatherv", "allgather", "shm_ll"},
+            {"allgatherv", "allgather", "shm_direct"}, {"allgatherv", "allgather", "shm_single_copy"},
             {"reduce_scatterv", "reduce_scatter", "ring"}, {"reduce_scatterv", "reduce_scatter", "shm_ll"},
+            {"reduce_scatterv", "reduce_scatter", "shm_direct"},
+            {"reduce_scatterv", "reduce_scatter", "shm_single_copy"},
             {"alltoallv", "alltoall", "pairwise"}};
         final Map<String, List<String>> algorithms = new LinkedHashMap<>();
         for (final String[] form : forms)
@@ -130,6 +133,12 @@ class CostFormulasTest
             }
         }
         algorithms.forEach((form, names) -> assertEquals(names, CostFormulas.algorithms(form), form));
+        // on shared buffers shm_direct's v forms read in place as their block forms do
+        for (final String[] form : new String[][] {{"allgatherv", "allgather"}, {"reduce_scatterv", "reduce_scatter"}})
+        {
+            assertEquals(CostFormulas.find(form[1], "shm_direct", true).text(),
+                CostFormulas.find(form[0], "shm_direct", true).text(), form[0]);
+        }
     }
 
     @Test

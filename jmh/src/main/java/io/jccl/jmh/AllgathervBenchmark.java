@@ -8,7 +8,7 @@ import org.openjdk.jmh.annotations.Param;
 public class AllgathervBenchmark extends SizedBenchmark
 {
     /** "default" (jccl's selector chooses) or one of allgatherv's algorithms: they match the registry (tested). */
-    @Param({"default", "shm_ll", "ring"})
+    @Param({"default", "shm_ll", "shm_direct", "shm_single_copy", "ring"})
     public String algorithm;
 
     @Override

@@ -51,4 +51,15 @@ public final class VectorSplit
         }
         return max;
     }
+
+    /** Elements from the start of the vector to the end of its last block: where the blocks end. */
+    public static long end(final int[] counts, final int[] displs, final int blocks)
+    {
+        long end = 0;
+        for (int i = 0; i < blocks; i++)
+        {
+            end = Math.max(end, (long) displs[i] + counts[i]);
+        }
+        return end;
+    }
 }

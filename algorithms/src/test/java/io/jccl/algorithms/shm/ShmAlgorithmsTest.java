@@ -70,14 +70,12 @@ class ShmAlgorithmsTest
     /** Single-copy reads from 64 KiB up, as a transport whose ranks all passed the probe would report. */
     private static final long SINGLE_COPY_BYTES = 64 * 1024;
     /**
-     * Every collective of every low-latency algorithm (the scan serves scan and exscan) but the v forms, whose counts
-     * {@link ShmRankDriver} does not make: {@code CollectiveContractTest} runs those between rank JVMs.
+     * Every collective of every low-latency algorithm (the scan serves scan and exscan); the v forms with equal counts,
+     * as {@link ShmRankDriver} runs them ({@code CollectiveContractTest} runs uneven and empty blocks between rank JVMs).
      */
     private static final List<Served> LOW_LATENCY = SharedMemoryAlgorithms.all().stream()
         .filter(ShmAlgorithmsTest::isLowLatency)
-        .flatMap(algorithm -> algorithm.collectives().stream().sorted().map(c -> new Served(algorithm, c)))
-        .filter(served -> served.collective() != Collective.ALLGATHERV &&
-            served.collective() != Collective.REDUCE_SCATTERV).toList();
+        .flatMap(algorithm -> algorithm.collectives().stream().sorted().map(c -> new Served(algorithm, c))).toList();
     /** Large enough for the low-latency region ({@link LowLatencyProtocol#MIN_STAGING_BYTES}). */
     private static final long LL_STAGING_BYTES = LowLatencyProtocol.MIN_STAGING_BYTES;
     /** Large enough for the eager and low-latency regions ({@link EagerProtocol#MIN_STAGING_BYTES}). */
@@ -340,7 +338,7 @@ class ShmAlgorithmsTest
             }
             assertTrue(algorithm.description().length() > 20, algorithm.name());
         }
-        assertEquals(25, seen.size());
+        assertEquals(29, seen.size());
     }
 
     static Stream<Arguments> lowLatencyAlgorithmsAndRanks()
@@ -468,6 +466,7 @@ class ShmAlgorithmsTest
             args.type = DataType.INT32;
             args.op = ReduceOp.SUM;
             args.count = largestLowLatencyCount(served, DataType.INT32, 4);
+            args.counts = equalCounts(served, args.count, 4);
             assertNull(algorithm.unsupportedReason(args, 4, job.context(0)), algorithm.name());
             assertTrue(algorithm.supports(args, 4, job.context(0)), algorithm.name());
             final String tooSmall = algorithm.unsupportedReason(args, 4, small.context(0));
@@ -475,6 +474,7 @@ class ShmAlgorithmsTest
             assertTrue(tooSmall.contains("staging area of at least"), tooSmall);
             assertFalse(algorithm.supports(args, 4, small.context(0)), algorithm.name());
             args.count++;
+            args.counts = equalCounts(served, args.count, 4);
             final String tooLarge = algorithm.unsupportedReason(args, 4, job.context(0));
             assertNotNull(tooLarge, algorithm.name());
             assertTrue(tooLarge.contains("at most " + LowLatencyProtocol.MAX_BYTES + " bytes"), tooLarge);
@@ -519,6 +519,45 @@ class ShmAlgorithmsTest
                 assertTrue(reason.contains("at most " + LowLatencyProtocol.MAX_BYTES + " bytes"), reason);
                 assertNull(algorithms[a].unsupportedReason(args, 1, job.context(0)), "one rank: a copy");
             }
+        }
+    }
+
+    /**
+     * The staged shm_direct allgatherv and reduce-scatterv run the chunks of the largest block: every rank of 4 refuses
+     * a call whose largest block would need too many chunks, whatever its own count (0 among them), with the same
+     * reason, and accepts one whose blocks fit; a call on symmetric buffers stages nothing and is accepted.
+     */
+    @Test
+    void directVectorFormsRefuseByTheLargestBlock()
+    {
+        final LocalJob job = new LocalJob(4, 512, 4096);
+        final CollectiveAlgorithm[] algorithms = {new ShmDirectAllgatherv(), new ShmDirectReduceScatterv()};
+        final Collective[] collectives = {Collective.ALLGATHERV, Collective.REDUCE_SCATTERV};
+        final int[] fits = {1, 2, 0, 3};
+        final int[] tooLarge = {1, Integer.MAX_VALUE / 2, 0, 3};
+        for (int a = 0; a < algorithms.length; a++)
+        {
+            final Set<String> reasons = new HashSet<>();
+            for (int rank = 0; rank < 4; rank++)
+            {
+                final CollectiveArgs args = new CollectiveArgs();
+                args.collective = collectives[a];
+                args.type = DataType.INT8;
+                args.op = ReduceOp.SUM;
+                args.counts = fits;
+                args.count = fits[rank];
+                assertNull(algorithms[a].unsupportedReason(args, 4, job.context(rank)), args.collective + " " + rank);
+                args.counts = tooLarge;
+                args.count = tooLarge[rank];
+                final String reason = algorithms[a].unsupportedReason(args, 4, job.context(rank));
+                assertNotNull(reason, args.collective + " " + rank);
+                assertTrue(reason.contains("chunks"), reason);
+                reasons.add(reason);
+                args.sendSegmentOffset = 0;
+                args.recvSegmentOffset = 0;
+                assertNull(algorithms[a].unsupportedReason(args, 4, job.context(rank)), "zero-copy stages nothing");
+            }
+            assertEquals(1, reasons.size(), "every rank refuses alike: " + reasons);
         }
     }
 
@@ -677,6 +716,18 @@ class ShmAlgorithmsTest
         assertEquals(ShmDirectBroadcast.CHUNK_BYTES, io.jccl.model.CostFormulas.DIRECT_BROADCAST_CHUNK_BYTES);
     }
 
+    /** A v form's counts, {@code count} on each of {@code ranks} ranks; null for the other collectives. */
+    private static int[] equalCounts(final Served served, final long count, final int ranks)
+    {
+        if (ShmRankDriver.blockForm(served.collective()) == served.collective())
+        {
+            return null;
+        }
+        final int[] counts = new int[ranks];
+        java.util.Arrays.fill(counts, Math.toIntExact(count));
+        return counts;
+    }
+
     /** The largest count (elements per block where the collective has blocks) that fits one LL slot. */
     private static long largestLowLatencyCount(final Served served, final DataType type, final int ranks)
     {
@@ -686,7 +737,7 @@ class ShmAlgorithmsTest
     /** The largest count (elements per block where the collective has blocks) whose LL publish fits in bytes. */
     private static long lowLatencyCount(final Served served, final DataType type, final int ranks, final long bytes)
     {
-        final Collective collective = served.collective();
+        final Collective collective = ShmRankDriver.blockForm(served.collective());
         final int blocks = collective == Collective.ALLTOALL || collective == Collective.REDUCE_SCATTER ? ranks : 1;
         return bytes / type.size() / blocks;
     }
@@ -772,8 +823,9 @@ class ShmAlgorithmsTest
         final Layout layout)
     {
         final Collective collective = served.collective();
-        final boolean reduces = collective == Collective.REDUCE || collective == Collective.ALLREDUCE ||
-            collective == Collective.REDUCE_SCATTER || collective == Collective.SCAN || collective == Collective.EXSCAN;
+        final Collective form = ShmRankDriver.blockForm(collective);
+        final boolean reduces = form == Collective.REDUCE || form == Collective.ALLREDUCE ||
+            form == Collective.REDUCE_SCATTER || form == Collective.SCAN || form == Collective.EXSCAN;
         return new Call(served.algorithm(), collective, type, reduces ? op : null,
             collective == Collective.BARRIER ? 0 : count, root, layout);
     }
@@ -815,7 +867,7 @@ class ShmAlgorithmsTest
         // each rank matched the reference bit for bit; say so once more across ranks for the replicated results
         for (int i = 0; i < calls.size(); i++)
         {
-            final Collective collective = calls.get(i).collective();
+            final Collective collective = ShmRankDriver.blockForm(calls.get(i).collective());
             if (collective == Collective.ALLREDUCE || collective == Collective.ALLGATHER ||
                 collective == Collective.BROADCAST)
             {

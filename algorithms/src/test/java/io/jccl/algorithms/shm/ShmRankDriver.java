@@ -126,13 +126,14 @@ final class ShmRankDriver
 
         final int elementSize = call.type.size();
         final long n = call.count;
-        final long sendElements = switch (call.collective)
+        final Collective form = blockForm(call.collective);
+        final long sendElements = switch (form)
         {
             case BROADCAST -> 0;
             case REDUCE_SCATTER, ALLTOALL -> size * n;
             default -> n;
         };
-        final long recvElements = switch (call.collective)
+        final long recvElements = switch (form)
         {
             case ALLGATHER, ALLTOALL -> size * n;
             default -> n;
@@ -216,6 +217,16 @@ final class ShmRankDriver
         args.recvBase = hasRecv ? recvBase : null;
         args.recvOffset = hasRecv ? recvOffset : 0;
         args.recvSegmentOffset = hasRecv && recvShared ? recvOffset - job.segmentAddress() : -1;
+        if (form != call.collective)
+        {
+            args.counts = new int[size];
+            args.displs = new int[size];
+            for (int r = 0; r < size; r++)
+            {
+                args.counts[r] = Math.toIntExact(n);
+                args.displs[r] = Math.toIntExact(r * n);
+            }
+        }
 
         assertNull(call.algorithm.unsupportedReason(args, size, context), call.toString());
         call.algorithm.run(context, args);
@@ -233,6 +244,20 @@ final class ShmRankDriver
         {
             checkGuards(call, recvBase, recvOffset, recvBytes);
         }
+    }
+
+    /**
+     * The collective a call runs and is checked as: allgatherv and reduce-scatterv as their block forms, with equal
+     * counts and packed displacements.
+     */
+    static Collective blockForm(final Collective collective)
+    {
+        return switch (collective)
+        {
+            case ALLGATHERV -> Collective.ALLGATHER;
+            case REDUCE_SCATTERV -> Collective.REDUCE_SCATTER;
+            default -> collective;
+        };
     }
 
     private void runBarrier(final Call call, final int index)
@@ -256,11 +281,11 @@ final class ShmRankDriver
     {
         final long mask = call.type.size() == 8 ? -1L : (1L << 8 * call.type.size()) - 1;
         final long n = call.count;
-        final int elements = Math.toIntExact(
-            call.collective == Collective.ALLGATHER || call.collective == Collective.ALLTOALL ? size * n : n);
+        final Collective form = blockForm(call.collective);
+        final int elements = Math.toIntExact(form == Collective.ALLGATHER || form == Collective.ALLTOALL ? size * n : n);
         for (int j = 0; j < elements; j++)
         {
-            final long expected = switch (call.collective)
+            final long expected = switch (form)
             {
                 case BROADCAST -> input(call.type, index, call.root, j);
                 case REDUCE, ALLREDUCE -> reference(call, index, j);
