@@ -20,7 +20,8 @@ import java.util.regex.Pattern;
  * algorithm the communicator ran last, and {@code PARTS collective bytes kind count:algorithm ...}, the collectives the
  * last call started, from the flight record ({@code :declined} after one that a rank declined). Collectives: {@code
  * allreduce}, {@code avg} (an allreduce of AVG), {@code broadcast}, {@code reduce}, {@code allgather}, {@code
- * reduce_scatter}, {@code alltoall}. Kinds: {@code heap} (float[] on every rank), {@code direct} (direct buffers on
+ * reduce_scatter}, {@code alltoall}, and {@code allgatherv} and {@code reduce_scatterv} with uneven blocks (the even
+ * ranks' half again an equal share, the odd ranks' half of one). Kinds: {@code heap} (float[] on every rank), {@code direct} (direct buffers on
  * every rank), {@code rank0heap} (float[] on rank 0, direct buffers on the others), {@code othersheap} (the other way
  * round) and {@code inplace} (an allreduce in place in a direct buffer).
  */
@@ -156,8 +157,69 @@ public final class DeclineRank
                 comm.alltoall(send.buf, recv.buf);
                 recv.check(i -> i / block * 100 + rank * 10 + call + i % block % 7, collective);
             }
+            case "allgatherv" ->
+            {
+                final int[] counts = unevenCounts(count, p);
+                final int[] starts = starts(counts);
+                final Floats send = new Floats(counts[rank], heap);
+                final Floats recv = new Floats(count, heap);
+                send.fill(i -> rank * 100 + call + i % 7);
+                comm.allgatherv(send.buf, recv.buf, counts, null);
+                recv.check(i ->
+                {
+                    final int owner = owner(starts, i);
+                    return owner * 100 + call + (i - starts[owner]) % 7;
+                }, collective);
+            }
+            case "reduce_scatterv" ->
+            {
+                final int[] counts = unevenCounts(count, p);
+                final int start = starts(counts)[rank];
+                final Floats send = new Floats(count, heap);
+                final Floats recv = new Floats(counts[rank], heap);
+                send.fill(i -> rank + call + i % 7);
+                comm.reduceScatterv(send.buf, recv.buf, counts, ReduceOp.SUM);
+                recv.check(i -> p * (p - 1) / 2f + p * (call + (start + i) % 7), collective);
+            }
             default -> throw new IllegalArgumentException("not a collective of this rank: " + collective);
         }
+    }
+
+    /** {@code count} split unevenly: the even ranks half again an equal share, the odd ranks half of one. */
+    private static int[] unevenCounts(final int count, final int p)
+    {
+        final int share = count / p;
+        final int[] counts = new int[p];
+        int sum = 0;
+        for (int r = 0; r < p; r++)
+        {
+            counts[r] = r % 2 == 0 ? share + share / 2 : share - share / 2;
+            sum += counts[r];
+        }
+        counts[p - 1] += count - sum;
+        return counts;
+    }
+
+    /** Where each block starts, packed. */
+    private static int[] starts(final int[] counts)
+    {
+        final int[] starts = new int[counts.length];
+        for (int r = 1; r < counts.length; r++)
+        {
+            starts[r] = starts[r - 1] + counts[r - 1];
+        }
+        return starts;
+    }
+
+    /** The rank whose block holds element {@code i}. */
+    private static int owner(final int[] starts, final int i)
+    {
+        int owner = 0;
+        while (owner + 1 < starts.length && starts[owner + 1] <= i)
+        {
+            owner++;
+        }
+        return owner;
     }
 
     /** Element i's value. */

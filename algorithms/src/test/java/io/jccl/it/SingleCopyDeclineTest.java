@@ -61,6 +61,11 @@ class SingleCopyDeclineTest
             "reduce_scatter " + TWO_MIB + " direct", "shm_single_copy",
             "alltoall " + MIB + " heap", "shm_direct",
             "alltoall " + MIB + " direct", "shm_single_copy",
+            // the v forms as their block forms, uneven blocks (1.5 and 0.5 MiB): a copy in the window declines
+            "allgatherv " + FOUR_MIB + " heap", "shm_direct",
+            "allgatherv " + FOUR_MIB + " direct", "shm_single_copy",
+            "reduce_scatterv " + TWO_MIB + " heap", "shm_direct",
+            "reduce_scatterv " + TWO_MIB + " direct", "shm_single_copy",
             // a reduce's window starts at the rule's first size, 128 KiB, where the rule replaces binomial
             "reduce " + KIB_128 + " direct", "shm_single_copy",
             "reduce " + KIB_128 + " heap", "binomial",
@@ -94,6 +99,11 @@ class SingleCopyDeclineTest
             "reduce_scatter " + TWO_MIB + " heap", "shm_direct",
             "alltoall " + TWO_MIB + " heap", "shm_direct",
             "alltoall " + TWO_MIB + " direct", "shm_single_copy",
+            // the v forms as their block forms, uneven blocks (3 and 1 MiB): the smaller block's copy declines
+            "allgatherv " + FOUR_MIB + " heap", "shm_direct",
+            "allgatherv " + FOUR_MIB + " direct", "shm_single_copy",
+            "reduce_scatterv " + TWO_MIB + " heap", "shm_direct",
+            "reduce_scatterv " + TWO_MIB + " direct", "shm_single_copy",
             // a 2-rank reduce's heap copy goes ahead (from 4 MiB the rule holds again, below 8 MiB with binomial
             // where copies stream)
             "reduce " + FOUR_MIB + " heap", streams ? "binomial" : "shm_single_copy",

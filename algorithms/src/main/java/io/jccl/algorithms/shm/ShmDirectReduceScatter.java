@@ -72,7 +72,8 @@ public final class ShmDirectReduceScatter implements CollectiveAlgorithm
         }
         else if (args.count > 0 && args.sendSegmentOffset >= 0)
         {
-            runDirect(context, args);
+            final long blockBytes = args.count * args.type.size();
+            runDirect(context, args, context.rank() * blockBytes, context.size() * blockBytes);
         }
         else if (args.count > 0)
         {
@@ -80,24 +81,26 @@ public final class ShmDirectReduceScatter implements CollectiveAlgorithm
         }
     }
 
-    private static void runDirect(final CollectiveContext context, final CollectiveArgs args)
+    /**
+     * The zero-copy path, for the block form and the v form ({@link ShmDirectReduceScatterv}) alike: this rank's block
+     * ({@code args.count} elements) starts {@code blockStart} bytes into each rank's send buffer of
+     * {@code sendBytes}.
+     */
+    static void runDirect(final CollectiveContext context, final CollectiveArgs args, final long blockStart,
+        final long sendBytes)
     {
         final int rank = context.rank();
-        final int size = context.size();
-        final DataType type = args.type;
-        final ReduceOp op = args.op;
         final long count = args.count;
-        final long blockBytes = count * type.size();
+        final long blockBytes = count * args.type.size();
         final Object recvBase = args.recvBase;
         final long recvOffset = args.recvOffset;
-        final long ourBlock = rank * blockBytes;
 
-        // peers read our send buffer until they all report done, but block r of it only rank r: recv may be our own
+        // peers read our send buffer until they all report done, but our block of it only we do: recv may be that
         // block (in place) as long as the reduction in rank order reads it before it writes it, that is on ranks 0
         // and 1; any other overlap lands in scratch until the peers are done
-        final boolean ownBlockInPlace = recvBase == args.sendBase && recvOffset == args.sendOffset + rank * blockBytes;
+        final boolean ownBlockInPlace = recvBase == args.sendBase && recvOffset == args.sendOffset + blockStart;
         final boolean viaScratch = (!ownBlockInPlace || rank >= 2) && Memory.overlaps(
-            args.sendBase, args.sendOffset, size * blockBytes, recvBase, recvOffset, blockBytes);
+            args.sendBase, args.sendOffset, sendBytes, recvBase, recvOffset, blockBytes);
         final Object dstBase = viaScratch ? null : recvBase;
         final long dst = viaScratch ? context.scratch(0, blockBytes) : recvOffset;
 
@@ -106,7 +109,7 @@ public final class ShmDirectReduceScatter implements CollectiveAlgorithm
 
         // step 2: dst = x_0 op x_1 op ... op x_(p-1) over our block, read in place from every rank's send buffer
         // (acquire each)
-        ShmProtocol.reduceInRankOrder(context, STEP_DIRECT, type, op, ourBlock, dstBase, dst, count);
+        ShmProtocol.reduceInRankOrder(context, STEP_DIRECT, args.type, args.op, blockStart, dstBase, dst, count);
 
         // step 3: report done reading (release), and return only when every peer is done with our send buffer
         context.setFlag(SLOT_CONSUMED, context.token(STEP_DIRECT));

@@ -15,7 +15,6 @@ import java.util.Set;
 
 import static io.jccl.algorithms.shm.ShmProtocol.SLOT_CONSUMED;
 import static io.jccl.algorithms.shm.ShmProtocol.SLOT_READY;
-import static io.jccl.algorithms.shm.ShmProtocol.STEP_DIRECT;
 
 /**
  * Direct reduce-scatterv: {@link ShmDirectReduceScatter} with a count per rank. Rank r reduces its block,
@@ -26,7 +25,7 @@ import static io.jccl.algorithms.shm.ShmProtocol.STEP_DIRECT;
  * S/2 bytes, the chunks those of the largest block, which every rank knows from the counts; a block that has ended
  * stages and reduces nothing, but every rank still waits for every peer's chunk, as the staging protocol needs.
  * Zero-copy (send buffers in symmetric memory): nothing is staged; every rank reduces its block straight out of every
- * rank's send buffer, whose layout the counts, the same everywhere, give.
+ * rank's send buffer, whose layout the counts, the same everywhere, give ({@link ShmDirectReduceScatter#runDirect}).
  * <p>
  * Cost: that of {@link ShmDirectReduceScatter} with equal counts; else the chunks are those of the largest block.
  */
@@ -80,46 +79,13 @@ public final class ShmDirectReduceScatterv implements CollectiveAlgorithm
         {
             if (args.sendSegmentOffset >= 0)
             {
-                runDirect(context, args, blockStart);
+                ShmDirectReduceScatter.runDirect(context, args, blockStart,
+                    ArgumentChecks.sum(args.counts) * elementSize);
             }
             else
             {
                 runStaged(context, args);
             }
-        }
-    }
-
-    private static void runDirect(final CollectiveContext context, final CollectiveArgs args, final long blockStart)
-    {
-        final int rank = context.rank();
-        final long count = args.count;
-        final long blockBytes = count * args.type.size();
-        final Object recvBase = args.recvBase;
-        final long recvOffset = args.recvOffset;
-
-        // as ShmDirectReduceScatter: recv may be our own block of send, which the reduction in rank order reads before
-        // it writes on ranks 0 and 1; any other overlap with send lands in scratch until the peers are done
-        final boolean ownBlockInPlace = recvBase == args.sendBase && recvOffset == args.sendOffset + blockStart;
-        final boolean viaScratch = (!ownBlockInPlace || rank >= 2) && Memory.overlaps(args.sendBase,
-            args.sendOffset, ArgumentChecks.sum(args.counts) * args.type.size(), recvBase, recvOffset, blockBytes);
-        final Object dstBase = viaScratch ? null : recvBase;
-        final long dst = viaScratch ? context.scratch(0, blockBytes) : recvOffset;
-
-        // step 1: publish our send buffer as it is (release: the caller's writes happen-before peers' reads)
-        ShmProtocol.publishDirect(context, STEP_DIRECT, args.sendSegmentOffset);
-
-        // step 2: dst = x_0 op ... op x_(p-1) over our block, read in place from every rank's send buffer (acquire
-        // each)
-        ShmProtocol.reduceInRankOrder(context, STEP_DIRECT, args.type, args.op, blockStart, dstBase, dst, count);
-
-        // step 3: report done reading (release), and return only when every peer is done with our send buffer
-        context.setFlag(SLOT_CONSUMED, context.token(STEP_DIRECT));
-        ShmProtocol.awaitAllConsumedDirect(context);
-
-        // step 4: nobody reads our send buffer any more: the result may overwrite it
-        if (viaScratch)
-        {
-            Memory.copy(null, dst, recvBase, recvOffset, blockBytes);
         }
     }
 
