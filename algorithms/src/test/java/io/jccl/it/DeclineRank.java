@@ -21,9 +21,9 @@ import java.util.regex.Pattern;
  * last call started, from the flight record ({@code :declined} after one that a rank declined). Collectives: {@code
  * allreduce}, {@code avg} (an allreduce of AVG), {@code broadcast}, {@code reduce}, {@code allgather}, {@code
  * reduce_scatter}, {@code alltoall}, and {@code allgatherv} and {@code reduce_scatterv} with uneven blocks (the even
- * ranks' half again an equal share, the odd ranks' half of one). Kinds: {@code heap} (float[] on every rank), {@code direct} (direct buffers on
- * every rank), {@code rank0heap} (float[] on rank 0, direct buffers on the others), {@code othersheap} (the other way
- * round) and {@code inplace} (an allreduce in place in a direct buffer).
+ * ranks' half again an equal share, the odd ranks' half of one). Kinds: {@code heap} (float[] on every rank), {@code
+ * direct} (direct buffers on every rank), {@code rank0heap} (float[] on rank 0, direct buffers on the others), {@code
+ * othersheap} (the other way round) and {@code inplace} (an allreduce in place in a direct buffer).
  */
 public final class DeclineRank
 {

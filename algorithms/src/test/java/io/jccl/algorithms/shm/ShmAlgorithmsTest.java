@@ -71,7 +71,8 @@ class ShmAlgorithmsTest
     private static final long SINGLE_COPY_BYTES = 64 * 1024;
     /**
      * Every collective of every low-latency algorithm (the scan serves scan and exscan); the v forms with equal counts,
-     * as {@link ShmRankDriver} runs them ({@code CollectiveContractTest} runs uneven and empty blocks between rank JVMs).
+     * as {@link ShmRankDriver} runs them ({@code CollectiveContractTest} runs uneven and empty blocks between rank
+     * JVMs).
      */
     private static final List<Served> LOW_LATENCY = SharedMemoryAlgorithms.all().stream()
         .filter(ShmAlgorithmsTest::isLowLatency)

@@ -282,7 +282,8 @@ final class ShmRankDriver
         final long mask = call.type.size() == 8 ? -1L : (1L << 8 * call.type.size()) - 1;
         final long n = call.count;
         final Collective form = blockForm(call.collective);
-        final int elements = Math.toIntExact(form == Collective.ALLGATHER || form == Collective.ALLTOALL ? size * n : n);
+        final int elements =
+            Math.toIntExact(form == Collective.ALLGATHER || form == Collective.ALLTOALL ? size * n : n);
         for (int j = 0; j < elements; j++)
         {
             final long expected = switch (form)
