@@ -55,26 +55,10 @@ public final class ShmSingleCopyAllgather extends SingleCopyAlgorithm
             final long recvOffset = args.recvOffset;
             final long ownBlock = recvOffset + rank * blockBytes;
 
-            // step 1: publish our block, unchanged until every peer has read it: the send buffer itself when it is
-            // off-heap and apart from recv (or already in place); else our block of recv (a heap send buffer too
-            // goes there first, as the peers' blocks may land on it) or, recv on the heap, a copy of it
-            final boolean publishSend = args.sendBase == null && (args.sendOffset == ownBlock && recvBase == null ||
-                !Memory.overlaps(null, args.sendOffset, blockBytes, recvBase, recvOffset, size * blockBytes));
-            final long published;
-            if (publishSend)
-            {
-                published = args.sendOffset;
-            }
-            else if (SingleCopyReads.declinesCopy(context, args, recvBase != null, blockBytes))
-            {
-                return;
-            }
-            else
-            {
-                Memory.copy(args.sendBase, args.sendOffset, recvBase, ownBlock, blockBytes);
-                published = SingleCopyReads.readableAddress(context, 2, recvBase, ownBlock, blockBytes);
-            }
-            if (!SingleCopyReads.publishAddress(context, args, published))
+            // step 1: publish our block (the send buffer itself, or its place in recv, or a copy)
+            final boolean publishSend = SingleCopyReads.publishesSend(args, ownBlock, blockBytes, size * blockBytes);
+            if (SingleCopyReads.publishBlock(context, args, publishSend, ownBlock, blockBytes) ==
+                SingleCopyReads.DECLINED)
             {
                 return;
             }

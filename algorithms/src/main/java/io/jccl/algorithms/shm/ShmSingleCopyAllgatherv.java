@@ -53,27 +53,10 @@ public final class ShmSingleCopyAllgatherv extends SingleCopyAlgorithm
             return;
         }
 
-        // step 1: publish our block, unchanged until every peer has read it, as ShmSingleCopyAllgather does: the send
-        // buffer when it is off-heap and apart from recv (or already in place), else our block of recv or, recv on
-        // the heap, a copy of it
-        final long recvBytes = VectorSplit.end(counts, displs, size) * elementSize;
-        final boolean publishSend = args.sendBase == null && (args.sendOffset == ownBlock && recvBase == null ||
-            !Memory.overlaps(null, args.sendOffset, ownBytes, recvBase, recvOffset, recvBytes));
-        final long published;
-        if (publishSend)
-        {
-            published = args.sendOffset;
-        }
-        else if (SingleCopyReads.declinesCopy(context, args, recvBase != null, ownBytes))
-        {
-            return;
-        }
-        else
-        {
-            Memory.copy(args.sendBase, args.sendOffset, recvBase, ownBlock, ownBytes);
-            published = SingleCopyReads.readableAddress(context, 2, recvBase, ownBlock, ownBytes);
-        }
-        if (!SingleCopyReads.publishAddress(context, args, published))
+        // step 1: publish our block as ShmSingleCopyAllgather does
+        final boolean publishSend = SingleCopyReads.publishesSend(args, ownBlock, ownBytes,
+            VectorSplit.end(counts, displs, size) * elementSize);
+        if (SingleCopyReads.publishBlock(context, args, publishSend, ownBlock, ownBytes) == SingleCopyReads.DECLINED)
         {
             return;
         }

@@ -94,6 +94,45 @@ final class SingleCopyReads
     }
 
     /**
+     * Whether an allgather's rank publishes its send buffer itself ({@link #publishBlock}): when it is off-heap and
+     * apart from recv, of {@code recvBytes}, or already in place at {@code ownBlock}, the block's place in recv. Its
+     * bytes then still go to their place once the peers' blocks are read, while those are in their owners' caches.
+     */
+    static boolean publishesSend(final CollectiveArgs args, final long ownBlock, final long blockBytes,
+        final long recvBytes)
+    {
+        return args.sendBase == null && (args.sendOffset == ownBlock && args.recvBase == null ||
+            !Memory.overlaps(null, args.sendOffset, blockBytes, args.recvBase, args.recvOffset, recvBytes));
+    }
+
+    /**
+     * Step 1 for an allgather's block of {@code blockBytes}: publishes it, unchanged until every peer has read it: the
+     * send buffer itself where {@code publishSend} ({@link #publishesSend}); else its place in recv at
+     * {@code ownBlock}, copied there first (a heap send buffer too, as the peers' blocks may land on it), or, recv on
+     * the heap, a copy of that. Returns the address published, or {@link #DECLINED} when this rank or a peer declined
+     * the call ({@link #declinesCopy}).
+     */
+    static long publishBlock(final CollectiveContext context, final CollectiveArgs args, final boolean publishSend,
+        final long ownBlock, final long blockBytes)
+    {
+        final long published;
+        if (publishSend)
+        {
+            published = args.sendOffset;
+        }
+        else if (declinesCopy(context, args, args.recvBase != null, blockBytes))
+        {
+            return DECLINED;
+        }
+        else
+        {
+            Memory.copy(args.sendBase, args.sendOffset, args.recvBase, ownBlock, blockBytes);
+            published = readableAddress(context, 2, args.recvBase, ownBlock, blockBytes);
+        }
+        return publishAddress(context, args, published) ? published : DECLINED;
+    }
+
+    /**
      * In place of step 1, for a rank that would {@code copy} {@code copyBytes} for its peers: when the call allows it
      * and the copy lies in the window (from {@link CollectiveArgs#declinedCopyMinBytes} up to
      * {@link CollectiveArgs#declinedCopyMaxBytes}) or beyond the call's bound on copies
