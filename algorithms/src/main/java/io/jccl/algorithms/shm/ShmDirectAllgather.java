@@ -77,53 +77,70 @@ public final class ShmDirectAllgather implements CollectiveAlgorithm
             }
             else
             {
-                runStaged(context, args, blockBytes);
+                runStaged(context, args, null, null, blockBytes, args.recvOffset + context.rank() * blockBytes,
+                    blockBytes);
             }
         }
     }
 
-    private static void runStaged(final CollectiveContext context, final CollectiveArgs args, final long blockBytes)
+    /**
+     * The staged path, for the block form ({@code counts} and {@code displs} null: blocks of {@code args.count}) and
+     * the v form ({@link ShmDirectAllgatherv}: block r {@code counts[r]} elements at {@code displs[r]} of recv) alike;
+     * this rank's block is {@code ownBytes} at {@code ownBlock} of recv, and the chunks are those of the largest block,
+     * {@code largestBytes}, which every rank knows.
+     */
+    static void runStaged(final CollectiveContext context, final CollectiveArgs args, final int[] counts,
+        final int[] displs, final long ownBytes, final long ownBlock, final long largestBytes)
     {
         final int rank = context.rank();
         final int size = context.size();
+        final long elementSize = args.type.size();
         final Object recvBase = args.recvBase;
         final long recvOffset = args.recvOffset;
-        final long ownBlock = recvOffset + rank * blockBytes;
         final long halfBytes = ShmProtocol.halfStagingBytes(context, args);
 
-        // step 0: our block into its place (a memmove, a no-op in place); from here on recv is our only input,
-        // so writing peers' blocks cannot destroy it even when send lies elsewhere in recv
-        Memory.copy(args.sendBase, args.sendOffset, recvBase, ownBlock, blockBytes);
+        // step 0: our block into its place (a memmove, a no-op in place); from here on recv is our only input, so
+        // writing peers' blocks cannot destroy it even when send lies elsewhere in recv
+        Memory.copy(args.sendBase, args.sendOffset, recvBase, ownBlock, ownBytes);
 
-        final int chunks = ShmProtocol.chunks(blockBytes, halfBytes);
+        final int chunks = ShmProtocol.chunks(largestBytes, halfBytes);
         ShmProtocol.acquireExchange(context, chunks);
         for (int chunk = 0; chunk < chunks; chunk++)
         {
             final long first = chunk * halfBytes;
-            final long bytes = Math.min(halfBytes, blockBytes - first);
             final long half = ShmProtocol.halfOf(context, chunks, chunk) * halfBytes;
 
             // step 1: the half this chunk uses held chunk - 2: wait until every peer has consumed it
             ShmProtocol.awaitHalfFree(context, chunk);
 
-            // step 2: stage our chunk and publish it (release)
-            Memory.copyToShared(recvBase, ownBlock + first, context.stagingAddress(rank) + half, bytes);
+            // step 2: stage what this chunk holds of our block (in the v form perhaps nothing) and publish it
+            // (release)
+            Memory.copyToShared(recvBase, ownBlock + first, context.stagingAddress(rank) + half,
+                chunkBytes(ownBytes, first, halfBytes));
             final long token = ShmProtocol.publishExchangeChunk(context, chunk, chunks);
 
-            // step 3: copy each peer's chunk into its block once published (acquire), starting after our rank so
-            // the peers do not all read the same staging area at once
+            // step 3: copy what each peer's chunk holds into its block once published (acquire), starting after our
+            // rank so the peers do not all read the same staging area at once
             for (int i = 1; i < size; i++)
             {
                 final int r = (rank + i) % size;
+                final long place = counts == null ? r * args.count : displs[r];
+                final long bytes = (counts == null ? args.count : counts[r]) * elementSize;
                 ShmProtocol.awaitStaged(context, r, SLOT_READY, token);
-                Memory.copy(null, context.stagingAddress(r) + half, recvBase, recvOffset + r * blockBytes + first,
-                    bytes);
+                Memory.copy(null, context.stagingAddress(r) + half, recvBase, recvOffset + place * elementSize + first,
+                    chunkBytes(bytes, first, halfBytes));
             }
 
             // step 4: done reading this chunk everywhere (release: our reads happen-before the owners' next writes)
             context.setFlag(SLOT_CONSUMED, token);
         }
         ShmProtocol.releaseExchange(context, chunks);
+    }
+
+    /** Bytes of a block of {@code blockBytes} in the chunk from byte {@code first} of at most {@code halfBytes}. */
+    private static long chunkBytes(final long blockBytes, final long first, final long halfBytes)
+    {
+        return Math.max(0, Math.min(halfBytes, blockBytes - first));
     }
 
     private static void runDirect(final CollectiveContext context, final CollectiveArgs args, final long blockBytes)

@@ -10,7 +10,6 @@ import io.jccl.spi.Memory;
 import java.util.Set;
 
 import static io.jccl.algorithms.shm.ShmProtocol.SLOT_CONSUMED;
-import static io.jccl.algorithms.shm.ShmProtocol.SLOT_READY;
 import static io.jccl.algorithms.shm.ShmProtocol.STEP_DIRECT;
 import static io.jccl.algorithms.shm.ShmProtocol.WORD_BUFFER;
 
@@ -21,7 +20,8 @@ import static io.jccl.algorithms.shm.ShmProtocol.WORD_BUFFER;
  * <p>
  * Staged (private buffers): chunks of up to S/2 bytes of the largest block, which every rank knows from the counts,
  * so all ranks run the same chunks; a rank whose block has ended stages nothing in the rest, and its peers copy
- * nothing from it, but every rank still waits for every peer's chunk, as the staging protocol needs. Zero-copy
+ * nothing from it, but every rank still waits for every peer's chunk, as the staging protocol needs
+ * ({@link ShmDirectAllgather#runStaged}). Zero-copy
  * (symmetric buffers): each rank publishes where its block lies, its send buffer or its block of recv, and its peers
  * copy it in place; a rank's displacements are its own, so it publishes the block itself rather than its recv buffer,
  * and the step does not say which (ranks may answer differently: an empty block overlaps nothing).
@@ -88,61 +88,8 @@ public final class ShmDirectAllgatherv implements CollectiveAlgorithm
         }
         else
         {
-            runStaged(context, args, ownBytes, ownBlock, maxBytes);
+            ShmDirectAllgather.runStaged(context, args, args.counts, args.displs, ownBytes, ownBlock, maxBytes);
         }
-    }
-
-    private static void runStaged(final CollectiveContext context, final CollectiveArgs args, final long ownBytes,
-        final long ownBlock, final long maxBytes)
-    {
-        final int rank = context.rank();
-        final int size = context.size();
-        final long elementSize = args.type.size();
-        final int[] counts = args.counts;
-        final int[] displs = args.displs;
-        final Object recvBase = args.recvBase;
-        final long recvOffset = args.recvOffset;
-        final long halfBytes = ShmProtocol.halfStagingBytes(context, args);
-
-        // step 0: our block into its place (a no-op in place); from here on recv is our only input
-        Memory.copy(args.sendBase, args.sendOffset, recvBase, ownBlock, ownBytes);
-
-        final int chunks = ShmProtocol.chunks(maxBytes, halfBytes);
-        ShmProtocol.acquireExchange(context, chunks);
-        for (int chunk = 0; chunk < chunks; chunk++)
-        {
-            final long first = chunk * halfBytes;
-            final long half = ShmProtocol.halfOf(context, chunks, chunk) * halfBytes;
-
-            // step 1: the half this chunk uses held chunk - 2: wait until every peer has consumed it
-            ShmProtocol.awaitHalfFree(context, chunk);
-
-            // step 2: stage what this chunk holds of our block (perhaps nothing) and publish it (release)
-            Memory.copyToShared(recvBase, ownBlock + first, context.stagingAddress(rank) + half,
-                chunkBytes(ownBytes, first, halfBytes));
-            final long token = ShmProtocol.publishExchangeChunk(context, chunk, chunks);
-
-            // step 3: copy what each peer's chunk holds into its block once published (acquire), starting after our
-            // rank so the peers do not all read the same staging area at once
-            for (int i = 1; i < size; i++)
-            {
-                final int r = (rank + i) % size;
-                ShmProtocol.awaitStaged(context, r, SLOT_READY, token);
-                Memory.copy(null, context.stagingAddress(r) + half,
-                    recvBase, recvOffset + displs[r] * elementSize + first,
-                    chunkBytes(counts[r] * elementSize, first, halfBytes));
-            }
-
-            // step 4: done reading this chunk everywhere (release: our reads happen-before the owners' next writes)
-            context.setFlag(SLOT_CONSUMED, token);
-        }
-        ShmProtocol.releaseExchange(context, chunks);
-    }
-
-    /** Bytes of a block of {@code blockBytes} in the chunk from byte {@code first} of at most {@code halfBytes}. */
-    private static long chunkBytes(final long blockBytes, final long first, final long halfBytes)
-    {
-        return Math.max(0, Math.min(halfBytes, blockBytes - first));
     }
 
     private static void runDirect(final CollectiveContext context, final CollectiveArgs args, final long ownBytes,

@@ -77,7 +77,7 @@ public final class ShmDirectReduceScatter implements CollectiveAlgorithm
         }
         else if (args.count > 0)
         {
-            runStaged(context, args);
+            runStaged(context, args, null, null, args.count);
         }
     }
 
@@ -122,7 +122,13 @@ public final class ShmDirectReduceScatter implements CollectiveAlgorithm
         }
     }
 
-    private static void runStaged(final CollectiveContext context, final CollectiveArgs args)
+    /**
+     * The staged path, for the block form ({@code counts} and {@code displs} null: blocks of {@code args.count}) and
+     * the v form ({@link ShmDirectReduceScatterv}: block r {@code counts[r]} elements at {@code displs[r]}) alike; the
+     * chunks are those of the largest block, {@code largest} elements, which every rank knows.
+     */
+    static void runStaged(final CollectiveContext context, final CollectiveArgs args, final int[] counts,
+        final int[] displs, final long largest)
     {
         final int rank = context.rank();
         final int size = context.size();
@@ -130,45 +136,47 @@ public final class ShmDirectReduceScatter implements CollectiveAlgorithm
         final ReduceOp op = args.op;
         final int elementSize = type.size();
         final long count = args.count;
-        final long blockBytes = count * elementSize;
         final Object sendBase = args.sendBase;
         final long sendOffset = args.sendOffset;
         final Object recvBase = args.recvBase;
         final long recvOffset = args.recvOffset;
+        final long ownSend = sendOffset + blockStart(counts, displs, count, rank) * elementSize;
         final long halfBytes = ShmProtocol.halfStagingBytes(context, args);
         final long columnElements = halfBytes / ((long) size * elementSize);
         final long columnBytes = columnElements * elementSize;
         final long ownStaging = context.stagingAddress(rank);
 
         // writing recv could destroy our own block before its turn in rank order: then stage it like the others
-        final boolean stageOwn = Memory.overlaps(
-            sendBase, sendOffset + rank * blockBytes, blockBytes, recvBase, recvOffset, blockBytes);
+        final boolean stageOwn = Memory.overlaps(sendBase, ownSend, count * elementSize, recvBase, recvOffset,
+            count * elementSize);
 
-        final int chunks = ShmProtocol.chunks(count, columnElements);
+        final int chunks = ShmProtocol.chunks(largest, columnElements);
         ShmProtocol.acquireExchange(context, chunks);
         for (int chunk = 0; chunk < chunks; chunk++)
         {
             final long first = chunk * columnElements;
-            final long elements = Math.min(columnElements, count - first);
-            final long bytes = elements * elementSize;
             final long half = ShmProtocol.halfOf(context, chunks, chunk) * halfBytes;
-            final long send = sendOffset + first * elementSize;
 
             // step 1: the half this chunk uses held chunk - 2: wait until every peer has consumed it
             ShmProtocol.awaitHalfFree(context, chunk);
 
-            // step 2: stage this column range of every block a peer reduces (block j at column slot j) and publish
-            // it (release)
+            // step 2: stage this column range of every block a peer reduces (block j at column slot j; in the v form
+            // perhaps nothing of it) and publish it (release)
             for (int j = 0; j < size; j++)
             {
                 if (j != rank || stageOwn)
                 {
-                    Memory.copyToShared(sendBase, send + j * blockBytes, ownStaging + half + j * columnBytes, bytes);
+                    Memory.copyToShared(sendBase, sendOffset + (blockStart(counts, displs, count, j) + first) *
+                        elementSize, ownStaging + half + j * columnBytes,
+                        columnElements(counts == null ? count : counts[j], first, columnElements) * elementSize);
                 }
             }
             final long token = ShmProtocol.publishExchangeChunk(context, chunk, chunks);
 
-            // step 3: recv = x_0 op ... op x_(p-1) over our block's columns, waiting (acquire) for each in turn
+            // step 3: recv = x_0 op ... op x_(p-1) over what this chunk holds of our block, waiting (acquire) for each
+            // rank in turn even when it holds nothing
+            final long elements = columnElements(count, first, columnElements);
+            final long send = ownSend + first * elementSize;
             final long dst = recvOffset + first * elementSize;
             Object firstBase = null;
             long firstOffset = 0;
@@ -177,19 +185,16 @@ public final class ShmDirectReduceScatter implements CollectiveAlgorithm
                 final boolean own = r == rank && !stageOwn;
                 ShmProtocol.awaitStaged(context, r, SLOT_READY, token);
                 final Object xBase = own ? sendBase : null;
-                final long x = own ? send + rank * blockBytes : context.stagingAddress(r) + half + rank * columnBytes;
+                final long x = own ? send : context.stagingAddress(r) + half + rank * columnBytes;
                 if (r == 0)
                 {
                     firstBase = xBase;
                     firstOffset = x;
                 }
-                else if (r == 1)
+                else if (elements > 0)
                 {
-                    Reductions.reduce(type, op, firstBase, firstOffset, xBase, x, recvBase, dst, elements);
-                }
-                else
-                {
-                    Reductions.reduce(type, op, recvBase, dst, xBase, x, recvBase, dst, elements);
+                    Reductions.reduce(type, op, r == 1 ? firstBase : recvBase, r == 1 ? firstOffset : dst, xBase, x,
+                        recvBase, dst, elements);
                 }
             }
 
@@ -197,5 +202,17 @@ public final class ShmDirectReduceScatter implements CollectiveAlgorithm
             context.setFlag(SLOT_CONSUMED, token);
         }
         ShmProtocol.releaseExchange(context, chunks);
+    }
+
+    /** First element of block {@code j}: {@code displs[j]}, or {@code j} blocks of {@code count} (no displs). */
+    private static long blockStart(final int[] counts, final int[] displs, final long count, final int j)
+    {
+        return counts == null ? j * count : displs[j];
+    }
+
+    /** Elements of a block of {@code count} in the column range from {@code first} of at most {@code columns}. */
+    private static long columnElements(final long count, final long first, final long columns)
+    {
+        return Math.max(0, Math.min(columns, count - first));
     }
 }
